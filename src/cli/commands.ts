@@ -1,0 +1,15 @@
+/** One entry per subcommand; each module exports `run(args): Promise<number | void>`. */
+export interface CommandModule {
+  run(args: string[]): Promise<number | void>;
+}
+export interface CommandEntry {
+  summary: string;
+  load(): Promise<CommandModule>;
+}
+
+export const commands: Record<string, CommandEntry> = {
+  harness: {
+    summary: 'start the dashboard test harness HTTP API',
+    load: () => import('./harness-command.js'),
+  },
+};

@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// The `trellis` command: dispatches to one module per subcommand.
+import { commands } from './commands.js';
+
+const [name, ...args] = process.argv.slice(2);
+const usage = `usage: trellis <command> [options]\n\ncommands:\n${Object.entries(commands)
+  .map(([n, c]) => `  ${n.padEnd(10)}${c.summary}`)
+  .join('\n')}\n`;
+
+if (!name || name === '--help' || name === '-h') {
+  process.stdout.write(usage);
+  process.exit(name ? 0 : 2);
+}
+const command = commands[name];
+if (!command) {
+  process.stderr.write(`trellis: unknown command "${name}"\n\n${usage}`);
+  process.exit(2);
+}
+const code = await (await command.load()).run(args);
+if (typeof code === 'number') process.exitCode = code;
