@@ -1,0 +1,78 @@
+/** One PutDashboard-style validation message: a JSON pointer into the dashboard and what is wrong there. */
+export interface ValidationMessage {
+  dataPath: string;
+  message: string;
+}
+
+/**
+ * What went wrong, in the terms an HTTP layer maps to a status: `validation` → 400, `not-found` → 404,
+ * `unprocessable` → 422.
+ */
+export type DashboardErrorKind = 'validation' | 'not-found' | 'unprocessable';
+
+/**
+ * Base class of every error the interpreter throws for bad input. Nothing is changed when one is thrown.
+ *
+ * @example
+ * try { await dashboard.readWidget('abc'); }
+ * catch (e) { if (e instanceof DashboardError && e.kind === 'not-found') console.log(e.message); }
+ */
+export class DashboardError extends Error {
+  readonly kind: DashboardErrorKind;
+  constructor(kind: DashboardErrorKind, message: string) {
+    super(message);
+    this.name = 'DashboardError';
+    this.kind = kind;
+  }
+}
+
+/**
+ * The dashboard JSON does not parse or does not validate; `validationMessages` lists every problem found.
+ *
+ * @example
+ * catch (e) { if (e instanceof DashboardValidationError) e.validationMessages; // [{ dataPath: '/widgets/0/width', message: '…' }] }
+ */
+export class DashboardValidationError extends DashboardError {
+  readonly validationMessages: ValidationMessage[];
+  constructor(validationMessages: ValidationMessage[]) {
+    const first = validationMessages[0];
+    const more = validationMessages.length > 1 ? ` (and ${validationMessages.length - 1} more)` : '';
+    super('validation', `The dashboard is invalid: ${first ? `${first.dataPath || '/'}: ${first.message}` : 'unknown problem'}${more}`);
+    this.name = 'DashboardValidationError';
+    this.validationMessages = validationMessages;
+  }
+}
+
+/** What a `NotFoundError` did not find. */
+export type NotFoundTarget = 'dashboard' | 'widget' | 'action';
+
+/**
+ * An unknown dashboard id, widget id or action index (or an action text that matches no action).
+ *
+ * @example
+ * catch (e) { if (e instanceof NotFoundError) e.target; // 'widget' }
+ */
+export class NotFoundError extends DashboardError {
+  readonly target: NotFoundTarget;
+  constructor(target: NotFoundTarget, message: string) {
+    super('not-found', message);
+    this.name = 'NotFoundError';
+    this.target = target;
+  }
+}
+
+/**
+ * A request that names something real but cannot be applied: a bad state field, a form value, a widget type
+ * that cannot be read, an action that cannot run. `field` names the offending field (`theme`, `forms.color`, `type`).
+ *
+ * @example
+ * catch (e) { if (e instanceof UnprocessableError) e.field; // 'theme' }
+ */
+export class UnprocessableError extends DashboardError {
+  readonly field: string;
+  constructor(field: string, message: string) {
+    super('unprocessable', message);
+    this.name = 'UnprocessableError';
+    this.field = field;
+  }
+}

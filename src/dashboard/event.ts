@@ -1,0 +1,98 @@
+import type { WidgetModel } from './model.js';
+import { AUTO_PERIOD_SECONDS, resolveTimeRange, timezoneOffset, type DashboardState, type ResolvedTimeRange } from './state.js';
+
+/** Pixels per grid column and per grid row: a 6 × 6 widget is 588 × 369, as in AWS's example event. */
+export const PIXELS_PER_COLUMN = 98;
+export const PIXELS_PER_ROW = 61.5;
+
+/** The timezone as the console sends it. */
+export interface WidgetTimezone {
+  label: string;
+  offsetISO: string;
+  offsetInMinutes: number;
+}
+
+/** `widgetContext` of the event a custom widget's function receives. */
+export interface WidgetContext {
+  dashboardName: string;
+  widgetId: string;
+  accountId: string;
+  locale: string;
+  timezone: WidgetTimezone;
+  period: number;
+  isAutoPeriod: boolean;
+  timeRange: ResolvedTimeRange;
+  theme: 'light' | 'dark';
+  linkCharts: boolean;
+  title: string;
+  forms: { all: Record<string, string | string[]> };
+  params: unknown;
+  width: number;
+  height: number;
+}
+
+/** The event: the params' own fields at the top level, plus `widgetContext`. */
+export type WidgetEvent = Record<string, unknown> & { widgetContext: WidgetContext };
+
+/**
+ * The console's timezone object for a state timezone at an instant. `UTC` is labelled `UTC`; any other zone
+ * is what the console calls `Local`. `offsetInMinutes` has the sign of `offsetISO` (east positive).
+ *
+ * @example
+ * widgetTimezone('+02:00', Date.now()); // { label: 'Local', offsetISO: '+02:00', offsetInMinutes: 120 }
+ */
+export function widgetTimezone(zone: string, at: number): WidgetTimezone {
+  const minutes = timezoneOffset(zone, at) ?? 0;
+  const abs = Math.abs(minutes);
+  const offsetISO = `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  return { label: zone === 'UTC' || zone === 'Z' ? 'UTC' : 'Local', offsetISO, offsetInMinutes: minutes };
+}
+
+/**
+ * Builds `widgetContext` for a widget in a state at an instant.
+ *
+ * @example
+ * buildWidgetContext(widget, state, Date.now(), {}).width; // 588 for a 6-column widget
+ */
+export function buildWidgetContext(
+  widget: WidgetModel,
+  state: DashboardState,
+  now: number,
+  forms: Record<string, string | string[]>,
+): WidgetContext {
+  const auto = state.period === 'auto';
+  return {
+    dashboardName: state.dashboardName,
+    widgetId: widget.widgetId,
+    accountId: state.accountId,
+    locale: state.locale,
+    timezone: widgetTimezone(state.timezone, now),
+    period: auto ? AUTO_PERIOD_SECONDS : (state.period as number),
+    isAutoPeriod: auto,
+    timeRange: resolveTimeRange(state.timeRange, now),
+    theme: state.theme,
+    linkCharts: state.linkCharts,
+    title: widget.title ?? '',
+    forms: { all: forms },
+    params: cloneJson(widget.params),
+    width: state.width ?? widget.width * PIXELS_PER_COLUMN,
+    height: state.height ?? Math.round(widget.height * PIXELS_PER_ROW),
+  };
+}
+
+/**
+ * The event for a widget's own function: its params spread at the top level (when they are an object) plus
+ * `widgetContext`.
+ *
+ * @example
+ * buildEvent({ name: 'x' }, ctx); // { name: 'x', widgetContext: ctx }
+ */
+export function buildEvent(topLevel: unknown, widgetContext: WidgetContext): WidgetEvent {
+  const spread = typeof topLevel === 'object' && topLevel !== null && !Array.isArray(topLevel) ? cloneJson(topLevel) : {};
+  return { ...(spread as Record<string, unknown>), widgetContext };
+}
+
+/** A deep copy so a function that mutates its event cannot change the dashboard. */
+function cloneJson(v: unknown): unknown {
+  return v === undefined ? undefined : structuredClone(v);
+}

@@ -1,0 +1,303 @@
+import { UnprocessableError } from './errors.js';
+import type { DashboardModel } from './model.js';
+import { parseIsoDateTime, parseRelative, resolveRelative } from './time-range.js';
+
+/** A zoomed part of the time range, epoch milliseconds. */
+export interface Zoom {
+  start: number;
+  end: number;
+}
+
+/** The time range of a state: relative to now, or absolute (epoch ms; `end: null` means "now"). */
+export type StateTimeRange =
+  | { relative: string; zoom?: Zoom }
+  | { start: number; end: number | null; zoom?: Zoom };
+
+/**
+ * The effective dashboard state. Every field is set; it is also a valid input to `putState`, so a state
+ * read can be written back unchanged.
+ */
+export interface DashboardState {
+  timeRange: StateTimeRange;
+  period: number | 'auto';
+  theme: 'light' | 'dark';
+  timezone: string;
+  locale: string;
+  accountId: string;
+  dashboardName: string;
+  linkCharts: boolean;
+  /** Pixel width sent to every widget instead of its grid size; null for the grid size. */
+  width: number | null;
+  height: number | null;
+}
+
+/** What `putState` accepts: any subset of the state (omitted fields take the dashboard's defaults). */
+export interface StateInput {
+  timeRange?: { relative?: string; start?: string | number; end?: string | number | null; zoom?: ZoomInput | null };
+  zoom?: ZoomInput | null;
+  period?: number | 'auto';
+  theme?: 'light' | 'dark';
+  timezone?: string;
+  locale?: string;
+  accountId?: string;
+  dashboardName?: string;
+  linkCharts?: boolean;
+  width?: number | null;
+  height?: number | null;
+}
+
+/** A zoom as given: ISO 8601 strings or epoch ms. */
+export interface ZoomInput {
+  start: string | number;
+  end: string | number;
+}
+
+export const AUTO_PERIOD_SECONDS = 300;
+const STATE_FIELDS = [
+  'timeRange', 'zoom', 'period', 'theme', 'timezone', 'locale', 'accountId', 'dashboardName', 'linkCharts', 'width', 'height',
+] as const;
+const MAX_PIXELS = 100_000;
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const show = (v: unknown): string => {
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+};
+
+/**
+ * The state a dashboard starts with: its own `start`/`end` or the last 3 hours, period auto, light theme, UTC,
+ * `en`, account `123456789012`.
+ *
+ * @example
+ * defaultState(model, 'ops').timeRange; // { relative: '-PT3H' }
+ */
+export function defaultState(model: DashboardModel, dashboardName: string): DashboardState {
+  let timeRange: StateTimeRange = { relative: '-PT3H' };
+  if (model.start !== null) {
+    if (parseRelative(model.start)) timeRange = { relative: model.start };
+    else {
+      const start = parseIsoDateTime(model.start) ?? 0;
+      timeRange = { start, end: model.end === null ? null : parseIsoDateTime(model.end) };
+    }
+  }
+  return {
+    timeRange,
+    period: 'auto',
+    theme: 'light',
+    timezone: 'UTC',
+    locale: 'en',
+    accountId: '123456789012',
+    dashboardName,
+    linkCharts: true,
+    width: null,
+    height: null,
+  };
+}
+
+/**
+ * Validates a state object and fills what it omits from `defaults`. Throws {@link UnprocessableError} naming
+ * the first bad field (`timeRange.start`, `theme`, …); nothing is changed then.
+ *
+ * @example
+ * normalizeState({ theme: 'dark' }, defaults).theme; // 'dark'
+ */
+export function normalizeState(input: unknown, defaults: DashboardState): DashboardState {
+  if (!isObject(input)) throw new UnprocessableError('state', `The state should be an object, not ${show(input)}`);
+  for (const key of Object.keys(input)) {
+    if (!(STATE_FIELDS as readonly string[]).includes(key)) {
+      throw new UnprocessableError(key, `Unknown state field "${key}"; known fields are ${STATE_FIELDS.join(', ')}`);
+    }
+  }
+  const state: DashboardState = { ...defaults };
+  if (input.timeRange !== undefined) state.timeRange = timeRangeOf(input.timeRange);
+  if (input.zoom !== undefined && input.zoom !== null) {
+    if (isObject(input.timeRange) && input.timeRange.zoom != null) {
+      throw new UnprocessableError('zoom', 'Give the zoom once: either "zoom" or "timeRange.zoom", not both');
+    }
+    state.timeRange = { ...state.timeRange, zoom: zoomOf(input.zoom, 'zoom') };
+  }
+  if (input.period !== undefined) {
+    const p = input.period;
+    if (p !== 'auto' && !(typeof p === 'number' && Number.isInteger(p) && p > 0)) {
+      throw new UnprocessableError('period', `"period" should be "auto" or a positive whole number of seconds; got ${show(p)}`);
+    }
+    state.period = p;
+  }
+  if (input.theme !== undefined) {
+    if (input.theme !== 'light' && input.theme !== 'dark') {
+      throw new UnprocessableError('theme', `"theme" should be "light" or "dark"; got ${show(input.theme)}`);
+    }
+    state.theme = input.theme;
+  }
+  if (input.timezone !== undefined) {
+    if (typeof input.timezone !== 'string' || timezoneOffset(input.timezone, 0) === null) {
+      throw new UnprocessableError('timezone', `"timezone" should be "UTC", an offset such as "+02:00", or an IANA zone such as "Europe/Berlin"; got ${show(input.timezone)}`);
+    }
+    state.timezone = input.timezone;
+  }
+  if (input.locale !== undefined) state.locale = localeOf(input.locale);
+  if (input.accountId !== undefined) {
+    if (typeof input.accountId !== 'string' || !/^\d{12}$/.test(input.accountId)) {
+      throw new UnprocessableError('accountId', `"accountId" should be a string of 12 digits; got ${show(input.accountId)}`);
+    }
+    state.accountId = input.accountId;
+  }
+  if (input.dashboardName !== undefined) {
+    const n = input.dashboardName;
+    if (typeof n !== 'string' || n.length === 0 || n.length > 255) {
+      throw new UnprocessableError('dashboardName', `"dashboardName" should be a string of 1 to 255 characters; got ${show(n)}`);
+    }
+    state.dashboardName = n;
+  }
+  if (input.linkCharts !== undefined) {
+    if (typeof input.linkCharts !== 'boolean') {
+      throw new UnprocessableError('linkCharts', `"linkCharts" should be true or false; got ${show(input.linkCharts)}`);
+    }
+    state.linkCharts = input.linkCharts;
+  }
+  for (const key of ['width', 'height'] as const) {
+    const v = input[key];
+    if (v === undefined) continue;
+    if (v !== null && !(typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= MAX_PIXELS)) {
+      throw new UnprocessableError(key, `"${key}" should be a whole number of pixels from 1 to ${MAX_PIXELS} (or null for the widget's grid size); got ${show(v)}`);
+    }
+    state[key] = v;
+  }
+  return state;
+}
+
+function instantOf(v: unknown, field: string): number {
+  if (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= 8.64e15) return v;
+  if (typeof v === 'string') {
+    const ms = parseIsoDateTime(v);
+    if (ms !== null) return ms;
+  }
+  throw new UnprocessableError(field, `"${field}" should be an ISO 8601 date-time such as "2024-05-01T12:00:00Z" or epoch milliseconds; got ${show(v)}`);
+}
+
+function zoomOf(v: unknown, field: string): Zoom {
+  if (!isObject(v)) throw new UnprocessableError(field, `"${field}" should be an object { start, end }; got ${show(v)}`);
+  const extra = Object.keys(v).find((k) => k !== 'start' && k !== 'end');
+  if (extra) throw new UnprocessableError(`${field}.${extra}`, `Unknown field "${field}.${extra}"; a zoom has only start and end`);
+  const start = instantOf(v.start, `${field}.start`);
+  const end = instantOf(v.end, `${field}.end`);
+  if (start >= end) throw new UnprocessableError(field, `"${field}.start" should be before "${field}.end"`);
+  return { start, end };
+}
+
+function timeRangeOf(v: unknown): StateTimeRange {
+  if (!isObject(v)) {
+    throw new UnprocessableError('timeRange', `"timeRange" should be { relative: "-PT3H" } or { start, end }; got ${show(v)}`);
+  }
+  const extra = Object.keys(v).find((k) => !['relative', 'start', 'end', 'zoom'].includes(k));
+  if (extra) throw new UnprocessableError(`timeRange.${extra}`, `Unknown field "timeRange.${extra}"; allowed are relative, start, end, zoom`);
+  const zoom = v.zoom === undefined || v.zoom === null ? undefined : zoomOf(v.zoom, 'timeRange.zoom');
+  const withZoom = <T extends object>(t: T): T & { zoom?: Zoom } => (zoom ? { ...t, zoom } : t);
+  if (v.relative !== undefined) {
+    if (v.start !== undefined || v.end !== undefined) {
+      throw new UnprocessableError('timeRange', '"timeRange" takes either "relative" or "start"/"end", not both');
+    }
+    if (typeof v.relative !== 'string' || parseRelative(v.relative) === null) {
+      throw new UnprocessableError('timeRange.relative', `"timeRange.relative" should be a negative ISO 8601 duration such as "-PT3H", "-P7D" or "-P3M"; got ${show(v.relative)}`);
+    }
+    return withZoom({ relative: v.relative });
+  }
+  if (v.start === undefined) throw new UnprocessableError('timeRange.start', '"timeRange" needs "relative" or "start" (with an optional "end")');
+  const start = instantOf(v.start, 'timeRange.start');
+  const end = v.end === undefined || v.end === null ? null : instantOf(v.end, 'timeRange.end');
+  if (end !== null && start >= end) throw new UnprocessableError('timeRange.end', '"timeRange.start" should be before "timeRange.end"');
+  return withZoom({ start, end });
+}
+
+function localeOf(v: unknown): string {
+  if (typeof v === 'string' && v.length > 0) {
+    try {
+      if (Intl.getCanonicalLocales(v).length === 1) return v;
+    } catch {
+      // fall through to the error below
+    }
+  }
+  throw new UnprocessableError('locale', `"locale" should be a BCP 47 language tag such as "en" or "de-DE"; got ${show(v)}`);
+}
+
+/**
+ * The UTC offset in minutes (east positive) of a state timezone at an instant, or null when it is not a zone.
+ *
+ * @example
+ * timezoneOffset('+05:30', 0); // 330
+ */
+export function timezoneOffset(zone: string, at: number): number | null {
+  if (zone === 'UTC' || zone === 'Z') return 0;
+  const m = /^([+-])(\d{2}):?(\d{2})$/.exec(zone);
+  if (m) {
+    const h = Number(m[2]);
+    const min = Number(m[3]);
+    if (h > 23 || min > 59) return null;
+    return (m[1] === '-' ? -1 : 1) * (h * 60 + min);
+  }
+  try {
+    const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+      .formatToParts(at)
+      .find((p) => p.type === 'timeZoneName')?.value;
+    if (!name) return null;
+    const o = /GMT(?:([+-])(\d{2}):(\d{2}))?/.exec(name);
+    if (!o) return null;
+    return o[1] ? (o[1] === '-' ? -1 : 1) * (Number(o[2]) * 60 + Number(o[3])) : 0;
+  } catch {
+    return null;
+  }
+}
+
+/** The resolved time window sent to functions (epoch ms). */
+export interface ResolvedTimeRange {
+  mode: 'relative' | 'absolute';
+  start: number;
+  end: number;
+  relativeStart?: number;
+  zoom?: Zoom;
+}
+
+/**
+ * Resolves the state's time range against `now`.
+ *
+ * @example
+ * resolveTimeRange({ relative: '-PT3H' }, now); // { mode: 'relative', start: now - 10800000, end: now, relativeStart: 10800000 }
+ */
+export function resolveTimeRange(t: StateTimeRange, now: number): ResolvedTimeRange {
+  const zoom = t.zoom ? { zoom: { ...t.zoom } } : {};
+  if ('relative' in t) {
+    const parts = parseRelative(t.relative);
+    const start = (parts && resolveRelative(parts, now)) ?? now - 3 * 3600_000;
+    return { mode: 'relative', start, end: now, relativeStart: now - start, ...zoom };
+  }
+  return { mode: 'absolute', start: t.start, end: t.end ?? now, ...zoom };
+}
+
+/** Which kind of state change happened between two states, for the `event` of re-invoked widgets. */
+export interface StateChange {
+  /** theme, locale, timezone, account, name or linkCharts changed: every widget runs again. */
+  state: boolean;
+  /** time range or period changed. */
+  timeRange: boolean;
+  /** width or height changed. */
+  resize: boolean;
+}
+
+/**
+ * Compares two states field by field (the written values, not what "now" resolves them to).
+ *
+ * @example
+ * diffState(a, { ...a, theme: 'dark' }); // { state: true, timeRange: false, resize: false }
+ */
+export function diffState(a: DashboardState, b: DashboardState): StateChange {
+  const same = (k: keyof DashboardState): boolean => JSON.stringify(a[k]) === JSON.stringify(b[k]);
+  return {
+    state: !(['theme', 'locale', 'timezone', 'accountId', 'dashboardName', 'linkCharts'] as const).every(same),
+    timeRange: !same('timeRange') || !same('period'),
+    resize: !same('width') || !same('height'),
+  };
+}
