@@ -1,0 +1,181 @@
+import { monotonicClock } from './clock.js';
+import { ExpiryQueue } from './sliding-window-expiry-queue.js';
+import { SlidingWindowCounter, windowShape, type WindowShape } from './sliding-window.js';
+import type { RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from './types.js';
+
+/** Options of {@link InProcessRateLimitStore}. */
+export interface InProcessRateLimitStoreOptions {
+  /** Most partitions counted at once; beyond it new partitions pass unlimited. Default 10,000. */
+  readonly maxTrackedPartitions?: number;
+  /** Where time comes from, in monotonic milliseconds. Default {@link monotonicClock}. */
+  readonly clock?: RateLimitClock;
+}
+
+/**
+ * One tracked partition. It is itself the counter of the first policy seen for it (most partitions meet one
+ * policy, so that saves an object each); other policies' counters live in `others`.
+ */
+class PartitionEntry extends SlidingWindowCounter {
+  others: Map<string, SlidingWindowCounter> | undefined = undefined;
+  /** When every counter of this partition will have freed all its permits. */
+  expiresAt: number;
+
+  constructor(
+    readonly partition: string,
+    readonly firstKey: string,
+    shape: WindowShape,
+    now: number,
+  ) {
+    super(shape);
+    this.expiresAt = now;
+  }
+}
+
+const SHAPE_CACHE_LIMIT = 1024;
+const DEFAULT_MAX_TRACKED_PARTITIONS = 10_000;
+
+function abortError(signal: AbortSignal): unknown {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name === 'AbortError') return reason;
+  return Object.assign(new DOMException('The rate-limit acquire was aborted before it ran', 'AbortError'), {
+    cause: reason,
+  });
+}
+
+/**
+ * The shipped store: exact sliding-window counts per process, keyed on partition + `policy.key`.
+ *
+ * In any interval of `windowSeconds`, one counter admits at most `permitLimit` requests. Up to 128 permits
+ * per window every admission keeps its timestamp, so the window is exact; above that a window is kept as 128
+ * time segments, so memory stays bounded and a permit may come back up to 1/128 of the window late, never
+ * early. Refused requests spend nothing. At most `maxTrackedPartitions` partitions are counted at once; at
+ * that cap a new partition passes unlimited (fail open) while tracked ones stay limited, and a partition
+ * whose windows have all expired stops counting toward the cap. No timers: expired partitions are reclaimed
+ * during later acquires, amortised O(1) per request.
+ *
+ * @example
+ * import { InProcessRateLimitStore } from 'trellis/ratelimit';
+ *
+ * const store = new InProcessRateLimitStore({ maxTrackedPartitions: 50_000 });
+ * const decision = await store.acquire('sub:alice', policy);
+ * if (!decision.allowed) console.log(`retry in ${decision.retryAfter} s`);
+ */
+export class InProcessRateLimitStore implements RateLimitStore {
+  readonly maxTrackedPartitions: number;
+  readonly #clock: RateLimitClock;
+  readonly #partitions = new Map<string, PartitionEntry>();
+  readonly #expiry = new ExpiryQueue<PartitionEntry>();
+  readonly #shapes = new Map<string, WindowShape>();
+  #lastNow = Number.NEGATIVE_INFINITY;
+
+  constructor(options: InProcessRateLimitStoreOptions = {}) {
+    const max = options.maxTrackedPartitions ?? DEFAULT_MAX_TRACKED_PARTITIONS;
+    if (typeof max !== 'number' || !Number.isSafeInteger(max) || max < 1) {
+      throw new TypeError(
+        `InProcessRateLimitStore: maxTrackedPartitions must be a positive integer; got ${String(max)}`,
+      );
+    }
+    const clock = options.clock ?? monotonicClock;
+    if (typeof clock?.now !== 'function') {
+      throw new TypeError('InProcessRateLimitStore: clock must have a now() method returning milliseconds');
+    }
+    this.maxTrackedPartitions = max;
+    this.#clock = clock;
+  }
+
+  /** How many partitions are counted right now (expired ones are dropped lazily, so this may lag a little). */
+  get trackedPartitions(): number {
+    return this.#partitions.size;
+  }
+
+  /**
+   * Takes one permit from the counter of `partition` + `policy.key`, or says when one frees up.
+   * Rejects with a TypeError for a policy whose numbers make no sense, and with an AbortError when `signal`
+   * is already aborted; in both cases nothing is counted.
+   */
+  async acquire(partition: string, policy: RateLimitPolicy, signal?: AbortSignal): Promise<RateLimitDecision> {
+    if (signal?.aborted) throw abortError(signal);
+    if (typeof partition !== 'string') {
+      throw new TypeError(`InProcessRateLimitStore.acquire: partition must be a string; got ${typeof partition}`);
+    }
+    if (typeof policy?.key !== 'string') {
+      throw new TypeError('InProcessRateLimitStore.acquire: policy must be a RateLimitPolicy with a string key');
+    }
+    const now = this.#now();
+    if (now >= this.#expiry.nextDue) this.#reclaim(now);
+
+    const entry = this.#partitions.get(partition);
+    if (entry === undefined) return this.#acquireNewPartition(partition, policy, now);
+
+    let counter: SlidingWindowCounter | undefined =
+      entry.firstKey === policy.key ? entry : entry.others?.get(policy.key);
+    if (counter === undefined) {
+      counter = new SlidingWindowCounter(this.#shape(policy));
+      (entry.others ??= new Map()).set(policy.key, counter);
+    } else if (counter.shape.limit !== policy.permitLimit || counter.shape.windowSeconds !== policy.windowSeconds) {
+      counter.reshape(this.#shape(policy));
+      // Admissions made under the old window now count for the new one.
+      const freedAt = now + counter.shape.windowMs;
+      if (freedAt > entry.expiresAt) entry.expiresAt = freedAt;
+    }
+    const decision = counter.acquire(now);
+    if (decision.allowed) {
+      const freedAt = now + counter.shape.windowMs;
+      if (freedAt > entry.expiresAt) entry.expiresAt = freedAt;
+    }
+    return decision;
+  }
+
+  #acquireNewPartition(partition: string, policy: RateLimitPolicy, now: number): RateLimitDecision {
+    const shape = this.#shape(policy);
+    if (this.#partitions.size >= this.maxTrackedPartitions) {
+      // Fail open, and say what a fresh counter would say.
+      return {
+        allowed: true,
+        limit: shape.limit,
+        remaining: shape.limit - 1,
+        reset: Math.ceil(shape.windowSeconds),
+        retryAfter: 0,
+      };
+    }
+    const entry = new PartitionEntry(partition, policy.key, shape, now);
+    this.#partitions.set(partition, entry);
+    const decision = entry.acquire(now);
+    entry.expiresAt = now + shape.windowMs;
+    this.#expiry.push(entry, entry.expiresAt);
+    return decision;
+  }
+
+  /** Drops partitions whose windows have all expired; re-queues the ones that were used since. */
+  #reclaim(now: number): void {
+    const expiry = this.#expiry;
+    while (expiry.nextDue <= now) {
+      const entry = expiry.pop();
+      if (entry.expiresAt <= now) this.#partitions.delete(entry.partition);
+      else expiry.push(entry, entry.expiresAt);
+    }
+  }
+
+  /** A clock reading that never goes backwards, even if a custom clock does. */
+  #now(): number {
+    const now = this.#clock.now();
+    if (now > this.#lastNow) this.#lastNow = now;
+    return this.#lastNow;
+  }
+
+  #shape(policy: RateLimitPolicy): WindowShape {
+    const { permitLimit, windowSeconds } = policy;
+    // Only numbers reach the cache, so "5" can never borrow the shape validated for 5.
+    if (typeof permitLimit !== 'number' || typeof windowSeconds !== 'number') {
+      return windowShape(policy.key, permitLimit, windowSeconds);
+    }
+    const cacheKey = `${permitLimit}/${windowSeconds}`;
+    let shape = this.#shapes.get(cacheKey);
+    if (shape === undefined) {
+      shape = windowShape(policy.key, permitLimit, windowSeconds);
+      if (this.#shapes.size >= SHAPE_CACHE_LIMIT) this.#shapes.clear();
+      this.#shapes.set(cacheKey, shape);
+    }
+    return shape;
+  }
+}

@@ -1,0 +1,139 @@
+import type { RateLimitDecision } from './types.js';
+
+/** Up to this many permits per window, every admission keeps its own timestamp: the window is exact. */
+export const EXACT_PERMIT_LIMIT = 128;
+/** Above `EXACT_PERMIT_LIMIT`, a window is kept as this many time segments (plus two in flight). */
+export const WINDOW_SEGMENTS = 128;
+
+/** The validated settings of one counter, shared by every counter with the same limit and window. */
+export interface WindowShape {
+  readonly limit: number;
+  readonly windowSeconds: number;
+  readonly windowMs: number;
+  /** Admissions closer than this to a segment's start join that segment; 0 means exact timestamps. */
+  readonly segmentMs: number;
+  readonly maxSegments: number;
+}
+
+/**
+ * Validates a policy's numbers and derives the counter layout. Throws a TypeError naming the policy, the
+ * field and the accepted range.
+ */
+export function windowShape(policyKey: string, permitLimit: number, windowSeconds: number): WindowShape {
+  if (typeof permitLimit !== 'number' || !Number.isSafeInteger(permitLimit) || permitLimit < 1) {
+    throw new TypeError(
+      `Rate-limit policy "${policyKey}": permitLimit must be a positive integer (requests per window); got ${String(permitLimit)}`,
+    );
+  }
+  const windowMs = windowSeconds * 1000;
+  if (typeof windowSeconds !== 'number' || !(windowSeconds > 0) || !Number.isFinite(windowMs)) {
+    throw new TypeError(
+      `Rate-limit policy "${policyKey}": windowSeconds must be a positive, finite number of seconds; got ${String(windowSeconds)}`,
+    );
+  }
+  const exact = permitLimit <= EXACT_PERMIT_LIMIT;
+  return {
+    limit: permitLimit,
+    windowSeconds,
+    windowMs,
+    segmentMs: exact ? 0 : windowMs / WINDOW_SEGMENTS,
+    // Live admissions never exceed the limit, and segment starts are at least segmentMs apart, so the live
+    // segments fit in min(limit, segments + 2) slots.
+    maxSegments: exact ? permitLimit : WINDOW_SEGMENTS + 2,
+  };
+}
+
+/**
+ * One counter's sliding window: a ring of segments, each holding the latest admission time in it and how many
+ * admissions it holds. A segment frees all its permits one window after its latest admission, so a permit
+ * is never freed early, and at most `segmentMs` late. With `segmentMs` 0 a segment holds only admissions of
+ * one instant, which makes the window exact.
+ */
+export class SlidingWindowCounter {
+  shape: WindowShape;
+  /** Pairs [latest admission ms, admissions] — one flat array keeps a small counter small. */
+  private ring: number[] = [];
+  private front = 0;
+  private size = 0;
+  private used = 0;
+  /** When the newest segment started; later admissions within `segmentMs` of it join it. */
+  private newestStart = 0;
+
+  constructor(shape: WindowShape) {
+    this.shape = shape;
+  }
+
+  /** Admits one request at `now` if the window has room; a refusal changes nothing. */
+  acquire(now: number): RateLimitDecision {
+    const { limit, windowMs } = this.shape;
+    this.expire(now, windowMs);
+    if (this.used < limit) {
+      this.admit(now);
+      this.used++;
+      return {
+        allowed: true,
+        limit,
+        remaining: limit - this.used,
+        reset: Math.ceil((this.ring[2 * this.front]! + windowMs - now) / 1000),
+        retryAfter: 0,
+      };
+    }
+    // At the limit the live admissions are exactly `limit`, so freeing the oldest segment makes room.
+    const wait = Math.ceil((this.ring[2 * this.front]! + windowMs - now) / 1000);
+    return { allowed: false, limit, remaining: 0, reset: wait, retryAfter: wait < 1 ? 1 : wait };
+  }
+
+  /** Takes new settings for this counter, keeping the admissions already made (they still count). */
+  reshape(shape: WindowShape): void {
+    this.shape = shape;
+  }
+
+  private expire(now: number, windowMs: number): void {
+    const ring = this.ring;
+    const capacity = ring.length >> 1;
+    let front = this.front;
+    let size = this.size;
+    while (size > 0 && ring[2 * front]! + windowMs <= now) {
+      this.used -= ring[2 * front + 1]!;
+      front = front + 1 === capacity ? 0 : front + 1;
+      size--;
+    }
+    this.front = size === 0 ? 0 : front;
+    this.size = size;
+  }
+
+  private admit(now: number): void {
+    let capacity = this.ring.length >> 1;
+    if (this.size > 0) {
+      const back = 2 * ((this.front + this.size - 1) % capacity);
+      const ring = this.ring;
+      const full = this.size === capacity && capacity >= this.shape.maxSegments;
+      // `full` only after a reshape to fewer segments: joining the newest segment delays, never advances, a permit.
+      if (ring[back] === now || now - this.newestStart < this.shape.segmentMs || full) {
+        if (now > ring[back]!) ring[back] = now;
+        ring[back + 1]!++;
+        return;
+      }
+    }
+    if (this.size === capacity) capacity = this.grow(capacity);
+    const slot = 2 * ((this.front + this.size) % capacity);
+    this.ring[slot] = now;
+    this.ring[slot + 1] = 1;
+    this.size++;
+    this.newestStart = now;
+  }
+
+  /** Doubles the ring (up to `maxSegments`), laying the live segments out from slot 0. */
+  private grow(capacity: number): number {
+    const next = Math.min(Math.max(1, capacity * 2), Math.max(this.shape.maxSegments, capacity + 1));
+    const ring: number[] = [];
+    for (let i = 0; i < this.size; i++) {
+      const slot = 2 * ((this.front + i) % capacity);
+      ring.push(this.ring[slot]!, this.ring[slot + 1]!);
+    }
+    for (let i = this.size; i < next; i++) ring.push(0, 0);
+    this.ring = ring;
+    this.front = 0;
+    return next;
+  }
+}
