@@ -1,0 +1,340 @@
+/**
+ * The behaviour every `RateLimitStore` must show, as node:test tests that use only the store interface and an
+ * injected clock. Run it for a store with
+ *
+ * @example
+ * rateLimitStoreContract('InProcessRateLimitStore', (clock) => new InProcessRateLimitStore({ clock }));
+ *
+ * Each test makes its own store with `makeStore` and uses partitions and keys unique to this run, so a
+ * store backed by a shared server (Redis) needs no cleanup between tests; `teardown` runs once at the end.
+ */
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { ManualClock } from './manual-clock.js';
+import { RateLimitScope, type RateLimitDecision, type RateLimitPolicy, type RateLimitStore } from './types.js';
+
+/** Far from 0 and off any round boundary, so neither "0 means never" nor fixed windows pass by luck. */
+const START_MS = 1_700_000_012_345;
+
+interface Fixture {
+  readonly store: RateLimitStore;
+  readonly clock: ManualClock;
+  /** A partition name unique to this run. */
+  partition(name: string): string;
+  policy(name: string, permitLimit: number, windowSeconds: number): RateLimitPolicy;
+}
+
+/** One step of a scripted timeline: `count` requests at `atMs` after the start. */
+interface Arrival {
+  readonly atMs: number;
+  readonly count: number;
+}
+
+/** What an exact sliding log answers: the model a store must match while `permitLimit` is small. */
+function referenceDecisions(arrivals: readonly Arrival[], permitLimit: number, windowSeconds: number): RateLimitDecision[] {
+  const windowMs = windowSeconds * 1000;
+  const admitted: number[] = [];
+  const out: RateLimitDecision[] = [];
+  for (const { atMs, count } of arrivals) {
+    const t = START_MS + atMs;
+    for (let i = 0; i < count; i++) {
+      const live = admitted.filter((a) => a + windowMs > t);
+      if (live.length < permitLimit) {
+        admitted.push(t);
+        const oldest = live.length > 0 ? live[0]! : t;
+        out.push({
+          allowed: true,
+          limit: permitLimit,
+          remaining: permitLimit - live.length - 1,
+          reset: Math.ceil((oldest + windowMs - t) / 1000),
+          retryAfter: 0,
+        });
+      } else {
+        const wait = Math.ceil((live[0]! + windowMs - t) / 1000);
+        out.push({ allowed: false, limit: permitLimit, remaining: 0, reset: wait, retryAfter: Math.max(1, wait) });
+      }
+    }
+  }
+  return out;
+}
+
+/** The largest number of admissions found in any half-open interval [x, x + windowMs). */
+function busiestInterval(admittedAt: readonly number[], windowMs: number): number {
+  let best = 0;
+  let start = 0;
+  for (let end = 0; end < admittedAt.length; end++) {
+    while (admittedAt[end]! - admittedAt[start]! >= windowMs) start++;
+    best = Math.max(best, end - start + 1);
+  }
+  return best;
+}
+
+const scriptedTimelines: ReadonlyArray<{
+  readonly title: string;
+  readonly permitLimit: number;
+  readonly windowSeconds: number;
+  readonly arrivals: readonly Arrival[];
+}> = [
+  {
+    title: 'bursts on both sides of each window edge',
+    permitLimit: 3,
+    windowSeconds: 10,
+    arrivals: [
+      { atMs: 0, count: 2 },
+      { atMs: 9_999, count: 3 },
+      { atMs: 10_000, count: 3 },
+      { atMs: 10_001, count: 1 },
+      { atMs: 19_998, count: 2 },
+      { atMs: 19_999, count: 3 },
+      { atMs: 20_000, count: 2 },
+      { atMs: 29_999, count: 4 },
+      { atMs: 40_000, count: 4 },
+    ],
+  },
+  {
+    title: 'one permit per second, asked for every 250 ms',
+    permitLimit: 1,
+    windowSeconds: 1,
+    arrivals: Array.from({ length: 24 }, (_, i) => ({ atMs: i * 250, count: 1 })).concat([
+      { atMs: 6_999, count: 1 },
+      { atMs: 7_000, count: 1 },
+      { atMs: 7_999, count: 1 },
+      { atMs: 8_000, count: 2 },
+    ]),
+  },
+  {
+    title: 'a steady trickle with bursts, five minutes of a 5-per-minute limit',
+    permitLimit: 5,
+    windowSeconds: 60,
+    arrivals: Array.from({ length: 43 }, (_, i) => ({ atMs: i * 7_000 + (i % 5 === 0 ? 999 : 0), count: i % 6 === 0 ? 4 : 1 })),
+  },
+  {
+    title: 'a half-second window',
+    permitLimit: 2,
+    windowSeconds: 0.5,
+    arrivals: [0, 100, 200, 499, 500, 501, 600, 999, 1_000, 1_001, 1_500, 1_500].map((atMs) => ({ atMs, count: 1 })),
+  },
+];
+
+export function rateLimitStoreContract(
+  name: string,
+  makeStore: (clock: ManualClock) => RateLimitStore | Promise<RateLimitStore>,
+  teardown?: () => Promise<void>,
+): void {
+  const run = randomUUID().slice(0, 8);
+  let counter = 0;
+
+  async function fixture(): Promise<Fixture> {
+    const clock = new ManualClock(START_MS);
+    const store = await makeStore(clock);
+    const id = `${run}-${++counter}`;
+    return {
+      store,
+      clock,
+      partition: (partitionName) => `contract-${id}-${partitionName}`,
+      policy: (policyName, permitLimit, windowSeconds) => ({
+        key: `contract-${id} GET /limited#${policyName}`,
+        handler: `contract-${id} GET /limited`,
+        name: policyName,
+        permitLimit,
+        windowSeconds,
+        scope: RateLimitScope.Transport,
+      }),
+    };
+  }
+
+  async function acquireMany(f: Fixture, partition: string, policy: RateLimitPolicy, n: number): Promise<RateLimitDecision[]> {
+    const out: RateLimitDecision[] = [];
+    for (let i = 0; i < n; i++) out.push(await f.store.acquire(partition, policy));
+    return out;
+  }
+
+  describe(`RateLimitStore contract: ${name}`, () => {
+    after(async () => {
+      await teardown?.();
+    });
+
+    test('allows permitLimit requests, then refuses, with integer decision fields', async () => {
+      const f = await fixture();
+      const policy = f.policy('default', 4, 30);
+      const decisions = await acquireMany(f, f.partition('alice'), policy, 6);
+      assert.deepEqual(
+        decisions.map((d) => d.allowed),
+        [true, true, true, true, false, false],
+      );
+      assert.deepEqual(
+        decisions.map((d) => d.remaining),
+        [3, 2, 1, 0, 0, 0],
+      );
+      for (const d of decisions) {
+        assert.equal(d.limit, 4);
+        for (const field of ['limit', 'remaining', 'reset', 'retryAfter'] as const) {
+          assert.ok(Number.isInteger(d[field]) && d[field] >= 0, `${field} is a non-negative integer: ${d[field]}`);
+        }
+        assert.equal(d.retryAfter === 0, d.allowed, 'retryAfter is 0 exactly when allowed');
+      }
+    });
+
+    test('window boundary: an allowance spent just before a window ends leaves nothing at the start of the next', async () => {
+      const f = await fixture();
+      const policy = f.policy('default', 5, 10);
+      const alice = f.partition('alice');
+      f.clock.advance(9_999);
+      assert.ok((await acquireMany(f, alice, policy, 5)).every((d) => d.allowed));
+      f.clock.advance(1); // a fixed window would start afresh here
+      const atEdge = await f.store.acquire(alice, policy);
+      assert.equal(atEdge.allowed, false);
+      assert.equal(atEdge.retryAfter, 10);
+      f.clock.advance(9_998); // 1 ms before the burst is a full window old
+      assert.equal((await f.store.acquire(alice, policy)).allowed, false);
+      f.clock.advance(1);
+      assert.deepEqual(
+        (await acquireMany(f, alice, policy, 6)).map((d) => d.allowed),
+        [true, true, true, true, true, false],
+      );
+    });
+
+    for (const timeline of scriptedTimelines) {
+      test(`any interval of windowSeconds holds at most permitLimit admissions: ${timeline.title}`, async () => {
+        const f = await fixture();
+        const policy = f.policy('default', timeline.permitLimit, timeline.windowSeconds);
+        const alice = f.partition('alice');
+        const decisions: RateLimitDecision[] = [];
+        const admittedAt: number[] = [];
+        for (const { atMs, count } of timeline.arrivals) {
+          f.clock.set(START_MS + atMs);
+          for (let i = 0; i < count; i++) {
+            const d = await f.store.acquire(alice, policy);
+            decisions.push(d);
+            if (d.allowed) admittedAt.push(atMs);
+          }
+        }
+        assert.ok(
+          busiestInterval(admittedAt, timeline.windowSeconds * 1000) <= timeline.permitLimit,
+          `admitted at ${admittedAt.join(', ')} ms`,
+        );
+        // Small limits are exact: refused only when the window really is full, and honest numbers.
+        assert.deepEqual(decisions, referenceDecisions(timeline.arrivals, timeline.permitLimit, timeline.windowSeconds));
+      });
+    }
+
+    test('retrying after exactly retryAfter seconds succeeds, 1 ms earlier fails', async () => {
+      const f = await fixture();
+      const policy = f.policy('default', 3, 20);
+      const alice = f.partition('alice');
+      await acquireMany(f, alice, policy, 3);
+      const refused = await f.store.acquire(alice, policy);
+      assert.equal(refused.allowed, false);
+      assert.equal(refused.retryAfter, 20);
+      f.clock.advance(refused.retryAfter * 1000 - 1);
+      assert.equal((await f.store.acquire(alice, policy)).allowed, false);
+      f.clock.advance(1);
+      assert.equal((await f.store.acquire(alice, policy)).allowed, true);
+    });
+
+    test('retryAfter is rounded up: after retryAfter seconds succeeds, after one second less fails', async () => {
+      const f = await fixture();
+      const policy = f.policy('default', 2, 10);
+      const alice = f.partition('alice');
+      await f.store.acquire(alice, policy);
+      f.clock.advance(2_500);
+      await f.store.acquire(alice, policy);
+      f.clock.advance(1_200); // the first permit frees 6.3 s from now
+      const refused = await f.store.acquire(alice, policy);
+      assert.equal(refused.allowed, false);
+      assert.equal(refused.retryAfter, 7);
+      f.clock.advance((refused.retryAfter - 1) * 1000);
+      assert.equal((await f.store.acquire(alice, policy)).allowed, false);
+      f.clock.advance(1000);
+      assert.equal((await f.store.acquire(alice, policy)).allowed, true);
+    });
+
+    test('remaining counts down and reset is the seconds until the oldest permit frees', async () => {
+      const f = await fixture();
+      const policy = f.policy('default', 3, 60);
+      const alice = f.partition('alice');
+      const seen: Array<[boolean, number, number, number]> = [];
+      const step = async (advanceMs: number): Promise<void> => {
+        f.clock.advance(advanceMs);
+        const d = await f.store.acquire(alice, policy);
+        seen.push([d.allowed, d.remaining, d.reset, d.retryAfter]);
+      };
+      await step(0);
+      await step(10_000);
+      await step(10_000);
+      await step(10_000);
+      await step(29_500);
+      await step(500);
+      assert.deepEqual(seen, [
+        [true, 2, 60, 0],
+        [true, 1, 50, 0],
+        [true, 0, 40, 0],
+        [false, 0, 30, 30],
+        [false, 0, 1, 1],
+        [true, 0, 10, 0],
+      ]);
+    });
+
+    test('partitions and policy keys count separately, even when their names would join alike', async () => {
+      const f = await fixture();
+      const hourly = f.policy('hourly', 2, 3600);
+      const burst = f.policy('burst', 2, 3600);
+      const alice = f.partition('alice');
+      await acquireMany(f, alice, hourly, 2);
+      assert.equal((await f.store.acquire(alice, hourly)).allowed, false);
+      assert.equal((await f.store.acquire(alice, burst)).remaining, 1, 'another policy key has its own counter');
+      assert.equal((await f.store.acquire(f.partition('bob'), hourly)).remaining, 1, 'another partition too');
+
+      const left = f.partition('p:x');
+      const right = f.partition('p');
+      await acquireMany(f, left, { ...hourly, key: 'k' }, 2);
+      assert.equal((await f.store.acquire(right, { ...hourly, key: 'x:k' })).remaining, 1, '"p:x" + "k" is not "p" + "x:k"');
+    });
+
+    test('refused requests spend nothing', async () => {
+      const f = await fixture();
+      const policy = f.policy('default', 2, 10);
+      const alice = f.partition('alice');
+      await acquireMany(f, alice, policy, 2);
+      for (let i = 1; i <= 9; i++) {
+        f.clock.set(START_MS + i * 1000);
+        const d = await f.store.acquire(alice, policy);
+        assert.equal(d.allowed, false);
+        assert.equal(d.retryAfter, 10 - i, 'refusals do not push the next permit further out');
+      }
+      f.clock.set(START_MS + 10_000);
+      assert.deepEqual(
+        (await acquireMany(f, alice, policy, 3)).map((d) => d.allowed),
+        [true, true, false],
+      );
+    });
+
+    test('a policy with impossible numbers is rejected with a TypeError, and nothing is counted', async () => {
+      const f = await fixture();
+      const alice = f.partition('alice');
+      const bad: Array<[number, number]> = [
+        [0, 60],
+        [-1, 60],
+        [Number.NaN, 60],
+        [Number.POSITIVE_INFINITY, 60],
+        [10, 0],
+        [10, -5],
+        [10, Number.NaN],
+        [10, Number.POSITIVE_INFINITY],
+      ];
+      for (const [permitLimit, windowSeconds] of bad) {
+        await assert.rejects(f.store.acquire(alice, f.policy('default', permitLimit, windowSeconds)), TypeError);
+      }
+      assert.equal((await f.store.acquire(alice, f.policy('default', 10, 60))).remaining, 9);
+    });
+
+    test('an already aborted signal rejects with an AbortError and counts nothing', async () => {
+      const f = await fixture();
+      const policy = f.policy('default', 1, 60);
+      const alice = f.partition('alice');
+      await assert.rejects(f.store.acquire(alice, policy, AbortSignal.abort()), { name: 'AbortError' });
+      assert.equal((await f.store.acquire(alice, policy, new AbortController().signal)).allowed, true);
+    });
+  });
+}
