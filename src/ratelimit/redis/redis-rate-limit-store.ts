@@ -1,0 +1,197 @@
+import type { RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../types.js';
+import { checkKeyPrefix, counterKey } from './counter-key.js';
+import { FailureWarning, type RateLimitStoreLogger } from './failure-warning.js';
+import { SLIDING_WINDOW_SCRIPT, SLIDING_WINDOW_SHA } from './sliding-window-script.js';
+import { RateLimitStoreUnavailableError } from './store-unavailable-error.js';
+import { createRedisClient } from './redis-client.js';
+import type { RedisScriptClient } from './redis-client.js';
+
+/** What happens when Redis is slow or unreachable. */
+export const RedisFailureMode = {
+  /** Allow the request unlimited and log a (rate-limited) warning. The default. */
+  FailOpen: 'failOpen',
+  /** Reject with `RateLimitStoreUnavailableError`, which the framework answers with a 503 problem. */
+  FailClosed: 'failClosed',
+} as const;
+export type RedisFailureMode = (typeof RedisFailureMode)[keyof typeof RedisFailureMode];
+
+export interface RedisRateLimitStoreOptions {
+  /** A connected ioredis `Redis` or `Cluster` (the store never closes it). Give this or `url`. */
+  readonly client?: RedisScriptClient;
+  /** A `redis://` or `rediss://` URL; the store creates and owns a client tuned never to hang (see docs). */
+  readonly url?: string;
+  /** Prefix of every key; default `trellis:rl:`. Must not contain braces. */
+  readonly keyPrefix?: string;
+  /** Longest wait for one acquire, in milliseconds; default 200. */
+  readonly timeoutMs?: number;
+  /** Default `failOpen`. */
+  readonly failureMode?: RedisFailureMode;
+  /** Receives the failure warnings; default `console`. */
+  readonly logger?: RateLimitStoreLogger;
+  /** At most one warning per this many milliseconds; default 10,000. */
+  readonly warnIntervalMs?: number;
+  /** Limits up to this many permits keep one timestamp per permit (exact); default 128. */
+  readonly exactLimit?: number;
+  /** Larger limits count in this many segments per window (a permit may return one segment late); default 64. */
+  readonly segments?: number;
+  /**
+   * Takes time from this clock (milliseconds) instead of the Redis server; for tests only. By default the
+   * script reads the server's `TIME`, so clock skew between application processes cannot matter.
+   */
+  readonly clock?: RateLimitClock;
+}
+
+function positiveInteger(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new RangeError(`${name} must be a positive integer (got ${String(value)})`);
+  }
+  return value;
+}
+
+function checkPolicy(partition: unknown, policy: RateLimitPolicy): void {
+  if (typeof partition !== 'string') {
+    throw new TypeError(`partition must be a string (got ${typeof partition})`);
+  }
+  if (policy === null || typeof policy !== 'object' || typeof policy.key !== 'string') {
+    throw new TypeError('policy must be a RateLimitPolicy with a string key');
+  }
+  if (typeof policy.permitLimit !== 'number' || !Number.isSafeInteger(policy.permitLimit) || policy.permitLimit < 1) {
+    throw new TypeError(`Rate-limit policy "${policy.key}": permitLimit must be a positive integer (got ${String(policy.permitLimit)})`);
+  }
+  if (typeof policy.windowSeconds !== 'number' || !Number.isFinite(policy.windowSeconds) || policy.windowSeconds <= 0) {
+    throw new TypeError(`Rate-limit policy "${policy.key}": windowSeconds must be a positive finite number (got ${String(policy.windowSeconds)})`);
+  }
+}
+
+/** The rejection for an aborted acquire: an AbortError whatever the abort reason was (kept as `cause`). */
+function abortError(signal: AbortSignal): unknown {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name === 'AbortError') return reason;
+  return Object.assign(new DOMException('The rate-limit acquire was aborted', 'AbortError'), { cause: reason });
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A `RateLimitStore` on Redis: the same exact sliding window as the in-process store, shared by every
+ * process that uses the same Redis. Each acquire is one atomic Lua script (EVALSHA, falling back to EVAL
+ * when the server has not cached it), one round trip, answering allowed/remaining/reset/retryAfter.
+ *
+ * @example
+ * import { Redis } from 'ioredis';
+ * import { RedisRateLimitStore } from 'trellis/ratelimit/redis';
+ *
+ * const store = new RedisRateLimitStore({ url: process.env.REDIS_URL, failureMode: 'failOpen' });
+ * app.services.add(RateLimitStore, () => store, { type: RegistrationType.Replace });
+ */
+export class RedisRateLimitStore implements RateLimitStore {
+  readonly #client: RedisScriptClient;
+  readonly #ownsClient: boolean;
+  readonly #prefix: string;
+  readonly #timeoutMs: number;
+  readonly #failureMode: RedisFailureMode;
+  readonly #exactLimit: number;
+  readonly #segments: number;
+  readonly #clock: RateLimitClock | undefined;
+  readonly #warning: FailureWarning;
+
+  constructor(options: RedisRateLimitStoreOptions) {
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError('RedisRateLimitStore needs options with a `client` (ioredis) or a `url`');
+    }
+    const { client, url } = options;
+    if ((client === undefined) === (url === undefined)) {
+      throw new TypeError('RedisRateLimitStore needs exactly one of `client` (an ioredis client) or `url` (redis://host:port)');
+    }
+    if (client !== undefined && (typeof client.evalsha !== 'function' || typeof client.eval !== 'function')) {
+      throw new TypeError('RedisRateLimitStore: `client` must be an ioredis Redis or Cluster (it needs evalsha and eval)');
+    }
+    this.#timeoutMs = positiveInteger('timeoutMs', options.timeoutMs, 200);
+    this.#prefix = checkKeyPrefix(options.keyPrefix ?? 'trellis:rl:');
+    const mode = options.failureMode ?? RedisFailureMode.FailOpen;
+    if (mode !== RedisFailureMode.FailOpen && mode !== RedisFailureMode.FailClosed) {
+      throw new RangeError(`failureMode must be "failOpen" or "failClosed" (got ${JSON.stringify(mode)})`);
+    }
+    this.#failureMode = mode;
+    this.#exactLimit = positiveInteger('exactLimit', options.exactLimit, 128);
+    this.#segments = positiveInteger('segments', options.segments, 64);
+    this.#clock = options.clock;
+    const now = options.clock ? () => options.clock!.now() : () => performance.now();
+    this.#warning = new FailureWarning(options.logger ?? console, positiveInteger('warnIntervalMs', options.warnIntervalMs, 10_000), now);
+    this.#ownsClient = client === undefined;
+    this.#client = client ?? createRedisClient(url!, this.#timeoutMs);
+  }
+
+  /** Takes one permit of `policy` for `partition`, or says when one will be free. */
+  async acquire(partition: string, policy: RateLimitPolicy, signal?: AbortSignal): Promise<RateLimitDecision> {
+    if (signal?.aborted) throw abortError(signal);
+    checkPolicy(partition, policy);
+    const windowMicros = Math.round(policy.windowSeconds * 1_000_000);
+    const exact = policy.permitLimit <= this.#exactLimit;
+    const segmentMicros = exact ? 0 : Math.ceil(windowMicros / this.#segments);
+    const key = counterKey(this.#prefix, policy.key, partition, exact ? 'e' : `s${segmentMicros}`);
+    const now = this.#clock ? String(Math.floor(this.#clock.now() * 1000)) : '';
+    const args = [String(policy.permitLimit), String(windowMicros), String(segmentMicros), now];
+    try {
+      const reply = await this.#bounded(this.#evaluate(key, args), signal);
+      return this.#decision(reply, policy);
+    } catch (error) {
+      if (signal?.aborted) throw abortError(signal);
+      return this.#fail(error, policy);
+    }
+  }
+
+  /** Closes the client if the store created it from a URL; a client passed in is left to its owner. */
+  async close(): Promise<void> {
+    if (this.#ownsClient) await this.#client.quit?.().catch(() => undefined);
+  }
+
+  async #evaluate(key: string, args: string[]): Promise<unknown> {
+    const status = this.#client.status;
+    if (status === 'reconnecting' || status === 'close' || status === 'end') {
+      throw new Error(`the Redis connection is ${status}`);
+    }
+    try {
+      return await this.#client.evalsha(SLIDING_WINDOW_SHA, 1, key, ...args);
+    } catch (error) {
+      if (!describe(error).startsWith('NOSCRIPT')) throw error;
+      return this.#client.eval(SLIDING_WINDOW_SCRIPT, 1, key, ...args);
+    }
+  }
+
+  #bounded(work: Promise<unknown>, signal: AbortSignal | undefined): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => reject(abortError(signal!));
+      const timer = setTimeout(() => reject(new Error(`no answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      work.then(resolve, reject).finally(() => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      });
+    });
+  }
+
+  #decision(reply: unknown, policy: RateLimitPolicy): RateLimitDecision {
+    if (!Array.isArray(reply) || reply.length !== 4 || !reply.every((v) => typeof v === 'number')) {
+      throw new Error(`unexpected script reply ${JSON.stringify(reply)}`);
+    }
+    const [allowed, remaining, reset, retryAfter] = reply as number[];
+    return { allowed: allowed === 1, limit: policy.permitLimit, remaining: remaining!, reset: reset!, retryAfter: retryAfter! };
+  }
+
+  #fail(error: unknown, policy: RateLimitPolicy): RateLimitDecision {
+    const open = this.#failureMode === RedisFailureMode.FailOpen;
+    const reason = describe(error);
+    this.#warning.report(
+      `RedisRateLimitStore: Redis failed (${reason}); ${open ? 'allowing requests without a limit (failOpen)' : 'refusing requests with 503 (failClosed)'}`,
+    );
+    if (!open) {
+      throw new RateLimitStoreUnavailableError(`rate limit store unavailable: ${reason}`, { cause: error });
+    }
+    // What a fresh counter would say, as the in-process store does when it fails open.
+    return { allowed: true, limit: policy.permitLimit, remaining: policy.permitLimit - 1, reset: Math.ceil(policy.windowSeconds), retryAfter: 0 };
+  }
+}

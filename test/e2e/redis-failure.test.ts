@@ -1,0 +1,129 @@
+// What RedisRateLimitStore does when Redis goes away or stops answering, and that limiting resumes after.
+// These tests stop and freeze a real redis-server, so they wait on real time (bounded by deadlines).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { RateLimitStoreUnavailableError, RedisRateLimitStore, type RedisRateLimitStoreOptions } from '../../src/ratelimit/redis/index.js';
+import type { RateLimitDecision, RateLimitPolicy } from '../../src/ratelimit/types.js';
+import { redisSkipReason, startRedisServer, type RedisServerHandle } from '../support/redis-server.js';
+
+const skip = redisSkipReason();
+const TIMEOUT_MS = 250;
+// A decision must arrive within the timeout plus scheduling slack.
+const BOUND_MS = TIMEOUT_MS + 250;
+const policy: RateLimitPolicy = { key: 'POST /orders:burst', handler: 'POST /orders', name: 'burst', permitLimit: 2, windowSeconds: 60, scope: 'principal' };
+
+async function timed<T>(work: () => Promise<T>): Promise<{ value?: T; error?: unknown; ms: number }> {
+  const start = performance.now();
+  try {
+    const value = await work();
+    return { value, ms: performance.now() - start };
+  } catch (error) {
+    return { error, ms: performance.now() - start };
+  }
+}
+
+/** Retries until `check` holds (Redis reconnects in the background); fails after the deadline. */
+async function eventually(check: () => Promise<boolean>, what: string, deadlineMs = 10_000): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.fail(`not within ${deadlineMs} ms: ${what}`);
+}
+
+async function exhaust(store: RedisRateLimitStore, partition: string): Promise<void> {
+  const decisions: RateLimitDecision[] = [];
+  for (let i = 0; i < 3; i++) decisions.push(await store.acquire(partition, policy));
+  assert.deepEqual(decisions.map((d) => d.allowed), [true, true, false]);
+}
+
+describe('RedisRateLimitStore when Redis fails', { skip }, () => {
+  let server: RedisServerHandle;
+  before(async () => {
+    server = await startRedisServer();
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  for (const clientKind of ['url', 'client'] as const) {
+    test(`Redis stopped mid-test, then back (${clientKind === 'url' ? 'store-owned client from a URL' : 'client passed in'})`, async () => {
+      const warnings: string[] = [];
+      const userClient = clientKind === 'client' ? new Redis(server.url) : undefined;
+      userClient?.on('error', () => undefined);
+      const base: RedisRateLimitStoreOptions = {
+        ...(userClient ? { client: userClient } : { url: server.url }),
+        keyPrefix: `f:${randomUUID()}:`,
+        timeoutMs: TIMEOUT_MS,
+        logger: { warn: (m) => warnings.push(m) },
+      };
+      const open = new RedisRateLimitStore(base);
+      const closed = new RedisRateLimitStore({ ...base, failureMode: 'failClosed' });
+      try {
+        await exhaust(open, 'open');
+        await exhaust(closed, 'closed');
+
+        await server.stop();
+        for (let i = 0; i < 10; i++) {
+          const r = await timed(() => open.acquire('open', policy));
+          assert.equal(r.value?.allowed, true, 'failOpen allows while Redis is down');
+          assert.ok(r.ms < BOUND_MS, `failOpen answered in ${r.ms.toFixed(0)} ms`);
+          const c = await timed(() => closed.acquire('closed', policy));
+          assert.ok(c.error instanceof RateLimitStoreUnavailableError, `failClosed throws the typed error (got ${String(c.error)})`);
+          assert.equal(c.error.status, 503);
+          assert.ok(c.ms < BOUND_MS, `failClosed answered in ${c.ms.toFixed(0)} ms`);
+        }
+        assert.equal(warnings.length, 2, `one warning per store, not one per request: ${warnings.join(' / ')}`);
+        assert.match(warnings[0]!, /Redis failed .*failOpen/);
+
+        await server.start();
+        // Limiting resumes: failOpen never refuses, so a refusal shows the counter is back.
+        await eventually(async () => (await open.acquire('open', policy)).allowed === false, 'failOpen store refuses again');
+        await eventually(async () => (await closed.acquire('closed', policy).catch(() => undefined))?.allowed === false, 'failClosed store refuses again');
+        assert.ok(!(await open.acquire('open', policy)).allowed);
+        assert.ok(!(await closed.acquire('closed', policy)).allowed);
+      } finally {
+        await open.close();
+        await closed.close();
+        userClient?.disconnect();
+        if (server.pid < 0) await server.start();
+      }
+    });
+  }
+
+  test('a frozen Redis (connection open, no answers) costs at most the timeout, then limiting resumes', async () => {
+    const warnings: string[] = [];
+    const store = new RedisRateLimitStore({ url: server.url, keyPrefix: `h:${randomUUID()}:`, timeoutMs: TIMEOUT_MS, failureMode: 'failClosed', logger: { warn: (m) => warnings.push(m) } });
+    try {
+      await exhaust(store, 'p');
+      process.kill(server.pid, 'SIGSTOP');
+      try {
+        const results = await Promise.all(Array.from({ length: 50 }, () => timed(() => store.acquire('p', policy))));
+        for (const r of results) {
+          assert.ok(r.error instanceof RateLimitStoreUnavailableError);
+          assert.ok(r.ms < BOUND_MS, `answered in ${r.ms.toFixed(0)} ms`);
+        }
+        assert.equal(warnings.length, 1);
+      } finally {
+        process.kill(server.pid, 'SIGCONT');
+      }
+      await eventually(async () => (await store.acquire('p', policy).catch(() => undefined))?.allowed === false, 'the counter answers again');
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('an aborted request rejects with an AbortError at once', async () => {
+    const store = new RedisRateLimitStore({ url: server.url, keyPrefix: `a:${randomUUID()}:` });
+    try {
+      const controller = new AbortController();
+      controller.abort(new Error('client went away'));
+      await assert.rejects(store.acquire('p', policy, controller.signal), (error: Error) => error.name === 'AbortError' && /client went away/.test(String(error.cause)));
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -1,0 +1,196 @@
+// RedisRateLimitStore against a real redis-server: exactness under concurrency, the sliding-window invariant,
+// key layout and expiry, bounded memory, the NOSCRIPT fallback and input checks.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { Redis } from 'ioredis';
+import { RedisRateLimitStore } from '../../src/ratelimit/redis/index.js';
+import type { RateLimitPolicy } from '../../src/ratelimit/types.js';
+import { redisSkipReason, startRedisServer, type RedisServerHandle } from '../support/redis-server.js';
+
+const skip = redisSkipReason();
+
+function policy(permitLimit: number, windowSeconds: number, key = 'GET /items:burst'): RateLimitPolicy {
+  return { key, handler: 'GET /items', name: 'burst', permitLimit, windowSeconds, scope: 'transport' };
+}
+
+class TestClock {
+  constructor(public ms = 1_700_000_000_000) {}
+  now(): number {
+    return this.ms;
+  }
+}
+
+describe('RedisRateLimitStore on a real redis-server', { skip }, () => {
+  let server: RedisServerHandle;
+  let client: Redis;
+  before(async () => {
+    server = await startRedisServer();
+    client = new Redis(server.url);
+  });
+  after(async () => {
+    await client?.quit();
+    await server?.close();
+  });
+  const prefix = (): string => `t:${randomUUID()}:`;
+
+  test('1,000 concurrent acquires on one counter allow exactly permitLimit', async () => {
+    for (const limit of [10, 100, 500]) {
+      const store = new RedisRateLimitStore({ client, keyPrefix: prefix(), timeoutMs: 5_000 });
+      const decisions = await Promise.all(Array.from({ length: 1_000 }, () => store.acquire('anon', policy(limit, 60))));
+      assert.equal(decisions.filter((d) => d.allowed).length, limit, `limit ${limit}`);
+      const remaining = decisions.filter((d) => d.allowed).map((d) => d.remaining).sort((a, b) => a - b);
+      assert.deepEqual(remaining, Array.from({ length: limit }, (_, i) => i), 'each allowed request saw a distinct remaining');
+      for (const refused of decisions.filter((d) => !d.allowed)) {
+        assert.equal(refused.remaining, 0);
+        // Limits above 128 count in 64 segments: a permit may come back up to one segment (under 1 s) late.
+        assert.ok(refused.retryAfter >= 1 && refused.retryAfter <= (limit > 128 ? 61 : 60), `retryAfter ${refused.retryAfter}`);
+      }
+    }
+  });
+
+  test('in any interval of windowSeconds at most permitLimit are allowed, and retryAfter is honest (exact and segmented)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.boolean(),
+        fc.array(fc.integer({ min: 0, max: 1_500 }), { minLength: 1, maxLength: 60 }),
+        async (limit, windowSeconds, segmented, steps) => {
+          const clock = new TestClock();
+          const store = new RedisRateLimitStore({ client, keyPrefix: prefix(), clock, ...(segmented ? { exactLimit: 1, segments: 4 } : {}) });
+          const p = policy(segmented ? limit + 1 : limit, windowSeconds);
+          const allowedAt: number[] = [];
+          for (const step of steps) {
+            clock.ms += step;
+            const d = await store.acquire('anon', p);
+            const inWindow = allowedAt.filter((t) => t > clock.ms - windowSeconds * 1000).length;
+            if (d.allowed) {
+              assert.ok(inWindow < p.permitLimit, 'never more than permitLimit in one window');
+              allowedAt.push(clock.ms);
+              assert.equal(d.retryAfter, 0);
+              if (!segmented) assert.equal(d.remaining, p.permitLimit - inWindow - 1);
+              else assert.ok(d.remaining <= p.permitLimit - inWindow - 1, 'a segmented counter never reports more than is left');
+            } else {
+              assert.ok(d.retryAfter >= 1 && Number.isInteger(d.retryAfter));
+              const windowMs = windowSeconds * 1000;
+              const live = allowedAt.filter((t) => t > clock.ms - windowMs);
+              const exactWait = live.length >= p.permitLimit ? live[live.length - p.permitLimit]! + windowMs - clock.ms : 0;
+              if (!segmented) {
+                assert.equal(inWindow, p.permitLimit, 'the exact layout refuses only when full');
+                assert.equal(d.retryAfter, Math.ceil(exactWait / 1000), 'retryAfter is the exact wait, rounded up');
+              } else {
+                const segmentMs = windowMs / 4;
+                const recent = allowedAt.filter((t) => t > clock.ms - windowMs - segmentMs - 1).length;
+                assert.ok(recent >= p.permitLimit, 'segments give permits back at most one segment late');
+                assert.ok(d.retryAfter * 1000 >= exactWait, 'retryAfter is never early');
+                assert.ok(d.retryAfter <= Math.ceil((exactWait + segmentMs + 1) / 1000), 'and late by at most one segment');
+              }
+            }
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  test('waiting exactly retryAfter seconds frees a permit; one millisecond earlier does not (exact layout)', async () => {
+    const clock = new TestClock();
+    const store = new RedisRateLimitStore({ client, keyPrefix: prefix(), clock });
+    const p = policy(2, 10);
+    assert.equal((await store.acquire('a', p)).allowed, true);
+    clock.ms += 3_500;
+    const second = await store.acquire('a', p);
+    assert.deepEqual(second, { allowed: true, limit: 2, remaining: 0, reset: 7, retryAfter: 0 });
+    const refused = await store.acquire('a', p);
+    assert.deepEqual(refused, { allowed: false, limit: 2, remaining: 0, reset: 7, retryAfter: 7 });
+    clock.ms += 6_500 - 1;
+    assert.equal((await store.acquire('a', p)).allowed, false, 'refused requests spent nothing, the window has not moved');
+    clock.ms += 1;
+    assert.deepEqual(await store.acquire('a', p), { allowed: true, limit: 2, remaining: 0, reset: 4, retryAfter: 0 });
+  });
+
+  test('a full allowance at the end of one window and another at the start of the next is impossible', async () => {
+    const clock = new TestClock();
+    const store = new RedisRateLimitStore({ client, keyPrefix: prefix(), clock });
+    const p = policy(5, 60);
+    clock.ms += 59_000;
+    for (let i = 0; i < 5; i++) assert.equal((await store.acquire('a', p)).allowed, true);
+    clock.ms += 2_000;
+    assert.equal((await store.acquire('a', p)).allowed, false);
+  });
+
+  test('partitions and policies count separately', async () => {
+    const store = new RedisRateLimitStore({ client, keyPrefix: prefix() });
+    const p = policy(1, 60);
+    assert.equal((await store.acquire('subject:alice', p)).allowed, true);
+    assert.equal((await store.acquire('subject:alice', p)).allowed, false);
+    assert.equal((await store.acquire('subject:bob', p)).allowed, true);
+    assert.equal((await store.acquire('subject:alice', policy(1, 60, 'GET /items:hourly'))).allowed, true);
+    // Names that would break the hash tag or the separator still get counters of their own.
+    assert.equal((await store.acquire('a|b}', p)).allowed, true);
+    assert.equal((await store.acquire('a', policy(1, 60, 'GET /items:burst|b}'))).allowed, true);
+  });
+
+  test('keys carry the prefix and one hash tag per counter, and expire when idle', async () => {
+    const keyPrefix = prefix();
+    const store = new RedisRateLimitStore({ client, keyPrefix });
+    await store.acquire('header:k{1}', policy(3, 30));
+    await store.acquire('header:k{1}', policy(1_000, 30));
+    const keys = (await client.keys(`${keyPrefix}*`)).sort();
+    assert.deepEqual(keys, [
+      `${keyPrefix}{GET /items:burst|header:k%7B1%7D}:e`,
+      `${keyPrefix}{GET /items:burst|header:k%7B1%7D}:s468750`,
+    ]);
+    for (const key of keys) {
+      const ttl = await client.pttl(key);
+      assert.ok(ttl > 29_000 && ttl <= 31_500, `ttl ${ttl} of ${key}`);
+    }
+  });
+
+  test('memory per partition stays bounded for large limits', async () => {
+    const keyPrefix = prefix();
+    const clock = new TestClock();
+    const store = new RedisRateLimitStore({ client, keyPrefix, clock });
+    const p = policy(10_000, 3_600);
+    for (let i = 0; i < 3_000; i++) {
+      clock.ms += 1_500;
+      await store.acquire('busy', p);
+    }
+    const [key] = await client.keys(`${keyPrefix}*`);
+    assert.ok(key !== undefined);
+    assert.ok((await client.hlen(key)) <= 64 + 1 + 3, 'at most one field per segment plus three');
+    const bytes = Number(await client.memory('USAGE', key));
+    assert.ok(bytes < 2_048, `memory ${bytes} bytes`);
+  });
+
+  test('the script is loaded again after SCRIPT FLUSH (EVALSHA falls back on NOSCRIPT)', async () => {
+    const store = new RedisRateLimitStore({ client, keyPrefix: prefix() });
+    await client.script('FLUSH');
+    assert.equal((await store.acquire('a', policy(1, 60))).allowed, true);
+    assert.equal((await store.acquire('a', policy(1, 60))).allowed, false);
+  });
+
+  test('a client clock far off does not matter: time comes from the Redis server by default', async () => {
+    const store = new RedisRateLimitStore({ client, keyPrefix: prefix() });
+    const decision = await store.acquire('a', policy(2, 5));
+    assert.deepEqual(decision, { allowed: true, limit: 2, remaining: 1, reset: 5, retryAfter: 0 });
+  });
+
+  test('bad input gets a clear error and changes nothing', async () => {
+    assert.throws(() => new RedisRateLimitStore({}), /exactly one of `client`/);
+    assert.throws(() => new RedisRateLimitStore({ client, url: server.url }), /exactly one of/);
+    assert.throws(() => new RedisRateLimitStore({ url: 'http://x' }), /redis:\/\//);
+    assert.throws(() => new RedisRateLimitStore({ client, keyPrefix: 'a{b' }), /without "\{"/);
+    assert.throws(() => new RedisRateLimitStore({ client, timeoutMs: 0 }), /timeoutMs must be a positive integer/);
+    assert.throws(() => new RedisRateLimitStore({ client, failureMode: 'maybe' as never }), /"failOpen" or "failClosed"/);
+    const keyPrefix = prefix();
+    const store = new RedisRateLimitStore({ client, keyPrefix });
+    await assert.rejects(store.acquire('a', policy(0, 60)), /permitLimit must be a positive integer/);
+    await assert.rejects(store.acquire('a', policy(1.5, 60)), /permitLimit must be a positive integer/);
+    await assert.rejects(store.acquire('a', policy(1, -1)), /windowSeconds must be a positive finite number/);
+    await assert.rejects(store.acquire(42 as never, policy(1, 1)), /partition must be a string/);
+    assert.deepEqual(await client.keys(`${keyPrefix}*`), []);
+  });
+});

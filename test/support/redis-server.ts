@@ -1,0 +1,127 @@
+/**
+ * Starts a real `redis-server` on a free loopback port in a temporary directory, for tests and benchmarks.
+ * No persistence; `close()` ends the process and removes the directory.
+ *
+ * @example
+ * const server = await startRedisServer();
+ * try { ... server.url ... } finally { await server.close(); }
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface RedisServerHandle {
+  readonly port: number;
+  readonly url: string;
+  /** The server's process id (for SIGSTOP/SIGCONT in failure tests). */
+  readonly pid: number;
+  /** Stops the server process; `start()` brings it back on the same port (with an empty data set). */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Stops the server and removes its directory. */
+  close(): Promise<void>;
+}
+
+/** True when a `redis-server` binary is on the PATH. */
+export function redisServerAvailable(): boolean {
+  const probe = spawnSync('redis-server', ['--version'], { stdio: 'ignore' });
+  return probe.error === undefined && probe.status === 0;
+}
+
+/**
+ * What a Redis-backed test file does when `redis-server` is missing: in CI that is a failure, elsewhere
+ * the tests are skipped with one line explaining how to run them.
+ * Returns the `skip` option for `node:test` (false when the server is available).
+ */
+export function redisSkipReason(): string | false {
+  if (redisServerAvailable()) return false;
+  const message = 'redis-server not found: install it (apt-get install -y redis-server) to run the Redis tests';
+  if (process.env.CI === 'true') throw new Error(message);
+  return message;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`redis-server: timed out after ${timeoutMs} ms waiting until ${what}`);
+}
+
+/** Starts `redis-server` on a free 127.0.0.1 port; resolves once it accepts connections. */
+export async function startRedisServer(): Promise<RedisServerHandle> {
+  const dir = mkdtempSync(join(tmpdir(), 'trellis-redis-'));
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  let exited: Promise<void> = Promise.resolve();
+
+  const launch = async (): Promise<void> => {
+    const proc = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'warning'],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    child = proc;
+    exited = new Promise((resolve) => proc.once('exit', () => resolve()));
+    let stderr = '';
+    proc.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    const died = exited.then(() => { throw new Error(`redis-server exited early: ${stderr.trim()}`); });
+    await Promise.race([waitUntil(() => canConnect(port), 10_000, `port ${port} accepts connections`), died]);
+    died.catch(() => undefined);
+  };
+
+  const stopProcess = async (): Promise<void> => {
+    const proc = child;
+    if (proc === undefined || proc.exitCode !== null || proc.signalCode !== null) return;
+    proc.kill('SIGCONT');
+    proc.kill('SIGTERM');
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 3_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  await launch();
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    get pid() {
+      return child?.pid ?? -1;
+    },
+    stop: stopProcess,
+    async start() {
+      await stopProcess();
+      await launch();
+    },
+    async close() {
+      await stopProcess();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
