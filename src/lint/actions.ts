@@ -1,0 +1,167 @@
+// <cwdb-action> extraction: what each action does, what it binds to, and why it might never work.
+import { parseWidgetHtml, type ParsedWidgetHtml } from './parse.js';
+import { HTML_NS, getAttr, isElement, normalizeWhitespace, textContent, walk, type ChildNode, type Element, type ParentNode } from './tree.js';
+import { attributePosition, elementPosition } from './locate.js';
+import { makeFinding, type Finding } from './rules.js';
+
+/** One `<cwdb-action>` as the console reads it (SPEC §4.1), with its defaults applied. */
+export interface WidgetAction {
+  /** Position among the widget's actions in document order, 0-based. */
+  index: number;
+  /** The bound element's text: whitespace collapsed and trimmed (see `elementText`). */
+  text: string;
+  action: 'call' | 'html';
+  display: 'popup' | 'widget';
+  event: 'click' | 'dblclick' | 'mouseenter';
+  confirmation: string | null;
+  /** For `call`: the Lambda function to invoke. */
+  endpoint?: string;
+  /** For `call`: the parsed JSON content (`{}` when empty); undefined when the content is not JSON. */
+  params?: unknown;
+  /** For `html`: the inner HTML content exactly as written. */
+  html?: string;
+  /** False when there is no previous element sibling: such an action never works. */
+  bound: boolean;
+  /** Human-readable reasons this action is malformed (the same facts as the `action-*` findings). */
+  problems: string[];
+  line: number;
+  column: number;
+}
+
+const ACTIONS = ['call', 'html'] as const;
+const DISPLAYS = ['popup', 'widget'] as const;
+const EVENTS = ['click', 'dblclick', 'mouseenter'] as const;
+
+interface Extracted {
+  action: WidgetAction;
+  findings: Finding[];
+}
+
+/**
+ * Every `<cwdb-action>` of the widget in document order. Actions inside another action's content belong to
+ * that content (it is rendered when the outer action runs) and are not listed; neither is template content.
+ *
+ * @example
+ * const [a] = extractActions('<button>Go</button><cwdb-action action="call" endpoint="fn">{"n":1}</cwdb-action>');
+ * // a.text === 'Go', a.params → { n: 1 }
+ */
+export function extractActions(input: string | ParsedWidgetHtml): WidgetAction[] {
+  return extractWithFindings(typeof input === 'string' ? parseWidgetHtml(input) : input).map((e) => e.action);
+}
+
+/** The malformed-action findings, for `lint`. */
+export function actionFindings(parsed: ParsedWidgetHtml): Finding[] {
+  return extractWithFindings(parsed).flatMap((e) => e.findings);
+}
+
+function extractWithFindings(parsed: ParsedWidgetHtml): Extracted[] {
+  const out: Extracted[] = [];
+  const indexes = new Map<ParentNode, Map<ChildNode, number>>();
+  walk(parsed.body, (node) => {
+    if (!isElement(node)) return;
+    if (node.tagName !== 'cwdb-action' || node.namespaceURI !== HTML_NS) return;
+    out.push(readAction(parsed, node, out.length, previousElement(node, indexes)));
+    return false;
+  });
+  return out;
+}
+
+function previousElement(node: ChildNode, indexes: Map<ParentNode, Map<ChildNode, number>>): Element | undefined {
+  const parent = node.parentNode;
+  if (!parent) return undefined;
+  let index = indexes.get(parent);
+  if (!index) {
+    index = new Map(parent.childNodes.map((k, i) => [k, i]));
+    indexes.set(parent, index);
+  }
+  const kids = parent.childNodes;
+  for (let i = index.get(node)! - 1; i >= 0; i--) {
+    const k = kids[i]!;
+    if (isElement(k)) return k;
+  }
+  return undefined;
+}
+
+function readAction(parsed: ParsedWidgetHtml, el: Element, index: number, target: Element | undefined): Extracted {
+  const at = elementPosition(el);
+  const findings: Finding[] = [];
+  const problems: string[] = [];
+  const report = (f: Finding) => {
+    findings.push(f);
+    problems.push(f.message);
+  };
+  const pick = <V extends string>(name: string, allowed: readonly V[], fallback: V): V => {
+    const raw = getAttr(el, name);
+    if (raw === undefined) return fallback;
+    if ((allowed as readonly string[]).includes(raw)) return raw as V;
+    const spot = attributePosition(parsed, el, name) ?? at;
+    report(
+      makeFinding(
+        'action-invalid-value',
+        `${name}="${raw}" on <cwdb-action> is not one of ${allowed.map((v) => `"${v}"`).join(', ')}; the console treats it as "${fallback}"`,
+        spot,
+        'cwdb-action',
+        name,
+      ),
+    );
+    return fallback;
+  };
+  const action = pick('action', ACTIONS, 'html');
+  const display = pick('display', DISPLAYS, 'widget');
+  const event = pick('event', EVENTS, 'click');
+  const confirmation = getAttr(el, 'confirmation') ?? null;
+  const result: WidgetAction = { index, text: '', action, display, event, confirmation, bound: target !== undefined, problems, line: at.line, column: at.column };
+  if (!target) {
+    report(makeFinding('action-unbound', '<cwdb-action> has no previous element sibling to bind to, so nothing triggers it; put it right after the element to click', at, 'cwdb-action'));
+  } else {
+    result.text = elementText(target);
+  }
+  if (action === 'call') {
+    const endpoint = getAttr(el, 'endpoint');
+    if (endpoint) result.endpoint = endpoint;
+    else report(makeFinding('action-missing-endpoint', '<cwdb-action action="call"> needs an endpoint attribute naming the Lambda function to call', at, 'cwdb-action'));
+    const content = textContent(el);
+    if (content.trim() === '') {
+      result.params = {};
+    } else {
+      try {
+        result.params = JSON.parse(content) as unknown;
+      } catch (e) {
+        const why = e instanceof Error ? e.message : String(e);
+        report(makeFinding('action-invalid-params', `<cwdb-action action="call"> content must be empty or JSON params (${why})`, at, 'cwdb-action'));
+      }
+    }
+    if (event === 'mouseenter') {
+      report(makeFinding('action-mouseenter-call', '<cwdb-action> with event="mouseenter" only works with action="html"; use event="click" or "dblclick" for a call', at, 'cwdb-action'));
+    }
+  } else {
+    result.html = innerSource(parsed.source, el);
+  }
+  return { action: result, findings };
+}
+
+const SILENT = new Set(['script', 'style', 'cwdb-action']);
+
+/**
+ * The text a person sees on an element: its text content with whitespace collapsed and trimmed, ignoring
+ * script, style and cwdb-action content; `input` buttons use their value; then `aria-label`, then `title`.
+ */
+export function elementText(el: Element): string {
+  if (el.tagName === 'input' && el.namespaceURI === HTML_NS) {
+    const type = (getAttr(el, 'type') ?? '').trim().toLowerCase();
+    if (type === 'button' || type === 'submit') {
+      const value = normalizeWhitespace(getAttr(el, 'value') ?? '');
+      if (value) return value;
+    }
+  }
+  const text = SILENT.has(el.tagName) ? '' : normalizeWhitespace(textContent(el, (e) => SILENT.has(e.tagName)));
+  if (text) return text;
+  return normalizeWhitespace(getAttr(el, 'aria-label') ?? '') || normalizeWhitespace(getAttr(el, 'title') ?? '');
+}
+
+function innerSource(source: string, el: Element): string {
+  const loc = el.sourceCodeLocation;
+  if (!loc?.startTag) return '';
+  const end = loc.endTag?.startOffset ?? loc.endOffset;
+  return source.slice(loc.startTag.endOffset, Math.max(loc.startTag.endOffset, end));
+}
