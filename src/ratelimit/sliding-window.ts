@@ -78,9 +78,10 @@ export class SlidingWindowCounter {
         retryAfter: 0,
       };
     }
-    // At the limit the live admissions are exactly `limit`, so freeing the oldest segment makes room.
+    // At the limit the live admissions are exactly `limit`, so freeing the oldest segment makes room. It is
+    // live, so it frees after `now` and the wait rounds up to at least 1 s.
     const wait = Math.ceil((this.ring[2 * this.front]! + windowMs - now) / 1000);
-    return { allowed: false, limit, remaining: 0, reset: wait, retryAfter: wait < 1 ? 1 : wait };
+    return { allowed: false, limit, remaining: 0, reset: wait, retryAfter: wait };
   }
 
   /** Takes new settings for this counter, keeping the admissions already made (they still count). */
