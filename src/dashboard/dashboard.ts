@@ -1,0 +1,272 @@
+import { UnprocessableError } from './errors.js';
+import { buildEvent, buildWidgetContext } from './event.js';
+import { mergeForms } from './forms.js';
+import { summarizeWidget, type DashboardModel } from './model.js';
+import type { FunctionInvoker, HtmlAnalyzer, InvokeOutcome, WidgetAction } from './ports.js';
+import { htmlOfValue, renderHtml, renderMarkdown, renderOutcome } from './render.js';
+import type {
+  ActionEntry, CancelledAction, DashboardInfo, DescribeResult, RefreshResult, StateUpdate, WidgetEventKind, WidgetResult,
+} from './results.js';
+import { defaultState, diffState, normalizeState, type DashboardState } from './state.js';
+import { actionIndex, widgetIndex } from './widget-id.js';
+import { WidgetSession, type View } from './widget-session.js';
+
+/** What a dashboard needs to run: its functions, a clock, and the HTML analyzer. */
+export interface DashboardContext {
+  functions: FunctionInvoker;
+  analyzer: HtmlAnalyzer<any>;
+  /** Epoch milliseconds; inject a fake in tests. */
+  clock: () => number;
+}
+
+/** Options for running an action. */
+export interface RunActionOptions {
+  /** Form values that override the widget's own (strings, or arrays of strings for multi-valued fields). */
+  forms?: Record<string, string | string[]>;
+  /** `false` cancels an action that asks for confirmation; ignored for actions without one. */
+  confirm?: boolean;
+}
+
+/**
+ * One loaded dashboard and everything the console would remember about it: the state, each widget's content
+ * and how often its function ran. Operations on one dashboard run one at a time; dashboards never share state.
+ *
+ * @example
+ * const result = await dashboard.readWidget('widget-0');
+ * const actions = await dashboard.listActions(0);
+ * await dashboard.runAction(0, actions[0].index, { forms: { color: 'blue' } });
+ */
+export class Dashboard {
+  readonly #ctx: DashboardContext;
+  readonly #defaults: DashboardState;
+  readonly #widgets: WidgetSession[];
+  #state: DashboardState;
+  #tail: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly id: string,
+    readonly name: string,
+    /** The exact text the dashboard was created from. */
+    readonly source: string,
+    readonly model: DashboardModel,
+    ctx: DashboardContext,
+  ) {
+    this.#ctx = ctx;
+    this.#defaults = defaultState(model, name);
+    this.#state = this.#defaults;
+    this.#widgets = model.widgets.map((w) => new WidgetSession(w));
+  }
+
+  /** Id, name, effective state and the widget list. */
+  info(): DashboardInfo {
+    return { id: this.id, name: this.name, state: this.getState(), widgets: this.model.widgets.map(summarizeWidget) };
+  }
+
+  /** The effective state (a copy). */
+  getState(): DashboardState {
+    return structuredClone(this.#state);
+  }
+
+  /**
+   * Replaces the state (omitted fields take the dashboard's defaults) and re-invokes, now, the widgets the
+   * change concerns that have been read at least once.
+   *
+   * @example
+   * await dashboard.putState({ timeRange: { relative: '-P7D' }, theme: 'dark' }); // { state, updated: ['widget-0'] }
+   */
+  putState(input: unknown): Promise<StateUpdate> {
+    return this.#exclusive(async () => {
+      const next = normalizeState(input, this.#defaults);
+      const change = diffState(this.#state, next);
+      this.#state = next;
+      const due = this.#widgets.flatMap((w) => {
+        const on = w.model.updateOn;
+        if (!on || !w.read) return [];
+        const kind: WidgetEventKind | null = change.state
+          ? 'state'
+          : change.timeRange && on.timeRange
+            ? 'timeRange'
+            : change.resize && on.resize
+              ? 'resize'
+              : null;
+        return kind ? [{ w, kind }] : [];
+      });
+      await Promise.all(due.map(({ w, kind }) => this.#runOwn(w, kind)));
+      return { state: this.getState(), updated: due.map(({ w }) => w.model.widgetId) };
+    });
+  }
+
+  /**
+   * The widget as the console shows it. The first read runs the widget's function; later reads do not.
+   * Throws NotFoundError for an unknown id and UnprocessableError for a widget type that cannot be read.
+   *
+   * @example
+   * (await dashboard.readWidget('widget-0')).html;
+   */
+  readWidget(wid: unknown): Promise<WidgetResult> {
+    return this.#exclusive(async () => {
+      const w = this.#session(wid);
+      return w.result(await this.#ensureRead(w));
+    });
+  }
+
+  /**
+   * The `<cwdb-action>` entries of the widget's current content (reading it first if never read).
+   *
+   * @example
+   * (await dashboard.listActions(0)).map((a) => a.text); // ['Refresh', 'Details']
+   */
+  listActions(wid: unknown): Promise<ActionEntry[]> {
+    return this.#exclusive(async () => {
+      const w = this.#session(wid);
+      return (await this.#ensureRead(w)).rendered.actions().map(entryOf);
+    });
+  }
+
+  /**
+   * Runs an action of the widget's current content as a click (or its event) would.
+   *
+   * @example
+   * await dashboard.runAction('widget-0', 1, { forms: { size: 'large' } });
+   * await dashboard.runAction(0, 2, { confirm: false }); // { cancelled: true, confirmation: 'Really?' }
+   */
+  runAction(wid: unknown, index: unknown, options: RunActionOptions = {}): Promise<WidgetResult | CancelledAction> {
+    return this.#exclusive(async () => {
+      const w = this.#session(wid);
+      const view = await this.#ensureRead(w);
+      const actions = view.rendered.actions();
+      const action = actions[actionIndex(index, actions.length, w.model.widgetId)]!;
+      if (action.problems.length > 0) {
+        throw new UnprocessableError('action', `Action ${action.index} of ${w.model.widgetId} cannot run: ${action.problems.join('; ')}`);
+      }
+      if (options.confirm !== undefined && typeof options.confirm !== 'boolean') {
+        throw new UnprocessableError('confirm', `"confirm" should be true or false; got ${JSON.stringify(options.confirm)}`);
+      }
+      const forms = mergeForms(view.rendered.formFields(), options.forms, view.rendered.formValues());
+      if (action.confirmation !== null && options.confirm === false) {
+        return { cancelled: true, confirmation: action.confirmation };
+      }
+      let next: View;
+      if (action.action === 'html') {
+        const html = action.html ?? '';
+        next = { rendered: renderHtml(this.#ctx.analyzer, html, html, null), display: action.display, event: action.event, logs: '' };
+      } else {
+        const context = buildWidgetContext(w.model, this.#state, this.#ctx.clock(), forms);
+        w.invocations++;
+        const outcome = await this.#invoke(action.endpoint ?? '', buildEvent(action.params ?? {}, context));
+        next = { rendered: renderOutcome(this.#ctx.analyzer, outcome), display: action.display, event: action.event, logs: outcome.logs };
+      }
+      if (action.display === 'widget') w.replaced = next;
+      return w.result(next);
+    });
+  }
+
+  /**
+   * Calls the widget's function with `describe: true` and returns its documentation. Does not count as an invocation.
+   *
+   * @example
+   * (await dashboard.describe(0)).markdown; // '## Hello widget …'
+   */
+  describe(wid: unknown): Promise<DescribeResult> {
+    return this.#exclusive(async () => {
+      const w = this.#session(wid);
+      const endpoint = this.#customEndpoint(w);
+      const context = buildWidgetContext(w.model, this.#state, this.#ctx.clock(), {});
+      const outcome = await this.#invoke(endpoint, { describe: true, widgetContext: context });
+      if (!outcome.ok) {
+        return { markdown: null, html: '', error: { type: outcome.error?.type ?? 'Error', message: outcome.error?.message ?? '' } };
+      }
+      const v = outcome.value;
+      const md = typeof v === 'string' ? v : typeof v === 'object' && v !== null && typeof (v as { markdown?: unknown }).markdown === 'string'
+        ? (v as { markdown: string }).markdown
+        : null;
+      return { markdown: md, html: md === null ? htmlOfValue(v) : renderMarkdown(md), error: null };
+    });
+  }
+
+  /**
+   * Refreshes like the console: `auto` (default) re-invokes custom widgets whose `updateOn.refresh` is true,
+   * `manual` re-invokes every custom widget. Only widgets read at least once run; refreshing restores content
+   * an action replaced.
+   *
+   * @example
+   * await dashboard.refresh({ mode: 'manual' }); // { refreshed: ['widget-0', 'widget-1'], skipped: [] }
+   */
+  refresh(options: { mode?: unknown } = {}): Promise<RefreshResult> {
+    return this.#exclusive(async () => {
+      const mode = options.mode ?? 'auto';
+      if (mode !== 'auto' && mode !== 'manual') {
+        throw new UnprocessableError('mode', `"mode" should be "auto" or "manual"; got ${JSON.stringify(mode)}`);
+      }
+      const due = this.#widgets.filter((w) => w.model.updateOn && w.read && (mode === 'manual' || w.model.updateOn.refresh));
+      await Promise.all(due.map((w) => this.#runOwn(w, 'refresh')));
+      return {
+        refreshed: due.map((w) => w.model.widgetId),
+        skipped: this.#widgets.filter((w) => !due.includes(w)).map((w) => w.model.widgetId),
+      };
+    });
+  }
+
+  #exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#tail.then(fn, fn);
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
+
+  #session(wid: unknown): WidgetSession {
+    return this.#widgets[widgetIndex(wid, this.#widgets.length)]!;
+  }
+
+  #customEndpoint(w: WidgetSession): string {
+    if (w.model.type !== 'custom' || w.model.endpoint === null) {
+      throw new UnprocessableError('type', `${w.model.widgetId} is a "${w.model.type}" widget; only custom widgets have a function`);
+    }
+    return w.model.endpoint;
+  }
+
+  async #ensureRead(w: WidgetSession): Promise<View> {
+    const current = w.current;
+    if (current) return current;
+    if (w.model.type === 'text') {
+      const md = String(w.model.properties.markdown ?? '');
+      w.show({ rendered: renderHtml(this.#ctx.analyzer, renderMarkdown(md), md, null), display: 'widget', event: 'load', logs: '' });
+      return w.current!;
+    }
+    if (w.model.type !== 'custom') {
+      throw new UnprocessableError('type', `${w.model.widgetId} is a "${w.model.type}" widget; only custom and text widgets can be read`);
+    }
+    await this.#runOwn(w, 'load');
+    return w.current!;
+  }
+
+  /** Runs the widget's own function; its result becomes the widget's content. */
+  async #runOwn(w: WidgetSession, kind: WidgetEventKind): Promise<void> {
+    const endpoint = this.#customEndpoint(w);
+    // Re-invocations send the form values of what the widget shows, as the console does.
+    const forms = w.current ? w.current.rendered.formValues() : {};
+    const context = buildWidgetContext(w.model, this.#state, this.#ctx.clock(), forms);
+    w.invocations++;
+    const outcome = await this.#invoke(endpoint, buildEvent(w.model.params, context));
+    w.show({ rendered: renderOutcome(this.#ctx.analyzer, outcome), display: 'widget', event: kind, logs: outcome.logs });
+  }
+
+  async #invoke(endpoint: string, event: unknown): Promise<InvokeOutcome> {
+    try {
+      return await this.#ctx.functions.invoke(endpoint, event);
+    } catch (e) {
+      const err = e instanceof Error ? e : new Error(String(e));
+      return { ok: false, error: { type: err.name || 'Error', message: err.message }, logs: '', durationMs: 0, awsRequestId: '' };
+    }
+  }
+}
+
+function entryOf(a: WidgetAction): ActionEntry {
+  const entry: ActionEntry = {
+    index: a.index, text: a.text, action: a.action, display: a.display, confirmation: a.confirmation, event: a.event,
+  };
+  if (a.action === 'call') {
+    if (a.endpoint !== undefined) entry.endpoint = a.endpoint;
+    entry.params = a.params ?? {};
+  } else entry.html = a.html ?? '';
+  return entry;
+}
