@@ -130,8 +130,9 @@ export class Dashboard {
    * await dashboard.runAction('widget-0', 1, { forms: { size: 'large' } });
    * await dashboard.runAction(0, 2, { confirm: false }); // { cancelled: true, confirmation: 'Really?' }
    */
-  runAction(wid: unknown, index: unknown, options: RunActionOptions = {}): Promise<WidgetResult | CancelledAction> {
+  runAction(wid: unknown, index: unknown, body: RunActionOptions | unknown = {}): Promise<WidgetResult | CancelledAction> {
     return this.#exclusive(async () => {
+      const options = optionsObject<RunActionOptions>(body, ['forms', 'confirm']);
       const w = this.#session(wid);
       const view = await this.#ensureRead(w);
       const actions = view.rendered.actions();
@@ -192,9 +193,9 @@ export class Dashboard {
    * @example
    * await dashboard.refresh({ mode: 'manual' }); // { refreshed: ['widget-0', 'widget-1'], skipped: [] }
    */
-  refresh(options: { mode?: unknown } = {}): Promise<RefreshResult> {
+  refresh(body: { mode?: 'auto' | 'manual' } | unknown = {}): Promise<RefreshResult> {
     return this.#exclusive(async () => {
-      const mode = options.mode ?? 'auto';
+      const mode = optionsObject<{ mode?: unknown }>(body, ['mode']).mode ?? 'auto';
       if (mode !== 'auto' && mode !== 'manual') {
         throw new UnprocessableError('mode', `"mode" should be "auto" or "manual"; got ${JSON.stringify(mode)}`);
       }
@@ -258,6 +259,19 @@ export class Dashboard {
       return { ok: false, error: { type: err.name || 'Error', message: err.message }, logs: '', durationMs: 0, awsRequestId: '' };
     }
   }
+}
+
+/** A request body of options: absent, or an object with only the known keys. */
+function optionsObject<T extends object>(body: unknown, known: string[]): T {
+  if (body === undefined || body === null) return {} as T;
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new UnprocessableError('body', `The options should be an object with ${known.map((k) => `"${k}"`).join(' or ')}; got ${JSON.stringify(body)}`);
+  }
+  const extra = Object.keys(body).find((k) => !known.includes(k));
+  if (extra !== undefined) {
+    throw new UnprocessableError(extra, `Unknown option "${extra}"; allowed are ${known.map((k) => `"${k}"`).join(', ')}`);
+  }
+  return body as T;
 }
 
 function entryOf(a: WidgetAction): ActionEntry {

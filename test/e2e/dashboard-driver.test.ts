@@ -386,3 +386,36 @@ test('operations on one dashboard run one at a time: concurrent first reads invo
   assert.deepEqual(results.map((r) => r.invocations), [1, 1, 1]);
   assert.equal(functions.calls.length, 1);
 });
+
+test('the store surface refuses malformed ids and option bodies with typed errors, changing nothing', async () => {
+  const { dash, harness, functions } = await formDashboard();
+  const d = harness.store.get(dash.id);
+  const before = functions.calls.length;
+  for (const index of ['abc', '-1', 4, '1.5', null]) {
+    await assert.rejects(d.runAction(0, index), (e) => e instanceof NotFoundError && e.target === 'action', String(index));
+  }
+  await assert.rejects(d.runAction(0, 0, { form: {} }), (e) => e instanceof UnprocessableError && e.field === 'form');
+  await assert.rejects(d.runAction(0, 0, 'yes'), (e) => e instanceof UnprocessableError && e.field === 'body');
+  await assert.rejects(d.runAction(0, 3, { confirm: 'no' }), (e) => e instanceof UnprocessableError && e.field === 'confirm');
+  await assert.rejects(d.refresh({ mode: 'auto', all: true }), (e) => e instanceof UnprocessableError && e.field === 'all');
+  await assert.rejects(d.refresh(7), (e) => e instanceof UnprocessableError && e.field === 'body');
+  assert.deepEqual(await d.refresh(null), { refreshed: ['widget-0'], skipped: [] });
+  assert.equal(functions.calls.length, before + 1);
+  assert.equal((await d.readWidget('widget-0')).html, FORM_WIDGET);
+  assert.deepEqual(d.info().widgets, [{
+    widgetId: 'widget-0', index: 0, type: 'custom', title: null, endpoint: arn('form'),
+    updateOn: { refresh: true, resize: true, timeRange: true },
+  }]);
+  assert.throws(() => harness.store.create(42), UnprocessableError);
+  assert.throws(() => harness.store.create('{"widgets":[]}', { name: '' }), (e) => e instanceof UnprocessableError && e.field === 'name');
+});
+
+test('params that are not an object are not spread but still reach widgetContext.params', async () => {
+  const { harness, functions } = setup({ f: () => '' });
+  const dash = await harness.load({ widgets: [custom('f', { params: ['a', 'b'] }), custom('f', { params: 'text' })] });
+  await dash.widget(0);
+  await dash.widget(1);
+  assert.deepEqual(Object.keys(functions.calls[0]!.event), ['widgetContext']);
+  assert.deepEqual(functions.calls[0]!.event.widgetContext.params, ['a', 'b']);
+  assert.equal(functions.calls[1]!.event.widgetContext.params, 'text');
+});
