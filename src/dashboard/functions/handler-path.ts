@@ -4,7 +4,7 @@
  * at the last dot.
  */
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 
 export interface NodeHandlerPath {
   /** Absolute path of the module without extension. */
@@ -47,36 +47,24 @@ export function findNodeModuleFile(modulePath: string): string | undefined {
 }
 
 export interface PythonHandlerPath {
-  /** The folder put first on `sys.path` (Lambda's task root). */
-  taskRoot: string;
-  /** Dotted module name, importable from `taskRoot`. */
-  module: string;
   /** The module's file. */
   file: string;
   functionName: string;
 }
 
 /**
- * Splits a Python handler string; `undefined` when it has no dot after its last `/`.
+ * Splits a Python handler string (at its last dot); `undefined` when it has no dot after its last `/`.
+ * Dots in the module part name packages, as in `pkg.module.handler`.
  *
  * @example
  * splitPythonHandler('py/inventory.lambda_handler', '/srv');
- * // { taskRoot: '/srv', module: 'py.inventory', file: '/srv/py/inventory.py', functionName: 'lambda_handler' }
+ * // { file: '/srv/py/inventory.py', functionName: 'lambda_handler' }
  */
 export function splitPythonHandler(handler: string, baseDir: string): PythonHandlerPath | undefined {
   const slash = handler.lastIndexOf('/');
   const dot = handler.lastIndexOf('.');
   if (dot <= slash + 1 || dot === handler.length - 1) return undefined;
-  const modulePart = handler.slice(0, dot);
-  const functionName = handler.slice(dot + 1);
-  const file = resolve(baseDir, handler.slice(0, slash + 1) + modulePart.slice(slash + 1).replaceAll('.', '/') + '.py');
-  const inside = !isAbsolute(modulePart) && !modulePart.split('/').includes('..');
-  if (inside) return { taskRoot: resolve(baseDir), module: modulePart.replaceAll('/', '.'), file, functionName };
-  const lastSep = file.lastIndexOf(sep);
-  return {
-    taskRoot: file.slice(0, lastSep) || sep,
-    module: file.slice(lastSep + 1, -'.py'.length),
-    file,
-    functionName,
-  };
+  const folder = handler.slice(0, slash + 1);
+  const module = handler.slice(slash + 1, dot);
+  return { file: resolve(baseDir, folder + module.replaceAll('.', '/') + '.py'), functionName: handler.slice(dot + 1) };
 }

@@ -1,0 +1,214 @@
+/**
+ * One execution environment: a warm child process that runs one invocation at a time, spoken to in JSON lines
+ * on fd 3 (see node-bootstrap.ts). It owns the Lambda rules that need a process boundary: the init phase, the
+ * timeout (the process is killed), and a crash (the process is gone; the next call starts a fresh one).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { timeoutError } from './lambda-context.js';
+import type { InvokeError } from './types.js';
+
+export interface SpawnSpec {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** What the child reports for one invocation, before the parent adds request id and duration. */
+export type ChildResult = { ok: true; value: unknown; logs: string } | { ok: false; error: InvokeError; logs: string };
+
+interface ErrorDocument { errorType?: unknown; errorMessage?: unknown; trace?: unknown; stackTrace?: unknown }
+
+/** Lambda's error document (`trace` from Node.js, `stackTrace` from Python) as an {@link InvokeError}. */
+export function fromErrorDocument(doc: ErrorDocument | null | undefined): InvokeError {
+  const type = typeof doc?.errorType === 'string' ? doc.errorType : 'Error';
+  const message = typeof doc?.errorMessage === 'string' ? doc.errorMessage : JSON.stringify(doc?.errorMessage ?? null);
+  const rawTrace = Array.isArray(doc?.trace) ? doc.trace : Array.isArray(doc?.stackTrace) ? doc.stackTrace : undefined;
+  const error: InvokeError = { type, message };
+  if (rawTrace) error.trace = rawTrace.map((line) => String(line));
+  return error;
+}
+
+const MAX_LOG_CHARS = 1024 * 1024;
+
+interface Running {
+  id: number;
+  logs: string[];
+  logChars: number;
+  finish(result: ChildResult): void;
+}
+
+/**
+ * A single child process. `start()` resolves once the handler is loaded (or with the init error);
+ * `invoke()` never rejects; after a timeout, a crash or an init error the environment is `dead`.
+ *
+ * @example
+ * const env = new ChildEnvironment(spec, 10);
+ * const init = await env.start();
+ * if (!init) console.log(await env.invoke({ id: 1, requestId: 'r', deadline: Date.now() + 3000, arn, event: {} }, 3));
+ */
+export class ChildEnvironment {
+  private child: ChildProcess | undefined;
+  private channel: (Readable & Writable) | undefined;
+  private running: Running | undefined;
+  private initSink = { logs: [] as string[], logChars: 0 };
+  private startPromise: Promise<InvokeError | undefined> | undefined;
+  private onReady: ((error: InvokeError | undefined) => void) | undefined;
+  private exitWaiters: Array<() => void> = [];
+  private nextId = 1;
+  dead = false;
+  busy = false;
+  /** Called once when the process has gone (for the pool to forget it). */
+  onDeath: (() => void) | undefined;
+
+  constructor(
+    private readonly spec: SpawnSpec,
+    private readonly initTimeoutSeconds: number,
+  ) {}
+
+  /** Starts the process and loads the handler; resolves with the init error, if any. */
+  start(): Promise<InvokeError | undefined> {
+    this.startPromise ??= new Promise<InvokeError | undefined>((resolve) => {
+      const timer = setTimeout(() => {
+        this.onReady = undefined;
+        this.kill();
+        resolve({ type: 'Sandbox.Timedout', message: `Init timed out after ${this.initTimeoutSeconds.toFixed(2)} seconds` });
+      }, this.initTimeoutSeconds * 1000);
+      this.onReady = (error) => {
+        clearTimeout(timer);
+        this.onReady = undefined;
+        if (error) this.kill();
+        resolve(error);
+      };
+      let child: ChildProcess;
+      try {
+        child = spawn(this.spec.command, this.spec.args, {
+          cwd: this.spec.cwd,
+          env: this.spec.env,
+          stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+          windowsHide: true,
+        });
+      } catch (error) {
+        this.onReady({ type: 'Runtime.ExitError', message: `cannot start ${this.spec.command}: ${(error as Error).message}` });
+        return;
+      }
+      this.child = child;
+      this.channel = child.stdio[3] as Readable & Writable;
+      this.listen(child);
+    });
+    return this.startPromise;
+  }
+
+  private listen(child: ChildProcess): void {
+    child.on('error', (error) => this.gone(`Runtime exited with error: ${error.message}`));
+    child.on('exit', (code, signal) => {
+      this.gone(`Runtime exited with error: ${signal ? `signal: ${signal === 'SIGKILL' ? 'killed' : signal}` : `exit status ${code}`}`);
+    });
+    const stray = (chunk: Buffer): void => this.log(chunk.toString('utf8'));
+    child.stdout?.on('data', stray);
+    child.stderr?.on('data', stray);
+    const channel = this.channel!;
+    channel.on('error', () => {});
+    let pending: Buffer[] = [];
+    channel.on('data', (chunk: Buffer) => {
+      let start = 0;
+      let nl = chunk.indexOf(10);
+      while (nl !== -1) {
+        pending.push(chunk.subarray(start, nl));
+        const line = pending.length === 1 ? pending[0]!.toString('utf8') : Buffer.concat(pending).toString('utf8');
+        pending = [];
+        if (line) this.message(line);
+        start = nl + 1;
+        nl = chunk.indexOf(10, start);
+      }
+      if (start < chunk.length) pending.push(chunk.subarray(start));
+    });
+    // A forgotten environment must not keep the host process alive; a running invocation's timer does.
+    child.unref();
+    for (const stream of [child.stdout, child.stderr, channel] as Array<{ unref?: () => void } | null>) stream?.unref?.();
+  }
+
+  private message(line: string): void {
+    let msg: { t?: string; d?: unknown; id?: number; ok?: boolean; value?: unknown; error?: ErrorDocument };
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      this.log(line + '\n');
+      return;
+    }
+    if (msg.t === 'log') this.log(String(msg.d));
+    else if (msg.t === 'ready') this.onReady?.(undefined);
+    else if (msg.t === 'initError') this.onReady?.(fromErrorDocument(msg.error));
+    else if (msg.t === 'result' && this.running && msg.id === this.running.id) {
+      this.running.finish(msg.ok ? { ok: true, value: msg.value, logs: '' } : { ok: false, error: fromErrorDocument(msg.error), logs: '' });
+    }
+  }
+
+  private log(text: string): void {
+    const target = this.running ?? this.initSink;
+    if (target.logChars >= MAX_LOG_CHARS) return;
+    target.logs.push(text);
+    target.logChars += text.length;
+  }
+
+  private gone(reason: string): void {
+    if (this.dead) return;
+    this.dead = true;
+    this.onReady?.({ type: 'Runtime.ExitError', message: reason });
+    this.running?.finish({ ok: false, error: { type: 'Runtime.ExitError', message: reason }, logs: '' });
+    for (const waiter of this.exitWaiters.splice(0)) waiter();
+    this.onDeath?.();
+  }
+
+  /** The output printed while starting, when no invocation will run (after an init error). */
+  takeInitLogs(): string {
+    this.initSink.logChars = 0;
+    return this.initSink.logs.splice(0).join('');
+  }
+
+  /**
+   * Runs one invocation. The timeout starts now; when it passes, the process is killed.
+   */
+  invoke(payload: { requestId: string; deadline: number; arn: string; event: unknown }, timeoutSeconds: number): Promise<ChildResult> {
+    return new Promise<ChildResult>((resolve) => {
+      const id = this.nextId++;
+      const logs = this.initSink.logs.splice(0);
+      this.initSink.logChars = 0;
+      this.busy = true;
+      const timer = setTimeout(() => {
+        finish({ ok: false, error: timeoutError(timeoutSeconds), logs: '' });
+        this.kill();
+      }, timeoutSeconds * 1000);
+      const finish = (result: ChildResult): void => {
+        if (this.running !== running) return;
+        clearTimeout(timer);
+        this.running = undefined;
+        this.busy = false;
+        resolve({ ...result, logs: running.logs.join('') });
+      };
+      const running: Running = { id, logs, logChars: logs.reduce((n, text) => n + text.length, 0), finish };
+      this.running = running;
+      if (this.dead || !this.channel) return finish({ ok: false, error: { type: 'Runtime.ExitError', message: 'Runtime exited with error: the process is not running' }, logs: '' });
+      let line: string;
+      try {
+        line = JSON.stringify({ t: 'invoke', id, ...payload });
+      } catch (error) {
+        return finish({ ok: false, error: { type: 'InvalidRequestContentException', message: `Could not serialize the event: ${(error as Error).message}` }, logs: '' });
+      }
+      this.channel.write(line + '\n');
+    });
+  }
+
+  /** Kills the process (SIGKILL); resolves when it has exited. */
+  kill(): Promise<void> {
+    if (this.dead || !this.child) {
+      this.dead = true;
+      return Promise.resolve();
+    }
+    const exited = new Promise<void>((resolve) => this.exitWaiters.push(resolve));
+    this.child.kill('SIGKILL');
+    return exited;
+  }
+}
+

@@ -1,0 +1,141 @@
+/**
+ * A function run in child processes, like Lambda's execution environments: a warm process is reused, one
+ * invocation at a time per process; concurrent invocations get more processes up to a limit, then wait.
+ */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { ChildEnvironment, type SpawnSpec } from './child-environment.js';
+import type { FunctionIdentity } from './lambda-context.js';
+import type { FunctionTarget, InvokeError, InvokeOptions, InvokeOutcome } from './types.js';
+
+/** How many processes one function may have at once. */
+export const MAX_ENVIRONMENTS = 4;
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/**
+ * Runs a function in warm child processes made by `makeSpawnSpec` (called once per new process).
+ *
+ * @example
+ * const target = new ChildPoolTarget(identityFor('greeter', 3), () => nodeSpawnSpec(...), 10);
+ * const outcome = await target.invoke({ name: 'Ada' });
+ */
+export class ChildPoolTarget implements FunctionTarget {
+  private readonly environments = new Set<ChildEnvironment>();
+  private readonly idle: ChildEnvironment[] = [];
+  private readonly waiting: Array<(env: ChildEnvironment | undefined) => void> = [];
+  private closed = false;
+
+  constructor(
+    private readonly identity: FunctionIdentity,
+    private readonly makeSpawnSpec: () => SpawnSpec,
+    private readonly initTimeoutSeconds: number,
+    private readonly maxEnvironments = MAX_ENVIRONMENTS,
+  ) {}
+
+  get name(): string {
+    return this.identity.name;
+  }
+
+  async invoke(event: unknown, options: InvokeOptions = {}): Promise<InvokeOutcome> {
+    options.signal?.throwIfAborted();
+    const awsRequestId = randomUUID();
+    const started = performance.now();
+    const fail = (error: InvokeError, logs = ''): InvokeOutcome => ({ ok: false, error, logs, durationMs: performance.now() - started, awsRequestId });
+    const acquiring = this.acquire();
+    let env: ChildEnvironment | undefined;
+    try {
+      env = await abortable(acquiring, options.signal);
+    } catch (error) {
+      void acquiring.then((late) => late && this.release(late));
+      throw error;
+    }
+    if (!env) return fail({ type: 'Runtime.ExitError', message: `the function ${this.identity.name} has been closed` });
+    let released = false;
+    const acquired = env;
+    const release = (): void => {
+      if (!released) {
+        released = true;
+        this.release(acquired);
+      }
+    };
+    try {
+      const initError = await abortable(env.start(), options.signal);
+      if (initError) {
+        const logs = env.takeInitLogs();
+        release();
+        return fail(initError, logs);
+      }
+      const timeoutSeconds = this.identity.timeoutSeconds;
+      const run = env.invoke(
+        { requestId: awsRequestId, deadline: Date.now() + timeoutSeconds * 1000, arn: options.invokedFunctionArn ?? this.identity.arn, event: event ?? null },
+        timeoutSeconds,
+      );
+      run.then(release, release);
+      const result = await abortable(run, options.signal);
+      const durationMs = performance.now() - started;
+      return result.ok
+        ? { ok: true, value: result.value, logs: result.logs, durationMs, awsRequestId }
+        : { ok: false, error: result.error, logs: result.logs, durationMs, awsRequestId };
+    } catch (error) {
+      if (!env.busy) release();
+      throw error;
+    }
+  }
+
+  private acquire(): Promise<ChildEnvironment | undefined> {
+    if (this.closed) return Promise.resolve(undefined);
+    const warm = this.idle.pop();
+    if (warm) return Promise.resolve(warm);
+    if (this.environments.size < this.maxEnvironments) return Promise.resolve(this.create());
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private create(): ChildEnvironment {
+    const env = new ChildEnvironment(this.makeSpawnSpec(), this.initTimeoutSeconds);
+    env.onDeath = () => {
+      this.environments.delete(env);
+      const at = this.idle.indexOf(env);
+      if (at !== -1) this.idle.splice(at, 1);
+    };
+    this.environments.add(env);
+    return env;
+  }
+
+  private release(env: ChildEnvironment): void {
+    if (env.dead) this.environments.delete(env);
+    const next = this.waiting.shift();
+    if (next) {
+      if (this.closed) return next(undefined);
+      next(env.dead ? this.create() : env);
+    } else if (!env.dead && !this.closed) {
+      this.idle.push(env);
+    }
+  }
+
+  /** Kills every process of this function; later invocations fail with `Runtime.ExitError`. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const resolve of this.waiting.splice(0)) resolve(undefined);
+    this.idle.length = 0;
+    await Promise.all([...this.environments].map((env) => env.kill()));
+    this.environments.clear();
+  }
+}

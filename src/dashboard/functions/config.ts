@@ -1,0 +1,198 @@
+/**
+ * The functions file (SPEC §4.5): which code answers which endpoint. Validation is strict so that a typo stops
+ * the start with a message naming the entry, instead of surfacing later as a widget error.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { FUNCTION_NAME, parseEndpoint } from './endpoint.js';
+import { findNodeModuleFile, splitNodeHandler, splitPythonHandler } from './handler-path.js';
+import type { FunctionSpec, FunctionsConfig } from './types.js';
+
+/**
+ * A functions configuration that cannot be used. `entry` is where the problem is, e.g.
+ * `functions["greeter"].timeoutSeconds`.
+ *
+ * @example
+ * try { await loadFunctionsFile('functions.json'); } catch (e) { if (e instanceof FunctionsConfigError) console.error(e.message); }
+ */
+export class FunctionsConfigError extends Error {
+  override readonly name = 'FunctionsConfigError';
+  constructor(
+    message: string,
+    readonly entry: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Variables Lambda reserves; it refuses them in a function's environment, and so does the harness. */
+export const RESERVED_ENVIRONMENT = new Set([
+  '_HANDLER', '_X_AMZN_TRACE_ID', 'AWS_DEFAULT_REGION', 'AWS_REGION', 'AWS_EXECUTION_ENV',
+  'AWS_LAMBDA_FUNCTION_NAME', 'AWS_LAMBDA_FUNCTION_MEMORY_SIZE', 'AWS_LAMBDA_FUNCTION_VERSION',
+  'AWS_LAMBDA_INITIALIZATION_TYPE', 'AWS_LAMBDA_LOG_GROUP_NAME', 'AWS_LAMBDA_LOG_STREAM_NAME',
+  'AWS_ACCESS_KEY', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN',
+  'AWS_LAMBDA_RUNTIME_API', 'LAMBDA_TASK_ROOT', 'LAMBDA_RUNTIME_DIR',
+]);
+
+const SPEC_KEYS = ['handler', 'runtime', 'invokeUrl', 'timeoutSeconds', 'memoryMB', 'environment', 'initTimeoutSeconds'];
+const TOP_KEYS = ['functions', 'invokeUrl', 'baseDir'];
+const ENV_NAME = /^[a-zA-Z][a-zA-Z0-9_]*$/;
+
+const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v) ?? String(v));
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function checkUrl(value: unknown, entry: string): string {
+  let url: URL | undefined;
+  if (typeof value === 'string') {
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new FunctionsConfigError(`${entry} must be an http(s) base URL such as "http://127.0.0.1:3001", got ${show(value)}`, entry);
+  }
+  return value as string;
+}
+
+function checkSeconds(value: unknown, entry: string, max: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > max) {
+    throw new FunctionsConfigError(`${entry} must be a number of seconds greater than 0 and at most ${max}, got ${show(value)}`, entry);
+  }
+  return value;
+}
+
+function checkSpec(key: string, raw: unknown, baseDir: string): FunctionSpec {
+  const at = `functions[${JSON.stringify(key)}]`;
+  if (!isRecord(raw)) throw new FunctionsConfigError(`${at} must be an object such as { "handler": "widgets/file.handler" }, got ${show(raw)}`, at);
+  const unknown = Object.keys(raw).filter((k) => !SPEC_KEYS.includes(k));
+  if (unknown.length) {
+    throw new FunctionsConfigError(`${at} has unknown field ${unknown.map((k) => `"${k}"`).join(', ')}; known fields: ${SPEC_KEYS.join(', ')}`, `${at}.${unknown[0]}`);
+  }
+  const spec: FunctionSpec = {};
+  if (raw.handler !== undefined && raw.invokeUrl !== undefined) {
+    throw new FunctionsConfigError(`${at} has both "handler" and "invokeUrl"; give exactly one`, at);
+  }
+  if (raw.handler === undefined && raw.invokeUrl === undefined) {
+    throw new FunctionsConfigError(`${at} needs "handler" (a module such as "widgets/file.handler") or "invokeUrl"`, at);
+  }
+  if (raw.runtime !== undefined) {
+    if (raw.runtime !== 'nodejs' && raw.runtime !== 'python') {
+      throw new FunctionsConfigError(`${at}.runtime must be "nodejs" or "python", got ${show(raw.runtime)}`, `${at}.runtime`);
+    }
+    if (raw.handler === undefined) throw new FunctionsConfigError(`${at}.runtime applies only to a "handler"`, `${at}.runtime`);
+    spec.runtime = raw.runtime;
+  }
+  if (raw.handler !== undefined) spec.handler = checkHandler(raw.handler, spec.runtime, `${at}.handler`, baseDir);
+  if (raw.invokeUrl !== undefined) spec.invokeUrl = checkUrl(raw.invokeUrl, `${at}.invokeUrl`);
+  if (raw.timeoutSeconds !== undefined) spec.timeoutSeconds = checkSeconds(raw.timeoutSeconds, `${at}.timeoutSeconds`, 900);
+  if (raw.initTimeoutSeconds !== undefined) spec.initTimeoutSeconds = checkSeconds(raw.initTimeoutSeconds, `${at}.initTimeoutSeconds`, 900);
+  if (raw.memoryMB !== undefined) {
+    const m = raw.memoryMB;
+    if (typeof m !== 'number' || !Number.isInteger(m) || m < 128 || m > 10240) {
+      throw new FunctionsConfigError(`${at}.memoryMB must be a whole number of MB from 128 to 10240, got ${show(m)}`, `${at}.memoryMB`);
+    }
+    spec.memoryMB = m;
+  }
+  if (raw.environment !== undefined) spec.environment = checkEnvironment(raw.environment, `${at}.environment`);
+  return spec;
+}
+
+function checkHandler(value: unknown, runtime: FunctionSpec['runtime'], entry: string, baseDir: string): FunctionSpec['handler'] {
+  if (typeof value === 'function') {
+    if (runtime === 'python') throw new FunctionsConfigError(`${entry} is a JavaScript function, which cannot have runtime "python"`, entry);
+    return value as FunctionSpec['handler'];
+  }
+  if (typeof value !== 'string' || value === '') {
+    throw new FunctionsConfigError(`${entry} must be a handler string such as "widgets/file.handler", got ${show(value)}`, entry);
+  }
+  if (runtime === 'python') {
+    const py = splitPythonHandler(value, baseDir);
+    if (!py) throw new FunctionsConfigError(`${entry} must look like "path/module.function_name", got ${show(value)}`, entry);
+    if (!existsSync(py.file)) throw new FunctionsConfigError(`${entry}: no Python module at ${py.file}`, entry);
+    return value;
+  }
+  const node = splitNodeHandler(value, baseDir);
+  if (!node) throw new FunctionsConfigError(`${entry} must look like "path/file.exportName", got ${show(value)}`, entry);
+  if (!findNodeModuleFile(node.modulePath)) {
+    throw new FunctionsConfigError(`${entry}: no module ${node.modulePath} with extension .js, .mjs, .cjs, .ts or .mts (from ${show(value)})`, entry);
+  }
+  return value;
+}
+
+function checkEnvironment(value: unknown, entry: string): Record<string, string> {
+  if (!isRecord(value)) throw new FunctionsConfigError(`${entry} must be an object of string values, got ${show(value)}`, entry);
+  const env: Record<string, string> = {};
+  for (const [name, v] of Object.entries(value)) {
+    const at = `${entry}[${JSON.stringify(name)}]`;
+    if (!ENV_NAME.test(name)) throw new FunctionsConfigError(`${at}: a variable name starts with a letter and holds only letters, digits and _`, at);
+    if (RESERVED_ENVIRONMENT.has(name)) throw new FunctionsConfigError(`${at}: ${name} is reserved by Lambda and set by the harness`, at);
+    if (typeof v !== 'string') throw new FunctionsConfigError(`${at} must be a string, got ${show(v)}`, at);
+    env[name] = v;
+  }
+  return env;
+}
+
+/**
+ * Checks a functions configuration (the parsed JSON of a functions file, or an object built in code, whose
+ * handlers may be functions) and returns a clean copy. Relative handler paths resolve against `baseDir`.
+ *
+ * @example
+ * const config = validateFunctionsConfig({ functions: { greeter: { handler: 'widgets/greeter.handler' } } }, '/srv');
+ */
+export function validateFunctionsConfig(value: unknown, baseDir: string): FunctionsConfig {
+  if (!isRecord(value)) throw new FunctionsConfigError(`the functions configuration must be an object such as { "functions": { ... } }, got ${show(value)}`, '');
+  const unknown = Object.keys(value).filter((k) => !TOP_KEYS.includes(k));
+  if (unknown.length) {
+    throw new FunctionsConfigError(`unknown field ${unknown.map((k) => `"${k}"`).join(', ')}; known fields: functions, invokeUrl`, unknown[0]!);
+  }
+  const dir = resolve(typeof value.baseDir === 'string' ? resolve(baseDir, value.baseDir) : baseDir);
+  if (!isRecord(value.functions)) {
+    throw new FunctionsConfigError(`"functions" must be an object mapping a function name or ARN to its settings, got ${show(value.functions)}`, 'functions');
+  }
+  const functions: Record<string, FunctionSpec> = {};
+  for (const [key, raw] of Object.entries(value.functions)) {
+    const parsed = parseEndpoint(key);
+    const plainName = FUNCTION_NAME.test(key);
+    if (!plainName && !parsed?.unqualifiedArn) {
+      throw new FunctionsConfigError(
+        `functions[${JSON.stringify(key)}]: a key is a function name (letters, digits, - and _, up to 64) or a full ARN such as "arn:aws:lambda:eu-west-1:111122223333:function:report"`,
+        `functions[${JSON.stringify(key)}]`,
+      );
+    }
+    functions[key] = checkSpec(key, raw, dir);
+  }
+  const config: FunctionsConfig = { functions, baseDir: dir };
+  if (value.invokeUrl !== undefined) config.invokeUrl = checkUrl(value.invokeUrl, 'invokeUrl');
+  return config;
+}
+
+/**
+ * Reads and validates a functions file; relative handler paths resolve against the file's folder.
+ *
+ * @example
+ * const registry = new FunctionRegistry(await loadFunctionsFile('test/functions.json'));
+ */
+export async function loadFunctionsFile(path: string): Promise<FunctionsConfig> {
+  const file = resolve(path);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new FunctionsConfigError(`cannot read the functions file ${file}: ${(error as Error).message}`, '');
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new FunctionsConfigError(`the functions file ${file} is not valid JSON: ${(error as Error).message}`, '');
+  }
+  try {
+    return validateFunctionsConfig(json, dirname(file));
+  } catch (error) {
+    if (error instanceof FunctionsConfigError) throw new FunctionsConfigError(`${file}: ${error.message}`, error.entry);
+    throw error;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * A JavaScript function run in the harness's own process (the TypeScript driver's functions). The event and
+ * the result make a JSON round trip, as they would through Lambda, so a function cannot share objects with
+ * the harness. Console output is not captured (it belongs to the host process); `logs` is empty.
+ */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { identityFor, newLogStreamName, timeoutError, toInvokeError, type FunctionIdentity } from './lambda-context.js';
+import type { FunctionTarget, InProcessHandler, InvokeError, InvokeOptions, InvokeOutcome, LambdaContext } from './types.js';
+
+type Settled = { ok: true; value: unknown } | { ok: false; error: InvokeError };
+
+function jsonValue(value: unknown): Settled {
+  try {
+    const text = JSON.stringify(value);
+    return { ok: true, value: text === undefined ? null : JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, error: { type: 'Runtime.MarshalError', message: `Unable to stringify response body: ${(error as Error).message}` } };
+  }
+}
+
+/**
+ * Runs an in-process handler with a Lambda-like context. Promise results, callbacks (and `context.done`,
+ * `succeed`, `fail`) and plain return values are all accepted; a handler that returns `undefined` and
+ * declares a callback parameter is waited for until it calls back or times out.
+ *
+ * @example
+ * const target = new InProcessTarget('hello', (event) => `<p>${event.name}</p>`, 1);
+ * await target.invoke({ name: 'Ada' }); // { ok: true, value: '<p>Ada</p>', ... }
+ */
+export class InProcessTarget implements FunctionTarget {
+  private readonly identity: FunctionIdentity;
+  private readonly logStreamName = newLogStreamName();
+
+  constructor(
+    key: string,
+    private readonly handler: InProcessHandler,
+    timeoutSeconds?: number,
+    memoryMB?: number,
+  ) {
+    this.identity = identityFor(key, timeoutSeconds, memoryMB);
+  }
+
+  get name(): string {
+    return this.identity.name;
+  }
+
+  async invoke(event: unknown, options: InvokeOptions = {}): Promise<InvokeOutcome> {
+    options.signal?.throwIfAborted();
+    const awsRequestId = randomUUID();
+    const started = performance.now();
+    const timeoutMs = this.identity.timeoutSeconds * 1000;
+    const deadline = Date.now() + timeoutMs;
+    const input = jsonValue(event);
+    const settled = await new Promise<Settled>((resolve, reject) => {
+      let done = false;
+      const finish = (s: Settled): void => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        resolve(s);
+      };
+      const onAbort = (): void => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        reject(options.signal?.reason);
+      };
+      const timer = setTimeout(() => finish({ ok: false, error: timeoutError(this.identity.timeoutSeconds) }), timeoutMs);
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      if (!input.ok) return finish(input);
+      const callback = (err?: unknown, result?: unknown): void => {
+        finish(err === undefined || err === null ? jsonValue(result) : { ok: false, error: toInvokeError(err) });
+      };
+      const context: LambdaContext = {
+        functionName: this.identity.name,
+        functionVersion: this.identity.version,
+        invokedFunctionArn: options.invokedFunctionArn ?? this.identity.arn,
+        memoryLimitInMB: String(this.identity.memoryMB),
+        awsRequestId,
+        logGroupName: this.identity.logGroupName,
+        logStreamName: this.logStreamName,
+        callbackWaitsForEmptyEventLoop: true,
+        getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+        done: callback,
+        succeed: (result) => callback(null, result),
+        fail: (err) => callback(err ?? 'handled'),
+      };
+      try {
+        const result = this.handler(input.value, context, callback);
+        if (result instanceof Object && typeof (result as PromiseLike<unknown>).then === 'function') {
+          (result as PromiseLike<unknown>).then((v) => callback(null, v), (e) => callback(e ?? 'undefined'));
+        } else if (result !== undefined || this.handler.length < 3) {
+          callback(null, result);
+        }
+      } catch (error) {
+        callback(error);
+      }
+    });
+    const durationMs = performance.now() - started;
+    return settled.ok
+      ? { ok: true, value: settled.value, logs: '', durationMs, awsRequestId }
+      : { ok: false, error: settled.error, logs: '', durationMs, awsRequestId };
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,18 @@
+/**
+ * Function targets: how a custom widget's endpoint (a Lambda ARN or name) is invoked by the harness —
+ * in-process JavaScript, Node.js and Python Lambda modules in warm child processes, or the Lambda Invoke API.
+ */
+export type {
+  FunctionSpec,
+  FunctionTarget,
+  FunctionsConfig,
+  InProcessHandler,
+  InvokeError,
+  InvokeOptions,
+  InvokeOutcome,
+  LambdaContext,
+} from './types.js';
+export { FunctionsConfigError, loadFunctionsFile, validateFunctionsConfig } from './config.js';
+export { FunctionRegistry } from './registry.js';
+export { parseEndpoint, type ParsedEndpoint } from './endpoint.js';
+export { isErrorDocument } from './invoke-api-target.js';

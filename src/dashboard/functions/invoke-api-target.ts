@@ -1,0 +1,115 @@
+/**
+ * A function behind the Lambda Invoke HTTP API (`sam local start-lambda`, LocalStack, the runtime interface
+ * emulator): `POST {base}/2015-03-31/functions/{name}/invocations`. A function error is recognised by the
+ * `X-Amz-Function-Error` header or, for servers that omit it, by a body shaped like Lambda's error document.
+ */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { fromErrorDocument } from './child-environment.js';
+import { timeoutError, type FunctionIdentity } from './lambda-context.js';
+import type { FunctionTarget, InvokeError, InvokeOptions, InvokeOutcome } from './types.js';
+
+const ERROR_DOCUMENT_KEYS = new Set(['errorType', 'errorMessage', 'trace', 'stackTrace', 'requestId', 'cause']);
+
+/** True for `{ errorMessage, errorType?, trace?|stackTrace?, requestId? }` and nothing else. */
+export function isErrorDocument(value: unknown): value is { errorMessage: string; errorType?: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  const doc = value as Record<string, unknown>;
+  return (
+    typeof doc.errorMessage === 'string' &&
+    (doc.errorType === undefined || typeof doc.errorType === 'string') &&
+    keys.every((k) => ERROR_DOCUMENT_KEYS.has(k))
+  );
+}
+
+function parsePayload(text: string): unknown {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function describeCause(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error).message;
+}
+
+/**
+ * Invokes one function through an Invoke API base URL.
+ *
+ * @example
+ * const target = new InvokeApiTarget(identityFor('report', 10), 'http://127.0.0.1:3001');
+ * const outcome = await target.invoke({ describe: true });
+ */
+export class InvokeApiTarget implements FunctionTarget {
+  private readonly url: string;
+
+  constructor(
+    private readonly identity: FunctionIdentity,
+    private readonly baseUrl: string,
+  ) {
+    this.url = `${baseUrl.replace(/\/+$/, '')}/2015-03-31/functions/${encodeURIComponent(identity.name)}/invocations`;
+  }
+
+  get name(): string {
+    return this.identity.name;
+  }
+
+  async invoke(event: unknown, options: InvokeOptions = {}): Promise<InvokeOutcome> {
+    options.signal?.throwIfAborted();
+    const started = performance.now();
+    const fallbackId: string = randomUUID();
+    const outcome = (fields: { ok: true; value: unknown } | { ok: false; error: InvokeError }, logs = '', requestId = fallbackId): InvokeOutcome => ({
+      ...fields,
+      logs,
+      durationMs: performance.now() - started,
+      awsRequestId: requestId,
+    });
+    let body: string;
+    try {
+      body = JSON.stringify(event ?? null);
+    } catch (error) {
+      return outcome({ ok: false, error: { type: 'InvalidRequestContentException', message: `Could not serialize the event: ${(error as Error).message}` } });
+    }
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), this.identity.timeoutSeconds * 1000);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
+    try {
+      const response = await fetch(this.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-amz-invocation-type': 'RequestResponse', 'x-amz-log-type': 'Tail' },
+        body,
+        signal,
+      });
+      const text = await response.text();
+      const requestId = response.headers.get('x-amzn-requestid') ?? fallbackId;
+      const logHeader = response.headers.get('x-amz-log-result');
+      const logs = logHeader ? Buffer.from(logHeader, 'base64').toString('utf8') : '';
+      const payload = parsePayload(text);
+      if (response.status === 404) {
+        const message = typeof payload === 'object' && payload !== null ? String((payload as { message?: unknown; Message?: unknown }).message ?? (payload as { Message?: unknown }).Message ?? text) : text;
+        return outcome({ ok: false, error: { type: 'FunctionNotFound', message: `${this.url} answered 404: ${message}` } }, logs, requestId);
+      }
+      if (response.status < 200 || response.status > 299) {
+        const type = response.headers.get('x-amzn-errortype')?.split(':')[0] ?? `HTTP ${response.status}`;
+        return outcome({ ok: false, error: { type, message: `${this.url} answered ${response.status}: ${text.slice(0, 1000)}` } }, logs, requestId);
+      }
+      if (response.headers.has('x-amz-function-error') || isErrorDocument(payload)) {
+        const doc = typeof payload === 'object' && payload !== null ? payload : { errorType: response.headers.get('x-amz-function-error') ?? 'Unhandled', errorMessage: String(payload) };
+        return outcome({ ok: false, error: fromErrorDocument(doc) }, logs, requestId);
+      }
+      return outcome({ ok: true, value: payload }, logs, requestId);
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      if (timeout.signal.aborted) return outcome({ ok: false, error: timeoutError(this.identity.timeoutSeconds) });
+      return outcome({ ok: false, error: { type: 'TargetUnreachable', message: `the Invoke API at ${this.baseUrl} is unreachable (${describeCause(error)}) for ${this.url}` } });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,115 @@
+/**
+ * Function targets for handler modules on disk: Node.js (`path/file.handler`, TypeScript through tsx) and
+ * Python (`path/module.function`), each in warm child processes with Lambda's environment variables.
+ */
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ChildPoolTarget } from './child-pool-target.js';
+import type { SpawnSpec } from './child-environment.js';
+import { findNodeModuleFile, splitNodeHandler } from './handler-path.js';
+import {
+  DEFAULT_INIT_TIMEOUT_SECONDS,
+  identityFor,
+  newLogStreamName,
+  type FunctionIdentity,
+} from './lambda-context.js';
+import { NODE_BOOTSTRAP } from './node-bootstrap.js';
+import { PYTHON_BOOTSTRAP } from './python-bootstrap.js';
+import type { FunctionSpec } from './types.js';
+
+/** Variables of the host that must not leak into a function's process. */
+const HOST_ONLY = ['NODE_TEST_CONTEXT', 'NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE'];
+
+function lambdaEnvironment(identity: FunctionIdentity, handler: string, taskRoot: string, executionEnv: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of HOST_ONLY) delete env[name];
+  return {
+    ...env,
+    AWS_LAMBDA_FUNCTION_NAME: identity.name,
+    AWS_LAMBDA_FUNCTION_VERSION: identity.version,
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(identity.memoryMB),
+    AWS_LAMBDA_LOG_GROUP_NAME: identity.logGroupName,
+    AWS_LAMBDA_LOG_STREAM_NAME: newLogStreamName(),
+    AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
+    AWS_REGION: identity.region,
+    AWS_DEFAULT_REGION: identity.region,
+    AWS_EXECUTION_ENV: executionEnv,
+    LAMBDA_TASK_ROOT: taskRoot,
+    LAMBDA_RUNTIME_DIR: taskRoot,
+    _HANDLER: handler,
+    TZ: ':UTC',
+    ...extra,
+  };
+}
+
+/** The `--import` URL of tsx, found from this package or else from the handler's folder. */
+function tsxImport(handlerFile: string): string | undefined {
+  for (const from of [import.meta.url, pathToFileURL(handlerFile).href]) {
+    try {
+      return pathToFileURL(createRequire(from).resolve('tsx')).href;
+    } catch {
+      // not installed there
+    }
+  }
+  return undefined;
+}
+
+function targetSettings(key: string, spec: FunctionSpec): { identity: FunctionIdentity; initTimeout: number } {
+  return {
+    identity: identityFor(key, spec.timeoutSeconds, spec.memoryMB),
+    initTimeout: spec.initTimeoutSeconds ?? DEFAULT_INIT_TIMEOUT_SECONDS,
+  };
+}
+
+/**
+ * A Node.js Lambda module run in warm child processes.
+ *
+ * @example
+ * const target = nodeModuleTarget('greeter', { handler: 'widgets/greeter.handler' }, '/srv');
+ */
+export function nodeModuleTarget(key: string, spec: FunctionSpec & { handler: string }, baseDir: string): ChildPoolTarget {
+  const { identity, initTimeout } = targetSettings(key, spec);
+  const split = splitNodeHandler(spec.handler, baseDir);
+  const file = split && findNodeModuleFile(split.modulePath);
+  const args: string[] = [];
+  if (file && /\.[mc]?ts$/.test(file)) {
+    const tsx = tsxImport(file);
+    if (tsx) args.push('--import', tsx);
+  }
+  args.push('-e', NODE_BOOTSTRAP);
+  const taskRoot = resolve(baseDir);
+  return new ChildPoolTarget(
+    identity,
+    () => ({
+      command: process.execPath,
+      args,
+      cwd: taskRoot,
+      env: lambdaEnvironment(identity, spec.handler, taskRoot, 'AWS_Lambda_nodejs20.x', spec.environment),
+    }),
+    initTimeout,
+  );
+}
+
+/** The Python interpreter used for Python handlers (`TRELLIS_PYTHON` overrides). */
+export const pythonCommand = (): string => process.env.TRELLIS_PYTHON ?? 'python3';
+
+/**
+ * A Python Lambda handler run in warm child processes.
+ *
+ * @example
+ * const target = pythonModuleTarget('inventory', { handler: 'py/inventory.lambda_handler', runtime: 'python' }, '/srv');
+ */
+export function pythonModuleTarget(key: string, spec: FunctionSpec & { handler: string }, baseDir: string): ChildPoolTarget {
+  const { identity, initTimeout } = targetSettings(key, spec);
+  const taskRoot = resolve(baseDir);
+  const handler = spec.handler;
+  const spawnSpec = (): SpawnSpec => ({
+    command: pythonCommand(),
+    args: ['-u', '-c', PYTHON_BOOTSTRAP],
+    cwd: taskRoot,
+    env: lambdaEnvironment(identity, handler, taskRoot, 'AWS_Lambda_python3', { PYTHONDONTWRITEBYTECODE: '1', ...spec.environment }),
+  });
+  return new ChildPoolTarget(identity, spawnSpec, initTimeout);
+}
+

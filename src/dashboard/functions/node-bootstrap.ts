@@ -1,0 +1,221 @@
+/**
+ * The program a Node.js function's child process runs (`node -e`), playing the part of Lambda's Node.js
+ * runtime interface client. It is plain CommonJS kept as text so the child needs no TypeScript loader unless
+ * the handler itself is TypeScript.
+ *
+ * Protocol: JSON lines on fd 3. Parent → child: `{ t: 'invoke', id, requestId, deadline, arn, event }`.
+ * Child → parent: `{ t: 'ready' }`, `{ t: 'initError', error }`, `{ t: 'log', d }`,
+ * `{ t: 'result', id, ok, value | error }` where `error` is Lambda's `{ errorType, errorMessage, trace }`.
+ */
+export const NODE_BOOTSTRAP = String.raw`'use strict';
+const net = require('node:net');
+const path = require('node:path');
+const fs = require('node:fs');
+const util = require('node:util');
+const { pathToFileURL } = require('node:url');
+const { createRequire } = require('node:module');
+const { Writable } = require('node:stream');
+// node -e defines these as globals; Lambda modules must not see them.
+for (const name of ['require', 'module', 'exports', '__filename', '__dirname']) delete globalThis[name];
+
+const channel = new net.Socket({ fd: 3, readable: true, writable: true });
+channel.on('error', () => process.exit(0));
+channel.on('end', () => process.exit(0));
+const send = (obj) => channel.write(JSON.stringify(obj) + '\n');
+
+let current = null;
+let handler = null;
+const STREAMING = Symbol.for('aws.lambda.runtime.handler.streaming');
+
+function emit(text) { if (text.length) send({ t: 'log', d: text }); }
+const LEVELS = { log: 'INFO', info: 'INFO', warn: 'WARN', error: 'ERROR', debug: 'DEBUG', trace: 'TRACE' };
+for (const method of Object.keys(LEVELS)) {
+  console[method] = function (...args) {
+    let message = util.format(...args);
+    if (method === 'trace') message = 'Trace: ' + message + '\n' + String(new Error().stack).split('\n').slice(2).join('\n');
+    emit(new Date().toISOString() + '\t' + (current ? current.requestId : 'undefined') + '\t' + LEVELS[method] + '\t' + message + '\n');
+  };
+}
+for (const stream of [process.stdout, process.stderr]) {
+  stream.write = function (chunk, encoding, cb) {
+    emit(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    const done = typeof encoding === 'function' ? encoding : cb;
+    if (typeof done === 'function') process.nextTick(done);
+    return true;
+  };
+}
+
+globalThis.awslambda = {
+  streamifyResponse(fn) { fn[STREAMING] = 'response'; return fn; },
+  HttpResponseStream: { from(stream) { return stream; } },
+};
+
+function isError(e) { return util.types.isNativeError(e) || (e instanceof Object && 'message' in e && 'name' in e && 'stack' in e); }
+function toDoc(e) {
+  try {
+    if (isError(e)) return { errorType: String(e.name), errorMessage: String(e.message), trace: String(e.stack || '').split('\n') };
+    return { errorType: typeof e, errorMessage: String(e), trace: [] };
+  } catch (_) {
+    return { errorType: 'handled', errorMessage: 'callback called with Error argument, but there was a problem while retrieving one or more of its message, name, and stack' };
+  }
+}
+function runtimeError(type, message, cause) {
+  const e = new Error(message);
+  e.name = type;
+  if (cause && cause.stack) e.stack = String(cause.stack);
+  return e;
+}
+
+function isFile(p) { try { return fs.statSync(p).isFile(); } catch (_) { return false; } }
+function packageIsModule(file) {
+  let dir = path.dirname(file);
+  for (;;) {
+    const pj = path.join(dir, 'package.json');
+    if (isFile(pj)) { try { return JSON.parse(fs.readFileSync(pj, 'utf8')).type === 'module'; } catch (_) { return false; } }
+    const up = path.dirname(dir);
+    if (up === dir) return false;
+    dir = up;
+  }
+}
+function wrapLoadError(e) {
+  if (e && (e.code === 'MODULE_NOT_FOUND' || e.code === 'ERR_MODULE_NOT_FOUND')) return runtimeError('Runtime.ImportModuleError', 'Error: ' + e.message, e);
+  if (e && e.name === 'SyntaxError') return runtimeError('Runtime.UserCodeSyntaxError', 'SyntaxError: ' + e.message, e);
+  return e;
+}
+async function loadModule(basePath, moduleName) {
+  const req = createRequire(basePath);
+  try {
+    if (isFile(basePath)) return req(basePath);
+    const esm = packageIsModule(basePath + '.js');
+    for (const ext of ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts']) {
+      const file = basePath + ext;
+      if (!isFile(file)) continue;
+      if (ext === '.cjs' || ext === '.cts' || ((ext === '.js' || ext === '.ts') && !esm)) return req(file);
+      return await import(pathToFileURL(file).href);
+    }
+  } catch (e) {
+    throw wrapLoadError(e);
+  }
+  throw runtimeError('Runtime.ImportModuleError', "Error: Cannot find module '" + moduleName + "'");
+}
+async function loadHandler() {
+  const full = process.env._HANDLER || '';
+  const slash = full.lastIndexOf('/');
+  const match = /^([^.]*)\.(.*)$/.exec(full.slice(slash + 1));
+  if (!match || !match[1] || !match[2]) throw runtimeError('Runtime.MalformedHandlerName', 'Bad handler');
+  const mod = await loadModule(path.resolve(process.env.LAMBDA_TASK_ROOT || process.cwd(), full.slice(0, slash + 1), match[1]), match[1]);
+  const fn = match[2].split('.').reduce((o, key) => (o === undefined || o === null ? undefined : o[key]), mod);
+  if (fn === undefined || fn === null) throw runtimeError('Runtime.HandlerNotFound', full + ' is undefined or not exported');
+  if (typeof fn !== 'function') throw runtimeError('Runtime.HandlerNotFound', full + ' is not a function');
+  return fn;
+}
+
+function respond(inv, outcome) {
+  if (inv.finished) return;
+  inv.finished = true;
+  if (current === inv) current = null;
+  channel.ref();
+  if (!outcome.ok) return send({ t: 'result', id: inv.id, ok: false, error: outcome.error });
+  let text;
+  try { text = JSON.stringify(outcome.value); } catch (e) {
+    return send({ t: 'result', id: inv.id, ok: false, error: { errorType: 'Runtime.MarshalError', errorMessage: 'Unable to stringify response body: ' + e.message, trace: [] } });
+  }
+  channel.write('{"t":"result","id":' + inv.id + ',"ok":true,"value":' + (text === undefined ? 'null' : text) + '}\n');
+}
+const succeeded = (value) => ({ ok: true, value });
+const failed = (err) => ({ ok: false, error: toDoc(err) });
+const settle = (err, value) => (err === undefined || err === null ? succeeded(value) : failed(err));
+
+function invoke(msg) {
+  const inv = { id: msg.id, requestId: msg.requestId, finished: false, waiting: null };
+  current = inv;
+  const env = process.env;
+  const context = {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName: env.AWS_LAMBDA_FUNCTION_NAME,
+    functionVersion: env.AWS_LAMBDA_FUNCTION_VERSION,
+    invokedFunctionArn: msg.arn,
+    memoryLimitInMB: env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE,
+    awsRequestId: msg.requestId,
+    logGroupName: env.AWS_LAMBDA_LOG_GROUP_NAME,
+    logStreamName: env.AWS_LAMBDA_LOG_STREAM_NAME,
+    identity: undefined,
+    clientContext: undefined,
+    getRemainingTimeInMillis: () => Math.max(0, msg.deadline - Date.now()),
+    done: (err, value) => respond(inv, settle(err, value)),
+    succeed: (value) => respond(inv, succeeded(value)),
+    fail: (err) => respond(inv, failed(err === undefined || err === null ? 'handled' : err)),
+  };
+  const callback = (err, value) => {
+    if (inv.finished || inv.waiting) return;
+    const outcome = settle(err, value);
+    if (context.callbackWaitsForEmptyEventLoop) { inv.waiting = outcome; channel.unref(); } else respond(inv, outcome);
+  };
+  try {
+    if (handler[STREAMING] === 'response') return invokeStreaming(inv, msg.event, context);
+    const result = handler(msg.event, context, callback);
+    if (result && typeof result.then === 'function') {
+      result.then((v) => { if (!inv.waiting) respond(inv, succeeded(v)); }, (e) => { if (!inv.waiting) respond(inv, failed(e)); });
+    } else if (!inv.finished && !inv.waiting) {
+      inv.returnedSync = true;
+      channel.unref();
+    }
+  } catch (e) {
+    respond(inv, failed(e));
+  }
+}
+function invokeStreaming(inv, event, context) {
+  const chunks = [];
+  const stream = new Writable({ write(chunk, _enc, cb) { chunks.push(Buffer.from(chunk)); cb(); } });
+  stream.setContentType = () => {};
+  stream.on('finish', () => {
+    const text = Buffer.concat(chunks).toString('utf8');
+    let value = text;
+    try { value = JSON.parse(text); } catch (_) { value = text; }
+    respond(inv, succeeded(value));
+  });
+  const result = handler(event, stream, context);
+  if (result && typeof result.then === 'function') {
+    result.then(() => { if (!stream.writableEnded) stream.end(); }, (e) => respond(inv, failed(e)));
+  }
+}
+
+process.on('beforeExit', () => {
+  const inv = current;
+  if (inv && !inv.finished && inv.waiting) respond(inv, inv.waiting);
+  else if (inv && !inv.finished && inv.returnedSync) respond(inv, succeeded(null));
+  else channel.ref();
+});
+function fatal(doc, label) {
+  emit(new Date().toISOString() + '\t' + (current ? current.requestId : 'undefined') + '\tERROR\t' + label + ' \t' + JSON.stringify(doc) + '\n');
+  const inv = current;
+  if (inv && !inv.finished) { inv.finished = true; send({ t: 'result', id: inv.id, ok: false, error: doc }); }
+  channel.ref();
+  channel.write('', () => process.exit(129));
+}
+process.on('uncaughtException', (e) => fatal(toDoc(e), 'Uncaught Exception'));
+process.on('unhandledRejection', (reason) => {
+  const doc = { errorType: 'Runtime.UnhandledPromiseRejection', errorMessage: String(reason), trace: isError(reason) ? String(reason.stack).split('\n') : [] };
+  fatal(doc, 'Unhandled Promise Rejection');
+});
+
+let pending = [];
+channel.on('data', (chunk) => {
+  let start = 0;
+  let nl = chunk.indexOf(10);
+  while (nl !== -1) {
+    pending.push(chunk.subarray(start, nl));
+    const line = Buffer.concat(pending).toString('utf8');
+    pending = [];
+    if (line) { const msg = JSON.parse(line); if (msg.t === 'invoke') invoke(msg); }
+    start = nl + 1;
+    nl = chunk.indexOf(10, start);
+  }
+  if (start < chunk.length) pending.push(chunk.subarray(start));
+});
+
+loadHandler().then(
+  (fn) => { handler = fn; send({ t: 'ready' }); },
+  (e) => send({ t: 'initError', error: toDoc(e) }),
+);
+`;

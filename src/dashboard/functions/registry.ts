@@ -1,0 +1,117 @@
+/**
+ * Which code answers which endpoint. Targets are made lazily (a child process starts on the first call) and
+ * matched by full ARN or by function name, the qualifier ignored; the top-level `invokeUrl` serves the rest.
+ */
+import { randomUUID } from 'node:crypto';
+import { parseEndpoint } from './endpoint.js';
+import { InProcessTarget } from './in-process-target.js';
+import { InvokeApiTarget } from './invoke-api-target.js';
+import { identityFor } from './lambda-context.js';
+import { nodeModuleTarget, pythonModuleTarget } from './module-targets.js';
+import type { FunctionSpec, FunctionTarget, FunctionsConfig, InvokeError, InvokeOptions, InvokeOutcome } from './types.js';
+
+/**
+ * The configured functions of one harness.
+ *
+ * @example
+ * const registry = new FunctionRegistry({ functions: { hello: { handler: (e) => `<p>${e.name}</p>` } } });
+ * const outcome = await registry.invoke('arn:aws:lambda:us-east-1:123456789012:function:hello:prod', { name: 'Ada' });
+ * await registry.close();
+ */
+export class FunctionRegistry {
+  private readonly targets = new Map<string, FunctionTarget>();
+  private readonly byArn = new Map<string, string>();
+  private readonly byName = new Map<string, string>();
+  private readonly byArnName = new Map<string, string>();
+  private readonly baseDir: string;
+  private closed = false;
+
+  constructor(private readonly config: FunctionsConfig) {
+    this.baseDir = config.baseDir ?? process.cwd();
+    for (const key of Object.keys(config.functions)) {
+      const parsed = parseEndpoint(key);
+      if (parsed?.unqualifiedArn) {
+        this.byArn.set(parsed.unqualifiedArn, key);
+        if (!this.byArnName.has(parsed.name)) this.byArnName.set(parsed.name, key);
+      } else {
+        this.byName.set(parsed?.name ?? key, key);
+      }
+    }
+  }
+
+  /** The configured keys (names and ARNs), in configuration order. */
+  names(): string[] {
+    return Object.keys(this.config.functions);
+  }
+
+  /**
+   * The target for an endpoint, or a `FunctionNotFound` error naming it and listing the configured names.
+   *
+   * @example
+   * const target = registry.resolve('hello');
+   * if ('type' in target) console.error(target.message);
+   */
+  resolve(endpoint: string): FunctionTarget | InvokeError {
+    const parsed = typeof endpoint === 'string' ? parseEndpoint(endpoint) : undefined;
+    const key =
+      parsed &&
+      ((parsed.unqualifiedArn && this.byArn.get(parsed.unqualifiedArn)) ||
+        this.byName.get(parsed.name) ||
+        (!parsed.unqualifiedArn ? this.byArnName.get(parsed.name) : undefined));
+    if (key) return this.target(key, key, this.config.functions[key]!);
+    if (parsed && this.config.invokeUrl) {
+      const cacheKey = `invokeUrl:${parsed.name}`;
+      return this.target(cacheKey, parsed.unqualifiedArn ?? parsed.name, { invokeUrl: this.config.invokeUrl });
+    }
+    const names = this.names();
+    const known = names.length ? `configured functions: ${names.join(', ')}` : 'no functions are configured';
+    return {
+      type: 'FunctionNotFound',
+      message: `No function is configured for endpoint ${JSON.stringify(endpoint)} (${known}); add it to the functions file by name or full ARN`,
+    };
+  }
+
+  private target(cacheKey: string, key: string, spec: FunctionSpec): FunctionTarget {
+    let target = this.targets.get(cacheKey);
+    if (!target) {
+      target = this.create(key, spec);
+      this.targets.set(cacheKey, target);
+    }
+    return target;
+  }
+
+  private create(key: string, spec: FunctionSpec): FunctionTarget {
+    if (typeof spec.handler === 'function') return new InProcessTarget(key, spec.handler, spec.timeoutSeconds, spec.memoryMB);
+    if (typeof spec.handler === 'string') {
+      const moduleSpec = { ...spec, handler: spec.handler };
+      return spec.runtime === 'python' ? pythonModuleTarget(key, moduleSpec, this.baseDir) : nodeModuleTarget(key, moduleSpec, this.baseDir);
+    }
+    return new InvokeApiTarget(identityFor(key, spec.timeoutSeconds, spec.memoryMB), spec.invokeUrl ?? this.config.invokeUrl ?? '');
+  }
+
+  /**
+   * Invokes the function for an endpoint. Function failures (errors, timeouts, crashes, unknown endpoints,
+   * unreachable targets) are outcomes, never rejections; only an aborted `signal` rejects.
+   *
+   * @example
+   * const { ok, value, error, logs } = await registry.invoke('hello', { name: 'Ada' });
+   */
+  async invoke(endpoint: string, event: unknown, options: InvokeOptions = {}): Promise<InvokeOutcome> {
+    options.signal?.throwIfAborted();
+    const fail = (error: InvokeError): InvokeOutcome => ({ ok: false, error, logs: '', durationMs: 0, awsRequestId: randomUUID() });
+    if (this.closed) return fail({ type: 'Runtime.ExitError', message: 'the function registry has been closed' });
+    const target = this.resolve(endpoint);
+    if (!('invoke' in target)) return fail(target);
+    const parsed = parseEndpoint(endpoint);
+    const invokedFunctionArn = options.invokedFunctionArn ?? (parsed?.unqualifiedArn ? endpoint : undefined);
+    return target.invoke(event, { ...options, ...(invokedFunctionArn ? { invokedFunctionArn } : {}) });
+  }
+
+  /** Stops every function: kills every child process. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const targets = [...this.targets.values()];
+    this.targets.clear();
+    await Promise.all(targets.map((t) => t.close()));
+  }
+}
