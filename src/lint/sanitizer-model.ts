@@ -63,7 +63,8 @@ export function findRemovals(body: Element): Removal[] {
     const { node, parentNs, parentTag } = stack.pop()!;
     if (!isElement(node)) continue;
     const tag = node.tagName.toLowerCase();
-    const removal = judgeElement(node, tag, parentNs, parentTag, ctx);
+    // The body is the console's container: removing it would not change what is shown, only its attributes count.
+    const removal = node === body ? null : judgeElement(node, tag, parentNs, parentTag, ctx);
     let childNs = node.namespaceURI as string;
     let childTag = tag;
     if (removal) {
