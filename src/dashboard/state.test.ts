@@ -1,0 +1,42 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { UnprocessableError } from './errors.js';
+import { parseJsonText } from './json-text.js';
+import { defaultState, normalizeState } from './state.js';
+import { parseDashboard } from './validate.js';
+
+const defaults = defaultState(parseDashboard('{"widgets":[]}'), 'd');
+
+test('property: normalizing any JSON state either succeeds or names a field, and a result normalizes to itself', () => {
+  const stateish = fc.record({
+    timeRange: fc.oneof(fc.jsonValue(), fc.record({ relative: fc.oneof(fc.constantFrom('-PT1H', '-P7D'), fc.string()) }), fc.record({ start: fc.oneof(fc.integer(), fc.string()), end: fc.oneof(fc.integer(), fc.constant(null)) }, { requiredKeys: ['start'] })),
+    period: fc.oneof(fc.constant('auto'), fc.integer(), fc.jsonValue()),
+    theme: fc.oneof(fc.constantFrom('light', 'dark'), fc.jsonValue()),
+    timezone: fc.oneof(fc.constantFrom('UTC', '+05:30', 'Europe/Berlin'), fc.string()),
+    width: fc.oneof(fc.integer(), fc.constant(null), fc.jsonValue()),
+    zoom: fc.jsonValue(),
+  }, { requiredKeys: [] });
+  fc.assert(fc.property(fc.oneof(stateish, fc.jsonValue()), (input) => {
+    try {
+      const state = normalizeState(input, defaults);
+      assert.deepEqual(normalizeState(JSON.parse(JSON.stringify(state)), defaults), state);
+    } catch (e) {
+      assert.ok(e instanceof UnprocessableError, String(e));
+      assert.equal(typeof e.field, 'string');
+      assert.ok(e.message.length > 0);
+    }
+  }), { numRuns: 500 });
+});
+
+test('property: a JSON syntax problem points inside the text', () => {
+  fc.assert(fc.property(fc.json(), fc.nat(), fc.constantFrom('}', ']', ',', ':', '"', 'x', ''), (json, at, junk) => {
+    const i = at % (json.length + 1);
+    const text = json.slice(0, i) + junk + json.slice(i + (junk === '' ? 1 : 0));
+    const r = parseJsonText(text);
+    if (r.ok) return;
+    const lines = text.split('\n');
+    assert.ok(r.problem.line >= 1 && r.problem.line <= lines.length);
+    assert.ok(r.problem.column >= 1 && r.problem.column <= lines[r.problem.line - 1]!.length + 1);
+  }), { numRuns: 500 });
+});
