@@ -1,12 +1,16 @@
 import { DashboardDriver } from './driver.js';
+import { FunctionRegistry, type FunctionsConfig } from './functions/index.js';
 import { lintAnalyzer } from './html-analyzer.js';
 import type { FunctionInvoker, HtmlAnalyzer } from './ports.js';
 import { DashboardStore } from './store.js';
 
 /** Options of {@link createHarness}. */
 export interface HarnessOptions {
-  /** What runs the endpoints: a function registry (or any `{ invoke(endpoint, event) }`). */
-  functions: FunctionInvoker;
+  /**
+   * What runs the endpoints: a functions configuration (a registry is made from it and closed by
+   * `close()`), a `FunctionRegistry`, or any `{ invoke(endpoint, event) }`.
+   */
+  functions: FunctionsConfig | FunctionInvoker;
   /** Epoch milliseconds; a fake clock makes relative time ranges deterministic. Default `Date.now`. */
   clock?: () => number;
   /** Cap on stored dashboards (least recently used goes first). Default 1,000. */
@@ -19,16 +23,22 @@ export interface HarnessOptions {
  * The interpreter driven in-process: load dashboards and get drivers for them.
  *
  * @example
- * const harness = createHarness({ functions: registry, clock: () => Date.UTC(2024, 0, 1) });
+ * const harness = createHarness({ functions: { functions: { hello: { handler: (e) => `<p>${e.name}</p>` } } }, clock: () => Date.UTC(2024, 0, 1) });
  * const dash = await harness.load(json, { name: 'ops' });
  * const w = await dash.widget(0);
  */
 export class Harness {
   readonly store: DashboardStore;
+  /** What runs the endpoints. */
+  readonly functions: FunctionInvoker;
+  readonly #owned: FunctionRegistry | null;
 
   constructor(options: HarnessOptions) {
+    const given = options.functions;
+    this.#owned = isInvoker(given) ? null : new FunctionRegistry(given);
+    this.functions = this.#owned ?? (given as FunctionInvoker);
     this.store = new DashboardStore({
-      functions: options.functions,
+      functions: this.functions,
       analyzer: options.analyzer ?? lintAnalyzer,
       clock: options.clock ?? Date.now,
       maxDashboards: options.maxDashboards ?? 1_000,
@@ -56,13 +66,28 @@ export class Harness {
   dashboard(id: string): DashboardDriver {
     return new DashboardDriver(this.store.get(id));
   }
+
+  /**
+   * Stops the functions this harness started from a configuration (child processes of module targets).
+   * A registry passed in is left to its owner.
+   *
+   * @example
+   * after(() => harness.close());
+   */
+  async close(): Promise<void> {
+    await this.#owned?.close();
+  }
+}
+
+function isInvoker(v: FunctionsConfig | FunctionInvoker): v is FunctionInvoker {
+  return typeof (v as { invoke?: unknown }).invoke === 'function';
 }
 
 /**
  * Creates an in-process harness.
  *
  * @example
- * const harness = createHarness({ functions: new FunctionRegistry({ functions: { hello: { handler: () => '<p>hi</p>' } } }) });
+ * const harness = createHarness({ functions: { functions: { hello: { handler: () => '<p>hi</p>' } } } });
  */
 export function createHarness(options: HarnessOptions): Harness {
   return new Harness(options);

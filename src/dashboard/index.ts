@@ -18,7 +18,11 @@ export type { WidgetError } from './render.js';
 export type {
   ActionEntry, CancelledAction, DashboardInfo, DescribeResult, RefreshResult, StateUpdate, WidgetEventKind, WidgetResult,
 } from './results.js';
-export type { Finding, FormField, FunctionInvoker, HtmlAnalyzer, InvokeOutcome, WidgetAction } from './ports.js';
+export type { Finding, FormField, FunctionInvoker, HtmlAnalyzer, WidgetAction } from './ports.js';
+export { FunctionRegistry, FunctionsConfigError, loadFunctionsFile, validateFunctionsConfig } from './functions/index.js';
+export type {
+  FunctionSpec, FunctionsConfig, InProcessHandler, InvokeError, InvokeOptions, InvokeOutcome, LambdaContext,
+} from './functions/index.js';
 export { Dashboard } from './dashboard.js';
 export type { DashboardContext, RunActionOptions } from './dashboard.js';
 export { DashboardStore } from './store.js';

@@ -1,3 +1,7 @@
+import type { InvokeOutcome } from './functions/index.js';
+
+export type { InvokeOutcome };
+
 /**
  * What the interpreter needs from the linter room and from function targets, written as the narrow
  * interfaces it calls. The linter's and the function registry's real exports satisfy them structurally.
@@ -47,16 +51,6 @@ export interface HtmlAnalyzer<P = unknown> {
   extractActions(parsed: P): WidgetAction[];
   collectFormFields(parsed: P): FormField[];
   formValues(fields: FormField[]): Record<string, string | string[]>;
-}
-
-/** The result of one function invocation; never a rejection for a function's own failure. */
-export interface InvokeOutcome {
-  ok: boolean;
-  value?: unknown;
-  error?: { type: string; message: string; trace?: string[] };
-  logs: string;
-  durationMs: number;
-  awsRequestId: string;
 }
 
 /**

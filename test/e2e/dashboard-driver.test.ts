@@ -419,3 +419,24 @@ test('params that are not an object are not spread but still reach widgetContext
   assert.deepEqual(functions.calls[0]!.event.widgetContext.params, ['a', 'b']);
   assert.equal(functions.calls[1]!.event.widgetContext.params, 'text');
 });
+
+test('functions run through the registry: a Lambda context, callback style, unknown endpoints named', async () => {
+  const clock = fakeClock(NOW);
+  const harness = createHarness({
+    clock: clock.now,
+    functions: {
+      functions: {
+        ctx: { handler: (_e: unknown, context: { functionName: string; invokedFunctionArn: string }) => `<p>${context.functionName} ${context.invokedFunctionArn}</p>` },
+        cb: { handler: (_e: unknown, _c: unknown, callback?: (err: unknown, result: unknown) => void) => { callback?.(null, { markdown: '*cb*' }); } },
+      },
+    },
+  });
+  const dash = await harness.load({ widgets: [custom('ctx'), custom('cb'), { type: 'custom', properties: { endpoint: 'nowhere' } }] });
+  assert.equal((await dash.widget(0)).html, `<p>ctx ${arn('ctx')}</p>`);
+  assert.equal((await dash.widget(1)).html, '<p><em>cb</em></p>\n');
+  const missing = await dash.widget(2);
+  assert.equal(missing.error?.type, 'FunctionNotFound');
+  assert.match(missing.error!.message, /"nowhere".*ctx, cb/);
+  assert.equal(missing.html, '');
+  await harness.close();
+});
