@@ -176,9 +176,10 @@ export class ChildEnvironment {
       const logs = this.initSink.logs.splice(0);
       this.initSink.logChars = 0;
       this.busy = true;
+      // On timeout the outcome waits for the process to be gone, so a caller never sees a half-dead one.
       const timer = setTimeout(() => {
-        finish({ ok: false, error: timeoutError(timeoutSeconds), logs: '' });
-        this.kill();
+        running.finish = () => {};
+        void this.kill().then(() => finish({ ok: false, error: timeoutError(timeoutSeconds), logs: '' }));
       }, timeoutSeconds * 1000);
       const finish = (result: ChildResult): void => {
         if (this.running !== running) return;
@@ -207,6 +208,7 @@ export class ChildEnvironment {
       return Promise.resolve();
     }
     const exited = new Promise<void>((resolve) => this.exitWaiters.push(resolve));
+    this.child.ref();
     this.child.kill('SIGKILL');
     return exited;
   }
