@@ -4,7 +4,10 @@
  * percent-encoded, which keeps the hash tag intact and makes the mapping one-to-one (no two counters share a
  * key, whatever their names contain).
  */
-function escapeName(name: string): string {
+const SPECIAL = /[%{}|]/;
+
+export function escapeName(name: string): string {
+  if (!SPECIAL.test(name)) return name;
   return name.replace(/[%{}|]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
@@ -16,7 +19,10 @@ export function checkKeyPrefix(prefix: unknown): string {
   return prefix;
 }
 
-/** The Redis key of one counter; `layout` is `e` (exact list) or `s<segment micros>` (segmented hash). */
-export function counterKey(prefix: string, policyKey: string, partition: string, layout: string): string {
-  return `${prefix}{${escapeName(policyKey)}|${escapeName(partition)}}:${layout}`;
+/**
+ * The parts of a counter's key around the partition: `head + escapeName(partition) + tail`.
+ * `layout` is `e` (exact list) or `s<segment micros>` (segmented hash).
+ */
+export function counterKeyParts(prefix: string, policyKey: string, layout: string): { head: string; tail: string } {
+  return { head: `${prefix}{${escapeName(policyKey)}|`, tail: `}:${layout}` };
 }

@@ -1,5 +1,6 @@
 import type { RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../types.js';
-import { checkKeyPrefix, counterKey } from './counter-key.js';
+import { checkKeyPrefix, counterKeyParts, escapeName } from './counter-key.js';
+import { DeadlineQueue } from './deadline-queue.js';
 import { FailureWarning, type RateLimitStoreLogger } from './failure-warning.js';
 import { SLIDING_WINDOW_SCRIPT, SLIDING_WINDOW_SHA } from './sliding-window-script.js';
 import { RateLimitStoreUnavailableError } from './store-unavailable-error.js';
@@ -41,6 +42,18 @@ export interface RedisRateLimitStoreOptions {
   readonly clock?: RateLimitClock;
 }
 
+/** What every acquire of one policy sends, derived once per policy object. */
+interface CounterPlan {
+  readonly key: string;
+  readonly permitLimit: number;
+  readonly windowSeconds: number;
+  readonly keyHead: string;
+  readonly keyTail: string;
+  readonly limitArg: string;
+  readonly windowArg: string;
+  readonly segmentArg: string;
+}
+
 function positiveInteger(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
@@ -49,10 +62,13 @@ function positiveInteger(name: string, value: unknown, fallback: number): number
   return value;
 }
 
-function checkPolicy(partition: unknown, policy: RateLimitPolicy): void {
+function checkPartition(partition: unknown): void {
   if (typeof partition !== 'string') {
     throw new TypeError(`partition must be a string (got ${typeof partition})`);
   }
+}
+
+function checkPolicy(policy: RateLimitPolicy): void {
   if (policy === null || typeof policy !== 'object' || typeof policy.key !== 'string') {
     throw new TypeError('policy must be a RateLimitPolicy with a string key');
   }
@@ -97,6 +113,8 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #segments: number;
   readonly #clock: RateLimitClock | undefined;
   readonly #warning: FailureWarning;
+  readonly #deadlines: DeadlineQueue;
+  readonly #plans = new WeakMap<RateLimitPolicy, CounterPlan>();
 
   constructor(options: RedisRateLimitStoreOptions) {
     if (options === null || typeof options !== 'object') {
@@ -110,6 +128,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       throw new TypeError('RedisRateLimitStore: `client` must be an ioredis Redis or Cluster (it needs evalsha and eval)');
     }
     this.#timeoutMs = positiveInteger('timeoutMs', options.timeoutMs, 200);
+    this.#deadlines = new DeadlineQueue(this.#timeoutMs);
     this.#prefix = checkKeyPrefix(options.keyPrefix ?? 'trellis:rl:');
     const mode = options.failureMode ?? RedisFailureMode.FailOpen;
     if (mode !== RedisFailureMode.FailOpen && mode !== RedisFailureMode.FailClosed) {
@@ -128,15 +147,12 @@ export class RedisRateLimitStore implements RateLimitStore {
   /** Takes one permit of `policy` for `partition`, or says when one will be free. */
   async acquire(partition: string, policy: RateLimitPolicy, signal?: AbortSignal): Promise<RateLimitDecision> {
     if (signal?.aborted) throw abortError(signal);
-    checkPolicy(partition, policy);
-    const windowMicros = Math.round(policy.windowSeconds * 1_000_000);
-    const exact = policy.permitLimit <= this.#exactLimit;
-    const segmentMicros = exact ? 0 : Math.ceil(windowMicros / this.#segments);
-    const key = counterKey(this.#prefix, policy.key, partition, exact ? 'e' : `s${segmentMicros}`);
+    checkPartition(partition);
+    const plan = this.#plan(policy);
+    const key = plan.keyHead + escapeName(partition) + plan.keyTail;
     const now = this.#clock ? String(Math.floor(this.#clock.now() * 1000)) : '';
-    const args = [String(policy.permitLimit), String(windowMicros), String(segmentMicros), now];
     try {
-      const reply = await this.#bounded(this.#evaluate(key, args), signal);
+      const reply = await this.#bounded(this.#evaluate(key, plan.limitArg, plan.windowArg, plan.segmentArg, now), signal);
       return this.#decision(reply, policy);
     } catch (error) {
       if (signal?.aborted) throw abortError(signal);
@@ -149,7 +165,32 @@ export class RedisRateLimitStore implements RateLimitStore {
     if (this.#ownsClient) await this.#client.quit?.().catch(() => undefined);
   }
 
-  async #evaluate(key: string, args: string[]): Promise<unknown> {
+  /** Validates a policy once and keeps what every acquire of it needs (policies are long-lived objects). */
+  #plan(policy: RateLimitPolicy): CounterPlan {
+    const cached = this.#plans.get(policy);
+    if (cached && cached.key === policy.key && cached.permitLimit === policy.permitLimit && cached.windowSeconds === policy.windowSeconds) {
+      return cached;
+    }
+    checkPolicy(policy);
+    const windowMicros = Math.round(policy.windowSeconds * 1_000_000);
+    const exact = policy.permitLimit <= this.#exactLimit;
+    const segmentMicros = exact ? 0 : Math.ceil(windowMicros / this.#segments);
+    const { head, tail } = counterKeyParts(this.#prefix, policy.key, exact ? 'e' : `s${segmentMicros}`);
+    const plan: CounterPlan = {
+      key: policy.key,
+      permitLimit: policy.permitLimit,
+      windowSeconds: policy.windowSeconds,
+      keyHead: head,
+      keyTail: tail,
+      limitArg: String(policy.permitLimit),
+      windowArg: String(windowMicros),
+      segmentArg: String(segmentMicros),
+    };
+    this.#plans.set(policy, plan);
+    return plan;
+  }
+
+  async #evaluate(key: string, ...args: string[]): Promise<unknown> {
     const status = this.#client.status;
     if (status === 'reconnecting' || status === 'close' || status === 'end') {
       throw new Error(`the Redis connection is ${status}`);
@@ -164,13 +205,23 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   #bounded(work: Promise<unknown>, signal: AbortSignal | undefined): Promise<unknown> {
     return new Promise((resolve, reject) => {
+      const settle = this.#deadlines.track(() => reject(new Error(`no answer within ${this.#timeoutMs} ms`)));
       const onAbort = (): void => reject(abortError(signal!));
-      const timer = setTimeout(() => reject(new Error(`no answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
-      work.then(resolve, reject).finally(() => {
-        clearTimeout(timer);
+      const done = (): void => {
+        settle();
         signal?.removeEventListener('abort', onAbort);
-      });
+      };
+      work.then(
+        (value) => {
+          done();
+          resolve(value);
+        },
+        (error: unknown) => {
+          done();
+          reject(error);
+        },
+      );
     });
   }
 

@@ -36,23 +36,26 @@ local function secs(us)
 end
 
 if segment == 0 then
-  local newest = redis.call('LINDEX', key, 0)
-  if newest and tonumber(newest) > now then now = tonumber(newest) end
   local count = redis.call('LLEN', key)
-  while count > 0 do
-    local oldest = tonumber(redis.call('LINDEX', key, -1))
-    if oldest + window > now then break end
-    redis.call('RPOP', key)
-    count = count - 1
+  local oldest
+  if count > 0 then
+    local newest = tonumber(redis.call('LINDEX', key, 0))
+    if newest > now then now = newest end
+    while count > 0 do
+      oldest = tonumber(redis.call('LINDEX', key, -1))
+      if oldest + window > now then break end
+      redis.call('RPOP', key)
+      count = count - 1
+      oldest = nil
+    end
   end
   if count < limit then
     redis.call('LPUSH', key, str(now))
     redis.call('PEXPIRE', key, math.ceil(window / 1000) + 1)
-    local oldest = tonumber(redis.call('LINDEX', key, -1))
-    return { 1, limit - count - 1, secs(oldest + window - now), 0 }
+    return { 1, limit - count - 1, secs((oldest or now) + window - now), 0 }
   end
-  local oldest = tonumber(redis.call('LINDEX', key, -1))
-  local blocker = tonumber(redis.call('LINDEX', key, limit - count - 1))
+  local blocker = oldest
+  if count > limit then blocker = tonumber(redis.call('LINDEX', key, limit - count - 1)) end
   return { 0, 0, secs(oldest + window - now), secs(blocker + window - now) }
 end
 
@@ -60,6 +63,7 @@ local state = redis.call('HMGET', key, 'n', 't', 'h')
 local n = tonumber(state[1]) or 0
 local tail = tonumber(state[2])
 local head = tonumber(state[3])
+local oldTail = tail
 local function expiry(s) return (s + 1) * segment - 1 + window end
 if tail then
   while tail <= head do
@@ -75,16 +79,23 @@ if tail then
     redis.call('DEL', key)
     n = 0
     tail = nil
+    head = nil
+  elseif tail ~= oldTail then
+    redis.call('HSET', key, 'n', n, 't', str(tail))
   end
 end
 if n < limit then
   local s = math.floor(now / segment)
-  if head and head > s and tail then s = head end
+  if head and head > s then s = head end
   redis.call('HINCRBY', key, str(s), 1)
+  redis.call('HINCRBY', key, 'n', 1)
   n = n + 1
   if not tail then tail = s end
-  redis.call('HSET', key, 'n', n, 't', str(tail), 'h', str(s))
-  redis.call('PEXPIRE', key, math.ceil((expiry(s) - now) / 1000) + 1)
+  if s ~= head then
+    -- A new newest segment: it decides when the whole key may expire.
+    redis.call('HSET', key, 't', str(tail), 'h', str(s))
+    redis.call('PEXPIRE', key, math.ceil((expiry(s) - now) / 1000) + 1)
+  end
   return { 1, limit - n, secs(expiry(tail) - now), 0 }
 end
 local freed = 0

@@ -1,0 +1,173 @@
+/**
+ * RedisRateLimitStore against rate-limiter-flexible's RateLimiterRedis on the same redis-server in the same
+ * run, with `redis-benchmark -t ping` as the server's ceiling and a plain ioredis PING as the client's.
+ * Each contender runs a closed loop (a fixed number of acquires in flight) for a fixed time, interleaved
+ * over rounds; the best round is reported. Bounded: about 2 s per contender per round.
+ *
+ * Run alone: node --import tsx bench/redis-store.bench.ts
+ */
+import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import { Redis } from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RedisRateLimitStore } from '../src/ratelimit/redis/index.js';
+import type { RateLimitPolicy } from '../src/ratelimit/types.js';
+import { redisServerAvailable, startRedisServer } from '../test/support/redis-server.js';
+
+export interface RedisBenchOptions {
+  /** Milliseconds each contender runs per round (default 2,000). */
+  readonly durationMs?: number;
+  /** Acquires in flight at once (default 64). */
+  readonly concurrency?: number;
+  /** Distinct partitions the load spreads over (default 1,000). */
+  readonly partitions?: number;
+  /** Interleaved rounds; the best is kept (default 2). */
+  readonly rounds?: number;
+}
+
+export interface RedisBenchRow {
+  readonly name: string;
+  readonly opsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  /** Share of acquires that were allowed (both limiters see the same load). */
+  readonly allowedShare?: number;
+}
+
+export interface RedisBenchResult {
+  readonly redisVersion: string;
+  readonly node: string;
+  readonly settings: Required<RedisBenchOptions>;
+  readonly ceiling: { readonly redisBenchmarkPing: number; readonly ioredisPing: RedisBenchRow };
+  readonly scenarios: ReadonlyArray<{ readonly title: string; readonly rows: readonly RedisBenchRow[] }>;
+}
+
+type Operation = (i: number) => Promise<boolean>;
+
+function percentile(sorted: Float64Array, p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Keeps `concurrency` operations in flight for `durationMs`; returns throughput and latency. */
+async function closedLoop(name: string, op: Operation, durationMs: number, concurrency: number): Promise<RedisBenchRow> {
+  const latencies: number[] = [];
+  let allowed = 0;
+  let next = 0;
+  const start = performance.now();
+  const end = start + durationMs;
+  const lane = async (): Promise<void> => {
+    while (performance.now() < end) {
+      const t0 = performance.now();
+      if (await op(next++)) allowed++;
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  const elapsed = performance.now() - start;
+  const sorted = Float64Array.from(latencies).sort();
+  return {
+    name,
+    opsPerSecond: Math.round((latencies.length / elapsed) * 1000),
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    allowedShare: allowed / latencies.length,
+  };
+}
+
+function measureRedisBenchmarkPing(port: number): number {
+  const run = spawnSync('redis-benchmark', ['-h', '127.0.0.1', '-p', String(port), '-t', 'ping', '-n', '200000', '-c', '50', '--csv'], { encoding: 'utf8', timeout: 60_000 });
+  if (run.status !== 0) throw new Error(`redis-benchmark failed: ${run.stderr || run.error?.message}`);
+  // CSV rows: "PING_INLINE","<rps>",... and "PING_MBULK","<rps>",...; the multi-bulk form is what clients send.
+  const row = run.stdout.split('\n').find((line) => line.startsWith('"PING_MBULK"'));
+  const rps = Number(row?.split(',')[1]?.replaceAll('"', ''));
+  if (!Number.isFinite(rps)) throw new Error(`cannot read redis-benchmark output: ${run.stdout}`);
+  return Math.round(rps);
+}
+
+function best(rows: RedisBenchRow[]): RedisBenchRow {
+  return rows.reduce((a, b) => (b.opsPerSecond > a.opsPerSecond ? b : a));
+}
+
+/** Runs the benchmark on a private redis-server and returns the figures (throws if redis-server is missing). */
+export async function runRedisStoreBench(options: RedisBenchOptions = {}): Promise<RedisBenchResult> {
+  const settings = { durationMs: 2_000, concurrency: 64, partitions: 1_000, rounds: 2, ...options };
+  if (!redisServerAvailable()) throw new Error('redis-server not found: install it (apt-get install -y redis-server) to run this benchmark');
+  const server = await startRedisServer();
+  const clients: Redis[] = [];
+  const client = (): Redis => {
+    const c = new Redis(server.url);
+    clients.push(c);
+    return c;
+  };
+  try {
+    const info = await client().info('server');
+    const redisVersion = /redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown';
+    const redisBenchmarkPing = measureRedisBenchmarkPing(server.port);
+    const pingClient = client();
+    const ping = (): Promise<RedisBenchRow> => closedLoop('ioredis PING (client ceiling)', async () => (await pingClient.ping()) === 'PONG', settings.durationMs, settings.concurrency);
+
+    const scenarios = [
+      { title: 'exact window: 100 per 60 s', permitLimit: 100, windowSeconds: 60 },
+      { title: 'segmented window: 10,000 per hour', permitLimit: 10_000, windowSeconds: 3_600 },
+    ];
+    const results: Array<{ title: string; rows: RedisBenchRow[] }> = [];
+    const pingRounds: RedisBenchRow[] = [];
+    for (const scenario of scenarios) {
+      const policy: RateLimitPolicy = { key: 'GET /bench:limit', handler: 'GET /bench', name: 'limit', permitLimit: scenario.permitLimit, windowSeconds: scenario.windowSeconds, scope: 'transport' };
+      const store = new RedisRateLimitStore({ client: client(), keyPrefix: 'bench:trellis:', timeoutMs: 1_000 });
+      const peer = new RateLimiterRedis({ storeClient: client(), keyPrefix: 'bench:rlf', points: scenario.permitLimit, duration: scenario.windowSeconds });
+      const ours: Operation = async (i) => (await store.acquire(`p${i % settings.partitions}`, policy)).allowed;
+      const theirs: Operation = async (i) => {
+        try {
+          await peer.consume(`p${i % settings.partitions}`);
+          return true;
+        } catch (error) {
+          if (error instanceof RateLimiterRes) return false;
+          throw error;
+        }
+      };
+      const oursRounds: RedisBenchRow[] = [];
+      const theirsRounds: RedisBenchRow[] = [];
+      for (let round = 0; round < settings.rounds; round++) {
+        await client().flushall();
+        oursRounds.push(await closedLoop('RedisRateLimitStore (exact sliding window)', ours, settings.durationMs, settings.concurrency));
+        await client().flushall();
+        theirsRounds.push(await closedLoop("rate-limiter-flexible RateLimiterRedis (fixed window)", theirs, settings.durationMs, settings.concurrency));
+        if (scenario === scenarios[0]) pingRounds.push(await ping());
+      }
+      results.push({ title: scenario.title, rows: [best(oursRounds), best(theirsRounds)] });
+    }
+    return {
+      redisVersion,
+      node: process.version,
+      settings,
+      ceiling: { redisBenchmarkPing, ioredisPing: best(pingRounds) },
+      scenarios: results,
+    };
+  } finally {
+    for (const c of clients) c.disconnect();
+    await server.close();
+  }
+}
+
+/** Formats a result as the Markdown table used in docs/performance.md. */
+export function formatRedisStoreBench(result: RedisBenchResult): string {
+  const { settings } = result;
+  const row = (r: RedisBenchRow): string =>
+    `| ${r.name} | ${r.opsPerSecond.toLocaleString('en-US')} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.allowedShare === undefined ? '' : `${(r.allowedShare * 100).toFixed(1)} %`} |`;
+  const lines = [
+    `Redis ${result.redisVersion}, Node ${result.node}; ${settings.concurrency} acquires in flight over one connection, ${settings.partitions.toLocaleString('en-US')} partitions, ${settings.durationMs} ms per contender per round, best of ${settings.rounds} interleaved rounds.`,
+    '',
+    `Ceiling: \`redis-benchmark -t ping -c 50\` ${result.ceiling.redisBenchmarkPing.toLocaleString('en-US')} req/s (50 connections); ioredis PING on one connection ${result.ceiling.ioredisPing.opsPerSecond.toLocaleString('en-US')} req/s (p50 ${result.ceiling.ioredisPing.p50Ms.toFixed(2)} ms, p99 ${result.ceiling.ioredisPing.p99Ms.toFixed(2)} ms).`,
+  ];
+  for (const scenario of result.scenarios) {
+    lines.push('', `**${scenario.title}**`, '', '| contender | acquires/s | p50 ms | p99 ms | allowed |', '| --- | ---: | ---: | ---: | ---: |');
+    for (const r of scenario.rows) lines.push(row(r));
+  }
+  return lines.join('\n');
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const result = await runRedisStoreBench();
+  console.log(formatRedisStoreBench(result));
+}
