@@ -85,6 +85,7 @@ test('start is relative or ISO 8601; end is ISO 8601 and needs start', () => {
   assert.equal(parseDashboard(JSON.stringify({ start: '2024-05-01T12:00:00Z', end: '2024-05-02T12:00:00Z', widgets: [] })).end, '2024-05-02T12:00:00Z');
   assert.deepEqual(messages(JSON.stringify({ end: '2024-05-02T12:00:00Z', widgets: [] })).map((m) => m.dataPath), ['/end']);
   assert.deepEqual(messages(JSON.stringify({ start: '-PT3H', end: '-PT1H', widgets: [] })).map((m) => m.dataPath), ['/end']);
+  assert.match(messages(JSON.stringify({ start: '2024-05-02T12:00:00Z', end: '2024-05-01T12:00:00Z', widgets: [] }))[0]!.message, /after "start"/);
 });
 
 test('property: validation never throws anything but a validation error, on any JSON or any text', () => {

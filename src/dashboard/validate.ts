@@ -47,6 +47,9 @@ function validateDashboard(root: unknown, out: ValidationMessage[]): DashboardMo
       out.push({ dataPath: '/end', message: `Should be an ISO 8601 date-time such as "2024-05-01T15:00:00Z"; got ${JSON.stringify(end)}` });
     }
     if (start === null) out.push({ dataPath: '/end', message: 'Should be used together with "start"' });
+    const s = start === null ? null : parseIsoDateTime(start);
+    const e = parseIsoDateTime(end);
+    if (s !== null && e !== null && e <= s) out.push({ dataPath: '/end', message: `Should be after "start" (${start}); got ${end}` });
   }
   let periodOverride: DashboardModel['periodOverride'] = null;
   if (root.periodOverride !== undefined) {
