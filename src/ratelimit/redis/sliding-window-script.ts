@@ -4,7 +4,8 @@
  *
  * Time is in integer microseconds. Two layouts, chosen by the caller through ARGV[3]:
  * - exact (ARGV[3] = 0): a list of admission times, newest first; a permit comes back exactly `window` after
- *   it was taken. Used while the limit is small, so the list stays small.
+ *   it was taken. Used while the limit is small, so the list stays small. Should the server clock step back,
+ *   an entry is only ever dropped when its own time has left the window, so the count errs high, never low.
  * - segmented (ARGV[3] = segment width): a hash of per-segment counts plus `n` (total), `t` (oldest segment)
  *   and `h` (newest segment). A segment's permits come back when its *last* possible instant leaves the
  *   window, so permits may return up to one segment late and never early; memory stays bounded by the number
@@ -38,16 +39,12 @@ end
 if segment == 0 then
   local count = redis.call('LLEN', key)
   local oldest
-  if count > 0 then
-    local newest = tonumber(redis.call('LINDEX', key, 0))
-    if newest > now then now = newest end
-    while count > 0 do
-      oldest = tonumber(redis.call('LINDEX', key, -1))
-      if oldest + window > now then break end
-      redis.call('RPOP', key)
-      count = count - 1
-      oldest = nil
-    end
+  while count > 0 do
+    oldest = tonumber(redis.call('LINDEX', key, -1))
+    if oldest + window > now then break end
+    redis.call('RPOP', key)
+    count = count - 1
+    oldest = nil
   end
   if count < limit then
     redis.call('LPUSH', key, str(now))
@@ -67,11 +64,12 @@ local oldTail = tail
 local function expiry(s) return (s + 1) * segment - 1 + window end
 if tail then
   while tail <= head do
-    local c = redis.call('HGET', key, str(tail))
+    local field = str(tail)
+    local c = redis.call('HGET', key, field)
     if c then
       if expiry(tail) > now then break end
       n = n - tonumber(c)
-      redis.call('HDEL', key, str(tail))
+      redis.call('HDEL', key, field)
     end
     tail = tail + 1
   end
