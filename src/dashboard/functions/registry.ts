@@ -1,6 +1,8 @@
 /**
  * Which code answers which endpoint. Targets are made lazily (a child process starts on the first call) and
- * matched by full ARN or by function name, the qualifier ignored; the top-level `invokeUrl` serves the rest.
+ * matched by full ARN or by function name, the qualifier ignored: an exact (unqualified) ARN first, then a
+ * function configured by name, then one configured by an ARN with that name (so a dashboard copied from
+ * another account or region still finds its functions). The top-level `invokeUrl` serves the rest.
  */
 import { randomUUID } from 'node:crypto';
 import { parseEndpoint } from './endpoint.js';
@@ -57,7 +59,7 @@ export class FunctionRegistry {
       parsed &&
       ((parsed.unqualifiedArn && this.byArn.get(parsed.unqualifiedArn)) ||
         this.byName.get(parsed.name) ||
-        (!parsed.unqualifiedArn ? this.byArnName.get(parsed.name) : undefined));
+        this.byArnName.get(parsed.name));
     if (key) return this.target(key, key, this.config.functions[key]!);
     if (parsed && this.config.invokeUrl) {
       const cacheKey = `invokeUrl:${parsed.name}`;
