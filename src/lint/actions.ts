@@ -57,7 +57,7 @@ export function actionFindings(parsed: ParsedWidgetHtml): Finding[] {
 function extractWithFindings(parsed: ParsedWidgetHtml): Extracted[] {
   const out: Extracted[] = [];
   const indexes = new Map<ParentNode, Map<ChildNode, number>>();
-  walk(parsed.body, (node) => {
+  walk(parsed.root, (node) => {
     if (!isElement(node)) return;
     if (node.tagName !== 'cwdb-action' || node.namespaceURI !== HTML_NS) return;
     out.push(readAction(parsed, node, out.length, previousElement(node, indexes)));

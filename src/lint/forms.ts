@@ -33,7 +33,7 @@ interface Draft {
 export function collectFormFields(input: string | ParsedWidgetHtml): FormField[] {
   const parsed = typeof input === 'string' ? parseWidgetHtml(input) : input;
   const drafts = new Map<string, Draft>();
-  walk(parsed.body, (node) => {
+  walk(parsed.root, (node) => {
     if (!isElement(node) || node.namespaceURI !== HTML_NS) return;
     if (node.tagName === 'fieldset' && hasAttr(node, 'disabled')) return disabledFieldset(node, drafts);
     if (node.tagName === 'input' || node.tagName === 'textarea' || node.tagName === 'select') {

@@ -15,7 +15,7 @@ import { actionFindings } from './actions.js';
 export function lint(input: string | ParsedWidgetHtml): Finding[] {
   const parsed = typeof input === 'string' ? parseWidgetHtml(input) : input;
   const findings: Finding[] = [];
-  for (const r of findRemovals(parsed.body)) {
+  for (const r of findRemovals(parsed.root)) {
     const f = removalFinding(parsed, r);
     if (f) findings.push(f);
   }

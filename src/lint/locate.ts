@@ -31,7 +31,6 @@ export interface AttributeSpot extends Position {
 export function attributePosition(parsed: ParsedWidgetHtml, el: Element, lcName: string): AttributeSpot | undefined {
   const loc: Token.Location | undefined = el.sourceCodeLocation?.attrs?.[lcName];
   if (loc) return { line: loc.startLine, column: loc.startCol, written: writtenName(parsed.source, loc.startOffset) };
-  if (el === parsed.body) return strayBodyAttribute(parsed.source, lcName);
   return undefined;
 }
 
@@ -39,31 +38,4 @@ function writtenName(source: string, start: number): string {
   let end = start + 1;
   while (end < source.length && !/[\t\n\f\r />=]/.test(source[end]!)) end++;
   return source.slice(start, end);
-}
-
-/**
- * A `<body …>` tag inside the widget adds its attributes to the page's body; the parser keeps no position
- * for them, so find the first such tag in the source that spells the name.
- */
-function strayBodyAttribute(source: string, lcName: string): AttributeSpot | undefined {
-  const tags = /<body(?=[\t\n\f\r />])/gi;
-  for (let m = tags.exec(source); m; m = tags.exec(source)) {
-    const close = source.indexOf('>', m.index);
-    const tagText = source.slice(m.index, close < 0 ? source.length : close);
-    const names = /[\t\n\f\r /]([^\t\n\f\r />=][^\t\n\f\r />=]*)/g;
-    for (let n = names.exec(tagText); n; n = names.exec(tagText)) {
-      if (n[1]!.toLowerCase() === lcName) return offsetPosition(source, m.index + n.index + 1, n[1]!);
-    }
-  }
-  return undefined;
-}
-
-function offsetPosition(source: string, offset: number, written: string): AttributeSpot {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = source.indexOf('\n'); i >= 0 && i < offset; i = source.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, column: offset - lineStart + 1, written };
 }

@@ -19,7 +19,7 @@ import {
 } from './allowlists.js';
 import { CLOBBERING_NAMES, FORM_PROBED_NAMES } from './clobbering.js';
 import { HTML_NS, MATHML_NS, SVG_NS, isComment, isElement, isText, qualifiedName, templateContent, walk } from './tree.js';
-import type { ChildNode, Element } from './tree.js';
+import type { ChildNode, Element, ParentNode } from './tree.js';
 
 export type ElementReason = 'forbidden' | 'not-allowed' | 'namespace' | 'markup-in-text' | 'clobbered-form';
 export type AttributeReason = 'not-allowed' | 'patch-linkage' | 'url' | 'clobbering' | 'markup-in-value' | 'animated-href';
@@ -53,18 +53,18 @@ interface Pending {
   parentTag: string;
 }
 
-/** Every removal the console model makes on `body` and its content, in document order. */
-export function findRemovals(body: Element): Removal[] {
+/** Every removal the console model makes in the widget's content (a body's children), in document order. */
+export function findRemovals(root: ParentNode): Removal[] {
   const out: Removal[] = [];
   let clobbered: Set<Element> | undefined;
-  const ctx: WalkContext = { clobberedForms: () => (clobbered ??= findClobberedForms(body)) };
-  const stack: Pending[] = [{ node: body, parentNs: HTML_NS, parentTag: 'html' }];
+  const ctx: WalkContext = { clobberedForms: () => (clobbered ??= findClobberedForms(root)) };
+  const stack: Pending[] = [];
+  pushChildren(stack, root.childNodes, HTML_NS, 'body');
   while (stack.length > 0) {
     const { node, parentNs, parentTag } = stack.pop()!;
     if (!isElement(node)) continue;
     const tag = node.tagName.toLowerCase();
-    // The body is the console's container: removing it would not change what is shown, only its attributes count.
-    const removal = node === body ? null : judgeElement(node, tag, parentNs, parentTag, ctx);
+    const removal = judgeElement(node, tag, parentNs, parentTag, ctx);
     let childNs = node.namespaceURI as string;
     let childTag = tag;
     if (removal) {
@@ -149,7 +149,7 @@ const FORM_NAMED_TAGS = new Set(['button', 'fieldset', 'input', 'object', 'outpu
  * Forms whose properties a control shadows (`<input name="attributes">` makes `form.attributes` the input in
  * browsers); the sanitizer cannot trust such a form and drops it whole. One pass, marking ancestors once.
  */
-function findClobberedForms(root: Element): Set<Element> {
+function findClobberedForms(root: ParentNode): Set<Element> {
   const forms = new Set<Element>();
   const climbed = new Set<unknown>();
   walk(

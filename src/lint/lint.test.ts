@@ -1,0 +1,99 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { lint, parseWidgetHtml, RULES } from './index.js';
+
+const brief = (html: string) => lint(html).map((f) => `${f.rule} ${f.line}:${f.column} ${f.element}${f.attribute ? ` ${f.attribute}` : ''}`);
+
+test('clean widget HTML has no findings', () => {
+  assert.deepEqual(lint('<h2>CPU</h2><table><tr><td style="color:red">90%</td></tr></table><a href="https://x.example">more</a>'), []);
+});
+
+test('script elements are errors at their "<", wherever they stand (FORCE_BODY: a leading <script> counts too)', () => {
+  assert.deepEqual(brief('<script>x()</script>'), ['script 1:1 script']);
+  assert.deepEqual(brief('<p>a</p>\n  <SCRIPT src=x></SCRIPT>'), ['script 2:3 script']);
+  assert.deepEqual(brief('<svg><script>x</script></svg>'), ['script 1:6 script']);
+  const [f] = lint('<script></script>');
+  assert.equal(f!.severity, 'error');
+});
+
+test('on* attributes are reported with the name as written and the position of its first character', () => {
+  assert.deepEqual(brief('<p onclick="a" ONMouseOver=b>x</p>'), ['event-handler 1:4 p onclick', 'event-handler 1:16 p ONMouseOver']);
+  assert.deepEqual(brief('<p\n\tonclick=x>'), ['event-handler 2:2 p onclick']);
+});
+
+test('javascript: URLs are found however they are cased, spaced or entity-encoded', () => {
+  for (const value of ['javascript:x', 'JaVaScRiPt:x', ' javascript:x', 'java\tscript:x', 'java&#x09;script:x', '&#106;avascript:x', 'javascript&colon;x', 'vbscript:x', '\u0001javascript:x']) {
+    assert.deepEqual(brief(`<a href="${value}">a</a>`), ['javascript-url 1:4 a href'], value);
+  }
+  assert.deepEqual(brief('<svg><a xlink:href="javascript:x"><text>t</text></a></svg>'), ['javascript-url 1:9 a xlink:href']);
+  assert.deepEqual(brief('<button formaction="javascript:x">b</button>'), ['javascript-url 1:9 button formaction']);
+  assert.deepEqual(brief('<img src="javascript:x">'), ['javascript-url 1:6 img src']);
+});
+
+test('URLs the console keeps are not reported', () => {
+  assert.deepEqual(lint('<a href="/x">a</a><a href="#y">b</a><a href="mailto:a@b">c</a><img src="data:image/png;base64,AA">'), []);
+  assert.deepEqual(lint('<div data-go="javascript:x" title="javascript:x">d</div>'), []);
+});
+
+test('other schemes are unsafe-url warnings; data: only passes on media src', () => {
+  assert.deepEqual(brief('<a href="foo:bar">a</a><a href="data:text/html,x">b</a>'), ['unsafe-url 1:4 a href', 'unsafe-url 1:27 a href']);
+  assert.equal(lint('<a href="foo:bar">a</a>')[0]!.severity, 'warning');
+});
+
+test('iframe, object, embed and SVG use are errors', () => {
+  assert.deepEqual(brief('<iframe src=x></iframe><object></object><embed src=x><svg><use href="#a"/></svg>'), [
+    'iframe 1:1 iframe',
+    'object 1:24 object',
+    'embed 1:41 embed',
+    'svg-use 1:59 use',
+  ]);
+});
+
+test('elements and attributes off the allowlist are warnings; data-* and aria-* are kept', () => {
+  assert.deepEqual(brief('<x-chart foo=1>t</x-chart>'), ['disallowed-element 1:1 x-chart']);
+  assert.deepEqual(brief('<p foo="1" data-foo="2" aria-label="3">x</p>'), ['disallowed-attribute 1:4 p foo']);
+  assert.deepEqual(brief('<p is="fancy-p">x</p>'), ['disallowed-attribute 1:4 p is']);
+});
+
+test('attribute names a browser would not honour are not findings', () => {
+  assert.deepEqual(lint('<p ;="x" "q"=1>x</p>'), []);
+});
+
+test('namespace confusion, markup-like text and value breakouts are reported', () => {
+  assert.deepEqual(brief('<svg><desc><p>x</p></desc></svg>'), ['namespace-mismatch 1:12 p']);
+  assert.deepEqual(brief('<style>a</style><style>/* <img> */</style>'), ['markup-in-text 1:17 style']);
+  assert.deepEqual(brief('<p title="--><img>">x</p>'), ['markup-in-attribute 1:4 p title']);
+  assert.deepEqual(brief('<svg><animateTransform attributeName="href"/></svg>'), ['animated-href 1:24 animateTransform attributeName']);
+});
+
+test('DOM clobbering: id/name named like document properties, and forms whose controls shadow form properties', () => {
+  assert.deepEqual(brief('<img name="cookie"><p id="main">x</p>'), ['dom-clobbering 1:6 img name']);
+  assert.deepEqual(brief('<form><input name="attributes"></form>'), ['dom-clobbering 1:1 form']);
+});
+
+test('a <body> tag inside widget content is ignored by the parser, so its attributes are no findings', () => {
+  assert.deepEqual(lint('<p>x</p>\n<body class=a onload="go()">'), []);
+});
+
+test('CRLF line ends count as one line', () => {
+  assert.deepEqual(brief('\r\n<p onclick=x>'), ['event-handler 2:4 p onclick']);
+});
+
+test('findings are sorted by position and every rule is catalogued', () => {
+  const findings = lint('<cwdb-action></cwdb-action><p onclick=x></p><script></script>');
+  assert.deepEqual(findings.map((f) => f.column), [1, 31, 45]);
+  for (const f of findings) assert.ok(f.rule in RULES, f.rule);
+});
+
+test('lint accepts a parsed document and gives the same findings', () => {
+  const html = '<a href="javascript:x">a</a>';
+  assert.deepEqual(lint(parseWidgetHtml(html)), lint(html));
+});
+
+test('parseWidgetHtml keeps positions pointing into the input', () => {
+  const parsed = parseWidgetHtml('<p>x</p>');
+  const p = parsed.root.childNodes[0] as Extract<(typeof parsed)['root']['childNodes'][number], { tagName: string }>;
+  assert.equal(p.tagName, 'p');
+  assert.deepEqual([p.sourceCodeLocation!.startLine, p.sourceCodeLocation!.startCol, p.sourceCodeLocation!.startOffset], [1, 1, 0]);
+  assert.equal(parsed.root.childNodes.length, 1);
+});
