@@ -1,0 +1,123 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { annotation, stableJson } from './annotation.js';
+import type { AnnotationDecorator, AnnotationKind } from './annotation.js';
+
+/** Values of one kind apply at one level only: method-level ones replace class-level ones. */
+function methodWins<T>(name: string, describe: (v: T) => string = stableJson): AnnotationKind<T>['combine'] {
+  return (classLevel, methodLevel, handler) => {
+    const level = methodLevel.length > 0 ? methodLevel : classLevel;
+    const distinct = [...new Map(level.map((v) => [describe(v), v])).values()];
+    if (distinct.length > 1) {
+      throw new TypeError(
+        `${handler}: @${name} is applied ${distinct.length} times with different settings (${distinct.map(describe).join(' and ')}); keep one.`,
+      );
+    }
+    return distinct;
+  };
+}
+
+export const AuthorizeKind: AnnotationKind<readonly string[]> = {
+  name: 'Authorize',
+  // Every grant named at any level is required.
+  combine: (classLevel, methodLevel) => {
+    const all = new Set<string>();
+    for (const grants of [...classLevel, ...methodLevel]) for (const g of grants) all.add(g);
+    return [[...all].sort()];
+  },
+  sortKey: (v) => v.join(','),
+};
+
+/**
+ * Requires an authenticated caller holding every grant named (401 when anonymous, 403 when a grant is
+ * missing). With no grants it requires authentication only. Repeats and class-level uses add up.
+ *
+ * @example
+ * @Authorize('orders:read') @Get('/orders') list() { ... }
+ */
+export function Authorize(...grants: string[]): AnnotationDecorator<readonly string[]> {
+  for (const g of grants) {
+    if (typeof g !== 'string' || g === '') throw new TypeError(`@Authorize takes non-empty grant names, got ${JSON.stringify(g)}.`);
+  }
+  return annotation(AuthorizeKind, Object.freeze([...new Set(grants)].sort()));
+}
+
+export const AllowAnonymousKind: AnnotationKind<true> = {
+  name: 'AllowAnonymous',
+  combine: (c, m) => (c.length + m.length > 0 ? [true] : []),
+  sortKey: () => '',
+};
+
+/** Lets anonymous callers in, overriding any `@Authorize` at either level. */
+export function AllowAnonymous(): AnnotationDecorator<true> {
+  return annotation(AllowAnonymousKind, true);
+}
+
+export type CacheVary = 'principal' | `header:${string}`;
+
+export interface CacheSettings {
+  /** How long a stored response stays fresh, in seconds. */
+  readonly seconds: number;
+  /** Besides path and query: `principal` (per caller; the response becomes private), or `header:<name>`. */
+  readonly varyBy?: readonly CacheVary[];
+}
+
+export const CacheKind: AnnotationKind<CacheSettings> = {
+  name: 'Cache',
+  combine: methodWins<CacheSettings>('Cache'),
+  sortKey: stableJson,
+};
+
+/**
+ * Caches successful GET/HEAD responses in memory for `seconds`, keyed by path and query (and by caller when
+ * `varyBy` includes `principal`).
+ *
+ * @example
+ * @Cache({ seconds: 30, varyBy: ['principal'] }) @Get('/me/orders') mine(ctx) { ... }
+ */
+export function Cache(settings: CacheSettings): AnnotationDecorator<CacheSettings> {
+  if (!settings || !Number.isFinite(settings.seconds) || settings.seconds <= 0) {
+    throw new TypeError(`@Cache needs { seconds } > 0, got ${JSON.stringify(settings)}.`);
+  }
+  for (const v of settings.varyBy ?? []) {
+    if (v !== 'principal' && !(typeof v === 'string' && /^header:[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(v))) {
+      throw new TypeError(`@Cache varyBy accepts "principal" or "header:<name>", got ${JSON.stringify(v)}.`);
+    }
+  }
+  const varyBy = [...new Set((settings.varyBy ?? []).map((v) => v.toLowerCase() as CacheVary))].sort();
+  return annotation(CacheKind, Object.freeze({ seconds: settings.seconds, varyBy: Object.freeze(varyBy) }));
+}
+
+export interface ValidateSchemas {
+  readonly body?: StandardSchemaV1;
+  readonly query?: StandardSchemaV1;
+}
+
+const schemaIds = new WeakMap<object, number>();
+let nextSchemaId = 1;
+function schemaKey(s: object | undefined): string {
+  if (!s) return '-';
+  if (!schemaIds.has(s)) schemaIds.set(s, nextSchemaId++);
+  return String(schemaIds.get(s));
+}
+
+export const ValidateKind: AnnotationKind<ValidateSchemas> = {
+  name: 'Validate',
+  combine: methodWins<ValidateSchemas>('Validate', (v) => `body#${schemaKey(v.body)} query#${schemaKey(v.query)}`),
+  sortKey: (v) => `${schemaKey(v.body)}/${schemaKey(v.query)}`,
+};
+
+/**
+ * Validates the request body and/or query with Standard Schema validators (zod, valibot, arktype, …);
+ * failures give 400 with the issues. The validated values are `ctx.body` and `ctx.validatedQuery`.
+ *
+ * @example
+ * @Validate({ body: z.object({ sku: z.string() }) }) @Post('/orders') create(ctx) { ... }
+ */
+export function Validate(schemas: ValidateSchemas): AnnotationDecorator<ValidateSchemas> {
+  for (const [part, schema] of Object.entries(schemas ?? {})) {
+    if (schema !== undefined && typeof (schema as StandardSchemaV1)?.['~standard']?.validate !== 'function') {
+      throw new TypeError(`@Validate: "${part}" must be a Standard Schema validator (zod, valibot, arktype, …).`);
+    }
+  }
+  return annotation(ValidateKind, Object.freeze({ ...schemas }));
+}

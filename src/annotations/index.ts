@@ -1,0 +1,18 @@
+import './symbol-metadata.js';
+
+export { annotation, combineAnnotations, isAnnotation, stableJson } from './annotation.js';
+export type { Annotation, AnnotationDecorator, AnnotationKind, Feature } from './annotation.js';
+export { Controller, Delete, Get, Head, Options, Patch, Post, Put } from './routes.js';
+export {
+  AllowAnonymous,
+  AllowAnonymousKind,
+  Authorize,
+  AuthorizeKind,
+  Cache,
+  CacheKind,
+  Validate,
+  ValidateKind,
+} from './builtin.js';
+export type { CacheSettings, CacheVary, ValidateSchemas } from './builtin.js';
+export { describeController, group, route, toRouteInfo } from './descriptor.js';
+export type { Handler, RouteDefinition } from './descriptor.js';

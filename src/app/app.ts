@@ -1,0 +1,199 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Feature, RouteDefinition } from '../annotations/index.js';
+import { describeController, toRouteInfo } from '../annotations/index.js';
+import {
+  Authenticator,
+  MemoryResponseCache,
+  ResponseCacheStore,
+  SerializationSettings,
+  authenticationFilter,
+  authorizationFilter,
+  responseCacheFilter,
+  serializationFilter,
+} from '../filters/index.js';
+import type { ExecutionContext, Filter, OutgoingResponse } from '../pipeline/index.js';
+import { assertApplicationFilter, composeFilters, sortFilters } from '../pipeline/index.js';
+import { ServiceCollection, ServiceProvider } from '../services/index.js';
+import { dispatch } from './dispatch.js';
+import type { CompiledRoute, IncomingRequest } from './dispatch.js';
+import { injectResponse, injectedRequest } from './inject.js';
+import type { InjectRequest, InjectResponse } from './inject.js';
+import { Logger, consoleLogger } from './logger.js';
+import { createNodeServer } from './node-host.js';
+import { Router } from './router.js';
+
+export interface AppOptions {
+  /** Largest accepted request body in bytes; default 1 MiB. */
+  bodyLimit?: number;
+  /** Development mode puts error stacks in 500 problems; default: NODE_ENV === 'development'. */
+  development?: boolean;
+  /** Largest accepted request header block in bytes (node:http's maxHeaderSize); default 16 KiB. */
+  maxHeaderSize?: number;
+}
+
+export interface ListenOptions {
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+}
+
+export interface BoundAddress {
+  host: string;
+  port: number;
+  url: string;
+}
+
+type ControllerClass = abstract new (...args: any[]) => object;
+
+/**
+ * A Trellis application: routes, filters and services, served by node:http or called with inject().
+ *
+ * @example
+ * const app = createApp();
+ * app.controller(Orders);
+ * app.route(route('GET', '/health', () => ({ ok: true })));
+ * const { url } = await app.listen({ port: 3000 });
+ */
+export class App {
+  readonly services = new ServiceCollection();
+  readonly #definitions: RouteDefinition[] = [];
+  readonly #filters: Filter[] = [];
+  readonly #options: Required<Omit<AppOptions, 'maxHeaderSize'>> & { maxHeaderSize: number | undefined };
+  #built: { router: Router<CompiledRoute>; provider: ServiceProvider; routes: CompiledRoute[] } | null = null;
+  #server: Server | null = null;
+
+  constructor(options: AppOptions = {}) {
+    const bodyLimit = options.bodyLimit ?? 1024 * 1024;
+    if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0) throw new RangeError(`bodyLimit must be a whole number of bytes, got ${String(options.bodyLimit)}.`);
+    this.#options = {
+      bodyLimit,
+      development: options.development ?? process.env.NODE_ENV === 'development',
+      maxHeaderSize: options.maxHeaderSize,
+    };
+  }
+
+  /** Adds routes declared in the functional form. */
+  route(...definitions: (RouteDefinition | readonly RouteDefinition[])[]): this {
+    this.#assertOpen();
+    this.#definitions.push(...definitions.flat());
+    return this;
+  }
+
+  /**
+   * Adds the routes of a decorated class. The instance comes from the services when the class is
+   * registered there (any lifetime), otherwise one instance is made with `new`.
+   */
+  controller(controller: ControllerClass): this {
+    this.#assertOpen();
+    let shared: object | undefined;
+    const instanceFor = (ctx: ExecutionContext) =>
+      ctx.services.tryGet<object>(controller) ?? (shared ??= new (controller as unknown as new () => object)());
+    this.#definitions.push(...describeController(controller, instanceFor));
+    return this;
+  }
+
+  /** Adds an application filter, at any order below `FilterOrder.Serialization`. */
+  filter(filter: Filter): this {
+    this.#assertOpen();
+    assertApplicationFilter(filter);
+    this.#filters.push(filter);
+    return this;
+  }
+
+  /** Builds routes, services and pipelines; runs once, on first use. Throws on conflicting declarations. */
+  build(): this {
+    if (this.#built) return this;
+    const infos = this.#definitions.map(toRouteInfo);
+    const features = new Map<string, Feature>();
+    for (const info of infos) for (const a of info.annotations) if (a.kind.feature) features.set(a.kind.feature.name, a.kind.feature);
+    const options = this.#options;
+    this.services.addDefault(Logger, () => consoleLogger);
+    this.services.addDefault(ResponseCacheStore, () => new MemoryResponseCache());
+    this.services.addDefault(SerializationSettings, (s) => {
+      const logger = s.get(Logger);
+      return {
+        bodyLimit: options.bodyLimit,
+        development: options.development,
+        onError: (error, route) => logger.error(`Handler of ${route} failed`, { error }),
+      };
+    });
+    for (const feature of features.values()) feature.configure?.(this.services);
+    const provider = new ServiceProvider(this.services.seal());
+    const filters: Filter[] = [authorizationFilter, responseCacheFilter, serializationFilter, ...this.#filters];
+    if ((provider.entries.get(Authenticator)?.length ?? 0) > 0) filters.push(authenticationFilter);
+    for (const feature of features.values()) filters.push(...(feature.filters?.() ?? []));
+    const router = new Router<CompiledRoute>();
+    const routes: CompiledRoute[] = [];
+    for (const info of infos) {
+      const sorted = sortFilters(filters.filter((f) => f.appliesTo?.(info) ?? true));
+      const compiled: CompiledRoute = { info, run: composeFilters(sorted) };
+      router.add(info.method, info.path, compiled);
+      routes.push(compiled);
+    }
+    router.addImplicitHead(routes.filter((r) => r.info.method === 'GET').map((r) => [r.info.path, r]));
+    this.#built = { router, provider, routes };
+    return this;
+  }
+
+  /** The built routes' descriptors (id, method, path, annotations). */
+  get routes(): readonly CompiledRoute['info'][] {
+    return this.build().#built!.routes.map((r) => r.info);
+  }
+
+  /** Runs a request through the same routing and pipeline as the server, without a socket. */
+  async inject(request: InjectRequest): Promise<InjectResponse> {
+    const incoming = injectedRequest(request);
+    return injectResponse(incoming.method, await this.handle(incoming));
+  }
+
+  /** Dispatches one request (for custom hosts). Never rejects. */
+  handle(request: IncomingRequest): Promise<OutgoingResponse> {
+    const built = this.build().#built!;
+    const logger = built.provider.get(Logger);
+    return dispatch({ router: built.router, provider: built.provider, onError: (error, where) => logger.error(`Request to ${where} failed`, { error }) }, request);
+  }
+
+  /** Starts a node:http server on 127.0.0.1 unless another host is given. */
+  async listen(options: ListenOptions = {}): Promise<BoundAddress> {
+    if (this.#server) throw new Error('The app is already listening; close() it first.');
+    const built = this.build().#built!;
+    const logger = built.provider.get(Logger);
+    const server = createNodeServer((req) => this.handle(req), {
+      maxHeaderSize: this.#options.maxHeaderSize,
+      onError: (error) => logger.error('Writing a response failed', { error }),
+    });
+    const host = options.host ?? '127.0.0.1';
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.#server = server;
+    const address = server.address() as AddressInfo;
+    const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return { host: address.address, port: address.port, url: `http://${shown}:${address.port}` };
+  }
+
+  /** Stops accepting connections, lets requests in flight finish, then closes idle connections. */
+  async close(): Promise<void> {
+    const server = this.#server;
+    if (!server) return;
+    this.#server = null;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+  }
+
+  #assertOpen(): void {
+    if (this.#built) throw new Error('Routes and filters cannot change once the app is built (after the first listen(), inject() or build()).');
+  }
+}
+
+/** Creates an application. */
+export function createApp(options: AppOptions = {}): App {
+  return new App(options);
+}

@@ -1,0 +1,5 @@
+export { App, createApp } from './app.js';
+export type { AppOptions, BoundAddress, ListenOptions } from './app.js';
+export type { InjectRequest, InjectResponse } from './inject.js';
+export type { IncomingRequest } from './dispatch.js';
+export { Logger, consoleLogger } from './logger.js';

@@ -1,0 +1,63 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { OutgoingResponse } from '../pipeline/index.js';
+import type { IncomingRequest } from './dispatch.js';
+import { NodeBodySource } from './node-body.js';
+
+export type Dispatcher = (req: IncomingRequest) => Promise<OutgoingResponse>;
+
+function signalFor(req: IncomingMessage, res: ServerResponse): () => AbortSignal {
+  return () => {
+    const controller = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort(new Error('The client closed the connection.'));
+    });
+    return controller.signal;
+  };
+}
+
+/** Writes a response; closes the connection when the request body was never read (it may never come). */
+export function writeResponse(req: IncomingMessage, res: ServerResponse, response: OutgoingResponse, body: NodeBodySource): void {
+  const headers = response.headers;
+  for (const [name, value] of headers.entries()) res.setHeader(name, value);
+  const payload = req.method === 'HEAD' || response.body === null ? null : response.body;
+  if (payload !== null) res.setHeader('content-length', Buffer.byteLength(payload));
+  else if (response.body === null && response.status !== 204 && response.status !== 304) res.setHeader('content-length', 0);
+  if (!body.complete) res.setHeader('connection', 'close');
+  res.statusCode = response.status;
+  res.end(payload ?? undefined);
+}
+
+function clientErrorResponse(code: string | undefined): string {
+  const [status, title, detail] =
+    code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'The request headers are larger than the server accepts.']
+      : [400, 'Bad Request', 'The request could not be parsed as HTTP.'];
+  const body = JSON.stringify({ type: 'about:blank', title, status, detail });
+  return `HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+}
+
+/** A node:http server that dispatches every request; refuses before `100 Continue` when it can. */
+export function createNodeServer(dispatcher: Dispatcher, options: { maxHeaderSize?: number; onError: (e: unknown) => void }): Server {
+  const handle = (req: IncomingMessage, res: ServerResponse, expectContinue: boolean) => {
+    const body = new NodeBodySource(req, res, expectContinue);
+    dispatcher({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body, signal: signalFor(req, res) })
+      .then((response) => writeResponse(req, res, response, body))
+      .catch((error) => {
+        options.onError(error);
+        if (!res.headersSent) {
+          res.statusCode = 500;
+          res.setHeader('connection', 'close');
+          res.end();
+        } else res.destroy();
+      });
+  };
+  const server = createServer({ maxHeaderSize: options.maxHeaderSize, requestTimeout: 30_000 }, (req, res) => handle(req, res, false));
+  server.on('checkContinue', (req, res) => handle(req, res, true));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (socket.writable && !(socket as Socket & { _httpMessage?: unknown })._httpMessage) socket.end(clientErrorResponse(error.code));
+    else socket.destroy();
+  });
+  return server;
+}

@@ -1,0 +1,42 @@
+import type { RequestInfo } from '../pipeline/index.js';
+import { RequestHeaders } from '../pipeline/index.js';
+
+/** Request facts, parsed on demand. */
+export class LazyRequestInfo implements RequestInfo {
+  #query: URLSearchParams | undefined;
+  #headers: RequestHeaders | undefined;
+
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    readonly path: string,
+    private readonly queryString: string,
+    private readonly rawHeaders: Record<string, string | string[] | undefined>,
+  ) {}
+
+  get query(): URLSearchParams {
+    this.#query ??= new URLSearchParams(this.queryString);
+    return this.#query;
+  }
+
+  get headers(): RequestHeaders {
+    this.#headers ??= new RequestHeaders(this.rawHeaders);
+    return this.#headers;
+  }
+}
+
+/** Splits a request target into path and query; null when the path's percent-encoding is broken. */
+export function splitTarget(url: string): { path: string; query: string } | null {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  const query = q === -1 ? '' : url.slice(q + 1);
+  if (path.includes('%')) {
+    try {
+      decodeURIComponent(path);
+    } catch {
+      return null;
+    }
+  }
+  if (!path.startsWith('/')) return null;
+  return { path, query };
+}

@@ -1,0 +1,21 @@
+import type { ExecutionContext, Principal } from '../../pipeline/index.js';
+import { createToken } from '../../services/index.js';
+
+/** What one authenticator concluded about a request. */
+export type AuthenticationResult =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'success'; readonly principal: Principal }
+  | { readonly kind: 'failure'; readonly detail: string };
+
+/**
+ * Establishes who is calling. Register any number with `RegistrationType.Add`; they are asked in
+ * registration order: the first that recognises credentials decides (success or 401), none means anonymous.
+ */
+export interface Authenticator {
+  /** Named in `WWW-Authenticate` on a 401 (e.g. `Bearer`, `ApiKey`). */
+  readonly scheme: string;
+  authenticate(ctx: ExecutionContext): AuthenticationResult | Promise<AuthenticationResult>;
+}
+
+/** Service token for authenticators. */
+export const Authenticator = createToken<Authenticator>('Authenticator');

@@ -1,0 +1,3 @@
+export { Authenticator } from './authenticator.js';
+export type { AuthenticationResult } from './authenticator.js';
+export { authenticationFilter } from './authentication-filter.js';

@@ -1,0 +1,1 @@
+export { authorizationFilter } from './authorization-filter.js';

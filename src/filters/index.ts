@@ -1,0 +1,6 @@
+export { Authenticator, authenticationFilter } from './authentication/index.js';
+export type { AuthenticationResult } from './authentication/index.js';
+export { authorizationFilter } from './authorization/index.js';
+export { MemoryResponseCache, ResponseCacheStore, responseCacheFilter } from './response-cache/index.js';
+export type { CacheClock, CachedResponse } from './response-cache/index.js';
+export { Reply, SerializationSettings, problemResponse, reply, serializationFilter, toResponse } from './serialization/index.js';

@@ -1,0 +1,81 @@
+import { createToken } from '../../services/index.js';
+
+/** One stored response. */
+export interface CachedResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[]>>;
+  readonly body: Buffer;
+  /** Wall-clock milliseconds when stored, and when it goes stale. */
+  readonly storedAt: number;
+  readonly expiresAt: number;
+}
+
+/** Where the response cache keeps responses. The default is a bounded in-memory LRU. */
+export interface ResponseCacheStore {
+  get(key: string): CachedResponse | undefined;
+  set(key: string, value: CachedResponse): void;
+}
+export const ResponseCacheStore = createToken<ResponseCacheStore>('ResponseCacheStore');
+
+/** Milliseconds, injectable so tests control freshness. */
+export interface CacheClock {
+  now(): number;
+}
+
+/**
+ * A least-recently-used in-memory store bounded by entry count and by total body bytes.
+ *
+ * @example
+ * app.services.replace(ResponseCacheStore, () => new MemoryResponseCache({ maxEntries: 5_000 }));
+ */
+export class MemoryResponseCache implements ResponseCacheStore {
+  readonly #entries = new Map<string, CachedResponse>();
+  readonly #maxEntries: number;
+  readonly #maxBytes: number;
+  readonly #clock: CacheClock;
+  #bytes = 0;
+
+  constructor(options: { maxEntries?: number; maxBytes?: number; clock?: CacheClock } = {}) {
+    this.#maxEntries = options.maxEntries ?? 1_000;
+    this.#maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
+    this.#clock = options.clock ?? { now: Date.now };
+    if (!(this.#maxEntries >= 1) || !(this.#maxBytes >= 1)) throw new RangeError('MemoryResponseCache needs maxEntries and maxBytes >= 1.');
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get(key: string): CachedResponse | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    this.#entries.delete(key);
+    if (entry.expiresAt <= this.#clock.now()) {
+      this.#bytes -= entry.body.length;
+      return undefined;
+    }
+    this.#entries.set(key, entry);
+    return entry;
+  }
+
+  set(key: string, value: CachedResponse): void {
+    if (value.body.length > this.#maxBytes) return;
+    const old = this.#entries.get(key);
+    if (old) {
+      this.#bytes -= old.body.length;
+      this.#entries.delete(key);
+    }
+    this.#entries.set(key, value);
+    this.#bytes += value.body.length;
+    for (const [k, v] of this.#entries) {
+      if (this.#entries.size <= this.#maxEntries && this.#bytes <= this.#maxBytes) break;
+      this.#entries.delete(k);
+      this.#bytes -= v.body.length;
+    }
+  }
+
+  /** The clock this store judges freshness by. */
+  now(): number {
+    return this.#clock.now();
+  }
+}

@@ -1,0 +1,4 @@
+export { serializationFilter } from './serialization-filter.js';
+export { SerializationSettings } from './settings.js';
+export { Reply, reply } from './reply.js';
+export { problemResponse, toResponse } from './result.js';

@@ -1,0 +1,38 @@
+import type { OutgoingResponse } from '../../pipeline/index.js';
+import { ResponseHeaders } from '../../pipeline/index.js';
+import type { ProblemDetails } from '../../pipeline/index.js';
+import { Reply } from './reply.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Turns a handler's return value into a response: object → JSON, string → text, undefined → 204. */
+export function toResponse(result: unknown): OutgoingResponse {
+  let status = 200;
+  let headers = new ResponseHeaders();
+  let body = result;
+  if (result instanceof Reply) {
+    status = result.status;
+    headers = new ResponseHeaders(result.headers);
+    body = result.body;
+  }
+  if (body === undefined || body === null) {
+    return { status: result instanceof Reply ? status : 204, headers, body: null };
+  }
+  if (typeof body === 'string') {
+    if (!headers.has('content-type')) headers.set('content-type', 'text/plain; charset=utf-8');
+    return { status, headers, body };
+  }
+  if (body instanceof Uint8Array) {
+    if (!headers.has('content-type')) headers.set('content-type', 'application/octet-stream');
+    return { status, headers, body: Buffer.from(body.buffer, body.byteOffset, body.byteLength) };
+  }
+  if (!headers.has('content-type')) headers.set('content-type', JSON_TYPE);
+  return { status, headers, body: JSON.stringify(body) };
+}
+
+/** A problem-details response. */
+export function problemResponse(problem: ProblemDetails, headers?: ResponseHeaders): OutgoingResponse {
+  const out = new ResponseHeaders(headers);
+  out.set('content-type', 'application/problem+json; charset=utf-8');
+  return { status: problem.status, headers: out, body: JSON.stringify(problem) };
+}

@@ -1,0 +1,56 @@
+import { ValidateKind } from '../../annotations/index.js';
+import type { ExecutionContext, Filter } from '../../pipeline/index.js';
+import { FilterOrder, HttpError, PayloadTooLargeError, problem } from '../../pipeline/index.js';
+import { parseBody } from './body-parser.js';
+import { problemResponse, toResponse } from './result.js';
+import { SerializationSettings } from './settings.js';
+import { validate } from './validation.js';
+
+async function runHandler(ctx: ExecutionContext, settings: SerializationSettings): Promise<void> {
+  const schemas = ctx.annotations(ValidateKind)[0];
+  if (ctx.bodySource.present) {
+    const raw = await ctx.bodySource.read(settings.bodyLimit);
+    ctx.body = parseBody(raw, ctx.request.headers.get('content-type'));
+  }
+  if (schemas?.body) ctx.body = await validate(schemas.body, ctx.body, 'body');
+  if (schemas?.query) ctx.validatedQuery = await validate(schemas.query, Object.fromEntries(ctx.request.query), 'query');
+  ctx.respond(toResponse(await ctx.route.invoke(ctx)));
+}
+
+function errorResponse(ctx: ExecutionContext, error: unknown, settings: SerializationSettings) {
+  if (error instanceof HttpError) {
+    const response = problemResponse(error.problem);
+    for (const [k, v] of Object.entries(error.headers)) response.headers.set(k, v);
+    return response;
+  }
+  if (error instanceof PayloadTooLargeError) return problemResponse(problem(413, error.message, { limit: error.limit }));
+  settings.onError(error, ctx.route.id);
+  const extensions: Record<string, unknown> = {};
+  if (settings.development && error instanceof Error) extensions.stack = error.stack;
+  return problemResponse(problem(500, settings.development ? String((error as Error)?.message ?? error) : 'The handler failed.', extensions));
+}
+
+/**
+ * The terminal stage. For a decided request it writes the recorded refusal (or the response a filter
+ * produced) and reads no body; otherwise it reads and parses the body, validates, runs the handler and
+ * writes its result.
+ */
+export const serializationFilter: Filter = {
+  name: 'serialization',
+  order: FilterOrder.Serialization,
+  observesDecided: true,
+  async run(ctx) {
+    const refusal = ctx.refusal;
+    if (refusal !== null) {
+      ctx.respond(problemResponse(refusal.problem, refusal.headers));
+      return;
+    }
+    if (ctx.response !== null) return;
+    const settings = ctx.services.get(SerializationSettings);
+    try {
+      await runHandler(ctx, settings);
+    } catch (error) {
+      ctx.respond(errorResponse(ctx, error, settings));
+    }
+  },
+};

@@ -1,0 +1,47 @@
+/** Thrown when a request body is larger than the limit. */
+export class PayloadTooLargeError extends Error {
+  override readonly name = 'PayloadTooLargeError';
+  constructor(readonly limit: number) {
+    super(`The request body is larger than the limit of ${limit} bytes.`);
+  }
+}
+
+/**
+ * Where a request's body comes from. Only the serialization stage reads it, and only for a request that is
+ * not decided.
+ */
+export interface BodySource {
+  /** Whether the request announces a body (Content-Length > 0 or chunked). */
+  readonly present: boolean;
+  /** The announced length, when known. */
+  readonly length: number | undefined;
+  /** True once `read` has been called. */
+  readonly consumed: boolean;
+  /** Reads the whole body; rejects with PayloadTooLargeError past `limit` bytes (before reading them all). */
+  read(limit: number): Promise<Buffer>;
+}
+
+/** A body that is already in memory (inject()). */
+export class BufferBodySource implements BodySource {
+  #consumed = false;
+  constructor(readonly buffer: Buffer | null) {}
+
+  get present(): boolean {
+    return this.buffer !== null && this.buffer.length > 0;
+  }
+
+  get length(): number | undefined {
+    return this.buffer?.length ?? 0;
+  }
+
+  get consumed(): boolean {
+    return this.#consumed;
+  }
+
+  async read(limit: number): Promise<Buffer> {
+    this.#consumed = true;
+    const buffer = this.buffer ?? Buffer.alloc(0);
+    if (buffer.length > limit) throw new PayloadTooLargeError(limit);
+    return buffer;
+  }
+}

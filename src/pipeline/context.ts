@@ -1,0 +1,141 @@
+import type { Annotation, AnnotationKind } from '../annotations/index.js';
+import type { ServiceResolver } from '../services/index.js';
+import type { BodySource } from './body-source.js';
+import { RequestHeaders, ResponseHeaders } from './headers.js';
+import type { HeaderValue } from './headers.js';
+import type { ProblemDetails } from './problem.js';
+import type { RouteInfo } from './route.js';
+
+/** Who is calling, as established by authentication. */
+export interface Principal {
+  readonly subject: string;
+  readonly grants: ReadonlySet<string>;
+  /** Which authenticator established it (e.g. `api-key`, `bearer`). */
+  readonly scheme?: string;
+  readonly claims?: Readonly<Record<string, unknown>>;
+}
+
+/** A refusal recorded by a filter; the serialization stage writes it. */
+export interface Refusal {
+  readonly status: number;
+  readonly problem: ProblemDetails;
+  readonly headers: ResponseHeaders;
+  /** The filter that recorded it. */
+  readonly by: string;
+}
+
+/** A finished response: the handler's result, a cached copy, or a written refusal. */
+export interface OutgoingResponse {
+  status: number;
+  headers: ResponseHeaders;
+  body: Buffer | string | null;
+}
+
+export interface RequestInfo {
+  readonly method: string;
+  /** The request target as received (path and query). */
+  readonly url: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly headers: RequestHeaders;
+}
+
+/**
+ * Everything one request carries through the pipeline. A refusal is recorded, never returned early: once
+ * `refuse` has been called the request is decided, later filters are skipped by the runner (unless they
+ * observe decided requests) and the serialization stage writes the refusal.
+ */
+export class ExecutionContext {
+  readonly request: RequestInfo;
+  readonly route: RouteInfo;
+  readonly params: Readonly<Record<string, string>>;
+  readonly services: ServiceResolver;
+  /** Headers that filters add to whatever response is written (e.g. `RateLimit-*`). */
+  readonly responseHeaders = new ResponseHeaders();
+  /** The authenticated caller, or null when anonymous. */
+  principal: Principal | null = null;
+  /** The parsed, validated request body (set by the serialization stage). */
+  body: unknown = undefined;
+  /** The validated query (set by the serialization stage when the handler declares a query schema). */
+  validatedQuery: unknown = undefined;
+  /** Free-form per-request values for application filters. */
+  readonly items = new Map<unknown, unknown>();
+  /** @internal the filter now running, for recording who refused. */
+  currentFilter = '';
+  readonly #bodySource: BodySource;
+  #refusal: Refusal | null = null;
+  #response: OutgoingResponse | null = null;
+  readonly #makeSignal: () => AbortSignal;
+  #signal: AbortSignal | undefined;
+
+  constructor(init: {
+    request: RequestInfo;
+    route: RouteInfo;
+    params: Record<string, string>;
+    services: ServiceResolver;
+    body: BodySource;
+    /** Made on first use: most requests never need one. */
+    signal: () => AbortSignal;
+  }) {
+    this.request = init.request;
+    this.route = init.route;
+    this.params = init.params;
+    this.services = init.services;
+    this.#bodySource = init.body;
+    this.#makeSignal = init.signal;
+  }
+
+  /** Aborted when the client goes away. */
+  get signal(): AbortSignal {
+    this.#signal ??= this.#makeSignal();
+    return this.#signal;
+  }
+
+  /** The recorded refusal, if any. */
+  get refusal(): Refusal | null {
+    return this.#refusal;
+  }
+
+  /** The response produced so far (by the serialization stage or a cache hit), if any. */
+  get response(): OutgoingResponse | null {
+    return this.#response;
+  }
+
+  /** True once a refusal is recorded or a response is produced: later filters do none of their work. */
+  get decided(): boolean {
+    return this.#refusal !== null || this.#response !== null;
+  }
+
+  /**
+   * Records a refusal. The first one wins; returns false (and changes nothing) when the request was already
+   * decided. The caller still calls `next()`.
+   */
+  refuse(status: number, problem: ProblemDetails, headers?: Record<string, HeaderValue>): boolean {
+    if (this.decided) return false;
+    if (!Number.isInteger(status) || status < 400 || status > 599) {
+      throw new RangeError(`A refusal needs a 4xx or 5xx status, got ${String(status)}.`);
+    }
+    this.#refusal = { status, problem: { ...problem, status }, headers: new ResponseHeaders(headers), by: this.currentFilter };
+    return true;
+  }
+
+  /** Produces the response (a cache hit, or the serialization stage). Returns false when already decided. */
+  respond(response: OutgoingResponse): boolean {
+    if (this.#response !== null) return false;
+    if (this.#refusal !== null && response.status < 400) return false;
+    this.#response = response;
+    return true;
+  }
+
+  /** The body's source; read it only through the serialization stage. */
+  get bodySource(): BodySource {
+    return this.#bodySource;
+  }
+
+  /** The values of one annotation kind on this request's handler. */
+  annotations<T>(kind: AnnotationKind<T>): T[] {
+    const out: T[] = [];
+    for (const a of this.route.annotations as readonly Annotation<unknown>[]) if (a.kind === kind) out.push(a.value as T);
+    return out;
+  }
+}

@@ -1,0 +1,13 @@
+export { FilterOrder } from './filter-order.js';
+export type { Filter, Next } from './filter.js';
+export { ExecutionContext } from './context.js';
+export type { OutgoingResponse, Principal, Refusal, RequestInfo } from './context.js';
+export type { HttpMethod, RouteInfo } from './route.js';
+export { RequestHeaders, ResponseHeaders } from './headers.js';
+export type { HeaderValue } from './headers.js';
+export { problem, statusTitle } from './problem.js';
+export type { ProblemDetails } from './problem.js';
+export { HttpError } from './http-error.js';
+export { BufferBodySource, PayloadTooLargeError } from './body-source.js';
+export type { BodySource } from './body-source.js';
+export { PipelineError, assertApplicationFilter, composeFilters, sortFilters } from './runner.js';
