@@ -1,0 +1,35 @@
+// Result helpers: Markdown results and the `describe` convention of custom widgets.
+import type { LambdaCallback, LambdaContext, WidgetEvent, WidgetHandler, WidgetResult } from './types.js';
+
+/** A result the console renders as Markdown. */
+export interface MarkdownResult {
+  markdown: string;
+}
+
+/**
+ * Returns Markdown for the console to render.
+ *
+ * @example
+ * export const handler = async () => markdown('# Report\n\nAll **green**.');
+ */
+export function markdown(text: string): MarkdownResult {
+  return { markdown: String(text) };
+}
+
+/**
+ * Wraps a handler so that an event with `describe: true` gets `documentation` (Markdown text, as the
+ * console's samples return it) and every other event goes to the handler. The result is still a plain
+ * Lambda handler.
+ *
+ * @example
+ * export const handler = describe('Shows the **CPU** of an instance. Params: `instanceId`.', async (event) => html`…`);
+ */
+export function describe<Params = Record<string, unknown>, WidgetParams = unknown>(
+  documentation: string,
+  handler: WidgetHandler<Params, WidgetParams>,
+): WidgetHandler<Params, WidgetParams> {
+  return (event: WidgetEvent<Params, WidgetParams>, context: LambdaContext, callback: LambdaCallback): WidgetResult | void | Promise<WidgetResult | void> => {
+    if (event?.describe === true) return documentation;
+    return handler(event, context, callback);
+  };
+}
