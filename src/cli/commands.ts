@@ -12,4 +12,5 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'start the dashboard test harness HTTP API',
     load: () => import('./harness-command.js'),
   },
+  lint: { summary: 'report HTML the CloudWatch console would strip from a widget', load: () => import('./lint-command.js') },
 };
