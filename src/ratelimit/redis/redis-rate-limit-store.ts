@@ -1,6 +1,5 @@
 import type { RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../types.js';
 import { checkKeyPrefix, counterKeyParts, escapeName } from './counter-key.js';
-import { DeadlineQueue } from './deadline-queue.js';
 import { FailureWarning, type RateLimitStoreLogger } from './failure-warning.js';
 import { SLIDING_WINDOW_SCRIPT, SLIDING_WINDOW_SHA } from './sliding-window-script.js';
 import { RateLimitStoreUnavailableError } from './store-unavailable-error.js';
@@ -113,7 +112,6 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #segments: number;
   readonly #clock: RateLimitClock | undefined;
   readonly #warning: FailureWarning;
-  readonly #deadlines: DeadlineQueue;
   readonly #plans = new WeakMap<RateLimitPolicy, CounterPlan>();
 
   constructor(options: RedisRateLimitStoreOptions) {
@@ -128,7 +126,6 @@ export class RedisRateLimitStore implements RateLimitStore {
       throw new TypeError('RedisRateLimitStore: `client` must be an ioredis Redis or Cluster (it needs evalsha and eval)');
     }
     this.#timeoutMs = positiveInteger('timeoutMs', options.timeoutMs, 200);
-    this.#deadlines = new DeadlineQueue(this.#timeoutMs);
     this.#prefix = checkKeyPrefix(options.keyPrefix ?? 'trellis:rl:');
     const mode = options.failureMode ?? RedisFailureMode.FailOpen;
     if (mode !== RedisFailureMode.FailOpen && mode !== RedisFailureMode.FailClosed) {
@@ -203,25 +200,33 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
   }
 
+  // Hot path: inline callbacks only, and a plain timer per call (Node keeps timers of one duration in one
+  // list, so set and clear are O(1) and nothing outlives the call).
   #bounded(work: Promise<unknown>, signal: AbortSignal | undefined): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      const settle = this.#deadlines.track(() => reject(new Error(`no answer within ${this.#timeoutMs} ms`)));
-      const onAbort = (): void => reject(abortError(signal!));
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const done = (): void => {
-        settle();
-        signal?.removeEventListener('abort', onAbort);
-      };
-      work.then(
-        (value) => {
-          done();
-          resolve(value);
-        },
-        (error: unknown) => {
-          done();
-          reject(error);
-        },
-      );
+      const timer = setTimeout(() => reject(new Error(`no answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+      if (signal === undefined) {
+        work.then(
+          (value) => {
+            clearTimeout(timer);
+            resolve(value);
+          },
+          (error: unknown) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        );
+        return;
+      }
+      const onAbort = (): void => reject(abortError(signal));
+      signal.addEventListener('abort', onAbort, { once: true });
+      work
+        .then(resolve, reject)
+        .finally(() => {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', onAbort);
+        })
+        .catch(() => undefined);
     });
   }
 
