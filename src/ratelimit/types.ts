@@ -1,3 +1,5 @@
+import { createToken } from '../services/index.js';
+
 /**
  * The rate-limiting contract: what an annotation declares (a policy), what a store answers (a decision),
  * and the store interface itself. Stores key their counters on `partition` + `policy.key`.
@@ -54,3 +56,6 @@ export interface RateLimitStore {
 export interface RateLimitClock {
   now(): number;
 }
+
+/** Service token for the store; register a custom one with `RegistrationType.Replace`. */
+export const RateLimitStore = createToken<RateLimitStore>('RateLimitStore');

@@ -1,0 +1,31 @@
+/**
+ * Settings of rate limiting. A framework default is registered with `RegistrationType.Try`, so an application
+ * registration of its own always wins.
+ *
+ * @example
+ * app.services.addValue(RateLimitConfiguration, new RateLimitConfiguration({ partitionHeader: 'x-tenant-id' }));
+ */
+export class RateLimitConfiguration {
+  /**
+   * A request header whose value partitions anonymous callers (e.g. a tenant id). It must be set — and
+   * stripped from inbound requests — by a trusted proxy: a caller-set header lets the caller pick its bucket.
+   */
+  readonly partitionHeader: string | undefined;
+  /** Most partitions the in-process store tracks at once; new ones pass unlimited beyond it. */
+  readonly maxTrackedPartitions: number;
+  /** Also send the structured `RateLimit` / `RateLimit-Policy` fields of the IETF httpapi draft. */
+  readonly structuredHeaders: boolean;
+
+  constructor(init: { partitionHeader?: string; maxTrackedPartitions?: number; structuredHeaders?: boolean } = {}) {
+    const { partitionHeader, maxTrackedPartitions = 10_000, structuredHeaders = false } = init;
+    if (partitionHeader !== undefined && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(partitionHeader)) {
+      throw new TypeError(`RateLimitConfiguration: partitionHeader must be a header name, got ${JSON.stringify(partitionHeader)}.`);
+    }
+    if (!Number.isSafeInteger(maxTrackedPartitions) || maxTrackedPartitions < 1) {
+      throw new TypeError(`RateLimitConfiguration: maxTrackedPartitions must be a positive integer, got ${String(maxTrackedPartitions)}.`);
+    }
+    this.partitionHeader = partitionHeader?.toLowerCase();
+    this.maxTrackedPartitions = maxTrackedPartitions;
+    this.structuredHeaders = structuredHeaders;
+  }
+}

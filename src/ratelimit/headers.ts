@@ -1,0 +1,45 @@
+import type { ResponseHeaders } from '../index.js';
+import type { RateLimitDecision, RateLimitPolicy } from './types.js';
+
+export interface Outcome {
+  readonly policy: RateLimitPolicy;
+  readonly decision: RateLimitDecision;
+}
+
+const whole = (n: number) => Math.max(0, Math.ceil(Number.isFinite(n) ? n : 0));
+
+/** The counter to report: fewest remaining, ties broken by the longest reset. */
+export function reported(outcomes: readonly Outcome[]): Outcome | undefined {
+  let best: Outcome | undefined;
+  for (const o of outcomes) {
+    if (
+      !best ||
+      o.decision.remaining < best.decision.remaining ||
+      (o.decision.remaining === best.decision.remaining && o.decision.reset > best.decision.reset)
+    ) {
+      best = o;
+    }
+  }
+  return best;
+}
+
+const sfString = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[^\x20-\x7e]/g, '?')}"`;
+
+/** Writes `RateLimit-Limit`, `-Remaining`, `-Reset` (and optionally the draft's structured fields). */
+export function writeHeaders(headers: ResponseHeaders, outcomes: readonly Outcome[], structured: boolean): void {
+  const top = reported(outcomes);
+  if (!top) return;
+  const { decision } = top;
+  headers.set('ratelimit-limit', whole(decision.limit));
+  headers.set('ratelimit-remaining', decision.allowed ? whole(decision.remaining) : 0);
+  headers.set('ratelimit-reset', whole(decision.reset));
+  if (structured) {
+    headers.set('ratelimit-policy', outcomes.map((o) => `${sfString(o.policy.name)};q=${o.policy.permitLimit};w=${Math.ceil(o.policy.windowSeconds)}`).join(', '));
+    headers.set('ratelimit', `${sfString(top.policy.name)};r=${decision.allowed ? whole(decision.remaining) : 0};t=${whole(decision.reset)}`);
+  }
+}
+
+/** Integer delta-seconds, rounded up, at least 1. */
+export function retryAfterSeconds(decision: RateLimitDecision): number {
+  return Math.max(1, Math.ceil(Number.isFinite(decision.retryAfter) ? decision.retryAfter : 1));
+}
