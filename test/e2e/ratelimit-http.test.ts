@@ -4,14 +4,14 @@ import { describe, it } from 'node:test';
 import {
   ApiKeyAuthenticator, Authenticator, Authorize, createApp, Get, Lifetime, RegistrationType, route,
 } from '../../src/index.js';
-import type { App, ExecutionContext } from '../../src/index.js';
+import type { Annotation, App, ExecutionContext } from '../../src/index.js';
 import {
   DefaultRateLimitPartitioner, InProcessRateLimitStore, ManualClock, RateLimit, RateLimitConfiguration,
   RateLimitPartitioner, RateLimitScope, RateLimitStore,
 } from '../../src/ratelimit/index.js';
 import type { RateLimitDecision, RateLimitPolicy } from '../../src/ratelimit/index.js';
 
-function limitedApp(annotations: Parameters<typeof route>[2], options: { clock?: ManualClock; config?: RateLimitConfiguration; auth?: boolean } = {}) {
+function limitedApp(annotations: readonly Annotation[], options: { clock?: ManualClock; config?: RateLimitConfiguration; auth?: boolean } = {}) {
   const clock = options.clock ?? new ManualClock(0);
   const app = createApp();
   if (options.config) app.services.addValue(RateLimitConfiguration, options.config);
@@ -22,7 +22,7 @@ function limitedApp(annotations: Parameters<typeof route>[2], options: { clock?:
     }));
   }
   let calls = 0;
-  app.route(route('POST', '/r', annotations as never, () => ({ n: ++calls })));
+  app.route(route('POST', '/r', annotations, () => ({ n: ++calls })));
   return { app, clock, calls: () => calls };
 }
 const hit = (app: App, headers: Record<string, string> = {}) => app.inject({ method: 'POST', url: '/r', headers });
