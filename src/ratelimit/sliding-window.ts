@@ -127,12 +127,13 @@ export class SlidingWindowCounter {
   /** Doubles the ring (up to `maxSegments`), laying the live segments out from slot 0. */
   private grow(capacity: number): number {
     const next = Math.min(Math.max(1, capacity * 2), Math.max(this.shape.maxSegments, capacity + 1));
-    const ring: number[] = [];
+    // Sized exactly, and holding doubles from the start, so the engine allocates it once.
+    const ring = new Array<number>(2 * next).fill(0.5);
     for (let i = 0; i < this.size; i++) {
       const slot = 2 * ((this.front + i) % capacity);
-      ring.push(this.ring[slot]!, this.ring[slot + 1]!);
+      ring[2 * i] = this.ring[slot]!;
+      ring[2 * i + 1] = this.ring[slot + 1]!;
     }
-    for (let i = this.size; i < next; i++) ring.push(0, 0);
     this.ring = ring;
     this.front = 0;
     return next;
