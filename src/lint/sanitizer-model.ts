@@ -91,13 +91,16 @@ function pushChildren(stack: Pending[], kids: ChildNode[], parentNs: string, par
 
 function judgeElement(el: Element, tag: string, parentNs: string, parentTag: string, ctx: WalkContext): ElementRemoval | null {
   const ns = el.namespaceURI as string;
-  const remove = (reason: ElementReason, contentKept = false): ElementRemoval => ({ kind: 'element', element: el, tag, reason, contentKept });
-  if (tag === 'form' && ns === HTML_NS && ctx.clobberedForms().has(el)) return remove('clobbered-form');
-  if (hasMarkupLikeText(el, tag, ns)) return remove('markup-in-text');
-  if (FORBIDDEN_TAGS.has(tag)) return remove('forbidden', !CONTENT_DROPPED_TAGS.has(tag));
-  if (!ALLOWED_TAGS.has(tag)) return remove('not-allowed', !CONTENT_DROPPED_TAGS.has(tag));
-  if (!namespaceFits(ns, tag, parentNs, parentTag)) return remove('namespace');
-  return null;
+  let reason: ElementReason;
+  let contentKept = false;
+  if (tag === 'form' && ns === HTML_NS && ctx.clobberedForms().has(el)) reason = 'clobbered-form';
+  else if (hasMarkupLikeText(el, tag, ns)) reason = 'markup-in-text';
+  else if (FORBIDDEN_TAGS.has(tag) || !ALLOWED_TAGS.has(tag)) {
+    reason = FORBIDDEN_TAGS.has(tag) ? 'forbidden' : 'not-allowed';
+    contentKept = !CONTENT_DROPPED_TAGS.has(tag);
+  } else if (!namespaceFits(ns, tag, parentNs, parentTag)) reason = 'namespace';
+  else return null;
+  return { kind: 'element', element: el, tag, reason, contentKept };
 }
 
 const MARKUP_PROBE = /<[/\w!]/;
@@ -105,20 +108,24 @@ const MARKUP_PROBE = /<[/\w!]/;
 /** Text that a later serialize-and-parse round trip could turn into markup (mutation XSS). */
 function hasMarkupLikeText(el: Element, tag: string, ns: string): boolean {
   const kids = el.childNodes;
-  let text = '';
+  if (kids.length === 0) return false;
+  let hasLt = false;
   let hasComment = false;
   let hasElement = false;
   for (const k of kids) {
-    if (isText(k)) text += k.value;
+    if (isText(k)) hasLt ||= k.value.includes('<');
     else if (isComment(k)) hasComment = true;
-    else if (isElement(k)) hasElement = true;
+    else hasElement = true;
   }
   const html = ns === HTML_NS;
-  if (kids.length > 0 && !hasElement && MARKUP_PROBE.test(text) && (hasComment || (html && RAW_TEXT_TAGS.has(tag)))) {
-    return true;
-  }
-  if (!html || !LITERAL_TEXT_TAGS.has(tag)) return false;
-  return hasElement || MARKUP_PROBE.test(text);
+  const literal = html && LITERAL_TEXT_TAGS.has(tag);
+  if (literal && hasElement) return true;
+  // Only text with a "<" can look like markup; most elements stop here.
+  if (!hasLt) return false;
+  let text = '';
+  for (const k of kids) if (isText(k)) text += k.value;
+  if (!MARKUP_PROBE.test(text)) return false;
+  return literal || (!hasElement && (hasComment || (html && RAW_TEXT_TAGS.has(tag))));
 }
 
 /** Whether an HTML parser could have produced this element under this parent. */
@@ -182,11 +189,13 @@ function judgeAttributes(el: Element, tag: string, out: Removal[]): void {
 }
 
 export function judgeAttribute(tag: string, name: string, value: string): AttributeReason | null {
-  if (VALUE_BREAKOUT.test(value)) return 'markup-in-value';
+  if (value.includes('>') || value.includes('</')) {
+    if (VALUE_BREAKOUT.test(value)) return 'markup-in-value';
+  }
   if (name === 'attributename' && value.includes('href')) return 'animated-href';
   if (name === 'patchsrc' || (name === 'for' && tag !== 'label' && tag !== 'output')) return 'patch-linkage';
   if ((name === 'id' || name === 'name') && CLOBBERING_NAMES.has(value)) return 'clobbering';
-  if (DATA_ATTR.test(name) || ARIA_ATTR.test(name)) return null;
+  if ((name.startsWith('data-') && DATA_ATTR.test(name)) || (name.startsWith('aria-') && ARIA_ATTR.test(name))) return null;
   if (!ALLOWED_ATTRS.has(name)) return 'not-allowed';
   if (URI_SAFE_ATTRS.has(name) || name === 'endpoint') return null;
   if (isAllowedUrl(compactUrl(value))) return null;
@@ -196,6 +205,7 @@ export function judgeAttribute(tag: string, name: string, value: string): Attrib
   return value === '' ? null : 'url';
 }
 
+// eslint-disable-next-line no-control-regex -- browsers skip control characters in URLs, so must we
 const URL_WHITESPACE = /[\u0000-\u0020\u00A0\u1680\u180E\u2000-\u2029\u205F\u3000]/g;
 
 /** The value with every character a browser skips or ignores in a URL removed. */

@@ -49,7 +49,7 @@ export function jsonContent(params: unknown): string {
   try {
     json = JSON.stringify(params);
   } catch (e) {
-    throw new TypeError(`action params must be JSON-serializable: ${(e as Error).message}`);
+    throw new TypeError(`action params must be JSON-serializable: ${(e as Error).message}`, { cause: e });
   }
   if (json === undefined) throw new TypeError('action params must be a JSON value (got undefined, a function or a symbol)');
   return escapeHtml(json);

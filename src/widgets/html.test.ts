@@ -85,11 +85,11 @@ test('any string interpolated as text or attribute reads back exactly and adds n
       const out = html`<p title="${attr}" class=${attr}>${text}</p>`;
       const els = elementsOf(out);
       assert.equal(els.length, 1);
-      const clean = (s: string) => s.replace(/\r\n?/g, '\n').replace(/\u0000/g, '\uFFFD');
+      const clean = (s: string) => s.replace(/\r\n?/g, '\n').replaceAll('\u0000', '\uFFFD');
       assert.deepEqual(els[0]!.attrs!.map((a) => a.name), ['title', 'class']);
       assert.equal(els[0]!.attrs![0]!.value, clean(attr));
       assert.equal(els[0]!.attrs![1]!.value, clean(attr));
-      assert.equal(textOf(out), clean(text).replace(/\u0000/g, ''));
+      assert.equal(textOf(out), text.replace(/\r\n?/g, '\n').replaceAll('\u0000', ''));
     }),
   );
 });
