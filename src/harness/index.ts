@@ -1,0 +1,12 @@
+/**
+ * `trellis/harness`: the dashboard harness over HTTP — a Trellis app that serves the interpreter of
+ * `trellis/dashboard` so that click-through tests can be written in any language — with its OpenAPI
+ * document and a typed client.
+ */
+export { DEFAULT_BODY_LIMIT, createHarnessApp, startHarness } from './app.js';
+export type { HarnessApp, HarnessAppOptions, RunningHarness, StartHarnessOptions } from './app.js';
+export { harnessRoutes } from './routes.js';
+export { Accepts, AcceptsKind } from './accepts.js';
+export { openApiDocument } from './openapi.js';
+export { HarnessApiError, HarnessClient } from './client.js';
+export type { CreatedDashboard, DashboardDetails, HarnessClientOptions } from './client.js';

@@ -1,0 +1,220 @@
+// JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of the harness API's bodies.
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
+const widgetId = { type: 'string', pattern: '^widget-(0|[1-9][0-9]*)$', examples: ['widget-0'] };
+
+const epochOrIso = { oneOf: [{ type: 'number' }, { type: 'string' }] };
+
+export const schemas: Record<string, object> = {
+  Problem: {
+    type: 'object',
+    description: 'RFC 9457 problem details; extensions sit beside the standard members.',
+    required: ['title', 'status'],
+    properties: {
+      type: { type: 'string' },
+      title: { type: 'string' },
+      status: { type: 'integer', minimum: 400, maximum: 599 },
+      detail: { type: 'string' },
+      instance: { type: 'string' },
+      validationMessages: { type: 'array', items: ref('ValidationMessage') },
+      target: { type: 'string', enum: ['dashboard', 'widget', 'action'] },
+      field: { type: 'string', description: 'The field that cannot be applied (`theme`, `forms.color`, `type`, …).' },
+      issues: { type: 'array', items: { type: 'object', required: ['message', 'path'], properties: { message: { type: 'string' }, path: { type: 'array', items: { type: 'string' } } } } },
+      supported: { type: 'array', items: { type: 'string' } },
+      limit: { type: 'integer' },
+    },
+  },
+  ValidationMessage: {
+    type: 'object',
+    required: ['dataPath', 'message'],
+    additionalProperties: false,
+    properties: { dataPath: { type: 'string', description: 'A JSON pointer into the dashboard, e.g. /widgets/0/width.' }, message: { type: 'string' } },
+  },
+  UpdateOn: {
+    type: 'object',
+    required: ['refresh', 'resize', 'timeRange'],
+    additionalProperties: false,
+    properties: { refresh: { type: 'boolean' }, resize: { type: 'boolean' }, timeRange: { type: 'boolean' } },
+  },
+  WidgetSummary: {
+    type: 'object',
+    required: ['widgetId', 'index', 'type', 'title', 'endpoint', 'updateOn'],
+    additionalProperties: false,
+    properties: {
+      widgetId,
+      index: { type: 'integer', minimum: 0 },
+      type: { type: 'string', enum: ['custom', 'text', 'metric', 'log', 'alarm', 'explorer'] },
+      title: { type: ['string', 'null'] },
+      endpoint: { type: ['string', 'null'] },
+      updateOn: nullable(ref('UpdateOn')),
+    },
+  },
+  DashboardCreated: {
+    type: 'object',
+    required: ['id', 'name', 'widgets'],
+    additionalProperties: false,
+    properties: { id: { type: 'string' }, name: { type: 'string' }, widgets: { type: 'array', items: ref('WidgetSummary') } },
+  },
+  DashboardListEntry: {
+    type: 'object',
+    required: ['id', 'name'],
+    additionalProperties: false,
+    properties: { id: { type: 'string' }, name: { type: 'string' } },
+  },
+  Dashboard: {
+    type: 'object',
+    required: ['id', 'name', 'state', 'widgets'],
+    additionalProperties: false,
+    properties: { id: { type: 'string' }, name: { type: 'string' }, state: ref('State'), widgets: { type: 'array', items: ref('WidgetSummary') } },
+  },
+  Zoom: {
+    type: 'object',
+    required: ['start', 'end'],
+    properties: { start: epochOrIso, end: epochOrIso },
+  },
+  TimeRange: {
+    type: 'object',
+    description: '`{ relative: "-PT3H" }` or `{ start, end? }` (ISO 8601 or epoch ms), optionally with a zoom.',
+    properties: {
+      relative: { type: 'string', examples: ['-PT3H', '-P7D'] },
+      start: epochOrIso,
+      end: { oneOf: [{ type: 'number' }, { type: 'string' }, { type: 'null' }] },
+      zoom: nullable(ref('Zoom')),
+    },
+  },
+  State: {
+    type: 'object',
+    description: 'The effective state of a dashboard; also a valid PUT body.',
+    required: ['timeRange', 'period', 'theme', 'timezone', 'locale', 'accountId', 'dashboardName', 'linkCharts', 'width', 'height'],
+    properties: {
+      timeRange: ref('TimeRange'),
+      period: { oneOf: [{ type: 'integer', minimum: 1 }, { const: 'auto' }] },
+      theme: { type: 'string', enum: ['light', 'dark'] },
+      timezone: { type: 'string' },
+      locale: { type: 'string' },
+      accountId: { type: 'string', pattern: '^[0-9]{12}$' },
+      dashboardName: { type: 'string' },
+      linkCharts: { type: 'boolean' },
+      width: { type: ['integer', 'null'] },
+      height: { type: ['integer', 'null'] },
+    },
+  },
+  StateInput: {
+    type: 'object',
+    description: 'Replaces the state; omitted fields take the dashboard defaults. Unknown fields and bad values are a 422 naming the field.',
+    properties: {
+      timeRange: ref('TimeRange'),
+      zoom: nullable(ref('Zoom')),
+      period: { oneOf: [{ type: 'integer', minimum: 1 }, { const: 'auto' }] },
+      theme: { type: 'string', enum: ['light', 'dark'] },
+      timezone: { type: 'string', examples: ['UTC', '+02:00', 'Europe/Berlin'] },
+      locale: { type: 'string' },
+      accountId: { type: 'string' },
+      dashboardName: { type: 'string' },
+      linkCharts: { type: 'boolean' },
+      width: { type: ['integer', 'null'] },
+      height: { type: ['integer', 'null'] },
+    },
+  },
+  StateUpdate: {
+    type: 'object',
+    required: ['state', 'updated'],
+    additionalProperties: false,
+    properties: { state: ref('State'), updated: { type: 'array', items: widgetId } },
+  },
+  Finding: {
+    type: 'object',
+    required: ['rule', 'severity', 'message', 'line', 'column', 'element'],
+    additionalProperties: false,
+    properties: {
+      rule: { type: 'string' },
+      severity: { type: 'string', enum: ['error', 'warning'] },
+      message: { type: 'string' },
+      line: { type: 'integer', minimum: 1 },
+      column: { type: 'integer', minimum: 1 },
+      element: { type: 'string' },
+      attribute: { type: 'string' },
+    },
+  },
+  WidgetError: {
+    type: 'object',
+    required: ['type', 'message'],
+    properties: {
+      type: { type: 'string', examples: ['Error', 'TypeError', 'Sandbox.Timedout', 'Runtime.ExitError', 'FunctionNotFound', 'TargetUnreachable'] },
+      message: { type: 'string' },
+    },
+  },
+  WidgetResult: {
+    type: 'object',
+    required: ['widgetId', 'html', 'display', 'event', 'raw', 'findings', 'error', 'invocations'],
+    additionalProperties: false,
+    properties: {
+      widgetId,
+      html: { type: 'string', description: 'What the console would show, before stripping.' },
+      display: { type: 'string', enum: ['widget', 'popup'] },
+      event: { type: 'string', enum: ['load', 'refresh', 'timeRange', 'resize', 'state', 'click', 'dblclick', 'mouseenter'] },
+      raw: { description: 'Exactly what the function returned.' },
+      findings: { type: 'array', items: ref('Finding') },
+      error: nullable(ref('WidgetError')),
+      invocations: { type: 'integer', minimum: 0 },
+    },
+  },
+  ActionEntry: {
+    type: 'object',
+    required: ['index', 'text', 'action', 'display', 'confirmation', 'event'],
+    additionalProperties: false,
+    properties: {
+      index: { type: 'integer', minimum: 0 },
+      text: { type: 'string' },
+      action: { type: 'string', enum: ['call', 'html'] },
+      display: { type: 'string', enum: ['popup', 'widget'] },
+      confirmation: { type: ['string', 'null'] },
+      event: { type: 'string', enum: ['click', 'dblclick', 'mouseenter'] },
+      endpoint: { type: 'string' },
+      params: {},
+      html: { type: 'string' },
+    },
+  },
+  ActionRequest: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      forms: {
+        type: 'object',
+        additionalProperties: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+        description: 'Form values overriding the widget HTML values; a name that is not a field is a 422 listing the known names.',
+      },
+      confirm: { type: 'boolean', description: '`false` cancels an action that asks for confirmation.' },
+    },
+  },
+  CancelledAction: {
+    type: 'object',
+    required: ['cancelled', 'confirmation'],
+    additionalProperties: false,
+    properties: { cancelled: { const: true }, confirmation: { type: 'string' } },
+  },
+  DescribeResult: {
+    type: 'object',
+    required: ['markdown', 'html', 'error'],
+    additionalProperties: false,
+    properties: { markdown: { type: ['string', 'null'] }, html: { type: 'string' }, error: nullable(ref('WidgetError')) },
+  },
+  RefreshRequest: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { mode: { type: 'string', enum: ['auto', 'manual'] } },
+  },
+  RefreshResult: {
+    type: 'object',
+    required: ['refreshed', 'skipped'],
+    additionalProperties: false,
+    properties: { refreshed: { type: 'array', items: widgetId }, skipped: { type: 'array', items: widgetId } },
+  },
+  LintResult: {
+    type: 'object',
+    required: ['findings'],
+    additionalProperties: false,
+    properties: { findings: { type: 'array', items: ref('Finding') } },
+  },
+};
