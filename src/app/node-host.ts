@@ -19,13 +19,12 @@ function signalFor(req: IncomingMessage, res: ServerResponse): () => AbortSignal
 
 /** Writes a response; closes the connection when the request body was never read (it may never come). */
 export function writeResponse(req: IncomingMessage, res: ServerResponse, response: OutgoingResponse, body: NodeBodySource): void {
-  const headers = response.headers;
-  for (const [name, value] of headers.entries()) res.setHeader(name, value);
+  const headers = response.headers.toObject() as Record<string, string | string[] | number>;
   const payload = req.method === 'HEAD' || response.body === null ? null : response.body;
-  if (payload !== null) res.setHeader('content-length', Buffer.byteLength(payload));
-  else if (response.body === null && response.status !== 204 && response.status !== 304) res.setHeader('content-length', 0);
-  if (!body.complete) res.setHeader('connection', 'close');
-  res.statusCode = response.status;
+  if (payload !== null) headers['content-length'] = Buffer.byteLength(payload);
+  else if (response.body === null && response.status !== 204 && response.status !== 304) headers['content-length'] = 0;
+  if (!body.complete) headers.connection = 'close';
+  res.writeHead(response.status, headers);
   res.end(payload ?? undefined);
 }
 

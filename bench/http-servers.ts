@@ -1,0 +1,65 @@
+/**
+ * The HTTP servers the HTTP benchmark measures, one per process: `node --import tsx bench/http-servers.ts <kind>`.
+ * Prints the port on stdout once listening. Every server answers GET /hello with {"hello":"world"}.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
+import fastifyRateLimit from '@fastify/rate-limit';
+import { ApiKeyAuthenticator, Authenticator, createApp, route } from '../src/index.js';
+import { RateLimit } from '../src/ratelimit/index.js';
+
+const payload = { hello: 'world' };
+const NEVER_REACHED = { permitLimit: 1_000_000_000, windowSeconds: 60 };
+
+async function trellis(configure: (app: ReturnType<typeof createApp>) => void): Promise<number> {
+  const app = createApp();
+  configure(app);
+  const { port } = await app.listen({ port: 0 });
+  return port;
+}
+
+async function fastify(withRateLimit: boolean): Promise<number> {
+  const app = Fastify({ logger: false });
+  if (withRateLimit) await app.register(fastifyRateLimit, { max: NEVER_REACHED.permitLimit, timeWindow: NEVER_REACHED.windowSeconds * 1000 });
+  app.get('/hello', async () => payload);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return (app.server.address() as AddressInfo).port;
+}
+
+const kinds: Record<string, () => Promise<number>> = {
+  'node-http': () =>
+    new Promise((resolve) => {
+      const body = JSON.stringify(payload);
+      const server = createServer((req, res) => {
+        if (req.url === '/hello') {
+          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+          res.end(body);
+        } else {
+          res.statusCode = 404;
+          res.end();
+        }
+      });
+      server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    }),
+  'trellis-hello': () => trellis((app) => app.route(route('GET', '/hello', () => payload))),
+  'trellis-default-pipeline': () =>
+    trellis((app) => {
+      app.services.add(Authenticator, () => new ApiKeyAuthenticator({ keys: { bench: { subject: 'bench' } } }));
+      app.route(route('GET', '/hello', () => payload));
+    }),
+  'trellis-rate-limited': () => trellis((app) => app.route(route('GET', '/hello', [RateLimit(NEVER_REACHED)], () => payload))),
+  'fastify-hello': () => fastify(false),
+  'fastify-rate-limited': () => fastify(true),
+};
+
+const kind = process.argv[2] ?? '';
+const start = kinds[kind];
+if (!start) {
+  console.error(`unknown server kind "${kind}"; one of ${Object.keys(kinds).join(', ')}`);
+  process.exit(2);
+}
+const port = await start();
+process.stdout.write(`${port}\n`);
+// Exit normally on signals so profilers (--cpu-prof) can write their output.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0));

@@ -1,0 +1,72 @@
+/**
+ * HTTP throughput with autocannon on loopback, every server in its own process and the load generator in
+ * this one, peers in the same run, rounds interleaved, the best round of each counted. Bounded: about a minute.
+ *
+ * Run alone: node --import tsx bench/http.bench.ts
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+
+interface Measurement { requests: number; p50: number; p99: number; errors: number }
+
+const serverScript = fileURLToPath(new URL('./http-servers.ts', import.meta.url));
+
+async function startServer(kind: string): Promise<{ port: number; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', serverScript, kind], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.setEncoding('utf8');
+  for await (const chunk of child.stdout!) {
+    out += chunk;
+    if (out.includes('\n')) break;
+  }
+  const port = Number(out.trim());
+  if (!Number.isInteger(port) || port <= 0) throw new Error(`server ${kind} did not start: ${out}`);
+  return { port, child };
+}
+
+async function measure(port: number, seconds: number): Promise<Measurement> {
+  const result = await autocannon({ url: `http://127.0.0.1:${port}/hello`, connections: 64, pipelining: 1, duration: seconds });
+  return { requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+export interface HttpBenchOptions { rounds?: number; seconds?: number }
+
+export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Map<string, Measurement>> {
+  const rounds = options.rounds ?? 3;
+  const seconds = options.seconds ?? 3;
+  const kinds = ['node-http', 'fastify-hello', 'trellis-hello', 'trellis-default-pipeline', 'trellis-rate-limited', 'fastify-rate-limited'];
+  const best = new Map<string, Measurement>();
+  const servers = new Map<string, { port: number; child: ChildProcess }>();
+  try {
+    for (const kind of kinds) servers.set(kind, await startServer(kind));
+    for (const kind of kinds) await measure(servers.get(kind)!.port, 1); // warm-up
+    for (let round = 0; round < rounds; round++) {
+      for (const kind of kinds) {
+        const m = await measure(servers.get(kind)!.port, seconds);
+        const prev = best.get(kind);
+        if (!prev || m.requests > prev.requests) best.set(kind, m);
+      }
+    }
+  } finally {
+    for (const { child } of servers.values()) {
+      child.kill();
+      await once(child, 'exit').catch(() => undefined);
+    }
+  }
+  const rps = (k: string) => best.get(k)!.requests;
+  console.log('\nHTTP: GET /hello → {"hello":"world"} (autocannon, 64 connections, best of %d × %d s)', rounds, seconds);
+  console.log('server                      req/s      p50 ms  p99 ms  errors');
+  for (const [kind, m] of best) console.log(`${kind.padEnd(26)} ${m.requests.toFixed(0).padStart(8)} ${String(m.p50).padStart(8)} ${String(m.p99).padStart(7)} ${String(m.errors).padStart(7)}`);
+  const ratio = (a: string, b: string) => (rps(a) / rps(b)).toFixed(3);
+  console.log(`ratio trellis-hello / fastify-hello                 ${ratio('trellis-hello', 'fastify-hello')}   (goal >= 0.90)`);
+  console.log(`ratio trellis-default-pipeline / trellis-hello      ${ratio('trellis-default-pipeline', 'trellis-hello')}`);
+  console.log(`ratio trellis-default-pipeline / node-http (bare)   ${ratio('trellis-default-pipeline', 'node-http')}`);
+  console.log(`ratio trellis-rate-limited / trellis-hello          ${ratio('trellis-rate-limited', 'trellis-hello')}   (goal >= 0.95)`);
+  console.log(`ratio trellis-rate-limited / fastify-rate-limited   ${ratio('trellis-rate-limited', 'fastify-rate-limited')}`);
+  return best;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await runHttpBench();
