@@ -3,6 +3,7 @@ import { findAction, type ActionQuery } from './find-action.js';
 import type { WidgetSummary } from './model.js';
 import type { ActionEntry, CancelledAction, DescribeResult, RefreshResult, StateUpdate, WidgetResult } from './results.js';
 import type { DashboardState, StateInput } from './state.js';
+import { logsOf } from './widget-session.js';
 
 /**
  * A loaded dashboard, driven from TypeScript: set state, read widgets, find and click actions, refresh.
@@ -99,6 +100,8 @@ export class WidgetView implements WidgetResult {
   readonly invocations: number;
   /** The actions of the widget's current content (for a popup: of the widget behind it). */
   readonly actions: ActionEntry[];
+  /** What the function printed while producing this content (module and Invoke API targets). */
+  readonly logs: string;
 
   constructor(readonly driver: DashboardDriver, result: WidgetResult, actions: ActionEntry[]) {
     this.widgetId = result.widgetId;
@@ -110,6 +113,7 @@ export class WidgetView implements WidgetResult {
     this.error = result.error;
     this.invocations = result.invocations;
     this.actions = actions;
+    this.logs = logsOf(result);
   }
 
   /**

@@ -24,6 +24,7 @@ export type {
   FunctionSpec, FunctionsConfig, InProcessHandler, InvokeError, InvokeOptions, InvokeOutcome, LambdaContext,
 } from './functions/index.js';
 export { Dashboard } from './dashboard.js';
+export { logsOf } from './widget-session.js';
 export type { DashboardContext, RunActionOptions } from './dashboard.js';
 export { DashboardStore } from './store.js';
 export type { DashboardStoreOptions } from './store.js';

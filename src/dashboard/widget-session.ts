@@ -2,6 +2,19 @@ import type { WidgetModel } from './model.js';
 import type { Rendered } from './render.js';
 import type { WidgetEventKind, WidgetResult } from './results.js';
 
+const logsByResult = new WeakMap<WidgetResult, string>();
+
+/**
+ * What the function printed while producing a widget result (empty for in-process functions, whose output
+ * goes to the host's console, and for content no function produced).
+ *
+ * @example
+ * logsOf(await dashboard.readWidget(0)); // 'START RequestId: … END RequestId: …'
+ */
+export function logsOf(result: WidgetResult): string {
+  return logsByResult.get(result) ?? '';
+}
+
 /** A rendering shown in a widget (or a popup), with what produced it. */
 export interface View {
   rendered: Rendered;
@@ -39,7 +52,7 @@ export class WidgetSession {
 
   result(view: View): WidgetResult {
     const r = view.rendered;
-    return {
+    const result: WidgetResult = {
       widgetId: this.model.widgetId,
       html: r.html,
       display: view.display,
@@ -49,5 +62,7 @@ export class WidgetSession {
       error: r.error,
       invocations: this.invocations,
     };
+    logsByResult.set(result, view.logs);
+    return result;
   }
 }
