@@ -10,7 +10,6 @@ export interface RouteMatch<T> {
 /** find-my-way, built once; HEAD follows GET unless a HEAD route is declared. */
 export class Router<T> {
   readonly #fmw = FindMyWay({ ignoreTrailingSlash: false, ignoreDuplicateSlashes: false, caseSensitive: true, maxParamLength: 500 });
-  readonly #methodsByPath = new Map<string, Set<HttpMethod>>();
   readonly #ids = new Set<string>();
 
   add(method: HttpMethod, path: string, entry: T): void {
@@ -20,7 +19,7 @@ export class Router<T> {
     try {
       this.#fmw.on(method, path, () => undefined, { entry });
     } catch (error) {
-      throw new TypeError(`Cannot route ${id}: ${(error as Error).message}`);
+      throw new TypeError(`Cannot route ${id}: ${(error as Error).message}`, { cause: error });
     }
   }
 
