@@ -440,3 +440,23 @@ test('functions run through the registry: a Lambda context, callback style, unkn
   assert.equal(missing.html, '');
   await harness.close();
 });
+
+test('action events other than click, a top-level zoom, and an IANA timezone reach the result and the event', async () => {
+  const html = `<span>Hover</span><cwdb-action action="html" event="mouseenter" display="popup"><p>tip</p></cwdb-action>
+<b>Twice</b><cwdb-action action="call" event="dblclick" endpoint="${arn('f')}">{"again":1}</cwdb-action>`;
+  const { harness, functions } = setup({ f: () => html });
+  const dash = await harness.load({ widgets: [custom('f')] });
+  await dash.setState({ zoom: { start: NOW - 3600_000, end: NOW - 1800_000 }, timezone: 'Asia/Kolkata' });
+  const w = await dash.widget(0);
+  const hover = await w.action('Hover').click();
+  assert.equal(hover.event, 'mouseenter');
+  assert.equal(hover.display, 'popup');
+  const twice = await w.action('Twice').click();
+  assert.equal(twice.event, 'dblclick');
+  const ctx = functions.calls.at(-1)!.event.widgetContext;
+  assert.equal(functions.calls.at(-1)!.event.again, 1);
+  assert.deepEqual(ctx.timeRange.zoom, { start: NOW - 3600_000, end: NOW - 1800_000 });
+  assert.deepEqual(ctx.timezone, { label: 'Local', offsetISO: '+05:30', offsetInMinutes: 330 });
+  assert.deepEqual(dash.state().timeRange, { relative: '-PT3H', zoom: { start: NOW - 3600_000, end: NOW - 1800_000 } });
+  await assert.rejects(dash.setState({ zoom: { start: 1, end: 2 }, timeRange: { relative: '-PT1H', zoom: { start: 1, end: 2 } } }), (e) => e instanceof UnprocessableError && e.field === 'zoom');
+});
