@@ -86,6 +86,16 @@ function abortError(signal: AbortSignal): unknown {
   return Object.assign(new DOMException('The rate-limit acquire was aborted', 'AbortError'), { cause: reason });
 }
 
+/** The script's reply as a decision, or undefined when it is not the four integers the script returns. */
+function toDecision(reply: unknown, policy: RateLimitPolicy): RateLimitDecision | undefined {
+  if (!Array.isArray(reply) || reply.length !== 4) return undefined;
+  const [allowed, remaining, reset, retryAfter] = reply as unknown[];
+  if (typeof allowed !== 'number' || typeof remaining !== 'number' || typeof reset !== 'number' || typeof retryAfter !== 'number') {
+    return undefined;
+  }
+  return { allowed: allowed === 1, limit: policy.permitLimit, remaining, reset, retryAfter };
+}
+
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -142,19 +152,56 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   /** Takes one permit of `policy` for `partition`, or says when one will be free. */
-  async acquire(partition: string, policy: RateLimitPolicy, signal?: AbortSignal): Promise<RateLimitDecision> {
-    if (signal?.aborted) throw abortError(signal);
-    checkPartition(partition);
-    const plan = this.#plan(policy);
+  acquire(partition: string, policy: RateLimitPolicy, signal?: AbortSignal): Promise<RateLimitDecision> {
+    let plan: CounterPlan;
+    try {
+      if (signal?.aborted) throw abortError(signal);
+      checkPartition(partition);
+      plan = this.#plan(policy);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const key = plan.keyHead + escapeName(partition) + plan.keyTail;
     const now = this.#clock ? String(Math.floor(this.#clock.now() * 1000)) : '';
-    try {
-      const reply = await this.#bounded(this.#evaluate(key, plan.limitArg, plan.windowArg, plan.segmentArg, now), signal);
-      return this.#decision(reply, policy);
-    } catch (error) {
-      if (signal?.aborted) throw abortError(signal);
-      return this.#fail(error, policy);
-    }
+    // Hot path: one promise of our own, inline callbacks, and a plain timer (Node keeps timers of one duration
+    // in one list, so setting and clearing one is O(1) and nothing outlives the call).
+    return new Promise<RateLimitDecision>((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(() => {
+        if (settled) return;
+        settled = true;
+        if (onAbort) signal?.removeEventListener('abort', onAbort);
+        this.#failInto(new Error(`no answer within ${this.#timeoutMs} ms`), policy, resolve, reject);
+      }, this.#timeoutMs);
+      let onAbort: (() => void) | undefined;
+      if (signal !== undefined) {
+        onAbort = () => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          reject(abortError(signal));
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
+      this.#evaluate(key, plan.limitArg, plan.windowArg, plan.segmentArg, now).then(
+        (reply) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          if (onAbort) signal?.removeEventListener('abort', onAbort);
+          const decision = toDecision(reply, policy);
+          if (decision === undefined) this.#failInto(new Error(`unexpected script reply ${JSON.stringify(reply)}`), policy, resolve, reject);
+          else resolve(decision);
+        },
+        (error: unknown) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          if (onAbort) signal?.removeEventListener('abort', onAbort);
+          this.#failInto(error, policy, resolve, reject);
+        },
+      );
+    });
   }
 
   /** Closes the client if the store created it from a URL; a client passed in is left to its owner. */
@@ -187,67 +234,29 @@ export class RedisRateLimitStore implements RateLimitStore {
     return plan;
   }
 
-  async #evaluate(key: string, ...args: string[]): Promise<unknown> {
+  #evaluate(key: string, ...args: string[]): Promise<unknown> {
     const status = this.#client.status;
     if (status === 'reconnecting' || status === 'close' || status === 'end') {
-      throw new Error(`the Redis connection is ${status}`);
+      return Promise.reject(new Error(`the Redis connection is ${status}`));
     }
-    try {
-      return await this.#client.evalsha(SLIDING_WINDOW_SHA, 1, key, ...args);
-    } catch (error) {
+    return this.#client.evalsha(SLIDING_WINDOW_SHA, 1, key, ...args).catch((error: unknown) => {
       if (!describe(error).startsWith('NOSCRIPT')) throw error;
       return this.#client.eval(SLIDING_WINDOW_SCRIPT, 1, key, ...args);
-    }
-  }
-
-  // Hot path: inline callbacks only, and a plain timer per call (Node keeps timers of one duration in one
-  // list, so set and clear are O(1) and nothing outlives the call).
-  #bounded(work: Promise<unknown>, signal: AbortSignal | undefined): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
-      if (signal === undefined) {
-        work.then(
-          (value) => {
-            clearTimeout(timer);
-            resolve(value);
-          },
-          (error: unknown) => {
-            clearTimeout(timer);
-            reject(error);
-          },
-        );
-        return;
-      }
-      const onAbort = (): void => reject(abortError(signal));
-      signal.addEventListener('abort', onAbort, { once: true });
-      work
-        .then(resolve, reject)
-        .finally(() => {
-          clearTimeout(timer);
-          signal.removeEventListener('abort', onAbort);
-        })
-        .catch(() => undefined);
     });
   }
 
-  #decision(reply: unknown, policy: RateLimitPolicy): RateLimitDecision {
-    if (!Array.isArray(reply) || reply.length !== 4 || !reply.every((v) => typeof v === 'number')) {
-      throw new Error(`unexpected script reply ${JSON.stringify(reply)}`);
-    }
-    const [allowed, remaining, reset, retryAfter] = reply as number[];
-    return { allowed: allowed === 1, limit: policy.permitLimit, remaining: remaining!, reset: reset!, retryAfter: retryAfter! };
-  }
-
-  #fail(error: unknown, policy: RateLimitPolicy): RateLimitDecision {
+  /** Applies the failure mode: resolves a fail-open decision or rejects with the typed error; warns either way. */
+  #failInto(error: unknown, policy: RateLimitPolicy, resolve: (d: RateLimitDecision) => void, reject: (e: unknown) => void): void {
     const open = this.#failureMode === RedisFailureMode.FailOpen;
     const reason = describe(error);
     this.#warning.report(
       `RedisRateLimitStore: Redis failed (${reason}); ${open ? 'allowing requests without a limit (failOpen)' : 'refusing requests with 503 (failClosed)'}`,
     );
     if (!open) {
-      throw new RateLimitStoreUnavailableError(`rate limit store unavailable: ${reason}`, { cause: error });
+      reject(new RateLimitStoreUnavailableError(`rate limit store unavailable: ${reason}`, { cause: error }));
+      return;
     }
     // What a fresh counter would say, as the in-process store does when it fails open.
-    return { allowed: true, limit: policy.permitLimit, remaining: policy.permitLimit - 1, reset: Math.ceil(policy.windowSeconds), retryAfter: 0 };
+    resolve({ allowed: true, limit: policy.permitLimit, remaining: policy.permitLimit - 1, reset: Math.ceil(policy.windowSeconds), retryAfter: 0 });
   }
 }
