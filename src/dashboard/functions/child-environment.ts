@@ -58,6 +58,8 @@ export class ChildEnvironment {
   private exitWaiters: Array<() => void> = [];
   private nextId = 1;
   dead = false;
+  /** Set once the process is being killed: it must not be handed another invocation. */
+  retiring = false;
   busy = false;
   /** Called once when the process has gone (for the pool to forget it). */
   onDeath: (() => void) | undefined;
@@ -190,7 +192,7 @@ export class ChildEnvironment {
       };
       const running: Running = { id, logs, logChars: logs.reduce((n, text) => n + text.length, 0), finish };
       this.running = running;
-      if (this.dead || !this.channel) return finish({ ok: false, error: { type: 'Runtime.ExitError', message: 'Runtime exited with error: the process is not running' }, logs: '' });
+      if (this.dead || this.retiring || !this.channel) return finish({ ok: false, error: { type: 'Runtime.ExitError', message: 'Runtime exited with error: the process is not running' }, logs: '' });
       let line: string;
       try {
         line = JSON.stringify({ t: 'invoke', id, ...payload });
@@ -203,6 +205,7 @@ export class ChildEnvironment {
 
   /** Kills the process (SIGKILL); resolves when it has exited. */
   kill(): Promise<void> {
+    this.retiring = true;
     if (this.dead || !this.child) {
       this.dead = true;
       return Promise.resolve();

@@ -120,12 +120,13 @@ export class ChildPoolTarget implements FunctionTarget {
   }
 
   private release(env: ChildEnvironment): void {
-    if (env.dead) this.environments.delete(env);
+    const gone = env.dead || env.retiring;
+    if (gone) this.environments.delete(env);
     const next = this.waiting.shift();
     if (next) {
       if (this.closed) return next(undefined);
-      next(env.dead ? this.create() : env);
-    } else if (!env.dead && !this.closed) {
+      next(gone ? this.create() : env);
+    } else if (!gone && !this.closed) {
       this.idle.push(env);
     }
   }
