@@ -1,6 +1,6 @@
 // <cwdb-action> extraction: what each action does, what it binds to, and why it might never work.
 import { parseWidgetHtml, type ParsedWidgetHtml } from './parse.js';
-import { HTML_NS, getAttr, isElement, normalizeWhitespace, textContent, walk, type ChildNode, type Element, type ParentNode } from './tree.js';
+import { HTML_NS, getAttr, isElement, isText, normalizeWhitespace, textContent, walk, type ChildNode, type Element, type ParentNode } from './tree.js';
 import { attributePosition, elementPosition } from './locate.js';
 import { makeFinding, type Finding } from './rules.js';
 
@@ -57,10 +57,11 @@ export function actionFindings(parsed: ParsedWidgetHtml): Finding[] {
 function extractWithFindings(parsed: ParsedWidgetHtml): Extracted[] {
   const out: Extracted[] = [];
   const indexes = new Map<ParentNode, Map<ChildNode, number>>();
+  const texts = new Map<Element, string>();
   walk(parsed.root, (node) => {
     if (!isElement(node)) return;
     if (node.tagName !== 'cwdb-action' || node.namespaceURI !== HTML_NS) return;
-    out.push(readAction(parsed, node, out.length, previousElement(node, indexes)));
+    out.push(readAction(parsed, node, out.length, previousElement(node, indexes), texts));
     return false;
   });
   return out;
@@ -82,7 +83,7 @@ function previousElement(node: ChildNode, indexes: Map<ParentNode, Map<ChildNode
   return undefined;
 }
 
-function readAction(parsed: ParsedWidgetHtml, el: Element, index: number, target: Element | undefined): Extracted {
+function readAction(parsed: ParsedWidgetHtml, el: Element, index: number, target: Element | undefined, texts: Map<Element, string>): Extracted {
   const at = elementPosition(el);
   const findings: Finding[] = [];
   const problems: string[] = [];
@@ -114,7 +115,7 @@ function readAction(parsed: ParsedWidgetHtml, el: Element, index: number, target
   if (!target) {
     report(makeFinding('action-unbound', '<cwdb-action> has no previous element sibling to bind to, so nothing triggers it; put it right after the element to click', at, 'cwdb-action'));
   } else {
-    result.text = elementText(target);
+    result.text = elementText(target, texts);
   }
   if (action === 'call') {
     const endpoint = getAttr(el, 'endpoint');
@@ -141,12 +142,18 @@ function readAction(parsed: ParsedWidgetHtml, el: Element, index: number, target
 }
 
 const SILENT = new Set(['script', 'style', 'cwdb-action']);
+/** Raw text read per bound element; enough for any label, and it keeps pathological nesting linear. */
+const TEXT_LIMIT = 10_000;
 
 /**
  * The text a person sees on an element: its text content with whitespace collapsed and trimmed, ignoring
  * script, style and cwdb-action content; `input` buttons use their value; then `aria-label`, then `title`.
+ * Only the first 10,000 characters of text content are read.
+ *
+ * @example
+ * elementText(button); // 'Restart web-1'
  */
-export function elementText(el: Element): string {
+export function elementText(el: Element, memo?: Map<Element, string>): string {
   if (el.tagName === 'input' && el.namespaceURI === HTML_NS) {
     const type = (getAttr(el, 'type') ?? '').trim().toLowerCase();
     if (type === 'button' || type === 'submit') {
@@ -154,9 +161,35 @@ export function elementText(el: Element): string {
       if (value) return value;
     }
   }
-  const text = SILENT.has(el.tagName) ? '' : normalizeWhitespace(textContent(el, (e) => SILENT.has(e.tagName)));
+  const text = SILENT.has(el.tagName) ? '' : normalizeWhitespace(rawText(el, memo));
   if (text) return text;
   return normalizeWhitespace(getAttr(el, 'aria-label') ?? '') || normalizeWhitespace(getAttr(el, 'title') ?? '');
+}
+
+/**
+ * Text content up to TEXT_LIMIT characters. Elements whose text is already in `memo` (bound elements met
+ * earlier, which are always inner ones) are not walked again, so every node is read once per widget.
+ */
+function rawText(el: Element, memo?: Map<Element, string>): string {
+  const cached = memo?.get(el);
+  if (cached !== undefined) return cached;
+  let text = '';
+  walk(el, (node) => {
+    if (text.length >= TEXT_LIMIT) return false;
+    if (isText(node)) text += node.value;
+    else if (isElement(node)) {
+      if (SILENT.has(node.tagName)) return false;
+      const known = memo?.get(node);
+      if (known !== undefined) {
+        text += known;
+        return false;
+      }
+    }
+    return true;
+  });
+  if (text.length > TEXT_LIMIT) text = text.slice(0, TEXT_LIMIT);
+  memo?.set(el, text);
+  return text;
 }
 
 function innerSource(source: string, el: Element): string {

@@ -41,6 +41,14 @@ test('100,000 sibling actions are extracted in linear time (no quadratic sibling
   assert.equal(actions.at(-1)!.text, 'x');
 });
 
+test('actions bound to nested elements read each node once (no quadratic text)', () => {
+  const n = 50_000;
+  const actions = extractActions('<div>x'.repeat(n) + '</div><cwdb-action>a</cwdb-action>'.repeat(n));
+  assert.equal(actions.length, n);
+  assert.equal(actions[0]!.text, 'x');
+  assert.equal(actions.at(-1)!.text.length, 10_000, 'text content is read up to 10,000 characters');
+});
+
 test('unclosed tags, stray end tags and invalid characters never throw', () => {
   const nasty = [
     '<div><span><table><tr><td><select><option>',
