@@ -4,12 +4,15 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { Redis } from 'ioredis';
-import { RedisRateLimitStore } from '../../src/ratelimit/redis/index.js';
+import { Redis, type Cluster } from 'ioredis';
+import { RedisRateLimitStore, type RedisScriptClient } from '../../src/ratelimit/redis/index.js';
 import type { RateLimitPolicy } from '../../src/ratelimit/types.js';
 import { redisSkipReason, startRedisServer, type RedisServerHandle } from '../support/redis-server.js';
 
 const skip = redisSkipReason();
+
+// Both ioredis client kinds fit the store's client type (checked by the compiler).
+export const clientKinds: Array<(c: Redis | Cluster) => RedisScriptClient> = [(c) => c];
 
 function policy(permitLimit: number, windowSeconds: number, key = 'GET /items:burst'): RateLimitPolicy {
   return { key, handler: 'GET /items', name: 'burst', permitLimit, windowSeconds, scope: 'transport' };
@@ -185,6 +188,7 @@ describe('RedisRateLimitStore on a real redis-server', { skip }, () => {
     assert.throws(() => new RedisRateLimitStore({ client, keyPrefix: 'a{b' }), /without "\{"/);
     assert.throws(() => new RedisRateLimitStore({ client, timeoutMs: 0 }), /timeoutMs must be a positive integer/);
     assert.throws(() => new RedisRateLimitStore({ client, failureMode: 'maybe' as never }), /"failOpen" or "failClosed"/);
+    assert.throws(() => new RedisRateLimitStore({ client, clock: {} as never }), /clock must have a now\(\) method/);
     const keyPrefix = prefix();
     const store = new RedisRateLimitStore({ client, keyPrefix });
     await assert.rejects(store.acquire('a', policy(0, 60)), /permitLimit must be a positive integer/);

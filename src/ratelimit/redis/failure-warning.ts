@@ -1,4 +1,9 @@
-/** Where the store reports that Redis failed; `console` by default. */
+/**
+ * Where the store reports that Redis failed; `console` by default.
+ *
+ * @example
+ * new RedisRateLimitStore({ url, logger: { warn: (message) => log.warn({ component: 'ratelimit' }, message) } });
+ */
 export interface RateLimitStoreLogger {
   warn(message: string): void;
 }

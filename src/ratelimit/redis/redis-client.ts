@@ -3,6 +3,9 @@ import { Redis } from 'ioredis';
 /**
  * The part of an ioredis client the store uses; both `Redis` and `Cluster` fit. `status` lets the store
  * fail at once while the client knows it is disconnected instead of waiting out the timeout.
+ *
+ * @example
+ * const client: RedisScriptClient = new Redis(process.env.REDIS_URL);
  */
 export interface RedisScriptClient {
   evalsha(sha1: string, numkeys: number, ...args: string[]): Promise<unknown>;

@@ -6,7 +6,12 @@ import { RateLimitStoreUnavailableError } from './store-unavailable-error.js';
 import { createRedisClient } from './redis-client.js';
 import type { RedisScriptClient } from './redis-client.js';
 
-/** What happens when Redis is slow or unreachable. */
+/**
+ * What happens when Redis is slow or unreachable.
+ *
+ * @example
+ * new RedisRateLimitStore({ client, failureMode: RedisFailureMode.FailClosed });
+ */
 export const RedisFailureMode = {
   /** Allow the request unlimited and log a (rate-limited) warning. The default. */
   FailOpen: 'failOpen',
@@ -15,6 +20,12 @@ export const RedisFailureMode = {
 } as const;
 export type RedisFailureMode = (typeof RedisFailureMode)[keyof typeof RedisFailureMode];
 
+/**
+ * Settings of {@link RedisRateLimitStore}; only `client` or `url` is required.
+ *
+ * @example
+ * const options: RedisRateLimitStoreOptions = { client: new Redis(url), timeoutMs: 100, failureMode: 'failClosed' };
+ */
 export interface RedisRateLimitStoreOptions {
   /** A connected ioredis `Redis` or `Cluster` (the store never closes it). Give this or `url`. */
   readonly client?: RedisScriptClient;
@@ -106,10 +117,9 @@ function describe(error: unknown): string {
  * when the server has not cached it), one round trip, answering allowed/remaining/reset/retryAfter.
  *
  * @example
- * import { Redis } from 'ioredis';
  * import { RedisRateLimitStore } from 'trellis/ratelimit/redis';
  *
- * const store = new RedisRateLimitStore({ url: process.env.REDIS_URL, failureMode: 'failOpen' });
+ * const store = new RedisRateLimitStore({ url: process.env.REDIS_URL, keyPrefix: 'shop:rl:' });
  * app.services.add(RateLimitStore, () => store, { type: RegistrationType.Replace });
  */
 export class RedisRateLimitStore implements RateLimitStore {
@@ -144,6 +154,9 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.#failureMode = mode;
     this.#exactLimit = positiveInteger('exactLimit', options.exactLimit, 128);
     this.#segments = positiveInteger('segments', options.segments, 64);
+    if (options.clock !== undefined && typeof options.clock?.now !== 'function') {
+      throw new TypeError('RedisRateLimitStore: clock must have a now() method returning milliseconds');
+    }
     this.#clock = options.clock;
     const now = options.clock ? () => options.clock!.now() : () => performance.now();
     this.#warning = new FailureWarning(options.logger ?? console, positiveInteger('warnIntervalMs', options.warnIntervalMs, 10_000), now);
