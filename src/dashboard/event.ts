@@ -1,16 +1,12 @@
 import type { WidgetModel } from './model.js';
-import { AUTO_PERIOD_SECONDS, resolveTimeRange, timezoneOffset, type DashboardState, type ResolvedTimeRange } from './state.js';
+import { AUTO_PERIOD_SECONDS, resolveTimeRange, type DashboardState, type ResolvedTimeRange } from './state.js';
+import { widgetTimezone, type WidgetTimezone } from './timezone.js';
+
+export type { WidgetTimezone };
 
 /** Pixels per grid column and per grid row: a 6 × 6 widget is 588 × 369, as in AWS's example event. */
 export const PIXELS_PER_COLUMN = 98;
 export const PIXELS_PER_ROW = 61.5;
-
-/** The timezone as the console sends it. */
-export interface WidgetTimezone {
-  label: string;
-  offsetISO: string;
-  offsetInMinutes: number;
-}
 
 /** `widgetContext` of the event a custom widget's function receives. */
 export interface WidgetContext {
@@ -33,20 +29,6 @@ export interface WidgetContext {
 
 /** The event: the params' own fields at the top level, plus `widgetContext`. */
 export type WidgetEvent = Record<string, unknown> & { widgetContext: WidgetContext };
-
-/**
- * The console's timezone object for a state timezone at an instant. `UTC` is labelled `UTC`; any other zone
- * is what the console calls `Local`. `offsetInMinutes` has the sign of `offsetISO` (east positive).
- *
- * @example
- * widgetTimezone('+02:00', Date.now()); // { label: 'Local', offsetISO: '+02:00', offsetInMinutes: 120 }
- */
-export function widgetTimezone(zone: string, at: number): WidgetTimezone {
-  const minutes = timezoneOffset(zone, at) ?? 0;
-  const abs = Math.abs(minutes);
-  const offsetISO = `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-  return { label: zone === 'UTC' || zone === 'Z' ? 'UTC' : 'Local', offsetISO, offsetInMinutes: minutes };
-}
 
 /**
  * Builds `widgetContext` for a widget in a state at an instant.

@@ -1,6 +1,7 @@
 import { UnprocessableError } from './errors.js';
 import type { DashboardModel } from './model.js';
 import { parseIsoDateTime, parseRelative, resolveRelative } from './time-range.js';
+import { timezoneOffset } from './timezone.js';
 
 /** A zoomed part of the time range, epoch milliseconds. */
 export interface Zoom {
@@ -222,34 +223,6 @@ function localeOf(v: unknown): string {
     }
   }
   throw new UnprocessableError('locale', `"locale" should be a BCP 47 language tag such as "en" or "de-DE"; got ${show(v)}`);
-}
-
-/**
- * The UTC offset in minutes (east positive) of a state timezone at an instant, or null when it is not a zone.
- *
- * @example
- * timezoneOffset('+05:30', 0); // 330
- */
-export function timezoneOffset(zone: string, at: number): number | null {
-  if (zone === 'UTC' || zone === 'Z') return 0;
-  const m = /^([+-])(\d{2}):?(\d{2})$/.exec(zone);
-  if (m) {
-    const h = Number(m[2]);
-    const min = Number(m[3]);
-    if (h > 23 || min > 59) return null;
-    return (m[1] === '-' ? -1 : 1) * (h * 60 + min);
-  }
-  try {
-    const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
-      .formatToParts(at)
-      .find((p) => p.type === 'timeZoneName')?.value;
-    if (!name) return null;
-    const o = /GMT(?:([+-])(\d{2}):(\d{2}))?/.exec(name);
-    if (!o) return null;
-    return o[1] ? (o[1] === '-' ? -1 : 1) * (Number(o[2]) * 60 + Number(o[3])) : 0;
-  } catch {
-    return null;
-  }
 }
 
 /** The resolved time window sent to functions (epoch ms). */
