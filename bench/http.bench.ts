@@ -32,12 +32,13 @@ async function measure(port: number, seconds: number): Promise<Measurement> {
   return { requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
-export interface HttpBenchOptions { rounds?: number; seconds?: number }
+export interface HttpBenchOptions { rounds?: number; seconds?: number; kinds?: string[] }
 
 export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Map<string, Measurement>> {
   const rounds = options.rounds ?? 3;
   const seconds = options.seconds ?? 3;
-  const kinds = ['node-http', 'fastify-hello', 'trellis-hello', 'trellis-default-pipeline', 'trellis-rate-limited', 'fastify-rate-limited'];
+  const all = ['node-http', 'fastify-hello', 'trellis-hello', 'trellis-default-pipeline', 'trellis-rate-limited', 'fastify-rate-limited'];
+  const kinds = options.kinds ?? all;
   const best = new Map<string, Measurement>();
   const servers = new Map<string, { port: number; child: ChildProcess }>();
   try {
@@ -60,7 +61,7 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Map<
   console.log('\nHTTP: GET /hello → {"hello":"world"} (autocannon, 64 connections, best of %d × %d s)', rounds, seconds);
   console.log('server                      req/s      p50 ms  p99 ms  errors');
   for (const [kind, m] of best) console.log(`${kind.padEnd(26)} ${m.requests.toFixed(0).padStart(8)} ${String(m.p50).padStart(8)} ${String(m.p99).padStart(7)} ${String(m.errors).padStart(7)}`);
-  const ratio = (a: string, b: string) => (rps(a) / rps(b)).toFixed(3);
+  const ratio = (a: string, b: string) => (best.has(a) && best.has(b) ? (rps(a) / rps(b)).toFixed(3) : 'n/a');
   console.log(`ratio trellis-hello / fastify-hello                 ${ratio('trellis-hello', 'fastify-hello')}   (goal >= 0.90)`);
   console.log(`ratio trellis-default-pipeline / trellis-hello      ${ratio('trellis-default-pipeline', 'trellis-hello')}`);
   console.log(`ratio trellis-default-pipeline / node-http (bare)   ${ratio('trellis-default-pipeline', 'node-http')}`);
@@ -69,4 +70,7 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Map<
   return best;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await runHttpBench();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const kinds = process.argv.slice(2);
+  await runHttpBench(kinds.length ? { kinds } : {});
+}

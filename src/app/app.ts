@@ -16,7 +16,7 @@ import type { ExecutionContext, Filter, OutgoingResponse } from '../pipeline/ind
 import { assertApplicationFilter, composeFilters, sortFilters } from '../pipeline/index.js';
 import { ServiceCollection, ServiceProvider } from '../services/index.js';
 import { dispatch } from './dispatch.js';
-import type { CompiledRoute, IncomingRequest } from './dispatch.js';
+import type { CompiledRoute, DispatchDeps, IncomingRequest } from './dispatch.js';
 import { injectResponse, injectedRequest } from './inject.js';
 import type { InjectRequest, InjectResponse } from './inject.js';
 import { Logger, consoleLogger } from './logger.js';
@@ -60,7 +60,7 @@ export class App {
   readonly #definitions: RouteDefinition[] = [];
   readonly #filters: Filter[] = [];
   readonly #options: Required<Omit<AppOptions, 'maxHeaderSize'>> & { maxHeaderSize: number | undefined };
-  #built: { router: Router<CompiledRoute>; provider: ServiceProvider; routes: CompiledRoute[] } | null = null;
+  #built: { router: Router<CompiledRoute>; provider: ServiceProvider; routes: CompiledRoute[]; deps: DispatchDeps } | null = null;
   #server: Server | null = null;
 
   constructor(options: AppOptions = {}) {
@@ -132,7 +132,9 @@ export class App {
       routes.push(compiled);
     }
     router.addImplicitHead(routes.filter((r) => r.info.method === 'GET').map((r) => [r.info.path, r]));
-    this.#built = { router, provider, routes };
+    const logger = provider.get(Logger);
+    const deps: DispatchDeps = { router, provider, onError: (error, where) => logger.error(`Request to ${where} failed`, { error }) };
+    this.#built = { router, provider, routes, deps };
     return this;
   }
 
@@ -149,9 +151,7 @@ export class App {
 
   /** Dispatches one request (for custom hosts). Never rejects. */
   handle(request: IncomingRequest): Promise<OutgoingResponse> {
-    const built = this.build().#built!;
-    const logger = built.provider.get(Logger);
-    return dispatch({ router: built.router, provider: built.provider, onError: (error, where) => logger.error(`Request to ${where} failed`, { error }) }, request);
+    return dispatch((this.#built ?? this.build().#built!).deps, request);
   }
 
   /** Starts a node:http server on 127.0.0.1 unless another host is given. */

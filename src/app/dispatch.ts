@@ -58,7 +58,7 @@ export async function dispatch(deps: DispatchDeps, req: IncomingRequest): Promis
     deps.onError(error, route.info.id);
     response = problemResponse(problem(500, 'The request failed inside the pipeline.'));
   }
-  if (ctx.responseHeaders.size > 0) {
+  if (ctx.hasResponseHeaders) {
     const merged = new ResponseHeaders(ctx.responseHeaders);
     response = { ...response, headers: merged.merge(response.headers) };
   }

@@ -50,16 +50,14 @@ export class ExecutionContext {
   readonly route: RouteInfo;
   readonly params: Readonly<Record<string, string>>;
   readonly services: ServiceResolver;
-  /** Headers that filters add to whatever response is written (e.g. `RateLimit-*`). */
-  readonly responseHeaders = new ResponseHeaders();
+  #responseHeaders: ResponseHeaders | undefined;
+  #items: Map<unknown, unknown> | undefined;
   /** The authenticated caller, or null when anonymous. */
   principal: Principal | null = null;
   /** The parsed, validated request body (set by the serialization stage). */
   body: unknown = undefined;
   /** The validated query (set by the serialization stage when the handler declares a query schema). */
   validatedQuery: unknown = undefined;
-  /** Free-form per-request values for application filters. */
-  readonly items = new Map<unknown, unknown>();
   /** @internal the filter now running, for recording who refused. */
   currentFilter = '';
   readonly #bodySource: BodySource;
@@ -89,6 +87,23 @@ export class ExecutionContext {
   get signal(): AbortSignal {
     this.#signal ??= this.#makeSignal();
     return this.#signal;
+  }
+
+  /** Headers that filters add to whatever response is written (e.g. `RateLimit-*`). */
+  get responseHeaders(): ResponseHeaders {
+    this.#responseHeaders ??= new ResponseHeaders();
+    return this.#responseHeaders;
+  }
+
+  /** True when a filter has added response headers. */
+  get hasResponseHeaders(): boolean {
+    return this.#responseHeaders !== undefined && this.#responseHeaders.size > 0;
+  }
+
+  /** Free-form per-request values for filters. */
+  get items(): Map<unknown, unknown> {
+    this.#items ??= new Map();
+    return this.#items;
   }
 
   /** The recorded refusal, if any. */

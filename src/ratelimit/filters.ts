@@ -3,6 +3,7 @@ import { FilterOrder, problem } from '../index.js';
 import { RateLimitConfiguration } from './configuration.js';
 import { retryAfterSeconds, writeHeaders } from './headers.js';
 import type { Outcome } from './headers.js';
+import { InProcessRateLimitStore } from './in-process-store.js';
 import { DefaultRateLimitPartitioner, RateLimitPartitioner } from './partitioner.js';
 import { policiesFor } from './policies.js';
 import { RateLimitScope, RateLimitStore } from './types.js';
@@ -22,14 +23,17 @@ async function limit(ctx: ExecutionContext, scope: RateLimitScope): Promise<void
   if (!store) return;
   const partitioner = ctx.services.tryGet(RateLimitPartitioner) ?? fallbackPartitioner;
   const configuration = ctx.services.tryGet(RateLimitConfiguration) ?? fallbackConfiguration;
-  const partition = await partitioner.partition(ctx);
+  const answer = partitioner.partition(ctx);
+  const partition = typeof answer === 'string' ? answer : await answer;
   if (typeof partition !== 'string') throw new TypeError('A RateLimitPartitioner must return a string partition key.');
   const outcomes = (ctx.items.get(OUTCOMES) as Outcome[] | undefined) ?? [];
   ctx.items.set(OUTCOMES, outcomes);
+  // The in-process store answers without waiting, so it gets no signal (making one costs every request).
+  const signal = store instanceof InProcessRateLimitStore ? undefined : ctx.signal;
   for (const policy of policiesFor(ctx.route, scope)) {
     let decision;
     try {
-      decision = await store.acquire(partition, policy, ctx.signal);
+      decision = await store.acquire(partition, policy, signal);
     } catch (error) {
       ctx.refuse(503, problem(503, 'The rate limiter could not reach its store; try again shortly.', { reason: (error as Error)?.name ?? 'Error' }), { 'retry-after': '1' });
       return;
