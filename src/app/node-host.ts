@@ -20,9 +20,10 @@ function signalFor(req: IncomingMessage, res: ServerResponse): () => AbortSignal
 /** Writes a response; closes the connection when the request body was never read (it may never come). */
 export function writeResponse(req: IncomingMessage, res: ServerResponse, response: OutgoingResponse, body: NodeBodySource): void {
   const headers = response.headers.toObject() as Record<string, string | string[] | number>;
-  const payload = req.method === 'HEAD' || response.body === null ? null : response.body;
-  if (payload !== null) headers['content-length'] = Buffer.byteLength(payload);
-  else if (response.body === null && response.status !== 204 && response.status !== 304) headers['content-length'] = 0;
+  // HEAD answers with the headers a GET would have, Content-Length included, and no body.
+  if (response.body !== null) headers['content-length'] = Buffer.byteLength(response.body);
+  else if (response.status !== 204 && response.status !== 304) headers['content-length'] = 0;
+  const payload = req.method === 'HEAD' ? null : response.body;
   if (!body.complete) headers.connection = 'close';
   res.writeHead(response.status, headers);
   res.end(payload ?? undefined);

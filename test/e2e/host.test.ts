@@ -86,6 +86,7 @@ describe('Node host', () => {
   it('HEAD follows GET without a body', async () => {
     const res = await fetch(`${address.url}/hello`, { method: 'HEAD' });
     assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-length'), String(JSON.stringify({ hello: 'world' }).length));
     assert.equal(await res.text(), '');
   });
 
