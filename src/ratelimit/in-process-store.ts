@@ -168,6 +168,10 @@ export class InProcessRateLimitStore implements RateLimitStore {
   /** A clock reading that never goes backwards, even if a custom clock does. */
   #now(): number {
     const now = this.#clock.now();
+    if (!Number.isFinite(now)) {
+      // An infinite or NaN time would expire every permit at once: refuse it rather than stop limiting.
+      throw new TypeError(`InProcessRateLimitStore: clock.now() must return finite milliseconds; got ${String(now)}`);
+    }
     if (now > this.#lastNow) this.#lastNow = now;
     return this.#lastNow;
   }

@@ -89,6 +89,22 @@ describe('store clocks', () => {
     assert.equal((await store.acquire('sub:a', p)).allowed, true);
   });
 
+  test('a clock that answers NaN or Infinity is reported, and counts nothing', async () => {
+    let now = 1_000;
+    const store = new InProcessRateLimitStore({ clock: { now: () => now } });
+    const p = policy(1, 10);
+    for (const broken of [Number.NaN, Number.POSITIVE_INFINITY]) {
+      now = broken;
+      await assert.rejects(store.acquire('sub:a', p), { name: 'TypeError', message: /clock.now\(\) must return finite milliseconds/ });
+    }
+    now = 1_000;
+    assert.equal((await store.acquire('sub:a', p)).allowed, true);
+    now = Number.POSITIVE_INFINITY;
+    await assert.rejects(store.acquire('sub:a', p), TypeError);
+    now = 2_000;
+    assert.equal((await store.acquire('sub:a', p)).allowed, false, 'the broken reading freed nothing');
+  });
+
   test('the default clock is real, monotonic time', async () => {
     const store = new InProcessRateLimitStore();
     const p = policy(2, 3600);
