@@ -125,3 +125,65 @@ export async function startRedisServer(): Promise<RedisServerHandle> {
     },
   };
 }
+
+export interface RedisClusterHandle {
+  /** The masters' ports (each serves a third of the slots). */
+  readonly ports: readonly number[];
+  close(): Promise<void>;
+}
+
+async function portAndBusFree(): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const port = await freePort();
+    // The cluster bus listens on port + 10000; both must be free.
+    if (port + 10_000 < 65_536 && !(await canConnect(port + 10_000))) return port;
+  }
+  throw new Error('redis cluster: no free port pair found');
+}
+
+/** Starts a three-master Redis Cluster on loopback (no replicas) and waits until it serves all slots. */
+export async function startRedisCluster(): Promise<RedisClusterHandle> {
+  const dir = mkdtempSync(join(tmpdir(), 'trellis-redis-cluster-'));
+  const procs: ChildProcess[] = [];
+  const ports: number[] = [];
+  const close = async (): Promise<void> => {
+    await Promise.all(
+      procs.map(
+        (proc) =>
+          new Promise<void>((resolve) => {
+            if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+            proc.once('exit', () => resolve());
+            proc.kill('SIGTERM');
+          }),
+      ),
+    );
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; i < 3; i++) {
+      const port = await portAndBusFree();
+      ports.push(port);
+      const proc = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--save', '', '--appendonly', 'no', '--loglevel', 'warning'],
+        { stdio: 'ignore' },
+      );
+      procs.push(proc);
+      await waitUntil(() => canConnect(port), 10_000, `cluster node ${port} accepts connections`);
+    }
+    const create = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
+    const clusterOk = async (port: number): Promise<boolean> => {
+      const info = spawnSync('redis-cli', ['-p', String(port), 'cluster', 'info'], { encoding: 'utf8' });
+      return /cluster_state:ok/.test(info.stdout);
+    };
+    for (const port of ports) await waitUntil(() => clusterOk(port), 15_000, `cluster node ${port} reports cluster_state:ok`);
+    return { ports, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
