@@ -2,11 +2,13 @@
  * A function behind the Lambda Invoke HTTP API (`sam local start-lambda`, LocalStack, the runtime interface
  * emulator): `POST {base}/2015-03-31/functions/{name}/invocations`. A function error is recognised by the
  * `X-Amz-Function-Error` header or, for servers that omit it, by a body shaped like Lambda's error document.
+ * With AWS credentials in the environment, requests are signed (SigV4), so a deployed function works too.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { fromErrorDocument } from './child-environment.js';
 import { timeoutError, type FunctionIdentity } from './lambda-context.js';
+import { credentialsFromEnvironment, signRequest, type AwsCredentials } from './sigv4.js';
 import type { FunctionTarget, InvokeError, InvokeOptions, InvokeOutcome } from './types.js';
 
 const ERROR_DOCUMENT_KEYS = new Set(['errorType', 'errorMessage', 'trace', 'stackTrace', 'requestId', 'cause']);
@@ -47,11 +49,15 @@ function describeCause(error: unknown): string {
 export class InvokeApiTarget implements FunctionTarget {
   private readonly url: string;
 
+  private readonly region: string;
+
   constructor(
     private readonly identity: FunctionIdentity,
     private readonly baseUrl: string,
+    private readonly credentials: AwsCredentials | undefined = credentialsFromEnvironment(process.env),
   ) {
     this.url = `${baseUrl.replace(/\/+$/, '')}/2015-03-31/functions/${encodeURIComponent(identity.name)}/invocations`;
+    this.region = /^lambda(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com/.exec(new URL(baseUrl).hostname)?.[1] ?? identity.region;
   }
 
   get name(): string {
@@ -78,12 +84,11 @@ export class InvokeApiTarget implements FunctionTarget {
     const timer = setTimeout(() => timeout.abort(), this.identity.timeoutSeconds * 1000);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
     try {
-      const response = await fetch(this.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-amz-invocation-type': 'RequestResponse', 'x-amz-log-type': 'Tail' },
-        body,
-        signal,
-      });
+      let headers: Record<string, string> = { 'content-type': 'application/json', 'x-amz-invocation-type': 'RequestResponse', 'x-amz-log-type': 'Tail' };
+      if (this.credentials) {
+        headers = signRequest({ method: 'POST', url: new URL(this.url), headers, body, region: this.region, service: 'lambda', credentials: this.credentials });
+      }
+      const response = await fetch(this.url, { method: 'POST', headers, body, signal });
       const text = await response.text();
       const requestId = response.headers.get('x-amzn-requestid') ?? fallbackId;
       const logHeader = response.headers.get('x-amz-log-result');

@@ -111,6 +111,23 @@ describe('Lambda Invoke API targets', () => {
     assert.deepEqual(outcome.error, { type: 'Sandbox.Timedout', message: 'Task timed out after 0.30 seconds' });
   });
 
+  test('with AWS credentials in the environment the request is signed', async () => {
+    const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+    process.env.AWS_ACCESS_KEY_ID = 'AKIDEXAMPLE';
+    process.env.AWS_SECRET_ACCESS_KEY = 'secret';
+    try {
+      const signed = new FunctionRegistry({ functions: {}, invokeUrl: api.base });
+      assert.equal((await signed.invoke('arn:aws:lambda:eu-west-1:111122223333:function:report', { name: 'x' })).ok, true);
+      const auth = String(api.seen.at(-1)!.headers.authorization);
+      assert.match(auth, /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/lambda\/aws4_request, SignedHeaders=content-type;host;/);
+    } finally {
+      for (const [name, value] of [['AWS_ACCESS_KEY_ID', saved.id], ['AWS_SECRET_ACCESS_KEY', saved.secret]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
   test('an unreachable target is TargetUnreachable naming the address', async () => {
     const closed = await fakeInvokeApi();
     const address = closed.base;
