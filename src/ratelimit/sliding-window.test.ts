@@ -75,6 +75,24 @@ describe('sliding window of the in-process store', () => {
   });
 });
 
+test('a lowered limit waits for enough permits to free, not just the oldest one', async () => {
+  const clock = new ManualClock();
+  const store = new InProcessRateLimitStore({ clock });
+  for (let i = 0; i < 5; i++) {
+    clock.set(i * 1000);
+    await store.acquire('sub:a', policy(5, 10));
+  }
+  clock.set(5_000);
+  const refused = await store.acquire('sub:a', policy(2, 10));
+  assert.equal(refused.allowed, false);
+  assert.equal(refused.reset, 5, 'the oldest permit frees at 10 s');
+  assert.equal(refused.retryAfter, 8, 'but only the one taken at 3 s makes room, at 13 s');
+  clock.set(12_999);
+  assert.equal((await store.acquire('sub:a', policy(2, 10))).allowed, false);
+  clock.set(13_000);
+  assert.equal((await store.acquire('sub:a', policy(2, 10))).allowed, true);
+});
+
 describe('store clocks', () => {
   test('a clock that steps backwards cannot make the store free permits early', async () => {
     let now = 100_000;

@@ -78,10 +78,26 @@ export class SlidingWindowCounter {
         retryAfter: 0,
       };
     }
-    // At the limit the live admissions are exactly `limit`, so freeing the oldest segment makes room. It is
-    // live, so it frees after `now` and the wait rounds up to at least 1 s.
-    const wait = Math.ceil((this.ring[2 * this.front]! + windowMs - now) / 1000);
-    return { allowed: false, limit, remaining: 0, reset: wait, retryAfter: wait };
+    // Live segments free after `now`, so both waits round up to at least 1 s.
+    const reset = Math.ceil((this.ring[2 * this.front]! + windowMs - now) / 1000);
+    return { allowed: false, limit, remaining: 0, reset, retryAfter: this.retryAfter(now, limit, windowMs) };
+  }
+
+  /**
+   * Seconds until enough segments have freed for one more admission. That is the oldest segment, unless the
+   * limit was lowered below the permits still in use.
+   */
+  private retryAfter(now: number, limit: number, windowMs: number): number {
+    const ring = this.ring;
+    const capacity = ring.length >> 1;
+    const mustFree = this.used - limit + 1;
+    let slot = this.front;
+    let freed = ring[2 * slot + 1]!;
+    while (freed < mustFree) {
+      slot = slot + 1 === capacity ? 0 : slot + 1;
+      freed += ring[2 * slot + 1]!;
+    }
+    return Math.ceil((ring[2 * slot]! + windowMs - now) / 1000);
   }
 
   /** Takes new settings for this counter, keeping the admissions already made (they still count). */
