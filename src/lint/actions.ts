@@ -115,7 +115,7 @@ function readAction(parsed: ParsedWidgetHtml, el: Element, index: number, target
   if (!target) {
     report(makeFinding('action-unbound', '<cwdb-action> has no previous element sibling to bind to, so nothing triggers it; put it right after the element to click', at, 'cwdb-action'));
   } else {
-    result.text = elementText(target, texts);
+    result.text = boundElementText(target, texts);
   }
   if (action === 'call') {
     const endpoint = getAttr(el, 'endpoint');
@@ -153,7 +153,11 @@ const TEXT_LIMIT = 10_000;
  * @example
  * elementText(button); // 'Restart web-1'
  */
-export function elementText(el: Element, memo?: Map<Element, string>): string {
+export function elementText(el: Element): string {
+  return boundElementText(el, undefined);
+}
+
+function boundElementText(el: Element, memo: Map<Element, string> | undefined): string {
   if (el.tagName === 'input' && el.namespaceURI === HTML_NS) {
     const type = (getAttr(el, 'type') ?? '').trim().toLowerCase();
     if (type === 'button' || type === 'submit') {

@@ -14,7 +14,12 @@ export interface Finding {
   attribute?: string;
 }
 
-/** Every rule id, with its severity and a one-line summary (docs/linter.md has examples). */
+/**
+ * Every rule id, with its severity and a one-line summary (docs/linter.md has examples).
+ *
+ * @example
+ * RULES['javascript-url'].severity; // 'error'
+ */
 export const RULES = {
   script: { severity: 'error', summary: 'a <script> element; the console runs no JavaScript' },
   'event-handler': { severity: 'error', summary: 'an on* event-handler attribute' },

@@ -3,6 +3,10 @@
 /**
  * HTML that is safe to insert as is: made by `html`, by the builders, or explicitly by `trusted()`.
  * It serializes to its string (`toString`, `toJSON`), so a handler can return it directly.
+ *
+ * @example
+ * const fragment: SafeHtml = html`<b>${name}</b>`;
+ * JSON.stringify(fragment); // '"<b>Ada</b>"'
  */
 export class SafeHtml {
   readonly #value: string;

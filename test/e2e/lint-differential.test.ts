@@ -8,7 +8,7 @@ import { JSDOM } from 'jsdom';
 import createDOMPurify from 'dompurify';
 import { lint, parseWidgetHtml } from '../../src/lint/index.js';
 import { HAND_CASES } from '../fixtures/lint/differential-cases.js';
-import { documentArbitrary, soupArbitrary } from '../fixtures/lint/generators.js';
+import { attributeArbitrary, documentArbitrary, soupArbitrary } from '../fixtures/lint/generators.js';
 
 const { window } = new JSDOM('');
 const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
@@ -139,4 +139,8 @@ test('generated widget documents agree with DOMPurify', () => {
 
 test('generated tag soup agrees with DOMPurify', () => {
   fc.assert(fc.property(soupArbitrary, (html) => check(html)), { numRuns: Number(process.env.LINT_DIFFERENTIAL_RUNS ?? 150) });
+});
+
+test('generated attribute names and values agree with DOMPurify', () => {
+  fc.assert(fc.property(attributeArbitrary, (html) => check(html)), { numRuns: Number(process.env.LINT_DIFFERENTIAL_RUNS ?? 150) });
 });
