@@ -22,6 +22,8 @@ export interface WidgetAction {
   html?: string;
   /** False when there is no previous element sibling: such an action never works. */
   bound: boolean;
+  /** The element it binds to: tag name and the position of its `<` (absent when unbound). */
+  target?: { element: string; line: number; column: number };
   /** Human-readable reasons this action is malformed (the same facts as the `action-*` findings). */
   problems: string[];
   line: number;
@@ -116,6 +118,7 @@ function readAction(parsed: ParsedWidgetHtml, el: Element, index: number, target
     report(makeFinding('action-unbound', '<cwdb-action> has no previous element sibling to bind to, so nothing triggers it; put it right after the element to click', at, 'cwdb-action'));
   } else {
     result.text = boundElementText(target, texts);
+    result.target = { element: target.tagName, ...elementPosition(target) };
   }
   if (action === 'call') {
     const endpoint = getAttr(el, 'endpoint');
