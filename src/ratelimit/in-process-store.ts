@@ -67,6 +67,9 @@ export class InProcessRateLimitStore implements RateLimitStore {
   readonly #expiry = new ExpiryQueue<PartitionEntry>();
   readonly #shapes = new Map<string, WindowShape>();
   #lastNow = Number.NEGATIVE_INFINITY;
+  /** The last refusal and its settled promise, handed out again while a caller keeps hitting a full counter. */
+  #lastRefusal: RateLimitDecision | undefined = undefined;
+  #lastRefusalPromise: Promise<RateLimitDecision> | undefined = undefined;
 
   constructor(options: InProcessRateLimitStoreOptions = {}) {
     const max = options.maxTrackedPartitions ?? DEFAULT_MAX_TRACKED_PARTITIONS;
@@ -96,7 +99,14 @@ export class InProcessRateLimitStore implements RateLimitStore {
   acquire(partition: string, policy: RateLimitPolicy, signal?: AbortSignal): Promise<RateLimitDecision> {
     // Not `async`: the answer is known at once, and this spares a promise and a microtask per request.
     try {
-      return Promise.resolve(this.#acquireNow(partition, policy, signal));
+      const decision = this.#acquireNow(partition, policy, signal);
+      if (decision === this.#lastRefusal) return this.#lastRefusalPromise!;
+      const answer = Promise.resolve(decision);
+      if (!decision.allowed) {
+        this.#lastRefusal = decision;
+        this.#lastRefusalPromise = answer;
+      }
+      return answer;
     } catch (error) {
       return Promise.reject(error);
     }

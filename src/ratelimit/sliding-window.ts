@@ -58,6 +58,7 @@ export class SlidingWindowCounter {
   private used = 0;
   /** When the newest segment started; later admissions within `segmentMs` of it join it. */
   private newestStart = 0;
+  private lastRefusal: RateLimitDecision | undefined = undefined;
 
   constructor(shape: WindowShape) {
     this.shape = shape;
@@ -80,7 +81,11 @@ export class SlidingWindowCounter {
     }
     // Live segments free after `now`, so both waits round up to at least 1 s.
     const reset = Math.ceil((this.ring[2 * this.front]! + windowMs - now) / 1000);
-    return { allowed: false, limit, remaining: 0, reset, retryAfter: this.retryAfter(now, limit, windowMs) };
+    const retryAfter = this.retryAfter(now, limit, windowMs);
+    const last = this.lastRefusal;
+    // A caller hammering a full counter gets the same answer for a second at a time: reuse it.
+    if (last !== undefined && last.reset === reset && last.retryAfter === retryAfter && last.limit === limit) return last;
+    return (this.lastRefusal = { allowed: false, limit, remaining: 0, reset, retryAfter });
   }
 
   /**
