@@ -1,5 +1,5 @@
 /**
- * Key layout: `<prefix>{<policy key>|<partition>}:<layout>`. Everything between the braces is the cluster
+ * Key layout: `<prefix>{<policy key>|<partition>}:sw`. Everything between the braces is the cluster
  * hash tag, so every key of one counter lands in one slot. Braces, `|` and `%` inside the two names are
  * percent-encoded, which keeps the hash tag intact and makes the mapping one-to-one (no two counters share a
  * key, whatever their names contain).
@@ -20,9 +20,9 @@ export function checkKeyPrefix(prefix: unknown): string {
 }
 
 /**
- * The parts of a counter's key around the partition: `head + escapeName(partition) + tail`.
- * `layout` is `e` (exact list) or `s<segment micros>` (segmented hash).
+ * The parts of a counter's key around the partition: `head + escapeName(partition) + tail`. The `:sw`
+ * suffix names the value's layout (sliding window), so a future layout can live beside it.
  */
-export function counterKeyParts(prefix: string, policyKey: string, layout: string): { head: string; tail: string } {
-  return { head: `${prefix}{${escapeName(policyKey)}|`, tail: `}:${layout}` };
+export function counterKeyParts(prefix: string, policyKey: string): { head: string; tail: string } {
+  return { head: `${prefix}{${escapeName(policyKey)}|`, tail: '}:sw' };
 }

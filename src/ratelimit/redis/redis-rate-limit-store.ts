@@ -1,3 +1,4 @@
+import { EXACT_PERMIT_LIMIT, WINDOW_SEGMENTS } from '../sliding-window.js';
 import type { RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../types.js';
 import { checkKeyPrefix, counterKeyParts, escapeName } from './counter-key.js';
 import { FailureWarning, type RateLimitStoreLogger } from './failure-warning.js';
@@ -41,9 +42,9 @@ export interface RedisRateLimitStoreOptions {
   readonly logger?: RateLimitStoreLogger;
   /** At most one warning per this many milliseconds; default 10,000. */
   readonly warnIntervalMs?: number;
-  /** Limits up to this many permits keep one timestamp per permit (exact); default 128. */
+  /** Limits up to this many permits are exact (one record per admission instant); default 128, as in-process. */
   readonly exactLimit?: number;
-  /** Larger limits count in this many segments per window (a permit may return one segment late); default 64. */
+  /** Larger limits count in this many segments per window (a permit may return one segment late); default 128. */
   readonly segments?: number;
   /**
    * Takes time from this clock (milliseconds) instead of the Redis server; for tests only. By default the
@@ -62,6 +63,7 @@ interface CounterPlan {
   readonly limitArg: string;
   readonly windowArg: string;
   readonly segmentArg: string;
+  readonly maxRecordsArg: string;
 }
 
 function positiveInteger(name: string, value: unknown, fallback: number): number {
@@ -152,8 +154,8 @@ export class RedisRateLimitStore implements RateLimitStore {
       throw new RangeError(`failureMode must be "failOpen" or "failClosed" (got ${JSON.stringify(mode)})`);
     }
     this.#failureMode = mode;
-    this.#exactLimit = positiveInteger('exactLimit', options.exactLimit, 128);
-    this.#segments = positiveInteger('segments', options.segments, 64);
+    this.#exactLimit = positiveInteger('exactLimit', options.exactLimit, EXACT_PERMIT_LIMIT);
+    this.#segments = positiveInteger('segments', options.segments, WINDOW_SEGMENTS);
     if (options.clock !== undefined && typeof options.clock?.now !== 'function') {
       throw new TypeError('RedisRateLimitStore: clock must have a now() method returning milliseconds');
     }
@@ -196,7 +198,7 @@ export class RedisRateLimitStore implements RateLimitStore {
         };
         signal.addEventListener('abort', onAbort, { once: true });
       }
-      this.#evaluate(key, plan.limitArg, plan.windowArg, plan.segmentArg, now).then(
+      this.#evaluate(key, plan.limitArg, plan.windowArg, plan.segmentArg, plan.maxRecordsArg, now).then(
         (reply) => {
           if (settled) return;
           settled = true;
@@ -231,8 +233,8 @@ export class RedisRateLimitStore implements RateLimitStore {
     checkPolicy(policy);
     const windowMicros = Math.round(policy.windowSeconds * 1_000_000);
     const exact = policy.permitLimit <= this.#exactLimit;
-    const segmentMicros = exact ? 0 : Math.ceil(windowMicros / this.#segments);
-    const { head, tail } = counterKeyParts(this.#prefix, policy.key, exact ? 'e' : `s${segmentMicros}`);
+    const segmentMicros = exact ? 0 : windowMicros / this.#segments;
+    const { head, tail } = counterKeyParts(this.#prefix, policy.key);
     const plan: CounterPlan = {
       key: policy.key,
       permitLimit: policy.permitLimit,
@@ -242,6 +244,8 @@ export class RedisRateLimitStore implements RateLimitStore {
       limitArg: String(policy.permitLimit),
       windowArg: String(windowMicros),
       segmentArg: String(segmentMicros),
+      // Exact: at most one record per live admission. Segmented: starts are a segment apart, plus two in flight.
+      maxRecordsArg: String(exact ? policy.permitLimit : this.#segments + 2),
     };
     this.#plans.set(policy, plan);
     return plan;
