@@ -31,6 +31,21 @@ export function fromErrorDocument(doc: ErrorDocument | null | undefined): Invoke
 }
 
 const MAX_LOG_CHARS = 1024 * 1024;
+const TRUNCATED = '\n[log truncated: more than 1 MiB in one invocation]\n';
+
+// Children still running when the host exits without close() are killed with it, busy or not.
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function track(child: ChildProcess): void {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const c of live) c.kill('SIGKILL');
+    });
+  }
+}
 
 interface Running {
   id: number;
@@ -96,6 +111,7 @@ export class ChildEnvironment {
         return;
       }
       this.child = child;
+      track(child);
       this.channel = child.stdio[3] as Readable & Writable;
       this.listen(child);
     });
@@ -150,8 +166,9 @@ export class ChildEnvironment {
   private log(text: string): void {
     const target = this.running ?? this.initSink;
     if (target.logChars >= MAX_LOG_CHARS) return;
-    target.logs.push(text);
-    target.logChars += text.length;
+    const room = MAX_LOG_CHARS - target.logChars;
+    target.logs.push(text.length > room ? text.slice(0, room) + TRUNCATED : text);
+    target.logChars += text.length > room ? MAX_LOG_CHARS : text.length;
   }
 
   private gone(reason: string): void {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { FunctionRegistry, type FunctionSpec, type InvokeOutcome } from './index.js';
 
@@ -211,6 +213,7 @@ describe('Node.js module handlers: the event loop, console output, timeouts and 
   const r = registry({
     waits: behaviour('callbackWaits'),
     logs: behaviour('logs'),
+    chatty: behaviour('chatty'),
     stateful: behaviour('stateful', { timeoutSeconds: 0.3 }),
     never: behaviour('neverSettles', { timeoutSeconds: 0.3 }),
     exits: behaviour('exits'),
@@ -240,6 +243,13 @@ describe('Node.js module handlers: the event loop, console output, timeouts and 
     const second = await r.invoke('logs', { n: 2 });
     assert.match(second.logs, /log line \{ n: 2 \}/);
     assert.doesNotMatch(second.logs, /n: 1/);
+  });
+
+  test('console output beyond 1 MiB per invocation is cut with a note', async () => {
+    const outcome = await r.invoke('chatty', { lines: 1500 });
+    assert.equal(valueOf(outcome), 'done');
+    assert.ok(outcome.logs.length < 1024 * 1024 + 200, `logs ${outcome.logs.length}`);
+    assert.match(outcome.logs, /\[log truncated: more than 1 MiB in one invocation\]\n$/);
   });
 
   test('a warm process is reused; a timeout kills it and the next call starts fresh', async () => {
@@ -305,5 +315,33 @@ describe('Node.js module handlers: closing', () => {
     await r.close();
     assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' });
     assert.equal(errorOf(await r.invoke('s', {})).type, 'Runtime.ExitError');
+  });
+
+  test('a host that exits without close() takes its child processes with it, even a busy one', async () => {
+    const index = fileURLToPath(new URL('./index.ts', import.meta.url));
+    const script = `
+      const { FunctionRegistry } = await import(${JSON.stringify(index)});
+      const r = new FunctionRegistry({ functions: { s: { handler: 'cjs/behaviours.stateful' } }, baseDir: ${JSON.stringify(fixtures)} });
+      const o = await r.invoke('s', {});
+      console.log(o.value.pid);
+      void r.invoke('s', { spin: true });
+      setTimeout(() => process.exit(0), 100);`;
+    const pid = Number(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' }).trim());
+    assert.ok(pid > 0);
+    // Gone, or a zombie waiting for the system to reap it: either way it no longer runs.
+    const gone = (): boolean => {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return true;
+      }
+      try {
+        return /^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return true;
+      }
+    };
+    for (let i = 0; i < 50 && !gone(); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(gone(), `process ${pid} is still running`);
   });
 });
