@@ -1,5 +1,5 @@
 // <cwdb-action> extraction: what each action does, what it binds to, and why it might never work.
-import { parseWidgetHtml, type ParsedWidgetHtml } from './parse.js';
+import { asParsed, type ParsedWidgetHtml } from './parse.js';
 import { HTML_NS, getAttr, isElement, isText, normalizeWhitespace, textContent, walk, type ChildNode, type Element, type ParentNode } from './tree.js';
 import { attributePosition, elementPosition } from './locate.js';
 import { makeFinding, type Finding } from './rules.js';
@@ -48,7 +48,7 @@ interface Extracted {
  * // a.text === 'Go', a.params → { n: 1 }
  */
 export function extractActions(input: string | ParsedWidgetHtml): WidgetAction[] {
-  return extractWithFindings(typeof input === 'string' ? parseWidgetHtml(input) : input).map((e) => e.action);
+  return extractWithFindings(asParsed(input)).map((e) => e.action);
 }
 
 /** The malformed-action findings, for `lint`. */

@@ -1,5 +1,5 @@
 // Form fields as the console collects them for `widgetContext.forms.all` (SPEC §4.1).
-import { parseWidgetHtml, type ParsedWidgetHtml } from './parse.js';
+import { asParsed, type ParsedWidgetHtml } from './parse.js';
 import { HTML_NS, getAttr, hasAttr, isElement, normalizeWhitespace, textContent, walk, type Element } from './tree.js';
 
 /** One named field of the widget (all controls sharing the name). */
@@ -31,7 +31,7 @@ interface Draft {
  * // [{ name: 'q', kind: 'text', value: 'cpu', … }, { name: 'live', kind: 'checkbox', value: 'on', … }]
  */
 export function collectFormFields(input: string | ParsedWidgetHtml): FormField[] {
-  const parsed = typeof input === 'string' ? parseWidgetHtml(input) : input;
+  const parsed = asParsed(input);
   const drafts = new Map<string, Draft>();
   walk(parsed.root, (node) => {
     if (!isElement(node) || node.namespaceURI !== HTML_NS) return;

@@ -97,3 +97,9 @@ test('parseWidgetHtml keeps positions pointing into the input', () => {
   assert.deepEqual([p.sourceCodeLocation!.startLine, p.sourceCodeLocation!.startCol, p.sourceCodeLocation!.startOffset], [1, 1, 0]);
   assert.equal(parsed.root.childNodes.length, 1);
 });
+
+test('input that is not a string is read as text instead of throwing', () => {
+  for (const bad of [undefined, null, 42, {}] as unknown as string[]) {
+    assert.deepEqual(lint(bad), []);
+  }
+});

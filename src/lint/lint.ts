@@ -1,5 +1,5 @@
 // lint(): the console-sanitizer findings plus the malformed-action findings, sorted by position.
-import { parseWidgetHtml, type ParsedWidgetHtml } from './parse.js';
+import { asParsed, type ParsedWidgetHtml } from './parse.js';
 import { findRemovals } from './sanitizer-model.js';
 import { removalFinding, type Finding } from './rules.js';
 import { actionFindings } from './actions.js';
@@ -13,7 +13,7 @@ import { actionFindings } from './actions.js';
  * // [{ rule: 'javascript-url', severity: 'error', line: 1, column: 4, element: 'a', attribute: 'href', … }]
  */
 export function lint(input: string | ParsedWidgetHtml): Finding[] {
-  const parsed = typeof input === 'string' ? parseWidgetHtml(input) : input;
+  const parsed = asParsed(input);
   const findings: Finding[] = [];
   for (const r of findRemovals(parsed.root)) {
     const f = removalFinding(parsed, r);

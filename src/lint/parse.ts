@@ -25,7 +25,13 @@ const BODY = defaultTreeAdapter.createElement('body', HTML_NS as T.Element['name
  * lint(parsed); extractActions(parsed); collectFormFields(parsed);
  */
 export function parseWidgetHtml(html: string): ParsedWidgetHtml {
-  const source = typeof html === 'string' ? html : String(html);
+  const source = typeof html === 'string' ? html : String(html ?? '');
   const root = parseFragment(BODY, source, { sourceCodeLocationInfo: true, scriptingEnabled: false });
   return { source, root };
+}
+
+/** A parsed widget as is; anything else is read as HTML text (so a stray `undefined` does not throw). */
+export function asParsed(input: string | ParsedWidgetHtml): ParsedWidgetHtml {
+  if (typeof input === 'object' && input !== null && typeof input.source === 'string' && input.root?.childNodes) return input;
+  return parseWidgetHtml(typeof input === 'string' ? input : String(input ?? ''));
 }
