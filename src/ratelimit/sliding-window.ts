@@ -66,8 +66,10 @@ export class SlidingWindowCounter {
 
   /** Admits one request at `now` if the window has room; a refusal changes nothing. */
   acquire(now: number): RateLimitDecision {
-    const { limit, windowMs } = this.shape;
-    this.expire(now, windowMs);
+    const shape = this.shape;
+    const limit = shape.limit;
+    const windowMs = shape.windowMs;
+    if (this.size > 0 && this.ring[2 * this.front]! + windowMs <= now) this.expire(now, windowMs);
     if (this.used < limit) {
       this.admit(now);
       this.used++;
@@ -125,20 +127,27 @@ export class SlidingWindowCounter {
   }
 
   private admit(now: number): void {
+    const size = this.size;
     let capacity = this.ring.length >> 1;
-    if (this.size > 0) {
-      const back = 2 * ((this.front + this.size - 1) % capacity);
+    if (size > 0) {
       const ring = this.ring;
-      const full = this.size === capacity && capacity >= this.shape.maxSegments;
-      // `full` only after a reshape to fewer segments: joining the newest segment delays, never advances, a permit.
-      if (ring[back] === now || now - this.newestStart < this.shape.segmentMs || full) {
+      let newest = this.front + size - 1;
+      if (newest >= capacity) newest -= capacity;
+      const back = 2 * newest;
+      // Joining the newest segment delays, never advances, a permit; a full ring happens only after a reshape
+      // to fewer segments.
+      if (
+        ring[back] === now ||
+        now - this.newestStart < this.shape.segmentMs ||
+        (size === capacity && capacity >= this.shape.maxSegments)
+      ) {
         if (now > ring[back]!) ring[back] = now;
         ring[back + 1]!++;
         return;
       }
     }
-    if (this.size === capacity) capacity = this.grow(capacity);
-    const slot = 2 * ((this.front + this.size) % capacity);
+    if (size === capacity) capacity = this.grow(capacity);
+    const slot = 2 * ((this.front + size) % capacity);
     this.ring[slot] = now;
     this.ring[slot + 1] = 1;
     this.size++;
