@@ -1,0 +1,59 @@
+// The harness's public HTTP API as the page uses it. Every call resolves to { ok, status, body, ms }; problem
+// details come back as the body of a failed call, never as a thrown error.
+/* global fetch, performance */
+
+async function call(method, path, body) {
+  const init = { method, headers: { accept: 'application/json' } };
+  if (body !== undefined) {
+    init.headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const started = performance.now();
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (e) {
+    return { ok: false, status: 0, body: { title: 'The harness did not answer', detail: String(e) }, ms: performance.now() - started };
+  }
+  const text = await res.text();
+  const ms = performance.now() - started;
+  let parsed = text;
+  if ((res.headers.get('content-type') ?? '').includes('json') && text !== '') {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+  }
+  return { ok: res.ok, status: res.status, body: parsed, ms };
+}
+
+const d = (id) => `/api/dashboards/${encodeURIComponent(id)}`;
+
+export const api = {
+  list: () => call('GET', '/api/dashboards'),
+  /** The dashboard JSON is sent as a JSON string holding its text, as the API asks. */
+  create: (text, name) => call('POST', `/api/dashboards?name=${encodeURIComponent(name || 'dashboard')}`, text),
+  info: (id) => call('GET', d(id)),
+  source: (id) => call('GET', `${d(id)}/source`),
+  state: (id) => call('GET', `${d(id)}/state`),
+  putState: (id, state) => call('PUT', `${d(id)}/state`, state),
+  widget: (id, wid) => call('GET', `${d(id)}/widgets/${encodeURIComponent(wid)}`),
+  actions: (id, wid) => call('GET', `${d(id)}/widgets/${encodeURIComponent(wid)}/actions`),
+  describe: (id, wid) => call('GET', `${d(id)}/widgets/${encodeURIComponent(wid)}/describe`),
+  runAction: (id, wid, index, body) => call('POST', `${d(id)}/widgets/${encodeURIComponent(wid)}/actions/${index}`, body),
+  refresh: (id, mode) => call('POST', `${d(id)}/refresh`, { mode }),
+};
+
+/** One line for a failed call: the problem's title and detail, or the status. */
+export function problemText(res) {
+  const b = res.body;
+  if (b && typeof b === 'object') {
+    const parts = [b.title, b.detail].filter(Boolean);
+    if (Array.isArray(b.validationMessages)) {
+      parts.push(...b.validationMessages.map((m) => `${m.dataPath || '/'}: ${m.message}`));
+    }
+    if (parts.length) return `${res.status ? `${res.status} ` : ''}${parts.join(' — ')}`;
+  }
+  return `${res.status} ${typeof b === 'string' ? b.slice(0, 300) : ''}`.trim();
+}

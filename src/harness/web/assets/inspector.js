@@ -1,0 +1,114 @@
+// The inspector: for one widget, what the console never shows — the event sent, the raw return value, the
+// findings (highlighted in the HTML), error details, how often its function ran and how long calls took.
+/* global document */
+import { escapeHtml } from './sanitize.js';
+
+const json = (v) => (v === undefined ? 'undefined' : JSON.stringify(v, null, 2));
+
+// Which sections a person opened or closed, so re-rendering keeps them as they were.
+const remembered = new Map();
+
+function section(title, bodyHtml, { open = true, id } = {}) {
+  const key = id ?? title.replace(/\s*\(.*$/, '');
+  const isOpen = remembered.get(key) ?? open;
+  return `<details class="section" data-key="${escapeHtml(key)}"${isOpen ? ' open' : ''}${id ? ` id="${id}"` : ''}><summary>${escapeHtml(title)}</summary>${bodyHtml}</details>`;
+}
+
+function stat(label, value, extra = '') {
+  return `<div class="stat${extra}"><dt>${escapeHtml(label)}</dt><dd>${value}</dd></div>`;
+}
+
+/** The HTML source with line numbers; lines holding a finding are marked and carry its messages. */
+function sourceWithFindings(html, findings) {
+  const byLine = new Map();
+  for (const f of findings) byLine.set(f.line, [...(byLine.get(f.line) ?? []), f]);
+  const lines = html.split('\n');
+  const rows = lines.map((text, i) => {
+    const hits = byLine.get(i + 1);
+    const note = hits ? `<span class="src-note">${hits.map((f) => escapeHtml(`${f.line}:${f.column} ${f.rule}`)).join(', ')}</span>` : '';
+    return `<tr class="${hits ? 'src-hit' : ''}"><td class="src-ln">${i + 1}</td><td class="src-code"><code>${escapeHtml(text)}</code>${note}</td></tr>`;
+  });
+  return `<div class="src"><table class="src-table">${rows.join('')}</table></div>`;
+}
+
+function findingsList(findings) {
+  if (findings.length === 0) return '<p class="muted">No findings: the console would show this HTML as it is.</p>';
+  return `<ul class="findings">${findings
+    .map(
+      (f) => `<li class="finding ${f.severity === 'error' ? 'sev-error' : 'sev-warning'}"><span class="sev">${escapeHtml(f.severity)}</span>
+        <strong>${escapeHtml(f.rule)}</strong> at ${f.line}:${f.column} on <code>&lt;${escapeHtml(f.element)}&gt;</code>${f.attribute ? ` <code>${escapeHtml(f.attribute)}</code>` : ''}
+        <div>${escapeHtml(f.message)}</div></li>`,
+    )
+    .join('')}</ul>`;
+}
+
+function actionsList(actions) {
+  if (!actions || actions.length === 0) return '<p class="muted">No &lt;cwdb-action&gt; in the current content.</p>';
+  return `<table class="plain"><thead><tr><th>#</th><th>Text</th><th>Action</th><th>Event</th><th>Display</th><th>Confirmation</th></tr></thead><tbody>${actions
+    .map(
+      (a) => `<tr><td>${a.index}</td><td>${escapeHtml(a.text)}</td><td>${escapeHtml(a.action)}${a.endpoint ? ` → <code>${escapeHtml(a.endpoint)}</code>` : ''}</td>
+        <td>${escapeHtml(a.event)}</td><td>${escapeHtml(a.display)}</td><td>${a.confirmation === null ? '—' : escapeHtml(a.confirmation)}</td></tr>`,
+    )
+    .join('')}</tbody></table>`;
+}
+
+function requestLog(log) {
+  if (log.length === 0) return '<p class="muted">No requests yet.</p>';
+  return `<ol class="log" reversed>${[...log]
+    .reverse()
+    .map((r) => `<li><code>${escapeHtml(r.method)} ${escapeHtml(r.path)}</code> → <span class="${r.status >= 400 || r.status === 0 ? 'bad' : 'good'}">${r.status}</span> in ${r.ms.toFixed(1)} ms${r.note ? ` — ${escapeHtml(r.note)}` : ''}</li>`)
+    .join('')}</ol>`;
+}
+
+/**
+ * Renders the inspector for a widget record (see app.js) into the aside.
+ * @param {object|null} w
+ * @param {{ onDescribe: (w: object) => void }} handlers
+ */
+export function renderInspector(w, { onDescribe }) {
+  const body = document.getElementById('inspector-body');
+  if (!w) {
+    body.innerHTML = '<p class="muted">Choose “Inspect” on a widget to see the event sent, the raw return value, findings, errors, invocations and timing.</p>';
+    return;
+  }
+  const r = w.result;
+  const head = `<h3 class="insp-title">${escapeHtml(w.title || w.widgetId)} <span class="muted">${escapeHtml(w.widgetId)} · ${escapeHtml(w.type)}</span></h3>
+    ${w.endpoint ? `<p class="muted">endpoint <code>${escapeHtml(w.endpoint)}</code>${w.updateOn ? ` · updateOn ${escapeHtml(Object.entries(w.updateOn).filter(([, v]) => v).map(([k]) => k).join(', ') || 'nothing')}` : ''}</p>` : ''}`;
+  let html = head;
+  if (w.problem) html += `<div class="error-box" role="alert"><strong>Request failed</strong><div>${escapeHtml(w.problem)}</div></div>`;
+  if (r) {
+    const fnMs = typeof r.durationMs === 'number' ? `${r.durationMs.toFixed(1)} ms` : null;
+    html += `<dl class="stats">
+      ${stat('Invocations', String(r.invocations ?? '—'))}
+      ${stat('Produced by', escapeHtml(r.event ?? '—'))}
+      ${stat('Duration', `${w.lastMs === undefined ? '—' : `${w.lastMs.toFixed(1)} ms`}${fnMs ? ` (function ${fnMs})` : ' (round trip)'}`)}
+      ${stat('Findings', String(r.findings?.length ?? 0), r.findings?.length ? ' warn' : '')}
+      ${stat('Error', r.error ? escapeHtml(r.error.type) : 'none', r.error ? ' bad' : '')}
+    </dl>`;
+    if (r.error) {
+      html += section('Error details', `<div class="error-box"><strong>${escapeHtml(r.error.type)}</strong><pre>${escapeHtml(r.error.message)}</pre></div>`, { id: 'insp-error' });
+    }
+    if (w.sent) {
+      html += section(
+        'Event sent',
+        `<p class="muted small">${escapeHtml(w.sent.note)}</p><pre class="json">${escapeHtml(json(w.sent.event))}</pre>`,
+        { id: 'insp-event' },
+      );
+    }
+    const rawNote = typeof r.raw === 'string' ? `<p class="muted small">A string of ${r.raw.length} characters (shown as HTML).</p>` : '';
+    const rawText = typeof r.raw === 'string' ? r.raw : json(r.raw);
+    html += section('Raw return value', `${rawNote}<pre class="json" id="insp-raw">${escapeHtml(rawText)}</pre>`, { id: 'insp-raw-section' });
+    html += section(`Findings (${r.findings?.length ?? 0})`, findingsList(r.findings ?? []) + (r.findings?.length ? sourceWithFindings(r.html ?? '', r.findings) : ''), { id: 'insp-findings' });
+    if (typeof r.logs === 'string' && r.logs) html += section('Logs', `<pre>${escapeHtml(r.logs)}</pre>`, { open: false });
+    html += section('HTML returned', `<pre class="json">${escapeHtml(r.html ?? '')}</pre>`, { open: false });
+  }
+  if (w.type === 'custom') html += section('Actions', actionsList(w.actions), { open: false });
+  html += section('Requests', requestLog(w.log), { open: false });
+  if (w.type === 'custom') html += `<p><button type="button" class="btn" id="insp-describe">Show the function's documentation (describe)</button></p>`;
+  if (w.describe) html += section('Documentation', w.describe, { id: 'insp-doc' });
+  body.innerHTML = html;
+  for (const d of body.querySelectorAll('details[data-key]')) {
+    d.addEventListener('toggle', () => remembered.set(d.dataset.key, d.open));
+  }
+  document.getElementById('insp-describe')?.addEventListener('click', () => onDescribe(w));
+}

@@ -1,0 +1,66 @@
+/**
+ * Launches Debian's `chromium` through playwright-core for browser tests: headless, with the features that
+ * reach the network turned off, in a fresh profile directory that `close()` removes.
+ *
+ * @example
+ * const browser = await launchChromium();
+ * try { const page = await browser.context.newPage(); ... } finally { await browser.close(); }
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/**
+ * What a browser test file does when chromium is missing: in CI that is a failure, elsewhere the tests are
+ * skipped with one line saying how to run them. Returns the `skip` option for `node:test`.
+ */
+export function chromiumSkipReason(): string | false {
+  if (existsSync(CHROMIUM_PATH)) return false;
+  const message = `chromium not found at ${CHROMIUM_PATH}: install it (apt-get install -y chromium) to run the browser tests`;
+  if (process.env.CI === 'true') throw new Error(message);
+  return message;
+}
+
+export interface ChromiumHandle {
+  readonly context: BrowserContext;
+  /** Closes the browser and removes its profile directory. */
+  close(): Promise<void>;
+}
+
+/** Starts headless chromium with a fresh user-data directory. */
+export async function launchChromium(options: { viewport?: { width: number; height: number } } = {}): Promise<ChromiumHandle> {
+  const profile = mkdtempSync(join(tmpdir(), 'trellis-chromium-'));
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: ARGS,
+      viewport: options.viewport ?? { width: 1500, height: 1000 },
+      timeout: 30_000,
+    });
+  } catch (error) {
+    rmSync(profile, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    context,
+    close: async () => {
+      await context.close().catch(() => undefined);
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
