@@ -7,6 +7,8 @@
  *
  * Each test makes its own store with `makeStore` and uses partitions and keys unique to this run, so a
  * store backed by a shared server (Redis) needs no cleanup between tests; `teardown` runs once at the end.
+ * The scripted timelines use limits of at most 5, where a store must be exact: every decision, numbers
+ * included, is compared with an exact sliding log. Time is whole milliseconds on the injected clock.
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
