@@ -2,6 +2,7 @@
 // DOMPurify on jsdom (configured as the console model) and sanitize-html. Rounds alternate between the
 // three so that machine load hits all alike; the median round is reported.
 // Run: node --import tsx bench/lint.bench.ts
+import { pathToFileURL } from 'node:url';
 import { JSDOM } from 'jsdom';
 import createDOMPurify from 'dompurify';
 import sanitizeHtml from 'sanitize-html';
@@ -77,17 +78,21 @@ function round(run: (html: string) => unknown, ms: number): number {
   return done / 1048576 / ((performance.now() - start) / 1000);
 }
 
-const rounds = Number(process.env.ROUNDS ?? 5);
-const results: Record<string, number[]> = Object.fromEntries(Object.keys(peers).map((k) => [k, []]));
-for (const run of Object.values(peers)) round(run, 300); // warm-up
-for (let r = 0; r < rounds; r++) for (const [name, run] of Object.entries(peers)) results[name]!.push(round(run, 1000));
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const lintMBps = median(results['trellis lint']!);
-console.log(`corpus: ${corpus.length} widgets, ${(bytes / 1024).toFixed(0)} KiB; ${rounds} alternating rounds, median`);
-console.log('| peer | MB/s | trellis lint is |');
-console.log('|---|---:|---:|');
-for (const [name, xs] of Object.entries(results)) {
-  const m = median(xs);
-  console.log(`| ${name} | ${m.toFixed(2)} | ${name === 'trellis lint' ? '—' : `${(lintMBps / m).toFixed(1)}× faster`} |`);
+/** Runs the rounds and prints a Markdown table of MB/s per peer. */
+export async function runLintBench(): Promise<void> {
+  const rounds = Number(process.env.ROUNDS ?? 5);
+  const results: Record<string, number[]> = Object.fromEntries(Object.keys(peers).map((k) => [k, []]));
+  for (const run of Object.values(peers)) round(run, 300); // warm-up
+  for (let r = 0; r < rounds; r++) for (const [name, run] of Object.entries(peers)) results[name]!.push(round(run, 1000));
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const lintMBps = median(results['trellis lint']!);
+  console.log(`\nLint throughput. Corpus: ${corpus.length} widgets, ${(bytes / 1024).toFixed(0)} KiB; ${rounds} alternating rounds, median`);
+  console.log('| peer | MB/s | trellis lint is |');
+  console.log('|---|---:|---:|');
+  for (const [name, xs] of Object.entries(results)) {
+    const m = median(xs);
+    console.log(`| ${name} | ${m.toFixed(2)} | ${name === 'trellis lint' ? '—' : `${(lintMBps / m).toFixed(1)}× faster`} |`);
+  }
 }
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await runLintBench();

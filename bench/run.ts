@@ -23,3 +23,4 @@ if (want('harness') && existsSync(here('./harness.bench.ts'))) {
   const mod = (await import(here('./harness.bench.ts'))) as { runHarnessBench(): Promise<unknown> };
   await mod.runHarnessBench();
 }
+if (want('lint')) await (await import('./lint.bench.js')).runLintBench();
