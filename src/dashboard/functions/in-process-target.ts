@@ -1,10 +1,11 @@
 /**
  * A JavaScript function run in the harness's own process (the TypeScript driver's functions). The event and
  * the result make a JSON round trip, as they would through Lambda, so a function cannot share objects with
- * the harness. Console output is not captured (it belongs to the host process); `logs` is empty.
+ * the harness. Console calls made during the invocation (in its async context) are kept as its `logs`.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { captureConsole } from './console-capture.js';
 import { identityFor, newLogStreamName, timeoutError, toInvokeError, type FunctionIdentity } from './lambda-context.js';
 import type { FunctionTarget, InProcessHandler, InvokeError, InvokeOptions, InvokeOutcome, LambdaContext } from './types.js';
 
@@ -52,6 +53,7 @@ export class InProcessTarget implements FunctionTarget {
     const timeoutMs = this.identity.timeoutSeconds * 1000;
     const deadline = Date.now() + timeoutMs;
     const input = jsonValue(event);
+    let captured: (() => string) | undefined;
     const settled = await new Promise<Settled>((resolve, reject) => {
       let done = false;
       const finish = (s: Settled): void => {
@@ -88,7 +90,9 @@ export class InProcessTarget implements FunctionTarget {
         fail: (err) => callback(err ?? 'handled'),
       };
       try {
-        const result = this.handler(input.value, context, callback);
+        const run = captureConsole(awsRequestId, () => this.handler(input.value, context, callback));
+        captured = run.logs;
+        const result = run.result;
         if (result instanceof Object && typeof (result as PromiseLike<unknown>).then === 'function') {
           (result as PromiseLike<unknown>).then((v) => callback(null, v), (e) => callback(e ?? 'undefined'));
         } else if (result !== undefined || this.handler.length < 3) {
@@ -99,9 +103,10 @@ export class InProcessTarget implements FunctionTarget {
       }
     });
     const durationMs = performance.now() - started;
+    const logs = captured?.() ?? '';
     return settled.ok
-      ? { ok: true, value: settled.value, logs: '', durationMs, awsRequestId }
-      : { ok: false, error: settled.error, logs: '', durationMs, awsRequestId };
+      ? { ok: true, value: settled.value, logs, durationMs, awsRequestId }
+      : { ok: false, error: settled.error, logs, durationMs, awsRequestId };
   }
 
   async close(): Promise<void> {}

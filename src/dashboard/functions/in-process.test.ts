@@ -61,6 +61,19 @@ describe('in-process JavaScript functions', () => {
     assert.equal((await only(async () => Promise.reject(new Error('rejected'))).invoke('fn', {})).error?.message, 'rejected');
   });
 
+  test('console output during an invocation is kept as its logs, concurrent invocations apart', async () => {
+    const r = only(async (e) => {
+      console.log('start %s', e.n);
+      await new Promise((resolve) => setTimeout(resolve, 10 * e.n));
+      console.error('end', e.n);
+      return e.n;
+    });
+    const [a, b] = await Promise.all([r.invoke('fn', { n: 1 }), r.invoke('fn', { n: 2 })]);
+    assert.match(a.logs, new RegExp(`^\\S+Z\\t${a.awsRequestId}\\tINFO\\tstart 1\\n\\S+Z\\t${a.awsRequestId}\\tERROR\\tend 1\\n$`));
+    assert.match(b.logs, /start 2\n.*end 2\n$/);
+    assert.doesNotMatch(b.logs, /start 1/);
+  });
+
   test('a function that never settles ends at its timeout', async () => {
     const outcome = await only(() => new Promise(() => {}), 0.2).invoke('fn', {});
     assert.deepEqual(outcome.error, { type: 'Sandbox.Timedout', message: 'Task timed out after 0.20 seconds' });
