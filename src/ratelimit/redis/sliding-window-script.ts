@@ -31,20 +31,25 @@ else
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 end
+-- Seconds, rounded up, at least 1 (every wait computed below is positive).
 local function secs(us)
   local s = math.ceil(us / 1000000)
-  if s < 1 then s = 1 end
+  if s < 1 then return 1 end
   return s
 end
 
 local value = redis.call('GET', key)
 local used, newestStart, first, last = 0, 0, 0, -1
+local frontLatest
 if value then
   used, newestStart = struct.unpack('>dd', value)
   last = (#value - 16) / 16 - 1
   while first <= last do
     local latest, count = struct.unpack('>dd', value, 17 + first * 16)
-    if latest + window > now then break end
+    if latest + window > now then
+      frontLatest = latest
+      break
+    end
     used = used - count
     first = first + 1
   end
@@ -52,25 +57,27 @@ end
 local live = last - first + 1
 
 if used < limit then
-  local body
+  local header
   local newest = now
-  local backLatest, backCount
-  if live > 0 then backLatest, backCount = struct.unpack('>dd', value, 17 + last * 16) end
-  if live > 0 and (backLatest == now or now - newestStart < segment or live >= maxRecords) then
-    if backLatest > newest then newest = backLatest end
-    body = string.sub(value, 17 + first * 16, 16 + last * 16) .. struct.pack('>dd', newest, backCount + 1)
+  if live > 0 then
+    local backLatest, backCount = struct.unpack('>dd', value, 17 + last * 16)
+    if backLatest == now or now - newestStart < segment or live >= maxRecords then
+      if backLatest > newest then newest = backLatest end
+      if live == 1 then frontLatest = newest end
+      header = struct.pack('>dd', used + 1, newestStart)
+      value = header .. string.sub(value, 17 + first * 16, 16 + last * 16) .. struct.pack('>dd', newest, backCount + 1)
+    else
+      header = struct.pack('>dd', used + 1, now)
+      value = header .. string.sub(value, 17 + first * 16) .. struct.pack('>dd', now, 1)
+    end
   else
-    body = struct.pack('>dd', now, 1)
-    if live > 0 then body = string.sub(value, 17 + first * 16) .. body end
-    newestStart = now
+    frontLatest = now
+    value = struct.pack('>dddd', used + 1, now, now, 1)
   end
-  used = used + 1
-  redis.call('SET', key, struct.pack('>dd', used, newestStart) .. body, 'PX', math.ceil((newest + window - now) / 1000) + 1)
-  local frontLatest = struct.unpack('>d', body)
-  return { 1, limit - used, secs(frontLatest + window - now), 0 }
+  redis.call('SET', key, value, 'PX', math.ceil((newest + window - now) / 1000) + 1)
+  return { 1, limit - used - 1, secs(frontLatest + window - now), 0 }
 end
 
-local frontLatest = struct.unpack('>d', value, 17 + first * 16)
 local blocker = frontLatest
 if used > limit then
   -- Fewer permits than admissions (the limit was lowered): wait until enough segments have left.
