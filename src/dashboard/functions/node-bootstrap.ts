@@ -79,6 +79,7 @@ function packageIsModule(file) {
 }
 function wrapLoadError(e) {
   if (e && (e.code === 'MODULE_NOT_FOUND' || e.code === 'ERR_MODULE_NOT_FOUND')) return runtimeError('Runtime.ImportModuleError', 'Error: ' + e.message, e);
+  if (e && e.code === 'ERR_UNKNOWN_FILE_EXTENSION') return runtimeError('Runtime.ImportModuleError', 'Error: ' + e.message + ' (TypeScript handlers need the tsx package installed beside the harness or the handler)', e);
   if (e && e.name === 'SyntaxError') return runtimeError('Runtime.UserCodeSyntaxError', 'SyntaxError: ' + e.message, e);
   return e;
 }
