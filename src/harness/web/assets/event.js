@@ -7,13 +7,20 @@ const PX_PER_ROW = 61.5;
 const AUTO_PERIOD = 300;
 const DURATION = /^-P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
 
+// Years and months move the UTC calendar (clamped to the target month's last day); the rest are fixed lengths.
 function relativeStart(text, now) {
   const m = DURATION.exec(text ?? '');
   if (!m) return now - 3 * 3600_000;
   const [, y, mo, w, d, h, mi, s] = m.map((v) => Number(v ?? 0));
-  const t = new Date(now);
-  t.setUTCFullYear(t.getUTCFullYear() - y, t.getUTCMonth() - mo, t.getUTCDate() - 7 * w - d);
-  return t.getTime() - ((h * 60 + mi) * 60 + s) * 1000;
+  const date = new Date(now);
+  if (y || mo) {
+    const day = date.getUTCDate();
+    date.setUTCDate(1);
+    date.setUTCFullYear(date.getUTCFullYear() - y);
+    date.setUTCMonth(date.getUTCMonth() - mo);
+    date.setUTCDate(Math.min(day, new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate()));
+  }
+  return Math.round(date.getTime() - (((w * 7 + d) * 24 + h) * 3600 + mi * 60 + s) * 1000);
 }
 
 function offsetMinutes(zone, at) {

@@ -1,0 +1,154 @@
+// The web page's routes on the harness app, and the page's pure modules checked in Node: grid placement
+// (property-based) and the event it rebuilds, held against the event a function really receives.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import fc from 'fast-check';
+import { createHarnessApp } from '../../src/harness/index.js';
+import { WEB_ASSETS, webRoutes } from '../../src/harness/web/index.js';
+import type { App } from '../../src/index.js';
+
+const ASSETS = fileURLToPath(new URL('../../src/harness/web/assets/', import.meta.url));
+// The page's modules are plain browser JavaScript without type declarations.
+const pageModule = (name: string): Promise<any> => import(pathToFileURL(`${ASSETS}${name}`).href);
+
+/** A harness app with the page, whether the harness mounts it itself or not. */
+async function appWithPage(options: Parameters<typeof createHarnessApp>[0]): Promise<ReturnType<typeof createHarnessApp>> {
+  const plain = createHarnessApp(options);
+  if ((await plain.app.inject({ url: '/' })).statusCode === 200) return plain;
+  await plain.harness.close();
+  return createHarnessApp({ ...options, extraRoutes: webRoutes() });
+}
+
+const post = (app: App, url: string, body: unknown) =>
+  app.inject({ method: 'POST', url, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+const put = (app: App, url: string, body: unknown) =>
+  app.inject({ method: 'PUT', url, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+
+describe('web page routes', () => {
+  it('GET / serves the page and every module it imports, with types; other paths under /web are 404', async () => {
+    const { app, harness } = await appWithPage({ functions: { functions: {} } });
+    try {
+      const root = await app.inject({ url: '/' });
+      assert.equal(root.statusCode, 200);
+      assert.match(String(root.headers['content-type']), /^text\/html/);
+      assert.match(String(root.headers['content-security-policy']), /object-src 'none'/);
+      assert.match(root.body, /<script type="module" src="\/web\/app\.js"><\/script>/);
+      const seen = new Set<string>();
+      const queue = ['app.js', 'app.css', 'widget.css'];
+      while (queue.length) {
+        const file = queue.shift()!;
+        if (seen.has(file)) continue;
+        seen.add(file);
+        const res = await app.inject({ url: `/web/${file}` });
+        assert.equal(res.statusCode, 200, file);
+        assert.match(String(res.headers['content-type']), file.endsWith('.js') ? /^text\/javascript/ : /^text\/css/, file);
+        for (const m of res.body.matchAll(/from '\.\/([\w-]+\.js)'/g)) queue.push(m[1]!);
+      }
+      assert.deepEqual([...seen].sort(), WEB_ASSETS.filter((f) => f !== 'index.html').sort());
+      assert.equal((await app.inject({ url: '/web/index.ts' })).statusCode, 404);
+      assert.equal((await app.inject({ url: '/web/../index.ts' })).statusCode, 404);
+    } finally {
+      await harness.close();
+    }
+  });
+});
+
+describe('grid placement', () => {
+  const widgetArb = fc.record(
+    {
+      x: fc.integer({ min: 0, max: 23 }),
+      y: fc.integer({ min: 0, max: 30 }),
+      width: fc.integer({ min: 1, max: 24 }),
+      height: fc.integer({ min: 1, max: 12 }),
+    },
+    { requiredKeys: [] },
+  );
+
+  it('keeps written positions and puts every other widget where it overlaps nothing, inside 24 columns', async () => {
+    const { placeWidgets } = await pageModule('layout.js');
+    fc.assert(
+      fc.property(fc.array(widgetArb, { maxLength: 25 }), (widgets) => {
+        const placed: { x: number; y: number; width: number; height: number }[] = placeWidgets(widgets);
+        assert.equal(placed.length, widgets.length);
+        const overlap = (a: (typeof placed)[number], b: (typeof placed)[number]) =>
+          a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+        placed.forEach((p, i) => {
+          const w = widgets[i]!;
+          assert.ok(p.x >= 0 && p.x + p.width <= 24 && p.y >= 0 && p.height >= 1, JSON.stringify(p));
+          if (w.x !== undefined && w.y !== undefined) {
+            assert.deepEqual([p.x, p.y], [w.x, w.y]);
+          } else {
+            assert.equal(p.width, w.width ?? 6);
+            placed.forEach((q, j) => assert.ok(i === j || !overlap(p, q), `widget ${i} overlaps widget ${j}`));
+          }
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('places widgets without positions left to right, then below', async () => {
+    const { placeWidgets } = await pageModule('layout.js');
+    assert.deepEqual(placeWidgets([{}, {}, {}, {}, { width: 24, height: 2 }]), [
+      { x: 0, y: 0, width: 6, height: 6 },
+      { x: 6, y: 0, width: 6, height: 6 },
+      { x: 12, y: 0, width: 6, height: 6 },
+      { x: 18, y: 0, width: 6, height: 6 },
+      { x: 0, y: 6, width: 24, height: 2 },
+    ]);
+  });
+});
+
+describe('the event the page rebuilds', () => {
+  it('equals the event the function received, for any state the API accepts', async () => {
+    const { rebuildEvent } = await pageModule('event.js');
+    const now = Date.UTC(2024, 2, 31, 12, 30, 0);
+    const received: unknown[] = [];
+    const { app, harness } = await appWithPage({
+      clock: () => now,
+      functions: { functions: { probe: { handler: (event: unknown) => (received.push(event), '<p>probe</p>') } } },
+    });
+    try {
+      const widget = { type: 'custom', x: 0, y: 0, width: 7, height: 5, properties: { endpoint: 'probe', title: 'Probe', params: { a: 1, nested: { b: [true] } } } };
+      const created = await post(app, '/api/dashboards?name=ops', JSON.stringify({ widgets: [widget] }));
+      assert.equal(created.statusCode, 201, created.body);
+      const id = created.json<{ id: string }>().id;
+      const stateArb = fc.record(
+        {
+          timeRange: fc.oneof(
+            fc.constantFrom('-PT3H', '-PT15M', '-P1D', '-P1W', '-P1M', '-P1Y2M', '-P2DT4H30M').map((relative) => ({ relative })),
+            fc.record({ start: fc.integer({ min: 1e12, max: 1.6e12 }), span: fc.integer({ min: 1, max: 1e9 }) }).map(({ start, span }) => ({ start, end: start + span })),
+          ),
+          theme: fc.constantFrom('light', 'dark'),
+          period: fc.constantFrom('auto', 60, 3600),
+          timezone: fc.constantFrom('UTC', '+05:30', '-08:00', 'Europe/Berlin', 'America/New_York'),
+          locale: fc.constantFrom('en', 'de-DE'),
+          width: fc.constantFrom(null, 400),
+          height: fc.constantFrom(null, 250),
+        },
+        { requiredKeys: [] },
+      );
+      await fc.assert(
+        fc.asyncProperty(stateArb, async (input) => {
+          const res = await put(app, `/api/dashboards/${id}/state`, input);
+          assert.equal(res.statusCode, 200, res.body);
+          const state = res.json<{ state: unknown }>().state;
+          assert.equal((await post(app, `/api/dashboards/${id}/refresh`, { mode: 'manual' })).statusCode, 200);
+          assert.equal((await app.inject({ url: `/api/dashboards/${id}/widgets/0` })).statusCode, 200);
+          const rebuilt = rebuildEvent({
+            topLevel: widget.properties.params,
+            widget: { widgetId: 'widget-0', title: 'Probe', params: widget.properties.params, width: 7, height: 5 },
+            state,
+            forms: {},
+            now,
+          });
+          assert.deepEqual(rebuilt, received.at(-1));
+        }),
+        { numRuns: 60 },
+      );
+    } finally {
+      await harness.close();
+    }
+  });
+});
