@@ -39,6 +39,7 @@ describe('in-process JavaScript functions', () => {
     });
     const first = await r.invoke('ctx', {});
     await r.invoke('arn:aws:lambda:eu-west-1:111122223333:function:ctx:prod', {});
+    await r.invoke('ctx:7', {});
     const [a, b] = contexts as [LambdaContext, LambdaContext];
     assert.equal(a.functionName, 'ctx');
     assert.equal(a.functionVersion, '$LATEST');
@@ -46,6 +47,7 @@ describe('in-process JavaScript functions', () => {
     assert.equal(a.logGroupName, '/aws/lambda/ctx');
     assert.equal(a.invokedFunctionArn, 'arn:aws:lambda:eu-west-1:111122223333:function:ctx');
     assert.equal(b.invokedFunctionArn, 'arn:aws:lambda:eu-west-1:111122223333:function:ctx:prod');
+    assert.equal(contexts[2]?.invokedFunctionArn, 'arn:aws:lambda:eu-west-1:111122223333:function:ctx:7');
     assert.equal(a.awsRequestId, first.awsRequestId);
     assert.notEqual(a.awsRequestId, b.awsRequestId);
     const remaining = a.getRemainingTimeInMillis();

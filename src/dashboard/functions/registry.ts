@@ -22,6 +22,7 @@ import type { FunctionSpec, FunctionTarget, FunctionsConfig, InvokeError, Invoke
  */
 export class FunctionRegistry {
   private readonly targets = new Map<string, FunctionTarget>();
+  private readonly arns = new WeakMap<FunctionTarget, string>();
   private readonly byArn = new Map<string, string>();
   private readonly byName = new Map<string, string>();
   private readonly byArnName = new Map<string, string>();
@@ -78,6 +79,7 @@ export class FunctionRegistry {
     if (!target) {
       target = this.create(key, spec);
       this.targets.set(cacheKey, target);
+      this.arns.set(target, identityFor(key).arn);
     }
     return target;
   }
@@ -104,8 +106,11 @@ export class FunctionRegistry {
     if (this.closed) return fail({ type: 'Runtime.ExitError', message: 'the function registry has been closed' });
     const target = this.resolve(endpoint);
     if (!('invoke' in target)) return fail(target);
+    // The ARN the function sees is the one it was called by, qualifier included, as in Lambda.
     const parsed = parseEndpoint(endpoint);
-    const invokedFunctionArn = options.invokedFunctionArn ?? (parsed?.unqualifiedArn ? endpoint : undefined);
+    const base = parsed?.unqualifiedArn ?? this.arns.get(target);
+    const called = parsed?.unqualifiedArn ? endpoint : parsed?.qualifier && base ? `${base}:${parsed.qualifier}` : undefined;
+    const invokedFunctionArn = options.invokedFunctionArn ?? called;
     return target.invoke(event, { ...options, ...(invokedFunctionArn ? { invokedFunctionArn } : {}) });
   }
 
