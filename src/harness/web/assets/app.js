@@ -229,8 +229,9 @@ async function runAction(w, entry) {
     }
     if (entry.action === 'call') noteSent(w, entry.params ?? {}, { ...formsOfHtml(w.result?.html), ...forms });
     if (res.body.display === 'popup') {
-      w.result = { ...w.result, raw: res.body.raw, invocations: res.body.invocations };
-      w.lastPopup = res.body;
+      // A popup leaves the widget as it was; its own result is kept apart for the inspector.
+      w.result = { ...w.result, invocations: res.body.invocations };
+      w.lastPopup = { ...res.body, text: entry.text };
       updateBadges(w);
       status(`Popup from “${entry.text}”.`);
       await openPopup({ title: entry.text || w.title || 'Popup', html: res.body.error ? `<p><strong>${escapeHtml(res.body.error.type)}</strong> ${escapeHtml(res.body.error.message)}</p>` : res.body.html, theme: page.current.state.theme, defaultCss: page.defaultCss });

@@ -99,6 +99,15 @@ export function renderInspector(w, { onDescribe }) {
     const rawText = typeof r.raw === 'string' ? r.raw : json(r.raw);
     html += section('Raw return value', `${rawNote}<pre class="json" id="insp-raw">${escapeHtml(rawText)}</pre>`, { id: 'insp-raw-section' });
     html += section(`Findings (${r.findings?.length ?? 0})`, findingsList(r.findings ?? []) + (r.findings?.length ? sourceWithFindings(r.html ?? '', r.findings) : ''), { id: 'insp-findings' });
+    const p = w.lastPopup;
+    if (p) {
+      const error = p.error ? `<div class="error-box"><strong>${escapeHtml(p.error.type)}</strong><pre>${escapeHtml(p.error.message)}</pre></div>` : '';
+      html += section(
+        `Last popup (“${p.text}”)`,
+        `${error}<p class="muted small">Produced by ${escapeHtml(p.event)}; raw return value:</p><pre class="json">${escapeHtml(typeof p.raw === 'string' ? p.raw : json(p.raw))}</pre>${findingsList(p.findings ?? [])}`,
+        { open: false, id: 'insp-popup' },
+      );
+    }
     if (typeof r.logs === 'string' && r.logs) html += section('Logs', `<pre>${escapeHtml(r.logs)}</pre>`, { open: false });
     html += section('HTML returned', `<pre class="json">${escapeHtml(r.html ?? '')}</pre>`, { open: false });
   }
