@@ -32,6 +32,8 @@ export interface RedisBenchRow {
   readonly p99Ms: number;
   /** Share of acquires that were allowed (both limiters see the same load). */
   readonly allowedShare?: number;
+  /** Redis CPU time per script call, from `INFO commandstats` (what the server pays per acquire). */
+  readonly redisMicrosPerCall?: number;
 }
 
 export interface RedisBenchResult {
@@ -100,7 +102,8 @@ export async function runRedisStoreBench(options: RedisBenchOptions = {}): Promi
     return c;
   };
   try {
-    const info = await client().info('server');
+    const admin = client();
+    const info = await admin.info('server');
     const redisVersion = /redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown';
     const redisBenchmarkPing = measureRedisBenchmarkPing(server.port);
     const pingClient = client();
@@ -130,11 +133,17 @@ export async function runRedisStoreBench(options: RedisBenchOptions = {}): Promi
       };
       const oursRounds: RedisBenchRow[] = [];
       const theirsRounds: RedisBenchRow[] = [];
+      const measured = async (name: string, op: Operation): Promise<RedisBenchRow> => {
+        await admin.flushall();
+        await admin.config('RESETSTAT');
+        const row = await closedLoop(name, op, settings.durationMs, settings.concurrency);
+        const stats = await admin.info('commandstats');
+        const micros = Number(/cmdstat_evalsha:[^\r\n]*usec_per_call=([\d.]+)/.exec(stats)?.[1]);
+        return Number.isFinite(micros) ? { ...row, redisMicrosPerCall: micros } : row;
+      };
       for (let round = 0; round < settings.rounds; round++) {
-        await client().flushall();
-        oursRounds.push(await closedLoop('RedisRateLimitStore (exact sliding window)', ours, settings.durationMs, settings.concurrency));
-        await client().flushall();
-        theirsRounds.push(await closedLoop("rate-limiter-flexible RateLimiterRedis (fixed window)", theirs, settings.durationMs, settings.concurrency));
+        oursRounds.push(await measured('RedisRateLimitStore (sliding window)', ours));
+        theirsRounds.push(await measured('rate-limiter-flexible RateLimiterRedis (fixed window)', theirs));
         if (scenario === scenarios[0]) pingRounds.push(await ping());
       }
       results.push({ title: scenario.title, rows: [best(oursRounds), best(theirsRounds)] });
@@ -156,14 +165,14 @@ export async function runRedisStoreBench(options: RedisBenchOptions = {}): Promi
 export function formatRedisStoreBench(result: RedisBenchResult): string {
   const { settings } = result;
   const row = (r: RedisBenchRow): string =>
-    `| ${r.name} | ${r.opsPerSecond.toLocaleString('en-US')} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.allowedShare === undefined ? '' : `${(r.allowedShare * 100).toFixed(1)} %`} |`;
+    `| ${r.name} | ${r.opsPerSecond.toLocaleString('en-US')} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.allowedShare === undefined ? '' : `${(r.allowedShare * 100).toFixed(1)} %`} | ${r.redisMicrosPerCall?.toFixed(1) ?? ''} |`;
   const lines = [
     `Redis ${result.redisVersion}, Node ${result.node}; each contender on its own ioredis connection with ${settings.concurrency} acquires in flight, ${settings.durationMs} ms per contender per round, best of ${settings.rounds} interleaved rounds.`,
     '',
     `Ceiling: \`redis-benchmark -t ping -c 50\` ${result.ceiling.redisBenchmarkPing.toLocaleString('en-US')} req/s (50 connections); ioredis PING on one connection ${result.ceiling.ioredisPing.opsPerSecond.toLocaleString('en-US')} req/s (p50 ${result.ceiling.ioredisPing.p50Ms.toFixed(2)} ms, p99 ${result.ceiling.ioredisPing.p99Ms.toFixed(2)} ms).`,
   ];
   for (const scenario of result.scenarios) {
-    lines.push('', `**${scenario.title}**`, '', '| contender | acquires/s | p50 ms | p99 ms | allowed |', '| --- | ---: | ---: | ---: | ---: |');
+    lines.push('', `**${scenario.title}**`, '', '| contender | acquires/s | p50 ms | p99 ms | allowed | Redis µs/call |', '| --- | ---: | ---: | ---: | ---: | ---: |');
     for (const r of scenario.rows) lines.push(row(r));
   }
   return lines.join('\n');
