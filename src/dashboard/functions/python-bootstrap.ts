@@ -22,26 +22,31 @@ def send(obj):
     send_line(json.dumps(obj))
 
 
-class LogStream(io.TextIOBase):
-    encoding = 'utf-8'
-
+class LogSink(io.RawIOBase):
     def writable(self):
         return True
 
-    def write(self, text):
-        if text:
-            send({'t': 'log', 'd': str(text)})
-        return len(text)
-
-    def flush(self):
-        pass
-
-    def isatty(self):
-        return False
+    def write(self, data):
+        data = bytes(data)
+        if data:
+            send({'t': 'log', 'd': data.decode('utf-8', 'replace')})
+        return len(data)
 
 
-sys.stdout = LogStream()
-sys.stderr = LogStream()
+def log_stream():
+    return io.TextIOWrapper(LogSink(), encoding='utf-8', write_through=True)
+
+
+def flush_output():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+
+
+sys.stdout = log_stream()
+sys.stderr = log_stream()
 
 
 class RequestIdFilter(logging.Filter):
@@ -123,9 +128,11 @@ def invoke(handler, msg):
     try:
         result = handler(msg.get('event'), context)
     except Exception as e:
+        flush_output()
         send({'t': 'result', 'id': msg['id'], 'ok': False, 'error': error_document(e, 1)})
         return
     finally:
+        flush_output()
         CURRENT['request_id'] = None
     try:
         payload = json.dumps(result, allow_nan=False)
@@ -140,9 +147,11 @@ def main():
     try:
         handler = load_handler()
     except Exception as e:
+        flush_output()
         send({'t': 'initError', 'error': error_document(e)})
         handler = None
     else:
+        flush_output()
         send({'t': 'ready'})
     for line in READER:
         if not line.strip() or handler is None:

@@ -15,6 +15,7 @@ describe('Python handlers', () => {
       exits: py('exits'),
       notJson: py('not_json'),
       missing: py('no_such_function'),
+      raw: py('raw_output'),
     },
     baseDir: fixtures,
   });
@@ -38,6 +39,12 @@ describe('Python handlers', () => {
     const second = await r.invoke('inventory', { item: 'nut' });
     assert.equal((second.value as Record<string, unknown>).calls, 2, 'the process stays warm');
     assert.doesNotMatch(second.logs, /bolt/);
+  });
+
+  test('raw writes to sys.stdout, its buffer and sys.stderr belong to the invocation', async () => {
+    const outcome = await r.invoke('raw', {});
+    assert.equal(outcome.value, 'ok');
+    assert.equal(outcome.logs, 'bytes out\nno newlineto stderr\n');
   });
 
   test('an exception gives the error document with its type and stack', async () => {
