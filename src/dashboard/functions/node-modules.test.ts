@@ -300,6 +300,12 @@ describe('Node.js module handlers: the event loop, console output, timeouts and 
     assert.notEqual(valueOf(x).pid, valueOf(y).pid);
   });
 
+  test('more concurrent calls than processes wait their turn; waiting does not count towards the timeout', async () => {
+    const outcomes = await Promise.all(Array.from({ length: 6 }, () => r.invoke('stateful', { ms: 100 })));
+    const pids = new Set(outcomes.map((o) => valueOf(o).pid));
+    assert.ok(pids.size >= 2 && pids.size <= 4, `${pids.size} processes`);
+  });
+
   test('an aborted invocation rejects with the signal reason', async () => {
     const controller = new AbortController();
     const pending = r.invoke('stateful', { ms: 200 }, { signal: controller.signal });
