@@ -38,6 +38,7 @@ describe('harness web page: events, forms, styles and errors in chromium', { ski
   let harness: RunningHarness;
   let browser: ChromiumHandle;
   let page: Page;
+  let url: string;
   const problems: string[] = [];
   const widget = (n: number) => page.locator(`[data-widget-id="widget-${n}"]`);
   const frameOf = (n: number): FrameLocator => page.frameLocator(`[data-widget-id="widget-${n}"] iframe`);
@@ -83,7 +84,8 @@ describe('harness web page: events, forms, styles and errors in chromium', { ski
       if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
     });
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    await page.goto(`${harness.url}/#/dashboards/${id}`);
+    url = `${harness.url}/#/dashboards/${id}`;
+    await page.goto(url);
     await page.locator('[data-widget-id="widget-0"][data-state="ready"]').waitFor(STEP);
     await page.locator('[data-widget-id="widget-1"][data-state="ready"]').waitFor(STEP);
     await page.locator('[data-widget-id="widget-2"][data-state="error"]').waitFor(STEP);
@@ -138,5 +140,34 @@ describe('harness web page: events, forms, styles and errors in chromium', { ski
 
   it('logged nothing in the browser but the refused read of the metric widget', () => {
     assert.deepEqual(problems, ['error: Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)']);
+  });
+
+  it('refreshes automatically at the chosen interval, and stops when switched off', async () => {
+    // Last, on a second page: Playwright's clock (installed for the whole browser context, so the interval
+    // passes without waiting) is a script added to every frame; the widget frames' sandbox blocks it, and the
+    // browser reports that — the only messages this page may log besides the refused metric read.
+    const clocked = await browser.context.newPage();
+    const logged: string[] = [];
+    clocked.on('console', (m) => {
+      if ((m.type() === 'error' || m.type() === 'warning') && !m.text().startsWith("Blocked script execution in 'about:srcdoc'")) logged.push(m.text());
+    });
+    try {
+      await clocked.clock.install();
+      await clocked.goto(url);
+      const first = clocked.locator('[data-widget-id="widget-0"]');
+      await clocked.locator('[data-widget-id="widget-0"][data-state="ready"]').waitFor(STEP);
+      const before = Number(await first.getAttribute('data-invocations'));
+      await clocked.locator('#auto-refresh').selectOption('10');
+      await clocked.clock.runFor(10_500);
+      await clocked.locator('#status', { hasText: '(auto)' }).waitFor(STEP);
+      await clocked.locator('[data-widget-id="widget-0"][data-state="ready"]').waitFor(STEP);
+      assert.equal(Number(await first.getAttribute('data-invocations')), before + 1);
+      await clocked.locator('#auto-refresh').selectOption('0');
+      await clocked.clock.runFor(30_000);
+      assert.equal(Number(await first.getAttribute('data-invocations')), before + 1);
+      assert.deepEqual(logged, ['Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)']);
+    } finally {
+      await clocked.close();
+    }
   });
 });
