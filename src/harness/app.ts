@@ -1,6 +1,7 @@
 import { createHarness, type FunctionInvoker, type FunctionsConfig, type Harness } from '../dashboard/index.js';
 import { createApp, type App, type RouteDefinition } from '../index.js';
 import { harnessRoutes } from './routes.js';
+import { webRoutes } from './web/index.js';
 
 /** Largest accepted request body: 5 MiB. */
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
@@ -17,7 +18,9 @@ export interface HarnessAppOptions {
   clock?: () => number;
   /** Largest accepted request body in bytes; default 5 MiB. */
   bodyLimit?: number;
-  /** More routes served by the same app (for example a web page). */
+  /** Serve the web page (`GET /` and `/web/*`) beside the API; default true. */
+  web?: boolean;
+  /** More routes served by the same app. */
   extraRoutes?: readonly RouteDefinition[];
 }
 
@@ -28,7 +31,8 @@ export interface HarnessApp {
 }
 
 /**
- * Builds the harness HTTP API as a Trellis app, with the interpreter it serves.
+ * Builds the harness HTTP API as a Trellis app (with its web page at `/` unless `web: false`), with the
+ * interpreter it serves.
  *
  * @example
  * const { app, harness } = createHarnessApp({ functions: { functions: { hello: { handler: () => '<p>hi</p>' } } } });
@@ -45,6 +49,7 @@ export function createHarnessApp(options: HarnessAppOptions): HarnessApp {
     });
   const app = createApp({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
   app.route(harnessRoutes(harness));
+  if (options.web !== false) app.route(webRoutes());
   if (options.extraRoutes) app.route(options.extraRoutes);
   return { app, harness };
 }
