@@ -205,6 +205,7 @@ describe('harness API: limits', () => {
         const res = await rawPost(`${base}${path}`, 81, 64 * 1024 + 1, declareLength);
         assert.equal(res.status, 413, `${path} ${declareLength ? 'content-length' : 'chunked'}`);
         assert.equal(res.type, 'application/problem+json; charset=utf-8');
+        assertDocumented('POST', path, res.status, res.type, res.body);
       }
     }
     const atLimit = await rawPost(`${base}/api/dashboards`, 80, 64 * 1024, false);
