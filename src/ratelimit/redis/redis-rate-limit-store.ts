@@ -169,15 +169,17 @@ export class RedisRateLimitStore implements RateLimitStore {
   /** Takes one permit of `policy` for `partition`, or says when one will be free. */
   acquire(partition: string, policy: RateLimitPolicy, signal?: AbortSignal): Promise<RateLimitDecision> {
     let plan: CounterPlan;
+    let key: string;
+    let now: string;
     try {
       if (signal?.aborted) throw abortError(signal);
       checkPartition(partition);
       plan = this.#plan(policy);
+      key = plan.keyHead + escapeName(partition) + plan.keyTail;
+      now = this.#clock ? String(Math.floor(this.#clock.now() * 1000)) : '';
     } catch (error) {
       return Promise.reject(error);
     }
-    const key = plan.keyHead + escapeName(partition) + plan.keyTail;
-    const now = this.#clock ? String(Math.floor(this.#clock.now() * 1000)) : '';
     // Hot path: one promise of our own, inline callbacks, and a plain timer (Node keeps timers of one duration
     // in one list, so setting and clearing one is O(1) and nothing outlives the call).
     return new Promise<RateLimitDecision>((resolve, reject) => {
@@ -256,7 +258,13 @@ export class RedisRateLimitStore implements RateLimitStore {
     if (status === 'reconnecting' || status === 'close' || status === 'end') {
       return Promise.reject(new Error(`the Redis connection is ${status}`));
     }
-    return this.#client.evalsha(SLIDING_WINDOW_SHA, 1, key, ...args).catch((error: unknown) => {
+    let sent: Promise<unknown>;
+    try {
+      sent = this.#client.evalsha(SLIDING_WINDOW_SHA, 1, key, ...args);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return sent.catch((error: unknown) => {
       if (!describe(error).startsWith('NOSCRIPT')) throw error;
       return this.#client.eval(SLIDING_WINDOW_SCRIPT, 1, key, ...args);
     });
