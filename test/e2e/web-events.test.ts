@@ -4,8 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FrameLocator, Page } from 'playwright-core';
-import { startHarness, type RunningHarness, type StartHarnessOptions } from '../../src/harness/index.js';
-import { webRoutes } from '../../src/harness/web/index.js';
+import { startHarness, type RunningHarness } from '../../src/harness/index.js';
 import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
 
 const skip = chromiumSkipReason();
@@ -25,15 +24,6 @@ const EVENTS_HTML = `<h3>Events</h3>
 </form>
 <button class="btn btn-primary">Primary</button>`;
 
-async function startWithPage(options: StartHarnessOptions): Promise<RunningHarness> {
-  const plain = await startHarness(options);
-  const probe = await fetch(`${plain.url}/`);
-  await probe.arrayBuffer();
-  if (probe.ok) return plain;
-  await plain.close();
-  return startHarness({ ...options, extraRoutes: webRoutes() });
-}
-
 describe('harness web page: events, forms, styles and errors in chromium', { skip, timeout: 120_000 }, () => {
   let harness: RunningHarness;
   let browser: ChromiumHandle;
@@ -45,7 +35,7 @@ describe('harness web page: events, forms, styles and errors in chromium', { ski
   const calls = async (n: number) => Number(await widget(n).getAttribute('data-invocations'));
 
   before(async () => {
-    harness = await startWithPage({
+    harness = await startHarness({
       port: 0,
       functions: {
         functions: {

@@ -5,20 +5,12 @@ import assert from 'node:assert/strict';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { createHarnessApp } from '../../src/harness/index.js';
-import { WEB_ASSETS, webRoutes } from '../../src/harness/web/index.js';
+import { WEB_ASSETS } from '../../src/harness/web/index.js';
 import type { App } from '../../src/index.js';
 
 const ASSETS = fileURLToPath(new URL('../../src/harness/web/assets/', import.meta.url));
 // The page's modules are plain browser JavaScript without type declarations.
 const pageModule = (name: string): Promise<any> => import(pathToFileURL(`${ASSETS}${name}`).href);
-
-/** A harness app with the page, whether the harness mounts it itself or not. */
-async function appWithPage(options: Parameters<typeof createHarnessApp>[0]): Promise<ReturnType<typeof createHarnessApp>> {
-  const plain = createHarnessApp(options);
-  if ((await plain.app.inject({ url: '/' })).statusCode === 200) return plain;
-  await plain.harness.close();
-  return createHarnessApp({ ...options, extraRoutes: webRoutes() });
-}
 
 const post = (app: App, url: string, body: unknown) =>
   app.inject({ method: 'POST', url, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
@@ -27,7 +19,7 @@ const put = (app: App, url: string, body: unknown) =>
 
 describe('web page routes', () => {
   it('GET / serves the page and every module it imports, with types; other paths under /web are 404', async () => {
-    const { app, harness } = await appWithPage({ functions: { functions: {} } });
+    const { app, harness } = createHarnessApp({ functions: { functions: {} } });
     try {
       const root = await app.inject({ url: '/' });
       assert.equal(root.statusCode, 200);
@@ -105,7 +97,7 @@ describe('the event the page rebuilds', () => {
     const { rebuildEvent } = await pageModule('event.js');
     const now = Date.UTC(2024, 2, 31, 12, 30, 0);
     const received: unknown[] = [];
-    const { app, harness } = await appWithPage({
+    const { app, harness } = createHarnessApp({
       clock: () => now,
       functions: { functions: { probe: { handler: (event: unknown) => (received.push(event), '<p>probe</p>') } } },
     });

@@ -7,7 +7,6 @@ import { fileURLToPath } from 'node:url';
 import type { ConsoleMessage, FrameLocator, Page } from 'playwright-core';
 import { loadFunctionsFile } from '../../src/dashboard/index.js';
 import { startHarness, type RunningHarness } from '../../src/harness/index.js';
-import { webRoutes } from '../../src/harness/web/index.js';
 import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
 
 const skip = chromiumSkipReason();
@@ -15,15 +14,9 @@ const EXAMPLE = fileURLToPath(new URL('../../examples/dashboard/', import.meta.u
 const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 const STEP = { timeout: 15_000 };
 
-/** The harness with the page: mounted by the harness itself when it does, else beside it. */
+/** The harness as `trellis harness` runs it: the bundled example's functions, the page at `/`. */
 async function startWithPage(): Promise<RunningHarness> {
-  const functions = await loadFunctionsFile(`${EXAMPLE}functions.json`);
-  const plain = await startHarness({ functions, port: 0 });
-  const probe = await fetch(`${plain.url}/`);
-  await probe.arrayBuffer();
-  if (probe.ok) return plain;
-  await plain.close();
-  return startHarness({ functions: await loadFunctionsFile(`${EXAMPLE}functions.json`), port: 0, extraRoutes: webRoutes() });
+  return startHarness({ functions: await loadFunctionsFile(`${EXAMPLE}functions.json`), port: 0 });
 }
 
 describe('harness web page in chromium', { skip, timeout: 180_000 }, () => {
