@@ -18,7 +18,9 @@ export function renderGrid() {
       card.className = 'widget';
       card.dataset.widgetId = w.widgetId;
       card.dataset.state = 'loading';
-      card.setAttribute('aria-labelledby', `title-${w.widgetId}`);
+      // Untitled text widgets show no title, as in the console, but still have a name for assistive technology.
+      if (w.title || w.type !== 'text') card.setAttribute('aria-labelledby', `title-${w.widgetId}`);
+      else card.setAttribute('aria-label', `Text widget ${w.widgetId}`);
       card.style.gridColumn = `${w.place.x + 1} / span ${w.place.width}`;
       card.style.gridRow = `${w.place.y + 1} / span ${w.place.height}`;
       card.innerHTML = `<header class="widget-head">
