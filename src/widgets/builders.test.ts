@@ -73,7 +73,9 @@ test('markdown() and describe() follow the console conventions', async () => {
   const context = {} as LambdaContext;
   const noop = () => {};
   const widgetContext = {} as WidgetEvent['widgetContext'];
-  assert.equal(await handler({ describe: true, widgetContext }, context, noop), 'Shows **CPU**.');
+  const described = handler({ describe: true, widgetContext }, context, noop);
+  assert.equal(typeof (described as Promise<unknown>)?.then, 'function', 'the documentation comes back as a promise, as the Lambda runtime needs');
+  assert.equal(await described, 'Shows **CPU**.');
   assert.equal(JSON.stringify(await handler({ name: '<x>', widgetContext }, context, noop)), '"<p>&lt;x&gt;</p>"');
 });
 

@@ -29,7 +29,8 @@ export function describe<Params = Record<string, unknown>, WidgetParams = unknow
   handler: WidgetHandler<Params, WidgetParams>,
 ): WidgetHandler<Params, WidgetParams> {
   return (event: WidgetEvent<Params, WidgetParams>, context: LambdaContext, callback: LambdaCallback): WidgetResult | void | Promise<WidgetResult | void> => {
-    if (event?.describe === true) return documentation;
+    // A promise, not a bare value: the Lambda runtime waits for the callback when a handler returns neither.
+    if (event?.describe === true) return Promise.resolve(documentation);
     return handler(event, context, callback);
   };
 }
