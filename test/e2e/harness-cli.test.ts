@@ -2,7 +2,7 @@
 // clean shutdown on SIGINT/SIGTERM that takes the widget processes along.
 import assert from 'node:assert/strict';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -43,13 +43,29 @@ function childPids(pid: number): number[] {
   }
 }
 
+/** Whether a process still runs (a zombie waiting to be reaped no longer does). */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
   }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Waits up to `ms` for processes to end: helpers such as the TypeScript loader's service exit on their own. */
+async function stillAlive(pids: number[], ms = 5000): Promise<number[]> {
+  const until = Date.now() + ms;
+  let left = pids.filter(alive);
+  while (left.length > 0 && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 50));
+    left = left.filter(alive);
+  }
+  return left;
 }
 
 describe('trellis harness', () => {
@@ -102,7 +118,7 @@ describe('trellis harness', () => {
     child.kill('SIGTERM');
     const { code } = await exited;
     assert.equal(code, 0);
-    for (const pid of workers) assert.equal(alive(pid), false, `widget process ${pid} stopped`);
+    assert.deepEqual(await stillAlive(workers), [], 'every widget process stopped');
   });
 
   it('preloads --dashboard files with --functions and stops on SIGINT', async () => {
