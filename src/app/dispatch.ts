@@ -1,5 +1,5 @@
 import type { BodySource, OutgoingResponse, RouteInfo } from '../pipeline/index.js';
-import { ExecutionContext, ResponseHeaders, problem } from '../pipeline/index.js';
+import { ExecutionContext, problem } from '../pipeline/index.js';
 import { problemResponse } from '../filters/index.js';
 import type { ServiceProvider } from '../services/index.js';
 import { LazyRequestInfo, splitTarget } from './request-info.js';
@@ -58,9 +58,7 @@ export async function dispatch(deps: DispatchDeps, req: IncomingRequest): Promis
     deps.onError(error, route.info.id);
     response = problemResponse(problem(500, 'The request failed inside the pipeline.'));
   }
-  if (ctx.hasResponseHeaders) {
-    const merged = new ResponseHeaders(ctx.responseHeaders);
-    response = { ...response, headers: merged.merge(response.headers) };
-  }
+  // Every response object is made for this request, so filter headers go straight into it.
+  if (ctx.hasResponseHeaders) response.headers.fillFrom(ctx.responseHeaders);
   return response;
 }

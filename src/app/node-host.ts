@@ -19,14 +19,13 @@ function signalFor(req: IncomingMessage, res: ServerResponse): () => AbortSignal
 
 /** Writes a response; closes the connection when the request body was never read (it may never come). */
 export function writeResponse(req: IncomingMessage, res: ServerResponse, response: OutgoingResponse, body: NodeBodySource): void {
-  const headers = response.headers.toObject() as Record<string, string | string[] | number>;
+  const headers = response.headers.toFlat();
   // HEAD answers with the headers a GET would have, Content-Length included, and no body.
-  if (response.body !== null) headers['content-length'] = Buffer.byteLength(response.body);
-  else if (response.status !== 204 && response.status !== 304) headers['content-length'] = 0;
-  const payload = req.method === 'HEAD' ? null : response.body;
-  if (!body.complete) headers.connection = 'close';
-  res.writeHead(response.status, headers);
-  res.end(payload ?? undefined);
+  if (response.body !== null) headers.push('content-length', String(Buffer.byteLength(response.body)));
+  else if (response.status !== 204 && response.status !== 304) headers.push('content-length', '0');
+  if (!body.complete) headers.push('connection', 'close');
+  res.writeHead(response.status, headers as string[]);
+  res.end(req.method === 'HEAD' ? undefined : (response.body ?? undefined));
 }
 
 function clientErrorResponse(code: string | undefined): string {
@@ -42,16 +41,22 @@ function clientErrorResponse(code: string | undefined): string {
 export function createNodeServer(dispatcher: Dispatcher, options: { maxHeaderSize?: number; onError: (e: unknown) => void }): Server {
   const handle = (req: IncomingMessage, res: ServerResponse, expectContinue: boolean) => {
     const body = new NodeBodySource(req, res, expectContinue);
-    dispatcher({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body, signal: signalFor(req, res) })
-      .then((response) => writeResponse(req, res, response, body))
-      .catch((error) => {
-        options.onError(error);
-        if (!res.headersSent) {
-          res.statusCode = 500;
-          res.setHeader('connection', 'close');
-          res.end();
-        } else res.destroy();
-      });
+    const fail = (error: unknown) => {
+      options.onError(error);
+      if (!res.headersSent) {
+        res.statusCode = 500;
+        res.setHeader('connection', 'close');
+        res.end();
+      } else res.destroy();
+    };
+    dispatcher({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body, signal: signalFor(req, res) }).then((response) => {
+      try {
+        writeResponse(req, res, response, body);
+      } catch (error) {
+        // e.g. a header value a handler set that HTTP cannot carry
+        fail(error);
+      }
+    }, fail);
   };
   const server = createServer({ maxHeaderSize: options.maxHeaderSize, requestTimeout: 30_000 }, (req, res) => handle(req, res, false));
   server.on('checkContinue', (req, res) => handle(req, res, true));

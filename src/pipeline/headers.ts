@@ -78,6 +78,27 @@ export class ResponseHeaders {
   }
 
   toObject(): Record<string, string | string[]> {
-    return Object.fromEntries(this.#map);
+    const out: Record<string, string | string[]> = {};
+    this.#map.forEach((value, key) => {
+      out[key] = value;
+    });
+    return out;
+  }
+
+  /** Name, value, name, value, …: the raw form `writeHead` takes without copying into an object. */
+  toFlat(): (string | string[])[] {
+    const out: (string | string[])[] = [];
+    this.#map.forEach((value, key) => {
+      out.push(key, value);
+    });
+    return out;
+  }
+
+  /** Adds the headers of `other` that these do not have yet. */
+  fillFrom(other: ResponseHeaders): this {
+    other.#map.forEach((value, key) => {
+      if (!this.#map.has(key)) this.#map.set(key, value);
+    });
+    return this;
   }
 }

@@ -7,6 +7,7 @@ import { InProcessRateLimitStore } from './in-process-store.js';
 import { DefaultRateLimitPartitioner, RateLimitPartitioner } from './partitioner.js';
 import { policiesFor } from './policies.js';
 import { RateLimitScope, RateLimitStore } from './types.js';
+import type { RateLimitDecision, RateLimitPolicy } from './types.js';
 
 /** Outcomes of both scopes for one request, so the headers report across all counters. */
 const OUTCOMES = Symbol('trellis.ratelimit.outcomes');
@@ -17,39 +18,69 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-async function limit(ctx: ExecutionContext, scope: RateLimitScope): Promise<void> {
+function refuseUnavailable(ctx: ExecutionContext, error: unknown): void {
+  ctx.refuse(503, problem(503, 'The rate limiter could not reach its store; try again shortly.', { reason: (error as Error)?.name ?? 'Error' }), { 'retry-after': '1' });
+}
+
+/** Records one decision; returns false when it refused the request (and the rest must not be acquired). */
+function record(ctx: ExecutionContext, policy: RateLimitPolicy, decision: RateLimitDecision, outcomes: Outcome[], structured: boolean): boolean {
+  outcomes.push({ policy, decision });
+  if (decision.allowed) return true;
+  const retryAfter = retryAfterSeconds(decision);
+  const detail =
+    `The rate limit "${policy.name}" of ${plural(policy.permitLimit, 'request')} per ${plural(policy.windowSeconds, 'second')} ` +
+    `was reached; retry after ${plural(retryAfter, 'second')}.`;
+  ctx.refuse(429, problem(429, detail, { limit: policy.name, retryAfter }), { 'retry-after': String(retryAfter) });
+  writeHeaders(ctx.refusal!.headers, outcomes, structured);
+  return false;
+}
+
+function acquireAll(ctx: ExecutionContext, scope: RateLimitScope, store: RateLimitStore, partition: unknown, structured: boolean): void | Promise<void> {
+  if (typeof partition !== 'string') throw new TypeError('A RateLimitPartitioner must return a string partition key.');
+  // Headers report across both scopes: the outcomes are shared only when the handler has limits at both.
+  const other = scope === RateLimitScope.Transport ? RateLimitScope.Principal : RateLimitScope.Transport;
+  const shared = policiesFor(ctx.route, other).length > 0;
+  const outcomes = (shared ? (ctx.items.get(OUTCOMES) as Outcome[] | undefined) : undefined) ?? [];
+  if (shared) ctx.items.set(OUTCOMES, outcomes);
+  const policies = policiesFor(ctx.route, scope);
+  if (store.constructor === InProcessRateLimitStore) {
+    // The shipped in-process store (not a subclass that may override acquire) answers at once:
+    // no promise, no signal, no extra ticks per request.
+    for (const policy of policies) {
+      let decision: RateLimitDecision;
+      try {
+        decision = (store as InProcessRateLimitStore).acquireNow(partition, policy);
+      } catch (error) {
+        return refuseUnavailable(ctx, error);
+      }
+      if (!record(ctx, policy, decision, outcomes, structured)) return;
+    }
+    writeHeaders(ctx.responseHeaders, outcomes, structured);
+    return;
+  }
+  return (async () => {
+    for (const policy of policies) {
+      let decision: RateLimitDecision;
+      try {
+        decision = await store.acquire(partition, policy, ctx.signal);
+      } catch (error) {
+        return refuseUnavailable(ctx, error);
+      }
+      if (!record(ctx, policy, decision, outcomes, structured)) return;
+    }
+    writeHeaders(ctx.responseHeaders, outcomes, structured);
+  })();
+}
+
+function limit(ctx: ExecutionContext, scope: RateLimitScope): void | Promise<void> {
   // Resolved per request: a store registered (or replaced) for this request's scope is the one used.
   const store = ctx.services.tryGet(RateLimitStore);
   if (!store) return;
   const partitioner = ctx.services.tryGet(RateLimitPartitioner) ?? fallbackPartitioner;
-  const configuration = ctx.services.tryGet(RateLimitConfiguration) ?? fallbackConfiguration;
+  const structured = (ctx.services.tryGet(RateLimitConfiguration) ?? fallbackConfiguration).structuredHeaders;
   const answer = partitioner.partition(ctx);
-  const partition = typeof answer === 'string' ? answer : await answer;
-  if (typeof partition !== 'string') throw new TypeError('A RateLimitPartitioner must return a string partition key.');
-  const outcomes = (ctx.items.get(OUTCOMES) as Outcome[] | undefined) ?? [];
-  ctx.items.set(OUTCOMES, outcomes);
-  // The in-process store answers without waiting, so it gets no signal (making one costs every request).
-  const signal = store instanceof InProcessRateLimitStore ? undefined : ctx.signal;
-  for (const policy of policiesFor(ctx.route, scope)) {
-    let decision;
-    try {
-      decision = await store.acquire(partition, policy, signal);
-    } catch (error) {
-      ctx.refuse(503, problem(503, 'The rate limiter could not reach its store; try again shortly.', { reason: (error as Error)?.name ?? 'Error' }), { 'retry-after': '1' });
-      return;
-    }
-    outcomes.push({ policy, decision });
-    if (!decision.allowed) {
-      const retryAfter = retryAfterSeconds(decision);
-      const detail =
-        `The rate limit "${policy.name}" of ${plural(policy.permitLimit, 'request')} per ${plural(policy.windowSeconds, 'second')} ` +
-        `was reached; retry after ${plural(retryAfter, 'second')}.`;
-      ctx.refuse(429, problem(429, detail, { limit: policy.name, retryAfter }), { 'retry-after': String(retryAfter) });
-      writeHeaders(ctx.refusal!.headers, outcomes, configuration.structuredHeaders);
-      return;
-    }
-  }
-  writeHeaders(ctx.responseHeaders, outcomes, configuration.structuredHeaders);
+  if (typeof answer === 'string') return acquireAll(ctx, scope, store, answer, structured);
+  return Promise.resolve(answer).then((partition) => acquireAll(ctx, scope, store, partition, structured));
 }
 
 function rateLimitFilter(name: string, order: number, scope: RateLimitScope): Filter {
@@ -57,9 +88,9 @@ function rateLimitFilter(name: string, order: number, scope: RateLimitScope): Fi
     name,
     order,
     appliesTo: (route: RouteInfo) => policiesFor(route, scope).length > 0,
-    async run(ctx, next) {
-      await limit(ctx, scope);
-      await next();
+    run(ctx, next) {
+      const pending = limit(ctx, scope);
+      return pending ? pending.then(next) : next();
     },
   };
 }

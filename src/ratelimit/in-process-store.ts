@@ -112,6 +112,14 @@ export class InProcessRateLimitStore implements RateLimitStore {
     }
   }
 
+  /**
+   * `acquire` without the promise, for callers in the same process that can use the answer at once (the
+   * framework's rate-limit filters do). Throws where `acquire` rejects.
+   */
+  acquireNow(partition: string, policy: RateLimitPolicy): RateLimitDecision {
+    return this.#acquireNow(partition, policy, undefined);
+  }
+
   #acquireNow(partition: string, policy: RateLimitPolicy, signal: AbortSignal | undefined): RateLimitDecision {
     if (signal?.aborted) throw abortError(signal);
     if (typeof partition !== 'string') {

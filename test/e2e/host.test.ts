@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { createApp, problem, route } from '../../src/index.js';
+import { createApp, Logger, problem, reply, route } from '../../src/index.js';
 import type { App, BoundAddress } from '../../src/index.js';
 
 /** Sends raw bytes and resolves with everything received until the server closes or `until` matches. */
@@ -30,6 +30,8 @@ describe('Node host', () => {
     app.filter({ name: 'gate', order: 150, run(ctx, next) { if (ctx.request.headers.get('x-refuse')) ctx.refuse(429, problem(429, 'refused early'), { 'retry-after': '1' }); return next(); } });
     app.route(route('POST', '/upload', (ctx) => { handled++; return { got: ctx.body }; }));
     app.route(route('GET', '/hello', () => ({ hello: 'world' })));
+    app.route(route('GET', '/bad-header', () => reply('x', { headers: { 'x-broken': 'line\nbreak' } })));
+    app.services.addValue(Logger, { warn() {}, error() {} });
     address = await app.listen({ port: 0 });
   });
   after(() => app.close());
@@ -81,6 +83,11 @@ describe('Node host', () => {
     for (const [request, expected] of cases) assert.match(await raw(address.port, request), expected);
     const res = await fetch(`${address.url}/hello`);
     assert.deepEqual(await res.json(), { hello: 'world' });
+  });
+
+  it('a header value HTTP cannot carry gives a 500, and the server keeps serving', async () => {
+    assert.equal((await fetch(`${address.url}/bad-header`)).status, 500);
+    assert.equal((await fetch(`${address.url}/hello`)).status, 200);
   });
 
   it('HEAD follows GET without a body', async () => {

@@ -96,6 +96,21 @@ describe('rate limiting over HTTP', () => {
     assert.match(hourly.json().detail, /"hourly"/);
   });
 
+  it('headers report across both scopes: the counter with the fewest remaining wins', async () => {
+    const { app } = limitedApp([
+      RateLimit({ name: 'edge', permitLimit: 10, windowSeconds: 60 }),
+      RateLimit({ name: 'per-user', permitLimit: 2, windowSeconds: 60, scope: RateLimitScope.Principal }),
+    ], { auth: true });
+    const first = await hit(app, { 'x-api-key': 'alice' });
+    assert.deepEqual([first.headers['ratelimit-limit'], first.headers['ratelimit-remaining']], ['2', '1']);
+    await hit(app, { 'x-api-key': 'alice' });
+    const third = await hit(app, { 'x-api-key': 'alice' });
+    assert.equal(third.statusCode, 429);
+    assert.match(third.json().detail, /"per-user"/);
+    const bob = await hit(app, { 'x-api-key': 'bob' });
+    assert.deepEqual([bob.headers['ratelimit-limit'], bob.headers['ratelimit-remaining']], ['2', '1'], 'per-user counts per subject');
+  });
+
   it('same-name annotations share one counter: counted once per request; a method-level one replaces a class-level one', async () => {
     const { app } = limitedApp([RateLimit({ name: 'x', permitLimit: 2, windowSeconds: 60 }), RateLimit({ name: 'x', permitLimit: 2, windowSeconds: 60 })]);
     assert.equal((await hit(app)).headers['ratelimit-remaining'], '1');

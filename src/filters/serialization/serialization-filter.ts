@@ -39,7 +39,7 @@ export const serializationFilter: Filter = {
   name: 'serialization',
   order: FilterOrder.Serialization,
   observesDecided: true,
-  async run(ctx) {
+  run(ctx) {
     const refusal = ctx.refusal;
     if (refusal !== null) {
       ctx.respond(problemResponse(refusal.problem, refusal.headers));
@@ -47,10 +47,19 @@ export const serializationFilter: Filter = {
     }
     if (ctx.response !== null) return;
     const settings = ctx.services.get(SerializationSettings);
+    const fail = (error: unknown) => void ctx.respond(errorResponse(ctx, error, settings));
+    if (ctx.bodySource.present || ctx.annotations(ValidateKind).length > 0) return runHandler(ctx, settings).catch(fail);
+    // Hot path: no body, nothing to validate, and a handler that answers at once costs no extra ticks.
     try {
-      await runHandler(ctx, settings);
+      const result = ctx.route.invoke(ctx);
+      if (isThenable(result)) return Promise.resolve(result).then((value) => void ctx.respond(toResponse(value)), fail);
+      ctx.respond(toResponse(result));
     } catch (error) {
-      ctx.respond(errorResponse(ctx, error, settings));
+      fail(error);
     }
   },
 };
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as PromiseLike<unknown>).then === 'function';
+}
