@@ -7,10 +7,11 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 
-interface Measurement { requests: number; p50: number; p99: number; errors: number }
+interface Measurement { requests: number; p50: number; p99: number; errors: number; cpuMicrosPerRequest: number | null }
 
 const serverScript = fileURLToPath(new URL('./http-servers.ts', import.meta.url));
 
@@ -27,9 +28,23 @@ async function startServer(kind: string): Promise<{ port: number; child: ChildPr
   return { port, child };
 }
 
-async function measure(port: number, seconds: number): Promise<Measurement> {
+/** The server process's CPU time in microseconds (Linux), to report CPU per request: on a 2-core machine
+ * the load generator competes for the CPU, so req/s alone says little about the server's own cost. */
+function cpuMicros(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // utime + stime, in clock ticks of 1/100 s
+  } catch {
+    return null;
+  }
+}
+
+async function measure(port: number, seconds: number, pid?: number): Promise<Measurement> {
+  const before = cpuMicros(pid);
   const result = await autocannon({ url: `http://127.0.0.1:${port}/hello`, connections: 64, pipelining: 1, duration: seconds });
-  return { requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  const after = cpuMicros(pid);
+  const cpu = before !== null && after !== null && result.requests.total > 0 ? (after - before) / result.requests.total : null;
+  return { requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, cpuMicrosPerRequest: cpu };
 }
 
 export interface HttpBenchOptions { rounds?: number; seconds?: number; kinds?: string[] }
@@ -37,7 +52,7 @@ export interface HttpBenchOptions { rounds?: number; seconds?: number; kinds?: s
 export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Map<string, Measurement>> {
   const rounds = options.rounds ?? 3;
   const seconds = options.seconds ?? 3;
-  const all = ['node-http', 'fastify-hello', 'trellis-hello', 'trellis-default-pipeline', 'trellis-rate-limited', 'fastify-rate-limited'];
+  const all = ['node-http', 'fastify-hello', 'trellis-hello', 'trellis-default-pipeline', 'trellis-three-headers', 'trellis-rate-limited', 'fastify-rate-limited'];
   const kinds = options.kinds ?? all;
   const best = new Map<string, Measurement>();
   const servers = new Map<string, { port: number; child: ChildProcess }>();
@@ -46,7 +61,8 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Map<
     for (const kind of kinds) await measure(servers.get(kind)!.port, 1); // warm-up
     for (let round = 0; round < rounds; round++) {
       for (const kind of kinds) {
-        const m = await measure(servers.get(kind)!.port, seconds);
+        const server = servers.get(kind)!;
+        const m = await measure(server.port, seconds, server.child.pid);
         const prev = best.get(kind);
         if (!prev || m.requests > prev.requests) best.set(kind, m);
       }
@@ -59,13 +75,17 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Map<
   }
   const rps = (k: string) => best.get(k)!.requests;
   console.log('\nHTTP: GET /hello → {"hello":"world"} (autocannon, 64 connections, best of %d × %d s)', rounds, seconds);
-  console.log('server                      req/s      p50 ms  p99 ms  errors');
-  for (const [kind, m] of best) console.log(`${kind.padEnd(26)} ${m.requests.toFixed(0).padStart(8)} ${String(m.p50).padStart(8)} ${String(m.p99).padStart(7)} ${String(m.errors).padStart(7)}`);
+  console.log('server                      req/s      p50 ms  p99 ms  errors  server CPU µs/req');
+  for (const [kind, m] of best) {
+    const cpu = m.cpuMicrosPerRequest === null ? 'n/a' : m.cpuMicrosPerRequest.toFixed(2);
+    console.log(`${kind.padEnd(26)} ${m.requests.toFixed(0).padStart(8)} ${String(m.p50).padStart(8)} ${String(m.p99).padStart(7)} ${String(m.errors).padStart(7)}  ${cpu.padStart(8)}`);
+  }
   const ratio = (a: string, b: string) => (best.has(a) && best.has(b) ? (rps(a) / rps(b)).toFixed(3) : 'n/a');
   console.log(`ratio trellis-hello / fastify-hello                 ${ratio('trellis-hello', 'fastify-hello')}   (goal >= 0.90)`);
   console.log(`ratio trellis-default-pipeline / trellis-hello      ${ratio('trellis-default-pipeline', 'trellis-hello')}`);
   console.log(`ratio trellis-default-pipeline / node-http (bare)   ${ratio('trellis-default-pipeline', 'node-http')}`);
   console.log(`ratio trellis-rate-limited / trellis-hello          ${ratio('trellis-rate-limited', 'trellis-hello')}   (goal >= 0.95)`);
+  console.log(`ratio trellis-rate-limited / trellis-three-headers ${ratio('trellis-rate-limited', 'trellis-three-headers')}   (the limiter alone, headers aside)`);
   console.log(`ratio trellis-rate-limited / fastify-rate-limited   ${ratio('trellis-rate-limited', 'fastify-rate-limited')}`);
   return best;
 }

@@ -43,11 +43,20 @@ export class ApiKeyAuthenticator implements Authenticator {
     } else throw new TypeError('ApiKeyAuthenticator needs { keys }: an object of key → { subject, grants } or a lookup function.');
   }
 
-  async authenticate(ctx: ExecutionContext): Promise<AuthenticationResult> {
+  authenticate(ctx: ExecutionContext): AuthenticationResult | Promise<AuthenticationResult> {
     const key = ctx.request.headers.get(this.#header);
-    if (key === undefined) return { kind: 'none' };
-    const identity = key === '' ? undefined : await this.#lookup(key);
+    if (key === undefined) return NONE;
+    const found = key === '' ? undefined : this.#lookup(key);
+    if (found !== undefined && typeof (found as PromiseLike<unknown>).then === 'function') {
+      return Promise.resolve(found).then((identity) => this.#result(identity));
+    }
+    return this.#result(found as ApiKeyIdentity | undefined);
+  }
+
+  #result(identity: ApiKeyIdentity | undefined): AuthenticationResult {
     if (!identity) return { kind: 'failure', detail: `The API key in ${this.#header} is not valid.` };
     return { kind: 'success', principal: { subject: identity.subject, grants: new Set(identity.grants ?? []), scheme: 'api-key' } };
   }
 }
+
+const NONE: AuthenticationResult = Object.freeze({ kind: 'none' });
