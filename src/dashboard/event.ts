@@ -1,5 +1,6 @@
 import type { WidgetModel } from './model.js';
 import { AUTO_PERIOD_SECONDS, resolveTimeRange, type DashboardState, type ResolvedTimeRange } from './state.js';
+import type { WidgetContext as ToolkitWidgetContext } from '../widgets/index.js';
 import { widgetTimezone, type WidgetTimezone } from './timezone.js';
 
 export type { WidgetTimezone };
@@ -8,24 +9,8 @@ export type { WidgetTimezone };
 export const PIXELS_PER_COLUMN = 98;
 export const PIXELS_PER_ROW = 61.5;
 
-/** `widgetContext` of the event a custom widget's function receives. */
-export interface WidgetContext {
-  dashboardName: string;
-  widgetId: string;
-  accountId: string;
-  locale: string;
-  timezone: WidgetTimezone;
-  period: number;
-  isAutoPeriod: boolean;
-  timeRange: ResolvedTimeRange;
-  theme: 'light' | 'dark';
-  linkCharts: boolean;
-  title: string;
-  forms: { all: Record<string, string | string[]> };
-  params: unknown;
-  width: number;
-  height: number;
-}
+/** `widgetContext` of the event a custom widget's function receives: the authoring toolkit's type. */
+export type WidgetContext = ToolkitWidgetContext<unknown>;
 
 /** The event: the params' own fields at the top level, plus `widgetContext`. */
 export type WidgetEvent = Record<string, unknown> & { widgetContext: WidgetContext };

@@ -1,4 +1,5 @@
 // Timezones as the state names them (UTC, offsets, IANA zones) and as the console sends them.
+import type { WidgetTimezone } from '../widgets/index.js';
 
 /**
  * The UTC offset in minutes (east positive) of a state timezone at an instant, or null when it is not a zone.
@@ -29,11 +30,7 @@ export function timezoneOffset(zone: string, at: number): number | null {
 }
 
 /** The timezone as the console sends it. */
-export interface WidgetTimezone {
-  label: string;
-  offsetISO: string;
-  offsetInMinutes: number;
-}
+export type { WidgetTimezone };
 
 /**
  * The console's timezone object for a state timezone at an instant. `UTC` is labelled `UTC`; any other zone

@@ -56,28 +56,10 @@ export interface FunctionTarget {
   close(): Promise<void>;
 }
 
-/**
- * The context object a Node.js Lambda handler receives (the fields of the `nodejs20.x` runtime).
- *
- * @example
- * const handler: InProcessHandler = (_event, context) => `<p>${context.functionName}</p>`;
- */
-export interface LambdaContext {
-  functionName: string;
-  functionVersion: string;
-  invokedFunctionArn: string;
-  memoryLimitInMB: string;
-  awsRequestId: string;
-  logGroupName: string;
-  logStreamName: string;
-  identity?: unknown;
-  clientContext?: unknown;
-  callbackWaitsForEmptyEventLoop: boolean;
-  getRemainingTimeInMillis(): number;
-  done(error?: unknown, result?: unknown): void;
-  succeed(result?: unknown): void;
-  fail(error?: unknown): void;
-}
+import type { LambdaContext } from '../../widgets/index.js';
+
+/** The context object a Node.js Lambda handler receives: the authoring toolkit's type. */
+export type { LambdaContext };
 
 /**
  * A JavaScript function run in the harness's own process. It may return a value, a promise, or call the
