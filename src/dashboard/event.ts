@@ -1,5 +1,5 @@
 import type { WidgetModel } from './model.js';
-import { AUTO_PERIOD_SECONDS, resolveTimeRange, type DashboardState, type ResolvedTimeRange } from './state.js';
+import { AUTO_PERIOD_SECONDS, resolveTimeRange, type DashboardState } from './state.js';
 import type { WidgetContext as ToolkitWidgetContext } from '../widgets/index.js';
 import { widgetTimezone, type WidgetTimezone } from './timezone.js';
 
