@@ -18,7 +18,7 @@ example dashboard and widgets.
   -h, --help
 `;
 
-const EXAMPLE_DIR = fileURLToPath(new URL('../../examples/dashboard/', import.meta.url));
+const EXAMPLE_DIR = fileURLToPath(new URL('../../examples/', import.meta.url));
 
 class UsageError extends Error {}
 

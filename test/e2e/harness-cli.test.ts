@@ -74,10 +74,10 @@ describe('trellis harness', () => {
     assert.match(lines[0]!, /^Trellis harness listening on http:\/\/127\.0\.0\.1:\d+$/);
     const [, id, name, file] = lines[1]!.split(' ');
     assert.equal(name, 'dashboard');
-    assert.match(file!, /examples\/dashboard\/dashboard\.json$/);
+    assert.match(file!, /examples\/dashboard\.json$/);
     const client = new HarnessClient(lines[0]!.split(' ').pop()!, { fetch: checkingFetch });
     const dash = await client.getDashboard(id!);
-    assert.deepEqual(dash.widgets.map((w) => w.type), ['text', 'custom', 'custom', 'custom', 'custom']);
+    assert.deepEqual(dash.widgets.map((w) => w.type), ['text', ...Array<string>(10).fill('custom')]);
     for (const w of dash.widgets) {
       const result = await client.readWidget(id!, w.index);
       assert.equal(result.error, null, `${w.widgetId}: ${JSON.stringify(result.error)}`);
@@ -105,16 +105,19 @@ describe('trellis harness', () => {
     assert.deepEqual(await client.runAction(id!, 2, clear.index, { confirm: false }), { cancelled: true, confirmation: 'Clear the greeting?' });
     // the context widget shows the state; updateOn differs per widget
     const update = await client.putState(id!, { theme: 'dark', timeRange: { start: '2024-05-01T00:00:00Z', end: '2024-05-01T06:00:00Z' } });
-    assert.deepEqual(update.updated, ['widget-1', 'widget-2', 'widget-3', 'widget-4']);
+    assert.deepEqual(update.updated, Array.from({ length: 10 }, (_, i) => `widget-${i + 1}`));
     const context = await client.readWidget(id!, 3);
     assert.match(context.html, /class="theme">dark</);
     assert.match(context.html, /absolute: 2024-05-01T00:00:00Z – 2024-05-01T06:00:00Z/);
     const timeOnly = await client.putState(id!, { theme: 'dark', timeRange: { relative: '-PT1H' } });
-    assert.deepEqual(timeOnly.updated, ['widget-3', 'widget-4'], 'inventory and greeter ignore time range changes');
-    assert.deepEqual(await client.refresh(id!), { refreshed: ['widget-1', 'widget-3', 'widget-4'], skipped: ['widget-0', 'widget-2'] });
+    assert.deepEqual(timeOnly.updated, ['widget-3', 'widget-4', 'widget-9', 'widget-10'], 'the others ignore time range changes');
+    assert.deepEqual(await client.refresh(id!), {
+      refreshed: ['widget-1', 'widget-3', 'widget-4', 'widget-9', 'widget-10'],
+      skipped: ['widget-0', 'widget-2', 'widget-5', 'widget-6', 'widget-7', 'widget-8'],
+    });
 
     const workers = childPids(child.pid!);
-    assert.ok(workers.length >= 4, `widget processes running: ${workers.length}`);
+    assert.ok(workers.length >= 10, `widget processes running: ${workers.length}`);
     child.kill('SIGTERM');
     const { code } = await exited;
     assert.equal(code, 0);
@@ -123,7 +126,7 @@ describe('trellis harness', () => {
 
   it('preloads --dashboard files with --functions and stops on SIGINT', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trellis-cli-'));
-    writeFileSync(join(dir, 'functions.json'), JSON.stringify({ functions: { greeter: { handler: join(process.cwd(), 'examples/dashboard/widgets/greeter.handler') } } }));
+    writeFileSync(join(dir, 'functions.json'), JSON.stringify({ functions: { greeter: { handler: join(process.cwd(), 'examples/widgets/greeter.handler') } } }));
     writeFileSync(join(dir, 'ops.json'), JSON.stringify({ widgets: [{ type: 'custom', properties: { endpoint: 'greeter' } }] }));
     writeFileSync(join(dir, 'empty.json'), '{"widgets":[]}');
     const { child, lines, exited } = await startCli(['--functions', join(dir, 'functions.json'), '--dashboard', join(dir, 'ops.json'), '--dashboard', join(dir, 'empty.json'), '--port', '0', '--host', '127.0.0.1'], 3);
@@ -142,7 +145,7 @@ describe('trellis harness', () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ functions: { greeter: { handler: 'missing/file.handler' } } }, /greeter/],
       [{ functions: { report: { handler: 'x.handler', timeoutSeconds: -1 } } }, /report/],
-      [{ functions: { ok: { handler: join(process.cwd(), 'examples/dashboard/widgets/greeter.handler'), environment: { AWS_REGION: 'x' } } } }, /ok.*AWS_REGION|AWS_REGION/],
+      [{ functions: { ok: { handler: join(process.cwd(), 'examples/widgets/greeter.handler'), environment: { AWS_REGION: 'x' } } } }, /ok.*AWS_REGION|AWS_REGION/],
     ];
     for (const [config, message] of cases) {
       const file = join(dir, 'functions.json');

@@ -10,7 +10,7 @@ import { startHarness, type RunningHarness } from '../../src/harness/index.js';
 import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
 
 const skip = chromiumSkipReason();
-const EXAMPLE = fileURLToPath(new URL('../../examples/dashboard/', import.meta.url));
+const EXAMPLE = fileURLToPath(new URL('../../examples/', import.meta.url));
 const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 const STEP = { timeout: 15_000 };
 

@@ -15,7 +15,7 @@ import urllib.error
 import urllib.request
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-EXAMPLE = os.path.join(ROOT, "examples", "dashboard")
+EXAMPLE = os.path.join(ROOT, "examples")
 
 
 def api(base, method, path, body=None):

@@ -1,5 +1,5 @@
 // Shows what the console tells a widget: time range, period, theme, timezone, locale and size.
-import { html, type WidgetEvent } from '../../../src/widgets/index.js';
+import { html, type WidgetEvent } from '../../src/widgets/index.js';
 
 function iso(ms: number): string {
   return new Date(ms).toISOString().replace('.000Z', 'Z');

@@ -1,5 +1,5 @@
 // Returns Markdown ({ markdown }); the harness renders it as the console does.
-import { markdown } from '../../../src/widgets/index.js';
+import { markdown } from '../../src/widgets/index.js';
 
 export const handler = async (event: { service?: string; widgetContext: { timeRange: { start: number; end: number } } }) => {
   const hours = (event.widgetContext.timeRange.end - event.widgetContext.timeRange.start) / 3_600_000;

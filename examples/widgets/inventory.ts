@@ -1,6 +1,6 @@
 // A paged inventory table: "Next page" / "Previous page" replace the widget's content, an instance id opens
 // its details in a popup. Deterministic: the inventory is computed from the index.
-import { callAction, html, type WidgetEvent } from '../../../src/widgets/index.js';
+import { callAction, html, type WidgetEvent } from '../../src/widgets/index.js';
 
 const ENDPOINT = 'trellis-example-inventory';
 const PAGE_SIZE = 5;

@@ -1,6 +1,6 @@
 // A form: the "visitor" field (labelled Name) reaches the function through widgetContext.forms.all when "Greet" is clicked.
 // "About" shows an HTML popup; "Clear" asks for confirmation first.
-import { callAction, html, htmlAction, textInput, type WidgetEvent } from '../../../src/widgets/index.js';
+import { callAction, html, htmlAction, textInput, type WidgetEvent } from '../../src/widgets/index.js';
 
 const ENDPOINT = 'trellis-example-greeter';
 
