@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark, each measuring Trellis against a named peer in the same run.
- * Pass names to run some: `npm run bench -- http store redis harness`.
+ * Pass names to run some: `npm run bench -- http store redis harness lint driver`.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -24,3 +24,4 @@ if (want('harness') && existsSync(here('./harness.bench.ts'))) {
   await mod.runHarnessBench();
 }
 if (want('lint')) await (await import('./lint.bench.js')).runLintBench();
+if (want('driver')) await (await import('./driver.bench.js')).runDriverBench();
