@@ -5,11 +5,13 @@
  *    inside the handler for an in-process function, and the target's `durationMs` (the child process round
  *    trip) for a Node.js module target. The function itself is the peer: same run, same process.
  *  - a cold start of a Node.js module target: a fresh registry's first invoke (spawn, Lambda runtime
- *    start-up, module import, the call), for an ESM JavaScript handler and for a TypeScript one (via tsx).
+ *    start-up, module import, the call), for an ESM JavaScript handler and for a TypeScript one (via tsx),
+ *    against the peer of a bare `node -e ""` process started and ended.
  * Bounded: about 10 s.
  *
  * Run alone: node --import tsx bench/driver.bench.ts
  */
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createHarness, FunctionRegistry, type FunctionInvoker, type InvokeOptions, type InvokeOutcome } from '../src/dashboard/index.js';
 
@@ -33,7 +35,7 @@ function summarize(samples: number[]): Latency {
 export interface DriverBenchResult {
   inProcess: { reads: number; read: Latency; fn: Latency; overhead: Latency };
   moduleTarget: { reads: number; read: Latency; fn: Latency; overhead: Latency };
-  coldStart: { js: { runs: number } & Latency; ts: { runs: number } & Latency };
+  coldStart: { js: { runs: number } & Latency; ts: { runs: number } & Latency; bareNode: { runs: number } & Latency };
 }
 
 /** Loads a fresh one-widget dashboard per sample and times the read that invokes the function. */
@@ -87,6 +89,17 @@ async function coldStarts(handler: string, runs: number, budgetMs: number): Prom
   return { runs: samples.length, ...summarize(samples) };
 }
 
+/** The peer of a cold start: a bare `node -e ""` process started and ended. */
+function bareNodeStarts(runs: number): { runs: number } & Latency {
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' });
+    samples.push(performance.now() - started);
+  }
+  return { runs, ...summarize(samples) };
+}
+
 const ms = (n: number) => `${n.toFixed(3)} ms`;
 
 /**
@@ -120,6 +133,7 @@ export async function runDriverBench(): Promise<DriverBenchResult> {
   const coldStart = {
     js: await coldStarts(`${WIDGETS}hello.handler`, 10, 4_000),
     ts: await coldStarts(`${WIDGETS}context.handler`, 5, 4_000),
+    bareNode: bareNodeStarts(10),
   };
 
   console.log('\nDashboard driver: a warm trivial widget read that invokes its function (dashboard.widget(0) on a fresh dashboard)');
@@ -128,6 +142,7 @@ export async function runDriverBench(): Promise<DriverBenchResult> {
   console.log('Node.js module target cold start (fresh registry: spawn, runtime start, import, first invoke)');
   console.log(`  JavaScript (hello.mjs)   ${coldStart.js.runs} runs  median ${ms(coldStart.js.median)}  max ${ms(coldStart.js.p99)}`);
   console.log(`  TypeScript (context.ts)  ${coldStart.ts.runs} runs  median ${ms(coldStart.ts.median)}  max ${ms(coldStart.ts.p99)}`);
+  console.log(`  peer: bare node -e ""     ${coldStart.bareNode.runs} runs  median ${ms(coldStart.bareNode.median)}  max ${ms(coldStart.bareNode.p99)}`);
   return { inProcess, moduleTarget, coldStart };
 }
 
