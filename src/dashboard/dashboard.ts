@@ -5,7 +5,7 @@ import { summarizeWidget, type DashboardModel } from './model.js';
 import type { FunctionInvoker, HtmlAnalyzer, InvokeOutcome, WidgetAction } from './ports.js';
 import { htmlOfValue, renderHtml, renderMarkdown, renderOutcome } from './render.js';
 import type {
-  ActionEntry, CancelledAction, DashboardInfo, DescribeResult, RefreshResult, StateUpdate, WidgetEventKind, WidgetResult,
+  ActionEntry, CancelledAction, DashboardInfo, DescribeResult, RefreshResult, StateUpdate, WidgetEventKind, WidgetInvocation, WidgetResult,
 } from './results.js';
 import { defaultState, diffState, normalizeState, type DashboardState } from './state.js';
 import { actionIndex, widgetIndex } from './widget-id.js';
@@ -150,12 +150,12 @@ export class Dashboard {
       let next: View;
       if (action.action === 'html') {
         const html = action.html ?? '';
-        next = { rendered: renderHtml(this.#ctx.analyzer, html, html, null), display: action.display, event: action.event, logs: '' };
+        next = { rendered: renderHtml(this.#ctx.analyzer, html, html, null), display: action.display, event: action.event, invocation: null };
       } else {
         const context = buildWidgetContext(w.model, this.#state, this.#ctx.clock(), forms);
         w.invocations++;
-        const outcome = await this.#invoke(action.endpoint ?? '', buildEvent(action.params ?? {}, context));
-        next = { rendered: renderOutcome(this.#ctx.analyzer, outcome), display: action.display, event: action.event, logs: outcome.logs };
+        const { outcome, invocation } = await this.#call(action.endpoint ?? '', buildEvent(action.params ?? {}, context));
+        next = { rendered: renderOutcome(this.#ctx.analyzer, outcome), display: action.display, event: action.event, invocation };
       }
       if (action.display === 'widget') w.replaced = next;
       return w.result(next);
@@ -230,7 +230,7 @@ export class Dashboard {
     if (current) return current;
     if (w.model.type === 'text') {
       const md = String(w.model.properties.markdown ?? '');
-      w.show({ rendered: renderHtml(this.#ctx.analyzer, renderMarkdown(md), md, null), display: 'widget', event: 'load', logs: '' });
+      w.show({ rendered: renderHtml(this.#ctx.analyzer, renderMarkdown(md), md, null), display: 'widget', event: 'load', invocation: null });
       return w.current!;
     }
     if (w.model.type !== 'custom') {
@@ -247,8 +247,20 @@ export class Dashboard {
     const forms = w.current ? w.current.rendered.formValues() : {};
     const context = buildWidgetContext(w.model, this.#state, this.#ctx.clock(), forms);
     w.invocations++;
-    const outcome = await this.#invoke(endpoint, buildEvent(w.model.params, context));
-    w.show({ rendered: renderOutcome(this.#ctx.analyzer, outcome), display: 'widget', event: kind, logs: outcome.logs });
+    const { outcome, invocation } = await this.#call(endpoint, buildEvent(w.model.params, context));
+    w.show({ rendered: renderOutcome(this.#ctx.analyzer, outcome), display: 'widget', event: kind, invocation });
+  }
+
+  /** Invokes a function and keeps what the call was: the event as the function receives it, id, duration, logs. */
+  async #call(endpoint: string, event: unknown): Promise<{ outcome: InvokeOutcome; invocation: WidgetInvocation }> {
+    const outcome = await this.#invoke(endpoint, event);
+    const invocation: WidgetInvocation = {
+      event: asReceived(event),
+      awsRequestId: outcome.awsRequestId,
+      durationMs: Math.max(0, outcome.durationMs),
+      logs: outcome.logs,
+    };
+    return { outcome, invocation };
   }
 
   async #invoke(endpoint: string, event: unknown): Promise<InvokeOutcome> {
@@ -259,6 +271,12 @@ export class Dashboard {
       return { ok: false, error: { type: err.name || 'Error', message: err.message }, logs: '', durationMs: 0, awsRequestId: '' };
     }
   }
+}
+
+/** The event as a function receives it: the invoke payload is JSON, so this is its JSON round trip. */
+function asReceived(event: unknown): unknown {
+  const text = JSON.stringify(event);
+  return text === undefined ? null : JSON.parse(text);
 }
 
 /** A request body of options: absent, or an object with only the known keys. */

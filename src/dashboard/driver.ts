@@ -98,9 +98,10 @@ export class WidgetView implements WidgetResult {
   readonly findings: WidgetResult['findings'];
   readonly error: WidgetResult['error'];
   readonly invocations: number;
+  readonly invocation: WidgetResult['invocation'];
   /** The actions of the widget's current content (for a popup: of the widget behind it). */
   readonly actions: ActionEntry[];
-  /** What the function printed while producing this content (module and Invoke API targets). */
+  /** What the function printed while producing this content (`invocation.logs`; empty when no function ran). */
   readonly logs: string;
 
   constructor(readonly driver: DashboardDriver, result: WidgetResult, actions: ActionEntry[]) {
@@ -112,6 +113,7 @@ export class WidgetView implements WidgetResult {
     this.findings = result.findings;
     this.error = result.error;
     this.invocations = result.invocations;
+    this.invocation = result.invocation;
     this.actions = actions;
     this.logs = logsOf(result);
   }
@@ -135,8 +137,8 @@ export class WidgetView implements WidgetResult {
    * assert.deepEqual(w.toJSON().findings, []);
    */
   toJSON(): WidgetResult {
-    const { widgetId, html, display, event, raw, findings, error, invocations } = this;
-    return { widgetId, html, display, event, raw, findings, error, invocations };
+    const { widgetId, html, display, event, raw, findings, error, invocations, invocation } = this;
+    return { widgetId, html, display, event, raw, findings, error, invocations, invocation };
   }
 }
 

@@ -16,7 +16,7 @@ export type { WidgetContext, WidgetEvent, WidgetTimezone } from './event.js';
 export { htmlOfValue, renderMarkdown } from './render.js';
 export type { WidgetError } from './render.js';
 export type {
-  ActionEntry, CancelledAction, DashboardInfo, DescribeResult, RefreshResult, StateUpdate, WidgetEventKind, WidgetResult,
+  ActionEntry, CancelledAction, DashboardInfo, DescribeResult, RefreshResult, StateUpdate, WidgetEventKind, WidgetInvocation, WidgetResult,
 } from './results.js';
 export type { Finding, FormField, FunctionInvoker, HtmlAnalyzer, WidgetAction } from './ports.js';
 export { FunctionRegistry, FunctionsConfigError, loadFunctionsFile, validateFunctionsConfig } from './functions/index.js';

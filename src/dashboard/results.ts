@@ -26,6 +26,31 @@ export interface WidgetResult {
   error: WidgetError | null;
   /** How many times a function has run for this widget on this dashboard (loads, refreshes, state changes, call actions). */
   invocations: number;
+  /**
+   * The function call that produced this content (load, refresh, state change or call action); `null` when no
+   * function produced it (an `html` action, a text widget). Beyond the seed's fields.
+   */
+  invocation: WidgetInvocation | null;
+}
+
+/**
+ * One function call behind a widget result: exactly the event the function received, its request id, how long
+ * it ran and what it printed.
+ *
+ * @example
+ * const { invocation } = await dashboard.readWidget(0);
+ * invocation?.event; // { widgetContext: { … }, …params }
+ * invocation?.durationMs; // 3.2
+ */
+export interface WidgetInvocation {
+  /** The event as the function received it (after the JSON round trip of the invoke payload). */
+  event: unknown;
+  /** The Lambda request id of the call (empty when the call never reached a function). */
+  awsRequestId: string;
+  /** How long the function ran, in milliseconds. */
+  durationMs: number;
+  /** What the function printed during the call, in Lambda's log format (may be empty). */
+  logs: string;
 }
 
 /** One `<cwdb-action>` of a widget's current content. */

@@ -1,18 +1,16 @@
 import type { WidgetModel } from './model.js';
 import type { Rendered } from './render.js';
-import type { WidgetEventKind, WidgetResult } from './results.js';
-
-const logsByResult = new WeakMap<WidgetResult, string>();
+import type { WidgetEventKind, WidgetInvocation, WidgetResult } from './results.js';
 
 /**
- * What the function printed while producing a widget result (empty for in-process functions, whose output
- * goes to the host's console, and for content no function produced).
+ * What the function printed while producing a widget result: `result.invocation.logs`, or empty for content
+ * no function produced.
  *
  * @example
  * logsOf(await dashboard.readWidget(0)); // 'START RequestId: … END RequestId: …'
  */
 export function logsOf(result: WidgetResult): string {
-  return logsByResult.get(result) ?? '';
+  return result.invocation?.logs ?? '';
 }
 
 /** A rendering shown in a widget (or a popup), with what produced it. */
@@ -20,7 +18,8 @@ export interface View {
   rendered: Rendered;
   display: 'widget' | 'popup';
   event: WidgetEventKind;
-  logs: string;
+  /** The function call that produced this content; null when none did. */
+  invocation: WidgetInvocation | null;
 }
 
 /**
@@ -61,8 +60,8 @@ export class WidgetSession {
       findings: r.findings,
       error: r.error,
       invocations: this.invocations,
+      invocation: view.invocation ? structuredClone(view.invocation) : null,
     };
-    logsByResult.set(result, view.logs);
     return result;
   }
 }

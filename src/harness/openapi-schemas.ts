@@ -147,7 +147,7 @@ export const schemas: Record<string, object> = {
   },
   WidgetResult: {
     type: 'object',
-    required: ['widgetId', 'html', 'display', 'event', 'raw', 'findings', 'error', 'invocations'],
+    required: ['widgetId', 'html', 'display', 'event', 'raw', 'findings', 'error', 'invocations', 'invocation'],
     additionalProperties: false,
     properties: {
       widgetId,
@@ -158,6 +158,21 @@ export const schemas: Record<string, object> = {
       findings: { type: 'array', items: ref('Finding') },
       error: nullable(ref('WidgetError')),
       invocations: { type: 'integer', minimum: 0 },
+      invocation: {
+        ...nullable(ref('WidgetInvocation')),
+        description: 'Beyond the seed: the function call that produced this content; null when none did (an html action, a text widget).',
+      },
+    },
+  },
+  WidgetInvocation: {
+    type: 'object',
+    required: ['event', 'awsRequestId', 'durationMs', 'logs'],
+    additionalProperties: false,
+    properties: {
+      event: { description: 'The event exactly as the function received it.' },
+      awsRequestId: { type: 'string', description: 'The request id of the call; empty when no function answered.' },
+      durationMs: { type: 'number', minimum: 0, description: 'How long the function ran, in milliseconds.' },
+      logs: { type: 'string', description: "What the function printed during the call, in Lambda's log format." },
     },
   },
   ActionEntry: {

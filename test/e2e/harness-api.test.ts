@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { HarnessApiError, HarnessClient, type RunningHarness } from '../../src/harness/index.js';
-import { call, checked, checkingFetch, createTestDashboard, startTestHarness, testDashboard } from './harness-support.js';
+import { call, chattyEvents, checked, checkingFetch, createTestDashboard, startTestHarness, testDashboard } from './harness-support.js';
 
 let running: RunningHarness;
 let base: string;
@@ -127,6 +127,26 @@ describe('harness API: widgets and actions', () => {
       assert.equal(res.status, 404, wid);
       assert.equal(res.json().target, 'widget');
     }
+  });
+
+  it('widget results carry the invocation: the event the function received, its duration and logs; null without a call', async () => {
+    const created = await call(base, 'POST', '/api/dashboards', JSON.stringify(JSON.stringify({ widgets: [
+      { type: 'custom', properties: { endpoint: 'chatty', params: { n: 1 } } },
+    ] })));
+    const id = created.json().id;
+    const read = (await call(base, 'GET', `/api/dashboards/${id}/widgets/0`)).json();
+    assert.deepEqual(read.invocation.event, chattyEvents.at(-1));
+    assert.equal(read.invocation.event.n, 1);
+    assert.match(read.invocation.logs, /INFO\tchatty saw widget-0/);
+    assert.ok(read.invocation.logs.includes(read.invocation.awsRequestId));
+    assert.ok(read.invocation.durationMs >= 0);
+    assert.deepEqual((await call(base, 'GET', `/api/dashboards/${id}/widgets/0`)).json().invocation, read.invocation, 'a cached read keeps it');
+    const tid = await createTestDashboard(base);
+    assert.equal((await call(base, 'GET', `/api/dashboards/${tid}/widgets/1`)).json().invocation, null, 'a text widget');
+    const peek = (await call(base, 'POST', `/api/dashboards/${tid}/widgets/0/actions/2`, { forms: { who: 'Bob' } })).json();
+    assert.equal(peek.invocation.event.greet, true);
+    assert.equal(peek.invocation.event.widgetContext.forms.all.who, 'Bob');
+    assert.equal((await call(base, 'POST', `/api/dashboards/${tid}/widgets/0/actions/3`)).json().invocation, null, 'an html action');
   });
 
   it('lists actions and describes a function', async () => {

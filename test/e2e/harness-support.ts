@@ -124,6 +124,9 @@ export const checkingFetch: typeof fetch = async (input, init) => {
   return res;
 };
 
+/** Every event the `chatty` test function received, in order. */
+export const chattyEvents: unknown[] = [];
+
 /** Widget functions used by the API tests: deterministic, in-process. */
 export const testFunctions: FunctionsConfig = {
   functions: {
@@ -143,6 +146,13 @@ export const testFunctions: FunctionsConfig = {
       },
     },
     json: { handler: async () => ({ a: 1 }) },
+    chatty: {
+      handler: async (event: any) => {
+        chattyEvents.push(event);
+        console.log('chatty saw', event.widgetContext.widgetId);
+        return '<p>chatty</p>';
+      },
+    },
     boom: { handler: async () => { throw new TypeError('broken widget'); } },
   },
 };

@@ -89,17 +89,21 @@ export class InProcessTarget implements FunctionTarget {
         succeed: (result) => callback(null, result),
         fail: (err) => callback(err ?? 'handled'),
       };
-      try {
-        const run = captureConsole(awsRequestId, () => this.handler(input.value, context, callback));
-        captured = run.logs;
-        const result = run.result;
-        if (result instanceof Object && typeof (result as PromiseLike<unknown>).then === 'function') {
-          (result as PromiseLike<unknown>).then((v) => callback(null, v), (e) => callback(e ?? 'undefined'));
-        } else if (result !== undefined || this.handler.length < 3) {
-          callback(null, result);
+      // A synchronous throw is caught inside the capture so what the handler printed before it is kept.
+      const run = captureConsole(awsRequestId, (): { result: unknown } | { thrown: unknown } => {
+        try {
+          return { result: this.handler(input.value, context, callback) };
+        } catch (thrown) {
+          return { thrown };
         }
-      } catch (error) {
-        callback(error);
+      });
+      captured = run.logs;
+      if ('thrown' in run.result) return callback(run.result.thrown);
+      const result = run.result.result;
+      if (result instanceof Object && typeof (result as PromiseLike<unknown>).then === 'function') {
+        (result as PromiseLike<unknown>).then((v) => callback(null, v), (e) => callback(e ?? 'undefined'));
+      } else if (result !== undefined || this.handler.length < 3) {
+        callback(null, result);
       }
     });
     const durationMs = performance.now() - started;
