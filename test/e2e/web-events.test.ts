@@ -30,6 +30,7 @@ describe('harness web page: events, forms, styles and errors in chromium', { ski
   let page: Page;
   let url: string;
   const problems: string[] = [];
+  const received: unknown[] = [];
   const widget = (n: number) => page.locator(`[data-widget-id="widget-${n}"]`);
   const frameOf = (n: number): FrameLocator => page.frameLocator(`[data-widget-id="widget-${n}"] iframe`);
   const calls = async (n: number) => Number(await widget(n).getAttribute('data-invocations'));
@@ -40,8 +41,11 @@ describe('harness web page: events, forms, styles and errors in chromium', { ski
       functions: {
         functions: {
           events: {
-            handler: (event: any) =>
-              event.kind === 'dbl' ? `<p class="got">${JSON.stringify(event.widgetContext.forms.all)}</p>` : EVENTS_HTML,
+            handler: (event: any) => {
+              received.push(event);
+              console.log('events got', event.kind ?? 'own');
+              return event.kind === 'dbl' ? `<p class="got">${JSON.stringify(event.widgetContext.forms.all)}</p>` : EVENTS_HTML;
+            },
           },
           plain: { handler: () => '<div class="cwdb-no-default-styles"><button class="btn btn-primary">Plain</button></div>' },
           broken: {
@@ -100,6 +104,16 @@ describe('harness web page: events, forms, styles and errors in chromium', { ski
     await got.waitFor(STEP);
     assert.deepEqual(JSON.parse(await got.innerText()), { size: 's', tier: 'silver', tags: ['b'], note: 'typed' });
     assert.equal(await calls(0), 2);
+  });
+
+  it('the inspector shows the event the function received, its duration and what it printed', async () => {
+    await widget(0).getByRole('button', { name: 'Inspect' }).click();
+    await page.locator('#inspector .insp-title', { hasText: 'Events' }).waitFor(STEP);
+    const shown = JSON.parse(await page.locator('#insp-event pre.json').innerText()) as { kind?: string };
+    assert.deepEqual(shown, received.at(-1));
+    assert.equal(shown.kind, 'dbl');
+    assert.match(await page.locator('#inspector .stats').innerText(), /Function\s*\d+\.\d ms/);
+    assert.match(await page.locator('#insp-logs').innerText(), /INFO\s+events got dbl/);
   });
 
   it('a mouseenter html action opens its popup when the pointer enters', async () => {

@@ -1,9 +1,10 @@
-// The web page's routes on the harness app, and the page's pure modules checked in Node: grid placement
-// (property-based) and the event it rebuilds, held against the event a function really receives.
+// The web page's routes on the harness app, and the page's modules checked in Node: grid placement
+// (property-based) and the inspector (rendered in jsdom), which shows exactly the event a function received.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import fc from 'fast-check';
+import { JSDOM } from 'jsdom';
 import { createHarnessApp } from '../../src/harness/index.js';
 import { WEB_ASSETS } from '../../src/harness/web/index.js';
 import type { App } from '../../src/index.js';
@@ -92,14 +93,23 @@ describe('grid placement', () => {
   });
 });
 
-describe('the event the page rebuilds', () => {
-  it('equals the event the function received, for any state the API accepts', async () => {
-    const { rebuildEvent } = await pageModule('event.js');
+describe('the inspector', () => {
+  it('shows exactly the event the function received, its duration and logs, for any state the API accepts', async () => {
+    const dom = new JSDOM('<!doctype html><div id="inspector-body"></div>');
+    const globals = globalThis as { document?: unknown };
+    const saved = globals.document;
+    globals.document = dom.window.document;
+    const { renderInspector } = await pageModule('inspector.js');
+    const body = dom.window.document.getElementById('inspector-body')!;
     const now = Date.UTC(2024, 2, 31, 12, 30, 0);
     const received: unknown[] = [];
     const { app, harness } = createHarnessApp({
       clock: () => now,
-      functions: { functions: { probe: { handler: (event: unknown) => (received.push(event), '<p>probe</p>') } } },
+      functions: { functions: { probe: { handler: (event: any) => {
+        received.push(event);
+        console.log('probe theme', event.widgetContext.theme);
+        return '<p>probe</p>';
+      } } } },
     });
     try {
       const widget = { type: 'custom', x: 0, y: 0, width: 7, height: 5, properties: { endpoint: 'probe', title: 'Probe', params: { a: 1, nested: { b: [true] } } } };
@@ -127,19 +137,20 @@ describe('the event the page rebuilds', () => {
           assert.equal(res.statusCode, 200, res.body);
           const state = res.json<{ state: unknown }>().state;
           assert.equal((await post(app, `/api/dashboards/${id}/refresh`, { mode: 'manual' })).statusCode, 200);
-          assert.equal((await app.inject({ url: `/api/dashboards/${id}/widgets/0` })).statusCode, 200);
-          const rebuilt = rebuildEvent({
-            topLevel: widget.properties.params,
-            widget: { widgetId: 'widget-0', title: 'Probe', params: widget.properties.params, width: 7, height: 5 },
-            state,
-            forms: {},
-            now,
-          });
-          assert.deepEqual(rebuilt, received.at(-1));
+          const read = await app.inject({ url: `/api/dashboards/${id}/widgets/0` });
+          assert.equal(read.statusCode, 200);
+          const result = read.json<{ invocation: { durationMs: number } }>();
+          renderInspector({ widgetId: 'widget-0', type: 'custom', title: 'Probe', endpoint: 'probe', result, actions: [], log: [] }, { onDescribe: () => {} });
+          const shown = JSON.parse(body.querySelector('#insp-event pre.json')!.textContent!);
+          assert.deepEqual(shown, received.at(-1));
+          assert.equal((shown as { widgetContext: { theme: unknown } }).widgetContext.theme, (state as { theme: unknown }).theme);
+          assert.match(body.querySelector('.stats')!.textContent!, new RegExp(`Function\\s*${result.invocation.durationMs.toFixed(1)} ms`));
+          assert.match(body.querySelector('#insp-logs')!.textContent!, new RegExp(`INFO\\s*probe theme ${(state as { theme: string }).theme}`));
         }),
         { numRuns: 60 },
       );
     } finally {
+      globals.document = saved;
       await harness.close();
     }
   });

@@ -15,7 +15,7 @@ const TYPES: Record<string, string> = {
 
 /** The files the page is made of; nothing else under `assets/` is served. */
 export const WEB_ASSETS: readonly string[] = [
-  'app.js', 'page.js', 'widgets.js', 'api.js', 'layout.js', 'frame.js', 'sanitize.js', 'forms.js', 'event.js', 'inspector.js', 'controls.js', 'loader.js', 'dialogs.js',
+  'app.js', 'page.js', 'widgets.js', 'api.js', 'layout.js', 'frame.js', 'sanitize.js', 'forms.js', 'inspector.js', 'controls.js', 'loader.js', 'dialogs.js',
   'app.css', 'widget.css',
 ];
 

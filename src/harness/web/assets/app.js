@@ -63,7 +63,6 @@ async function openDashboard(id) {
     state: info.body.state,
     widgets: info.body.widgets.map((s) => ({
       ...s,
-      params: written[s.index]?.properties?.params,
       place: places[s.index],
       result: null,
       actions: [],

@@ -1,5 +1,6 @@
-// The inspector: for one widget, what the console never shows — the event sent, the raw return value, the
-// findings (highlighted in the HTML), error details, how often its function ran and how long calls took.
+// The inspector: for one widget, what the console never shows — the event the function received, the raw
+// return value, the findings (highlighted in the HTML), error details, what the function printed, how often it
+// ran and how long it took.
 /* global document */
 import { escapeHtml } from './sanitize.js';
 
@@ -52,6 +53,22 @@ function actionsList(actions) {
     .join('')}</tbody></table>`;
 }
 
+// The event exactly as the API reports the function received it; nothing is rebuilt in the page.
+function eventBody(call) {
+  if (!call) return '<p class="muted small">No function produced this content (a text widget or an html action).</p>';
+  const id = call.awsRequestId ? `request <code>${escapeHtml(call.awsRequestId)}</code>, ` : '';
+  return `<p class="muted small">As the function received it (${id}ran ${call.durationMs.toFixed(1)} ms).</p><pre class="json">${escapeHtml(json(call.event))}</pre>`;
+}
+
+function logsBody(logs) {
+  return logs ? `<pre class="logs">${escapeHtml(logs)}</pre>` : '<p class="muted small">The function printed nothing.</p>';
+}
+
+function popupCall(call) {
+  if (!call) return '<p class="muted small">No function was called for this popup.</p>';
+  return `<p class="muted small">Event received (function ran ${call.durationMs.toFixed(1)} ms):</p><pre class="json popup-event">${escapeHtml(json(call.event))}</pre>${logsBody(call.logs)}`;
+}
+
 function requestLog(log) {
   if (log.length === 0) return '<p class="muted">No requests yet.</p>';
   return `<ol class="log" reversed>${[...log]
@@ -68,7 +85,7 @@ function requestLog(log) {
 export function renderInspector(w, { onDescribe }) {
   const body = document.getElementById('inspector-body');
   if (!w) {
-    body.innerHTML = '<p class="muted">Choose “Inspect” on a widget to see the event sent, the raw return value, findings, errors, invocations and timing.</p>';
+    body.innerHTML = '<p class="muted">Choose “Inspect” on a widget to see the event its function received, the raw return value, findings, errors, logs, invocations and timing.</p>';
     return;
   }
   const r = w.result;
@@ -77,24 +94,19 @@ export function renderInspector(w, { onDescribe }) {
   let html = head;
   if (w.problem) html += `<div class="error-box" role="alert"><strong>Request failed</strong><div>${escapeHtml(w.problem)}</div></div>`;
   if (r) {
-    const fnMs = typeof r.durationMs === 'number' ? `${r.durationMs.toFixed(1)} ms` : null;
+    const call = r.invocation ?? null;
     html += `<dl class="stats">
       ${stat('Invocations', String(r.invocations ?? '—'))}
       ${stat('Produced by', escapeHtml(r.event ?? '—'))}
-      ${stat('Duration', `${w.lastMs === undefined ? '—' : `${w.lastMs.toFixed(1)} ms`}${fnMs ? ` (function ${fnMs})` : ' (round trip)'}`)}
+      ${stat('Function', call ? `${call.durationMs.toFixed(1)} ms` : 'not called')}
+      ${stat('Round trip', w.lastMs === undefined ? '—' : `${w.lastMs.toFixed(1)} ms`)}
       ${stat('Findings', String(r.findings?.length ?? 0), r.findings?.length ? ' warn' : '')}
       ${stat('Error', r.error ? escapeHtml(r.error.type) : 'none', r.error ? ' bad' : '')}
     </dl>`;
     if (r.error) {
       html += section('Error details', `<div class="error-box"><strong>${escapeHtml(r.error.type)}</strong><pre>${escapeHtml(r.error.message)}</pre></div>`, { id: 'insp-error' });
     }
-    if (w.sent) {
-      html += section(
-        'Event sent',
-        `<p class="muted small">${escapeHtml(w.sent.note)}</p><pre class="json">${escapeHtml(json(w.sent.event))}</pre>`,
-        { id: 'insp-event' },
-      );
-    }
+    html += section('Event received', eventBody(call), { id: 'insp-event' });
     const rawNote = typeof r.raw === 'string' ? `<p class="muted small">A string of ${r.raw.length} characters (shown as HTML).</p>` : '';
     const rawText = typeof r.raw === 'string' ? r.raw : json(r.raw);
     html += section('Raw return value', `${rawNote}<pre class="json" id="insp-raw">${escapeHtml(rawText)}</pre>`, { id: 'insp-raw-section' });
@@ -104,11 +116,11 @@ export function renderInspector(w, { onDescribe }) {
       const error = p.error ? `<div class="error-box"><strong>${escapeHtml(p.error.type)}</strong><pre>${escapeHtml(p.error.message)}</pre></div>` : '';
       html += section(
         `Last popup (“${p.text}”)`,
-        `${error}<p class="muted small">Produced by ${escapeHtml(p.event)}; raw return value:</p><pre class="json">${escapeHtml(typeof p.raw === 'string' ? p.raw : json(p.raw))}</pre>${findingsList(p.findings ?? [])}`,
+        `${error}<p class="muted small">Produced by ${escapeHtml(p.event)}; raw return value:</p><pre class="json">${escapeHtml(typeof p.raw === 'string' ? p.raw : json(p.raw))}</pre>${findingsList(p.findings ?? [])}${popupCall(p.invocation ?? null)}`,
         { open: false, id: 'insp-popup' },
       );
     }
-    if (typeof r.logs === 'string' && r.logs) html += section('Logs', `<pre>${escapeHtml(r.logs)}</pre>`, { open: false });
+    if (call) html += section('Logs', logsBody(call.logs), { open: call.logs !== '', id: 'insp-logs' });
     html += section('HTML returned', `<pre class="json">${escapeHtml(r.html ?? '')}</pre>`, { open: false });
   }
   if (w.type === 'custom') html += section('Actions', actionsList(w.actions), { open: false });

@@ -1,12 +1,11 @@
 // One widget on the page: its card on the grid, its content in a sandboxed frame, its actions, and the
 // figures the inspector shows.
-/* global document, DOMParser */
+/* global document */
 import { api, problemText } from './api.js';
 import { bindActions, createFrame } from './frame.js';
 import { readForms } from './forms.js';
 import { askConfirmation, openPopup } from './dialogs.js';
 import { renderInspector } from './inspector.js';
-import { rebuildEvent } from './event.js';
 import { escapeHtml } from './sanitize.js';
 import { $, page, status, logRequest } from './page.js';
 
@@ -50,7 +49,7 @@ function updateBadges(w) {
     badges.push(`<span class="badge" title="How many times a function ran for this widget">${r.invocations} call${r.invocations === 1 ? '' : 's'}</span>`);
   }
   if (r) {
-    if (w.lastMs !== undefined) badges.push(`<span class="badge" title="Duration of the last request">${Math.round(w.lastMs)} ms</span>`);
+    if (r.invocation) badges.push(`<span class="badge" title="How long the function ran for this content">${Math.round(r.invocation.durationMs)} ms</span>`);
     if (r.findings?.length) badges.push(`<span class="badge warn" title="HTML the console would strip">${r.findings.length} finding${r.findings.length === 1 ? '' : 's'}</span>`);
     if (r.error) badges.push(`<span class="badge bad">${escapeHtml(r.error.type)}</span>`);
   }
@@ -59,19 +58,7 @@ function updateBadges(w) {
   if (page.inspected === w) renderInspector(w, inspectorHandlers);
 }
 
-function formsOfHtml(html) {
-  return readForms(new DOMParser().parseFromString(html ?? '', 'text/html'));
-}
-
-function noteSent(w, topLevel, forms) {
-  w.sent = {
-    note: 'Rebuilt by the page from the dashboard state, the widget definition and the form values; time ranges are resolved when the response arrived.',
-    event: rebuildEvent({ topLevel, widget: { ...w, width: w.place.width, height: w.place.height }, state: page.current.state, forms, now: Date.now() }),
-  };
-}
-
 export async function readWidget(w) {
-  const previous = w.result;
   w.card.dataset.state = 'loading';
   w.card.setAttribute('aria-busy', 'true');
   const res = await api.widget(page.current.id, w.widgetId);
@@ -86,9 +73,6 @@ export async function readWidget(w) {
     return;
   }
   w.problem = null;
-  if (w.type === 'custom' && (!previous || res.body.invocations !== previous.invocations)) {
-    noteSent(w, w.params, previous ? formsOfHtml(previous.html) : {});
-  }
   await show(w, res.body);
 }
 
@@ -138,7 +122,6 @@ async function runAction(w, entry) {
       updateBadges(w);
       return;
     }
-    if (entry.action === 'call') noteSent(w, entry.params ?? {}, { ...formsOfHtml(w.result?.html), ...forms });
     if (res.body.display === 'popup') {
       // A popup leaves the widget as it was; its own result is kept apart for the inspector.
       w.result = { ...w.result, invocations: res.body.invocations };
