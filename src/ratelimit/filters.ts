@@ -3,7 +3,6 @@ import { FilterOrder, problem } from '../index.js';
 import { RateLimitConfiguration } from './configuration.js';
 import { retryAfterSeconds, writeHeaders } from './headers.js';
 import type { Outcome } from './headers.js';
-import { InProcessRateLimitStore } from './in-process-store.js';
 import { DefaultRateLimitPartitioner, RateLimitPartitioner } from './partitioner.js';
 import { policiesFor } from './policies.js';
 import { RateLimitScope, RateLimitStore } from './types.js';
@@ -43,13 +42,12 @@ function acquireAll(ctx: ExecutionContext, scope: RateLimitScope, store: RateLim
   const outcomes = (shared ? (ctx.items.get(OUTCOMES) as Outcome[] | undefined) : undefined) ?? [];
   if (shared) ctx.items.set(OUTCOMES, outcomes);
   const policies = policiesFor(ctx.route, scope);
-  if (store.constructor === InProcessRateLimitStore) {
-    // The shipped in-process store (not a subclass that may override acquire) answers at once:
-    // no promise, no signal, no extra ticks per request.
+  if (store.acquireNow) {
+    // A store that never waits answers at once: no promise, no signal, no extra ticks per request.
     for (const policy of policies) {
       let decision: RateLimitDecision;
       try {
-        decision = (store as InProcessRateLimitStore).acquireNow(partition, policy);
+        decision = store.acquireNow(partition, policy);
       } catch (error) {
         return refuseUnavailable(ctx, error);
       }

@@ -50,6 +50,12 @@ export interface RateLimitDecision {
  */
 export interface RateLimitStore {
   acquire(partition: string, policy: RateLimitPolicy, signal?: AbortSignal): Promise<RateLimitDecision>;
+  /**
+   * Optional: the same answer without a promise, for a store that never waits (the in-process store). The
+   * rate-limit filters call it instead of `acquire` when it is there, so it must decide exactly as `acquire`
+   * does — a subclass that overrides one overrides both.
+   */
+  acquireNow?(partition: string, policy: RateLimitPolicy): RateLimitDecision;
 }
 
 /** A monotonic clock in milliseconds; inject a manual one in tests. */
