@@ -14,6 +14,8 @@ export interface CachedResponse {
 export interface ResponseCacheStore {
   get(key: string): CachedResponse | undefined;
   set(key: string, value: CachedResponse): void;
+  /** Wall-clock milliseconds the store judges freshness by; `Date.now()` when absent. */
+  now?(): number;
 }
 export const ResponseCacheStore = createToken<ResponseCacheStore>('ResponseCacheStore');
 
