@@ -1,4 +1,5 @@
 import { ValidateKind } from '../../annotations/index.js';
+import type { ValidateSchemas } from '../../annotations/index.js';
 import type { ExecutionContext, Filter } from '../../pipeline/index.js';
 import { FilterOrder, HttpError, PayloadTooLargeError, problem } from '../../pipeline/index.js';
 import { parseBody } from './body-parser.js';
@@ -6,8 +7,7 @@ import { problemResponse, toResponse } from './result.js';
 import { SerializationSettings } from './settings.js';
 import { validate } from './validation.js';
 
-async function runHandler(ctx: ExecutionContext, settings: SerializationSettings): Promise<void> {
-  const schemas = ctx.annotations(ValidateKind)[0];
+async function runHandler(ctx: ExecutionContext, settings: SerializationSettings, schemas: ValidateSchemas | undefined): Promise<void> {
   if (ctx.bodySource.present) {
     const raw = await ctx.bodySource.read(settings.bodyLimit);
     ctx.body = parseBody(raw, ctx.request.headers.get('content-type'));
@@ -48,7 +48,8 @@ export const serializationFilter: Filter = {
     if (ctx.response !== null) return;
     const settings = ctx.services.get(SerializationSettings);
     const fail = (error: unknown) => void ctx.respond(errorResponse(ctx, error, settings));
-    if (ctx.bodySource.present || ctx.annotations(ValidateKind).length > 0) return runHandler(ctx, settings).catch(fail);
+    const schemas = ctx.annotations(ValidateKind)[0];
+    if (ctx.bodySource.present || schemas !== undefined) return runHandler(ctx, settings, schemas).catch(fail);
     // Hot path: no body, nothing to validate, and a handler that answers at once costs no extra ticks.
     try {
       const result = ctx.route.invoke(ctx);
