@@ -2,6 +2,7 @@
 import { parseFragment, defaultTreeAdapter } from 'parse5';
 import type { DefaultTreeAdapterTypes as T } from 'parse5';
 import { HTML_NS } from './tree.js';
+import { parseWellFormed } from './well-formed.js';
 
 /**
  * A widget's HTML parsed once: a parse5 document fragment whose children are the widget's nodes, with
@@ -26,7 +27,9 @@ const BODY = defaultTreeAdapter.createElement('body', HTML_NS as T.Element['name
  */
 export function parseWidgetHtml(html: string): ParsedWidgetHtml {
   const source = typeof html === 'string' ? html : String(html ?? '');
-  const root = parseFragment(BODY, source, { sourceCodeLocationInfo: true, scriptingEnabled: false });
+  // Most widget HTML is well formed and takes the fast path; the tree is the same either way.
+  const root =
+    parseWellFormed(source) ?? parseFragment(BODY, source, { sourceCodeLocationInfo: true, scriptingEnabled: false });
   return { source, root };
 }
 

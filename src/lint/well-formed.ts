@@ -1,0 +1,555 @@
+// Parsing the well-formed HTML most widgets are made of, without parse5's general tree construction.
+//
+// For an input inside a simple subset of HTML — every end tag closes the current element, nothing is closed,
+// moved or dropped by the parser's repair rules, no comments or doctypes — this builds exactly the tree parse5
+// builds: the same node objects, attributes, namespaces and source locations. On anything outside the subset
+// it returns undefined and the caller parses with parse5, so a result never depends on which parser ran (a
+// property test compares both trees on generated documents). The subset is what template-built widget HTML
+// looks like; it is several times faster to parse because it skips the general algorithm's bookkeeping.
+import { decodeHTML, decodeHTMLAttribute } from 'entities/decode';
+import { defaultTreeAdapter, foreignContent, html } from 'parse5';
+import type { DefaultTreeAdapterTypes as T, Token } from 'parse5';
+import { HTML_NS, SVG_NS } from './tree.js';
+import {
+  ESCAPABLE_RAW_TEXT, HEADINGS, KEEPS_P_OPEN, NOT_SIMPLE, RAW_TEXT, SKIPS_FIRST_NEWLINE, TABLE_SECTIONS, VOID,
+} from './well-formed-names.js';
+
+/** Thrown inside the parser when the input leaves the subset; never escapes `parseWellFormed`. */
+const OUTSIDE = Symbol('outside the well-formed subset');
+
+type Location = Token.Location;
+type TagLocation = Token.LocationWithAttributes;
+
+const SPACE = 0x20;
+const LF = 0x0a;
+const TAB = 0x09;
+const FF = 0x0c;
+const SLASH = 0x2f;
+const GT = 0x3e;
+const EQ = 0x3d;
+
+function isSpace(c: number): boolean {
+  return c === SPACE || c === LF || c === TAB || c === FF;
+}
+
+function isAlpha(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
+}
+
+function allSpace(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (!isSpace(s.charCodeAt(i))) return false;
+  return true;
+}
+
+/**
+ * The tree parse5 would build for `source` as `<body>` content (with source locations), or undefined when the
+ * input needs HTML's repair rules, which only parse5 applies.
+ */
+export function parseWellFormed(source: string): T.DocumentFragment | undefined {
+  if (source.indexOf('\r') !== -1 || source.indexOf('\0') !== -1) return undefined;
+  try {
+    return new WellFormedParser(source).parse();
+  } catch {
+    // OUTSIDE, or anything unforeseen: parse5 answers instead.
+    return undefined;
+  }
+}
+
+type Mode = 'body' | 'table' | 'section' | 'row' | 'select' | 'foreign';
+
+class WellFormedParser {
+  readonly #src: string;
+  readonly #root = defaultTreeAdapter.createDocumentFragment();
+  readonly #stack: T.Element[] = [];
+  /** Per open element: its start tag's location (null for a made-up element) and the mode inside it. */
+  readonly #tags: (TagLocation | null)[] = [];
+  readonly #modes: Mode[] = [];
+  #current: T.Element | undefined = undefined;
+  #skipNewline = false;
+  // Open elements whose start tags have rules that look at what is already open.
+  #openP = 0;
+  #openA = 0;
+  #openNobr = 0;
+  #openButton = 0;
+  #openForm = 0;
+  #openSelect = 0;
+  // Line bookkeeping: offsets are asked for in increasing order, so one forward scan serves them all.
+  #line = 1;
+  #lineStart = 0;
+  #nextNewline: number;
+  #l = 1;
+  #c = 1;
+
+  constructor(source: string) {
+    this.#src = source;
+    this.#nextNewline = source.indexOf('\n');
+  }
+
+  parse(): T.DocumentFragment {
+    const src = this.#src;
+    const len = src.length;
+    let i = 0;
+    while (i < len) {
+      let lt = src.indexOf('<', i);
+      let endTag = false;
+      while (lt !== -1) {
+        const c = src.charCodeAt(lt + 1);
+        if (isAlpha(c)) break;
+        if (c === SLASH) {
+          if (!isAlpha(src.charCodeAt(lt + 2))) throw OUTSIDE;
+          endTag = true;
+          break;
+        }
+        if (c === 0x21 || c === 0x3f) throw OUTSIDE; // comments, doctypes, CDATA, processing instructions
+        lt = src.indexOf('<', lt + 1); // a '<' that starts no tag is text
+      }
+      const textEnd = lt === -1 ? len : lt;
+      if (textEnd > i) this.#text(i, textEnd);
+      if (lt === -1) break;
+      i = endTag ? this.#endTag(lt) : this.#startTag(lt);
+    }
+    this.#at(len);
+    while (this.#stack.length > 0) this.#close(undefined, len);
+    return this.#root;
+  }
+
+  /** Sets #l/#c to the line and column of `offset`; offsets must not decrease between calls. */
+  #at(offset: number): void {
+    while (this.#nextNewline !== -1 && this.#nextNewline < offset) {
+      this.#line++;
+      this.#lineStart = this.#nextNewline + 1;
+      this.#nextNewline = this.#src.indexOf('\n', this.#lineStart);
+    }
+    this.#l = this.#line;
+    this.#c = offset - this.#lineStart + 1;
+  }
+
+  #location(start: number, end: number): Location {
+    this.#at(start);
+    const startLine = this.#l;
+    const startCol = this.#c;
+    this.#at(end);
+    return { startLine, startCol, startOffset: start, endLine: this.#l, endCol: this.#c, endOffset: end };
+  }
+
+  #mode(): Mode {
+    return this.#current === undefined ? 'body' : this.#modes[this.#modes.length - 1]!;
+  }
+
+  /** The insertion mode inside `el`, once it is the current node. */
+  #modeInside(el: T.Element): Mode {
+    if (el.namespaceURI !== HTML_NS) return 'foreign';
+    switch (el.tagName) {
+      case 'table':
+        return 'table';
+      case 'tbody':
+      case 'thead':
+      case 'tfoot':
+        return 'section';
+      case 'tr':
+        return 'row';
+      case 'select':
+        return 'select';
+      case 'option':
+      case 'optgroup':
+        return this.#openSelect > 0 ? 'select' : 'body';
+      default:
+        return 'body';
+    }
+  }
+
+  // ---- text ----
+
+  #text(start: number, end: number): void {
+    let locStart = start;
+    let valueStart = start;
+    if (this.#skipNewline) {
+      this.#skipNewline = false;
+      const src = this.#src;
+      if (src.charCodeAt(start) === LF) {
+        // parse5 drops the newline from the whitespace run it starts; a run of just the newline disappears.
+        valueStart = start + 1;
+        if (valueStart === end) return;
+        if (!isSpace(src.charCodeAt(valueStart))) locStart = valueStart;
+        if (src.charCodeAt(valueStart) === 0x26) throw OUTSIDE;
+      } else if (src.charCodeAt(start) === 0x26) throw OUTSIDE; // a reference to a newline would be dropped too
+    }
+    const raw = this.#src.slice(valueStart, end);
+    const hasReference = raw.indexOf('&') !== -1;
+    const value = hasReference ? decodeHTML(raw) : raw;
+    const mode = this.#mode();
+    // Table text that is not all whitespace is moved before the table.
+    if ((mode === 'table' || mode === 'section' || mode === 'row') && (hasReference || !allSpace(value))) throw OUTSIDE;
+    this.#insertText(value, locStart, end);
+  }
+
+  #insertText(value: string, start: number, end: number): void {
+    const parent: T.ParentNode = this.#current ?? this.#root;
+    const kids = parent.childNodes;
+    const last = kids[kids.length - 1];
+    if (last !== undefined && last.nodeName === '#text') {
+      const node = last as T.TextNode;
+      node.value += value;
+      this.#at(end);
+      const loc = node.sourceCodeLocation!;
+      loc.endLine = this.#l;
+      loc.endCol = this.#c;
+      loc.endOffset = end;
+      return;
+    }
+    const node: T.TextNode = { nodeName: '#text', value, parentNode: parent as T.ParentNode };
+    node.sourceCodeLocation = this.#location(start, end);
+    kids.push(node);
+  }
+
+  // ---- start tags ----
+
+  /** Reads the start tag at `lt` and inserts its element; returns where scanning goes on. */
+  #startTag(lt: number): number {
+    this.#skipNewline = false;
+    const src = this.#src;
+    const len = src.length;
+    let j = lt + 1;
+    let upper = false;
+    for (;;) {
+      if (j >= len) throw OUTSIDE;
+      const c = src.charCodeAt(j);
+      if (isSpace(c) || c === SLASH || c === GT) break;
+      if (c >= 0x41 && c <= 0x5a) upper = true;
+      else if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d)) throw OUTSIDE;
+      j++;
+    }
+    const name = upper ? src.slice(lt + 1, j).toLowerCase() : src.slice(lt + 1, j);
+    this.#at(lt);
+    const startLine = this.#l;
+    const startCol = this.#c;
+    const attrs: Token.Attribute[] = [];
+    let attrLocations: Record<string, Location> | undefined;
+    let names: Set<string> | undefined;
+    let selfClosing = false;
+    for (;;) {
+      let c = src.charCodeAt(j);
+      while (isSpace(c)) c = src.charCodeAt(++j);
+      if (j >= len) throw OUTSIDE;
+      if (c === GT) {
+        j++;
+        break;
+      }
+      if (c === SLASH) {
+        if (src.charCodeAt(j + 1) !== GT) throw OUTSIDE;
+        selfClosing = true;
+        j += 2;
+        break;
+      }
+      if (c === EQ) throw OUTSIDE;
+      const nameStart = j;
+      let attrUpper = false;
+      for (;;) {
+        if (j >= len) throw OUTSIDE;
+        c = src.charCodeAt(j);
+        if (isSpace(c) || c === SLASH || c === GT || c === EQ) break;
+        if (c === 0x22 || c === 0x27 || c === 0x3c || c < 0x20 || c >= 0x7f) throw OUTSIDE;
+        if (c >= 0x41 && c <= 0x5a) attrUpper = true;
+        j++;
+      }
+      const attrName = attrUpper ? src.slice(nameStart, j).toLowerCase() : src.slice(nameStart, j);
+      let attrEnd = j;
+      let value = '';
+      let k = j;
+      while (isSpace(c)) c = src.charCodeAt(++k);
+      if (c === EQ) {
+        c = src.charCodeAt(++k);
+        while (isSpace(c)) c = src.charCodeAt(++k);
+        if (c === 0x22 || c === 0x27) {
+          const close = src.indexOf(c === 0x22 ? '"' : "'", k + 1);
+          if (close === -1) throw OUTSIDE;
+          const raw = src.slice(k + 1, close);
+          value = raw.indexOf('&') === -1 ? raw : decodeHTMLAttribute(raw);
+          j = attrEnd = close + 1;
+          c = src.charCodeAt(j);
+          if (!(isSpace(c) || c === SLASH || c === GT)) throw OUTSIDE;
+        } else {
+          const valueStart = k;
+          for (;;) {
+            if (k >= len) throw OUTSIDE;
+            c = src.charCodeAt(k);
+            if (isSpace(c) || c === GT) break;
+            if (c === 0x22 || c === 0x27 || c === 0x3c || c === EQ || c === 0x60) throw OUTSIDE;
+            k++;
+          }
+          if (k === valueStart) throw OUTSIDE;
+          const raw = src.slice(valueStart, k);
+          value = raw.indexOf('&') === -1 ? raw : decodeHTMLAttribute(raw);
+          j = attrEnd = k;
+        }
+      } else {
+        j = k;
+      }
+      if (attrs.length < 16) {
+        for (let a = 0; a < attrs.length; a++) if (attrs[a]!.name === attrName) throw OUTSIDE;
+        if (attrs.length === 15) names = new Set(attrs.map((a) => a.name)).add(attrName);
+      } else {
+        if (names!.has(attrName)) throw OUTSIDE;
+        names!.add(attrName);
+      }
+      attrs.push({ name: attrName, value });
+      attrLocations ??= Object.create(null) as Record<string, Location>;
+      attrLocations[attrName] = this.#location(nameStart, attrEnd);
+    }
+    this.#at(j);
+    const tag: TagLocation =
+      attrLocations === undefined
+        ? { startLine, startCol, startOffset: lt, endLine: this.#l, endCol: this.#c, endOffset: j }
+        : { startLine, startCol, startOffset: lt, endLine: this.#l, endCol: this.#c, endOffset: j, attrs: attrLocations };
+    return this.#insert(name, attrs, tag, selfClosing, j);
+  }
+
+  #insert(name: string, attrs: Token.Attribute[], tag: TagLocation, selfClosing: boolean, next: number): number {
+    const mode = this.#mode();
+    if (mode === 'foreign') return this.#insertForeign(name, attrs, tag, selfClosing, next);
+    const cur = this.#current;
+    switch (mode) {
+      case 'table':
+        if (TABLE_SECTIONS.has(name) || name === 'caption') this.#push(this.#element(name, HTML_NS, attrs), tag);
+        else if (name === 'tr') {
+          const tbody = defaultTreeAdapter.createElement('tbody', HTML_NS as T.Element['namespaceURI'], []);
+          tbody.sourceCodeLocation = null;
+          this.#push(tbody, null);
+          this.#push(this.#element(name, HTML_NS, attrs), tag);
+        } else throw OUTSIDE;
+        return next;
+      case 'section':
+        if (name !== 'tr') throw OUTSIDE;
+        this.#push(this.#element(name, HTML_NS, attrs), tag);
+        return next;
+      case 'row':
+        if (name !== 'td' && name !== 'th') throw OUTSIDE;
+        this.#push(this.#element(name, HTML_NS, attrs), tag);
+        return next;
+      case 'select':
+        if (!(name === 'option' && cur!.tagName !== 'option') && !(name === 'optgroup' && cur!.tagName === 'select')) {
+          throw OUTSIDE;
+        }
+        this.#push(this.#element(name, HTML_NS, attrs), tag);
+        return next;
+    }
+    if (NOT_SIMPLE.has(name)) throw OUTSIDE;
+    if (this.#openP > 0 && !KEEPS_P_OPEN.has(name) && name.indexOf('-') === -1) throw OUTSIDE;
+    const curName = cur?.tagName;
+    switch (name) {
+      case 'li':
+        if (curName !== 'ul' && curName !== 'ol' && curName !== 'menu') throw OUTSIDE;
+        break;
+      case 'dd':
+      case 'dt':
+        if (curName !== 'dl') throw OUTSIDE;
+        break;
+      case 'a':
+        if (this.#openA > 0) throw OUTSIDE;
+        break;
+      case 'nobr':
+        if (this.#openNobr > 0) throw OUTSIDE;
+        break;
+      case 'button':
+        if (this.#openButton > 0) throw OUTSIDE;
+        break;
+      case 'form':
+        if (this.#openForm > 0) throw OUTSIDE;
+        break;
+      case 'select':
+        if (this.#openSelect > 0) throw OUTSIDE;
+        break;
+      case 'option':
+      case 'optgroup':
+        if (curName === 'option') throw OUTSIDE;
+        break;
+      case 'svg': {
+        const token = { tagName: name, attrs } as unknown as Token.TagToken;
+        foreignContent.adjustTokenSVGAttrs(token);
+        foreignContent.adjustTokenXMLAttrs(token);
+        const el = this.#element(name, SVG_NS, token.attrs);
+        if (selfClosing) this.#appendVoid(el, tag);
+        else this.#push(el, tag);
+        return next;
+      }
+      default:
+        if (curName !== undefined && HEADINGS.has(name) && HEADINGS.has(curName)) throw OUTSIDE;
+    }
+    const el = this.#element(name, HTML_NS, attrs);
+    if (VOID.has(name)) {
+      this.#appendVoid(el, tag);
+      return next;
+    }
+    this.#push(el, tag);
+    if (RAW_TEXT.has(name)) return this.#rawText(name, next, false);
+    if (ESCAPABLE_RAW_TEXT.has(name)) return this.#rawText(name, next, true);
+    if (SKIPS_FIRST_NEWLINE.has(name)) this.#skipNewline = true;
+    return next;
+  }
+
+  #insertForeign(name: string, attrs: Token.Attribute[], tag: TagLocation, selfClosing: boolean, next: number): number {
+    const cur = this.#current!;
+    if (isSvgIntegrationPoint(cur)) throw OUTSIDE;
+    const token = { tagName: name, tagID: html.getTagID(name), attrs } as unknown as Token.TagToken;
+    if (foreignContent.causesExit(token)) throw OUTSIDE;
+    foreignContent.adjustTokenSVGTagName(token);
+    foreignContent.adjustTokenSVGAttrs(token);
+    foreignContent.adjustTokenXMLAttrs(token);
+    const el = this.#element(token.tagName, SVG_NS, token.attrs);
+    if (selfClosing) this.#appendVoid(el, tag);
+    else this.#push(el, tag);
+    return next;
+  }
+
+  /** Reads a raw-text or escapable raw-text element's content and its end tag. */
+  #rawText(name: string, from: number, escapable: boolean): number {
+    const src = this.#src;
+    let k = from;
+    for (;;) {
+      k = src.indexOf('</', k);
+      if (k === -1) throw OUTSIDE;
+      const after = k + 2 + name.length;
+      const c = src.charCodeAt(after);
+      if ((isSpace(c) || c === SLASH || c === GT) && src.slice(k + 2, after).toLowerCase() === name) break;
+      k += 2;
+    }
+    if (name === 'script' && src.slice(from, k).indexOf('<!--') !== -1) throw OUTSIDE;
+    if (k > from) {
+      if (escapable) {
+        if (name === 'textarea') this.#skipNewline = true;
+        this.#text(from, k);
+      } else this.#insertText(src.slice(from, k), from, k);
+    }
+    this.#skipNewline = false;
+    return this.#endTag(k);
+  }
+
+  // ---- end tags ----
+
+  #endTag(lt: number): number {
+    this.#skipNewline = false;
+    const src = this.#src;
+    const len = src.length;
+    let j = lt + 2;
+    let upper = false;
+    for (;;) {
+      if (j >= len) throw OUTSIDE;
+      const c = src.charCodeAt(j);
+      if (isSpace(c) || c === GT) break;
+      if (c >= 0x41 && c <= 0x5a) upper = true;
+      else if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d)) throw OUTSIDE;
+      j++;
+    }
+    const name = upper ? src.slice(lt + 2, j).toLowerCase() : src.slice(lt + 2, j);
+    let c = src.charCodeAt(j);
+    while (isSpace(c)) c = src.charCodeAt(++j);
+    if (c !== GT) throw OUTSIDE;
+    j++;
+    const cur = this.#current;
+    if (cur === undefined) throw OUTSIDE;
+    const curName = cur.namespaceURI === HTML_NS ? cur.tagName : cur.tagName.toLowerCase();
+    if (curName === name) {
+      this.#close(this.#location(lt, j), j);
+      return j;
+    }
+    // `</table>` also closes a table section left open (or made up for a bare `<tr>`).
+    if (name === 'table' && cur.namespaceURI === HTML_NS && TABLE_SECTIONS.has(cur.tagName)) {
+      if (this.#stack[this.#stack.length - 2]?.tagName !== 'table') throw OUTSIDE;
+      this.#at(lt);
+      this.#close(undefined, lt);
+      this.#close(this.#location(lt, j), j);
+      return j;
+    }
+    throw OUTSIDE;
+  }
+
+  // ---- the tree ----
+
+  #element(name: string, ns: string, attrs: Token.Attribute[]): T.Element {
+    return defaultTreeAdapter.createElement(name, ns as T.Element['namespaceURI'], attrs);
+  }
+
+  #append(el: T.Element): void {
+    const parent: T.ParentNode = this.#current ?? this.#root;
+    parent.childNodes.push(el);
+    el.parentNode = parent;
+  }
+
+  /** A void or self-closing element: located at once, never open. */
+  #appendVoid(el: T.Element, tag: TagLocation): void {
+    this.#append(el);
+    el.sourceCodeLocation = elementLocation(tag, tag.endLine, tag.endCol, tag.endOffset, undefined);
+  }
+
+  #push(el: T.Element, tag: TagLocation | null): void {
+    this.#append(el);
+    this.#stack.push(el);
+    this.#tags.push(tag);
+    this.#modes.push(this.#modeInside(el));
+    this.#current = el;
+    if (el.namespaceURI === HTML_NS) this.#count(el.tagName, 1);
+  }
+
+  /**
+   * Closes the current element: with its end tag, or (without one) where the closing token starts, at
+   * `offset` (#at must already be there). Its location is built now, in one piece.
+   */
+  #close(endTag: Location | undefined, offset: number): void {
+    const el = this.#stack.pop()!;
+    const tag = this.#tags.pop()!;
+    this.#modes.pop();
+    this.#current = this.#stack[this.#stack.length - 1];
+    if (el.namespaceURI === HTML_NS) this.#count(el.tagName, -1);
+    if (tag === null) return;
+    el.sourceCodeLocation =
+      endTag === undefined
+        ? elementLocation(tag, this.#l, this.#c, offset, undefined)
+        : elementLocation(tag, endTag.endLine, endTag.endCol, endTag.endOffset, endTag);
+  }
+
+  #count(name: string, by: 1 | -1): void {
+    switch (name) {
+      case 'p':
+        this.#openP += by;
+        break;
+      case 'a':
+        this.#openA += by;
+        break;
+      case 'nobr':
+        this.#openNobr += by;
+        break;
+      case 'button':
+        this.#openButton += by;
+        break;
+      case 'form':
+        this.#openForm += by;
+        break;
+      case 'select':
+        this.#openSelect += by;
+        break;
+    }
+  }
+}
+
+/** An element's location as parse5 gives it: the start tag's, its end, and the end tag when there is one. */
+function elementLocation(
+  tag: TagLocation,
+  endLine: number,
+  endCol: number,
+  endOffset: number,
+  endTag: Location | undefined,
+): T.Element['sourceCodeLocation'] {
+  const { startLine, startCol, startOffset, attrs } = tag;
+  if (attrs === undefined) {
+    return endTag === undefined
+      ? { startLine, startCol, startOffset, endLine, endCol, endOffset, startTag: tag }
+      : { startLine, startCol, startOffset, endLine, endCol, endOffset, startTag: tag, endTag };
+  }
+  return endTag === undefined
+    ? { startLine, startCol, startOffset, endLine, endCol, endOffset, attrs, startTag: tag }
+    : { startLine, startCol, startOffset, endLine, endCol, endOffset, attrs, startTag: tag, endTag };
+}
+
+function isSvgIntegrationPoint(el: T.Element): boolean {
+  return el.namespaceURI === SVG_NS && (el.tagName === 'foreignObject' || el.tagName === 'desc' || el.tagName === 'title');
+}
