@@ -29,76 +29,108 @@ export class RequestHeaders {
 
 export type HeaderValue = string | number | readonly string[];
 
-/** Response headers, names kept in lower case. */
+/**
+ * Response headers, names kept in lower case. Kept as one flat name, value, name, value, … array: a response
+ * has a handful of headers, so a scan beats a hash map, and the array is already the form `writeHead` takes.
+ */
 export class ResponseHeaders {
-  readonly #map = new Map<string, string | string[]>();
+  readonly #flat: (string | string[])[] = [];
 
   constructor(init?: Record<string, HeaderValue> | ResponseHeaders) {
-    if (init instanceof ResponseHeaders) for (const [k, v] of init.entries()) this.#map.set(k, Array.isArray(v) ? [...v] : v);
-    else if (init) for (const [k, v] of Object.entries(init)) this.set(k, v);
+    if (init instanceof ResponseHeaders) {
+      const flat = init.#flat;
+      for (let i = 0; i < flat.length; i += 2) {
+        const v = flat[i + 1]!;
+        this.#flat.push(flat[i]!, Array.isArray(v) ? [...v] : v);
+      }
+    } else if (init) for (const [k, v] of Object.entries(init)) this.set(k, v);
+  }
+
+  /** Where the value of `key` (lower case) sits in the flat array, or -1. */
+  #valueIndex(key: string): number {
+    const flat = this.#flat;
+    for (let i = 0; i < flat.length; i += 2) if (flat[i] === key) return i + 1;
+    return -1;
   }
 
   set(name: string, value: HeaderValue): this {
-    this.#map.set(name.toLowerCase(), Array.isArray(value) ? [...value] : String(value));
+    const stored = typeof value === 'string' ? value : Array.isArray(value) ? [...value] : String(value);
+    const key = name.toLowerCase();
+    const at = this.#valueIndex(key);
+    if (at === -1) this.#flat.push(key, stored);
+    else this.#flat[at] = stored;
     return this;
   }
 
   append(name: string, value: string): this {
     const key = name.toLowerCase();
-    const current = this.#map.get(key);
-    if (current === undefined) this.#map.set(key, value);
-    else this.#map.set(key, Array.isArray(current) ? [...current, value] : [current, value]);
+    const at = this.#valueIndex(key);
+    if (at === -1) {
+      this.#flat.push(key, value);
+      return this;
+    }
+    const current = this.#flat[at]!;
+    this.#flat[at] = Array.isArray(current) ? [...current, value] : [current, value];
     return this;
   }
 
   get(name: string): string | string[] | undefined {
-    return this.#map.get(name.toLowerCase());
+    const at = this.#valueIndex(name.toLowerCase());
+    return at === -1 ? undefined : this.#flat[at];
   }
 
   has(name: string): boolean {
-    return this.#map.has(name.toLowerCase());
+    return this.#valueIndex(name.toLowerCase()) !== -1;
   }
 
   delete(name: string): boolean {
-    return this.#map.delete(name.toLowerCase());
+    const at = this.#valueIndex(name.toLowerCase());
+    if (at === -1) return false;
+    this.#flat.splice(at - 1, 2);
+    return true;
   }
 
-  entries(): IterableIterator<[string, string | string[]]> {
-    return this.#map.entries();
+  *entries(): IterableIterator<[string, string | string[]]> {
+    const flat = this.#flat;
+    for (let i = 0; i < flat.length; i += 2) yield [flat[i] as string, flat[i + 1]!];
   }
 
   get size(): number {
-    return this.#map.size;
+    return this.#flat.length >> 1;
   }
 
   /** Copies every header of `other` over these. */
   merge(other: ResponseHeaders): this {
-    for (const [k, v] of other.entries()) this.#map.set(k, v);
+    const flat = other.#flat;
+    for (let i = 0; i < flat.length; i += 2) this.#put(flat[i] as string, flat[i + 1]!);
     return this;
+  }
+
+  #put(key: string, value: string | string[]): void {
+    const at = this.#valueIndex(key);
+    if (at === -1) this.#flat.push(key, value);
+    else this.#flat[at] = value;
   }
 
   toObject(): Record<string, string | string[]> {
     const out: Record<string, string | string[]> = {};
-    this.#map.forEach((value, key) => {
-      out[key] = value;
-    });
+    const flat = this.#flat;
+    for (let i = 0; i < flat.length; i += 2) out[flat[i] as string] = flat[i + 1]!;
     return out;
   }
 
-  /** Name, value, name, value, …: the raw form `writeHead` takes without copying into an object. */
+  /** Name, value, name, value, …: the raw form `writeHead` takes without copying into an object. A copy. */
   toFlat(): (string | string[])[] {
-    const out: (string | string[])[] = [];
-    this.#map.forEach((value, key) => {
-      out.push(key, value);
-    });
-    return out;
+    return this.#flat.slice();
   }
 
   /** Adds the headers of `other` that these do not have yet. */
   fillFrom(other: ResponseHeaders): this {
-    other.#map.forEach((value, key) => {
-      if (!this.#map.has(key)) this.#map.set(key, value);
-    });
+    const flat = other.#flat;
+    for (let i = 0; i < flat.length; i += 2) {
+      const key = flat[i] as string;
+      if (this.#valueIndex(key) === -1) this.#flat.push(key, flat[i + 1]!);
+    }
     return this;
   }
 }
