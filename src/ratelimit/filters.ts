@@ -1,10 +1,10 @@
 import type { ExecutionContext, Filter, RouteInfo } from '../index.js';
 import { FilterOrder, problem } from '../index.js';
 import { RateLimitConfiguration } from './configuration.js';
-import { retryAfterSeconds, writeHeaders } from './headers.js';
+import { retryAfterSeconds, writeHeaders, writeSingle } from './headers.js';
 import type { Outcome } from './headers.js';
 import { DefaultRateLimitPartitioner, RateLimitPartitioner } from './partitioner.js';
-import { policiesFor } from './policies.js';
+import { planFor, policiesFor } from './policies.js';
 import { RateLimitScope, RateLimitStore } from './types.js';
 import type { RateLimitDecision, RateLimitPolicy } from './types.js';
 
@@ -36,12 +36,23 @@ function record(ctx: ExecutionContext, policy: RateLimitPolicy, decision: RateLi
 
 function acquireAll(ctx: ExecutionContext, scope: RateLimitScope, store: RateLimitStore, partition: unknown, structured: boolean): void | Promise<void> {
   if (typeof partition !== 'string') throw new TypeError('A RateLimitPartitioner must return a string partition key.');
+  const { policies, shared } = planFor(ctx.route, scope);
+  if (store.acquireNow && policies.length === 1 && !shared) {
+    // The common case — one counter, one scope, a store that never waits: no promise, no outcome list.
+    const policy = policies[0]!;
+    let decision: RateLimitDecision;
+    try {
+      decision = store.acquireNow(partition, policy);
+    } catch (error) {
+      return refuseUnavailable(ctx, error);
+    }
+    if (decision.allowed) writeSingle(ctx.responseHeaders, policy, decision, structured);
+    else record(ctx, policy, decision, [], structured);
+    return;
+  }
   // Headers report across both scopes: the outcomes are shared only when the handler has limits at both.
-  const other = scope === RateLimitScope.Transport ? RateLimitScope.Principal : RateLimitScope.Transport;
-  const shared = policiesFor(ctx.route, other).length > 0;
   const outcomes = (shared ? (ctx.items.get(OUTCOMES) as Outcome[] | undefined) : undefined) ?? [];
   if (shared) ctx.items.set(OUTCOMES, outcomes);
-  const policies = policiesFor(ctx.route, scope);
   if (store.acquireNow) {
     // A store that never waits answers at once: no promise, no signal, no extra ticks per request.
     for (const policy of policies) {

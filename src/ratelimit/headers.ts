@@ -29,6 +29,16 @@ const sfString = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace
 export function writeHeaders(headers: ResponseHeaders, outcomes: readonly Outcome[], structured: boolean): void {
   const top = reported(outcomes);
   if (!top) return;
+  writeReported(headers, top, outcomes, structured);
+}
+
+/** The headers of a request that met one counter: nothing to compare, nothing to collect. */
+export function writeSingle(headers: ResponseHeaders, policy: RateLimitPolicy, decision: RateLimitDecision, structured: boolean): void {
+  const outcome = { policy, decision };
+  writeReported(headers, outcome, [outcome], structured);
+}
+
+function writeReported(headers: ResponseHeaders, top: Outcome, outcomes: readonly Outcome[], structured: boolean): void {
   const { decision } = top;
   headers.set('ratelimit-limit', whole(decision.limit));
   headers.set('ratelimit-remaining', decision.allowed ? whole(decision.remaining) : 0);

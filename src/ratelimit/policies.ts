@@ -1,23 +1,26 @@
 import type { RouteInfo } from '../index.js';
 import { RateLimitKind } from './annotation.js';
 import type { RateLimitSettings } from './annotation.js';
-import type { RateLimitPolicy, RateLimitScope } from './types.js';
+import { RateLimitScope } from './types.js';
+import type { RateLimitPolicy } from './types.js';
 
-const cache = new WeakMap<RouteInfo, Map<RateLimitScope, readonly RateLimitPolicy[]>>();
+/** A handler's counters at one scope, and whether it has counters at the other scope too. */
+export interface ScopePlan {
+  readonly policies: readonly RateLimitPolicy[];
+  /** True when the handler is limited at both scopes: the headers then report across both. */
+  readonly shared: boolean;
+}
 
-/**
- * The counters of one handler at one scope, shortest window first (ties by name), so a refused burst does
- * not spend a longer window's allowance. Computed once per route.
- */
-export function policiesFor(route: RouteInfo, scope: RateLimitScope): readonly RateLimitPolicy[] {
-  let byScope = cache.get(route);
-  if (!byScope) {
-    byScope = new Map();
-    cache.set(route, byScope);
-  }
-  let list = byScope.get(scope);
-  if (!list) {
-    list = route.annotations
+interface RoutePlans {
+  readonly transport: ScopePlan;
+  readonly principal: ScopePlan;
+}
+
+const cache = new WeakMap<RouteInfo, RoutePlans>();
+
+function policiesAt(route: RouteInfo, scope: RateLimitScope): readonly RateLimitPolicy[] {
+  return Object.freeze(
+    route.annotations
       .filter((a) => a.kind === RateLimitKind)
       .map((a) => a.value as RateLimitSettings)
       .filter((s) => s.scope === scope)
@@ -31,8 +34,27 @@ export function policiesFor(route: RouteInfo, scope: RateLimitScope): readonly R
           windowSeconds: s.windowSeconds,
           scope: s.scope,
         }),
-      );
-    byScope.set(scope, list);
+      ),
+  );
+}
+
+/** The counters of one handler at one scope, with what a request needs to know about the other scope. */
+export function planFor(route: RouteInfo, scope: RateLimitScope): ScopePlan {
+  let plans = cache.get(route);
+  if (plans === undefined) {
+    const transport = policiesAt(route, RateLimitScope.Transport);
+    const principal = policiesAt(route, RateLimitScope.Principal);
+    const shared = transport.length > 0 && principal.length > 0;
+    plans = { transport: { policies: transport, shared }, principal: { policies: principal, shared } };
+    cache.set(route, plans);
   }
-  return list;
+  return scope === RateLimitScope.Transport ? plans.transport : plans.principal;
+}
+
+/**
+ * The counters of one handler at one scope, shortest window first (ties by name), so a refused burst does
+ * not spend a longer window's allowance. Computed once per route.
+ */
+export function policiesFor(route: RouteInfo, scope: RateLimitScope): readonly RateLimitPolicy[] {
+  return planFor(route, scope).policies;
 }
