@@ -85,6 +85,7 @@ const { flow } = fc.letrec<{ flow: string; phrasing: string; svg: string; table:
     tie('select'),
     fc.tuple(attributes, fc.array(tie('flow'), { maxLength: 3 })).map(([a, k]) => `<form${a}>${k.join('')}</form>`),
     fc.constantFrom('<hr>', '<div>unclosed', '<span>', '<cwdb-action action="call" endpoint="fn">{"n":1}'),
+    fc.constantFrom('<!-- row -->', '<!---->', '<!-- a --->', '<!--<b>x</b>-->', '<!-- a -- b -->'),
   ),
   table: fc
     .tuple(
@@ -154,6 +155,7 @@ test('the constructs widgets are built from take the fast path and match parse5'
     '<form><select name="r"><option value="a" selected>A</option><optgroup label="g"><option>B</option></optgroup></select><input type="checkbox" checked> <textarea name="n" rows="3">x &amp; y</textarea></form>',
     '<p>Caf\u00e9 \u{1F600} &copy 2026 &#x1F680; a < b</p>\n<div>unclosed',
     '<script>if (a < b) go()</script><style>p > b {}</style><x-gauge value="3">3</x-gauge>',
+    '<!-- generated --><table><!-- rows --><tr><td>1</td></tr></table><svg><!-- c --></svg>',
     '<xmp><b>x</b></xmp><noembed><i>y</i></noembed><iframe><p>z</p></iframe>',
   ];
   for (const source of cases) assert.ok(sameTreeWhenTaken(source), `fast path for ${JSON.stringify(source)}`);
@@ -161,7 +163,7 @@ test('the constructs widgets are built from take the fast path and match parse5'
 
 test('input that needs the HTML repair rules is left to parse5', () => {
   const declined = [
-    '<!-- c --><p>x</p>', '<p>a<div>b</div></p>', '<b><i>x</b></i>', '<ul><li>a<li>b</ul>', '<table>text</table>',
+    '<!DOCTYPE html><p>x</p>', '<!--> x -->', '<!-- a --!> b -->', '<!-- open', '<?php x ?>', '<p>a<div>b</div></p>', '<b><i>x</b></i>', '<ul><li>a<li>b</ul>', '<table>text</table>',
     '<table><td>x</td></table>', '<select><div>x</div></select>', '<a href=x><a href=y>z</a></a>', 'a\r\nb', '<p>a</p></div>',
     '<math><mi>x</mi></math>', '<svg><p>x</p></svg>', '<template><b>x</b></template>', '<img src="x" src="y">',
     '<script><!--<script></script>--></script>', '<div a="1"b="2">', '<svg><foreignObject><p>x</p></foreignObject></svg>',

@@ -1,7 +1,7 @@
 // Parsing the well-formed HTML most widgets are made of, without parse5's general tree construction.
 //
 // For an input inside a simple subset of HTML — every end tag closes the current element, nothing is closed,
-// moved or dropped by the parser's repair rules, no comments or doctypes — this builds exactly the tree parse5
+// moved or dropped by the parser's repair rules, no doctypes or CDATA — this builds exactly the tree parse5
 // builds: the same node objects, attributes, namespaces and source locations. On anything outside the subset
 // it returns undefined and the caller parses with parse5, so a result never depends on which parser ran (a
 // property test compares both trees on generated documents). The subset is what template-built widget HTML
@@ -91,22 +91,27 @@ class WellFormedParser {
     let i = 0;
     while (i < len) {
       let lt = src.indexOf('<', i);
-      let endTag = false;
+      let kind: 'start' | 'end' | 'comment' = 'start';
       while (lt !== -1) {
         const c = src.charCodeAt(lt + 1);
         if (isAlpha(c)) break;
         if (c === SLASH) {
           if (!isAlpha(src.charCodeAt(lt + 2))) throw OUTSIDE;
-          endTag = true;
+          kind = 'end';
           break;
         }
-        if (c === 0x21 || c === 0x3f) throw OUTSIDE; // comments, doctypes, CDATA, processing instructions
+        if (c === 0x21) {
+          if (!src.startsWith('--', lt + 2)) throw OUTSIDE; // doctypes, CDATA, bogus comments
+          kind = 'comment';
+          break;
+        }
+        if (c === 0x3f) throw OUTSIDE; // processing instructions are bogus comments
         lt = src.indexOf('<', lt + 1); // a '<' that starts no tag is text
       }
       const textEnd = lt === -1 ? len : lt;
       if (textEnd > i) this.#text(i, textEnd);
       if (lt === -1) break;
-      i = endTag ? this.#endTag(lt) : this.#startTag(lt);
+      i = kind === 'start' ? this.#startTag(lt) : kind === 'end' ? this.#endTag(lt) : this.#comment(lt);
     }
     this.#at(len);
     while (this.#stack.length > 0) this.#close(undefined, len);
@@ -200,6 +205,25 @@ class WellFormedParser {
     const node: T.TextNode = { nodeName: '#text', value, parentNode: parent as T.ParentNode };
     node.sourceCodeLocation = this.#location(start, end);
     kids.push(node);
+  }
+
+  // ---- comments ----
+
+  /** A `<!-- … -->` comment; the ones the tokenizer ends early or oddly (`<!-->`, `--!>`) are left to parse5. */
+  #comment(lt: number): number {
+    this.#skipNewline = false;
+    const src = this.#src;
+    const dataStart = lt + 4;
+    if (src.charCodeAt(dataStart) === GT || src.startsWith('->', dataStart)) throw OUTSIDE;
+    const end = src.indexOf('-->', dataStart);
+    if (end === -1) throw OUTSIDE;
+    const data = src.slice(dataStart, end);
+    if (data.indexOf('--!') !== -1) throw OUTSIDE;
+    const parent: T.ParentNode = this.#current ?? this.#root;
+    const node: T.CommentNode = { nodeName: '#comment', data, parentNode: parent };
+    node.sourceCodeLocation = this.#location(lt, end + 3);
+    parent.childNodes.push(node);
+    return end + 3;
   }
 
   // ---- start tags ----
