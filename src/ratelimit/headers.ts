@@ -34,19 +34,28 @@ export function writeHeaders(headers: ResponseHeaders, outcomes: readonly Outcom
 
 /** The headers of a request that met one counter: nothing to compare, nothing to collect. */
 export function writeSingle(headers: ResponseHeaders, policy: RateLimitPolicy, decision: RateLimitDecision, structured: boolean): void {
-  const outcome = { policy, decision };
-  writeReported(headers, outcome, [outcome], structured);
+  writeCounts(headers, decision);
+  if (structured) {
+    const outcome = { policy, decision };
+    writeStructured(headers, outcome, [outcome]);
+  }
 }
 
 function writeReported(headers: ResponseHeaders, top: Outcome, outcomes: readonly Outcome[], structured: boolean): void {
-  const { decision } = top;
+  writeCounts(headers, top.decision);
+  if (structured) writeStructured(headers, top, outcomes);
+}
+
+function writeCounts(headers: ResponseHeaders, decision: RateLimitDecision): void {
   headers.set('ratelimit-limit', whole(decision.limit));
   headers.set('ratelimit-remaining', decision.allowed ? whole(decision.remaining) : 0);
   headers.set('ratelimit-reset', whole(decision.reset));
-  if (structured) {
-    headers.set('ratelimit-policy', outcomes.map((o) => `${sfString(o.policy.name)};q=${o.policy.permitLimit};w=${Math.ceil(o.policy.windowSeconds)}`).join(', '));
-    headers.set('ratelimit', `${sfString(top.policy.name)};r=${decision.allowed ? whole(decision.remaining) : 0};t=${whole(decision.reset)}`);
-  }
+}
+
+function writeStructured(headers: ResponseHeaders, top: Outcome, outcomes: readonly Outcome[]): void {
+  const { decision } = top;
+  headers.set('ratelimit-policy', outcomes.map((o) => `${sfString(o.policy.name)};q=${o.policy.permitLimit};w=${Math.ceil(o.policy.windowSeconds)}`).join(', '));
+  headers.set('ratelimit', `${sfString(top.policy.name)};r=${decision.allowed ? whole(decision.remaining) : 0};t=${whole(decision.reset)}`);
 }
 
 /** Integer delta-seconds, rounded up, at least 1. */
