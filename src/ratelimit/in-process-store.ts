@@ -66,6 +66,8 @@ export class InProcessRateLimitStore implements RateLimitStore {
   readonly #partitions = new Map<string, PartitionEntry>();
   readonly #expiry = new ExpiryQueue<PartitionEntry>();
   readonly #shapes = new Map<string, WindowShape>();
+  #lastPolicy: RateLimitPolicy | undefined = undefined;
+  #lastShape: WindowShape | undefined = undefined;
   #lastNow = Number.NEGATIVE_INFINITY;
   /** The last refusal and its settled promise, handed out again while a caller keeps hitting a full counter. */
   #lastRefusal: RateLimitDecision | undefined = undefined;
@@ -196,6 +198,11 @@ export class InProcessRateLimitStore implements RateLimitStore {
 
   #shape(policy: RateLimitPolicy): WindowShape {
     const { permitLimit, windowSeconds } = policy;
+    // Most new partitions meet the policy object seen last; equal numbers mean its shape was validated for them.
+    const last = this.#lastShape;
+    if (policy === this.#lastPolicy && last !== undefined && last.limit === permitLimit && last.windowSeconds === windowSeconds) {
+      return last;
+    }
     // Only numbers reach the cache, so "5" can never borrow the shape validated for 5.
     if (typeof permitLimit !== 'number' || typeof windowSeconds !== 'number') {
       return windowShape(policy.key, permitLimit, windowSeconds);
@@ -207,6 +214,8 @@ export class InProcessRateLimitStore implements RateLimitStore {
       if (this.#shapes.size >= SHAPE_CACHE_LIMIT) this.#shapes.clear();
       this.#shapes.set(cacheKey, shape);
     }
+    this.#lastPolicy = policy;
+    this.#lastShape = shape;
     return shape;
   }
 }

@@ -154,9 +154,12 @@ export class SlidingWindowCounter {
     this.newestStart = now;
   }
 
-  /** Doubles the ring (up to `maxSegments`), laying the live segments out from slot 0. */
+  /**
+   * Quadruples the ring (up to `maxSegments`), laying the live segments out from slot 0. A new counter starts
+   * with one slot, so an idle partition stays small; a busy one reaches its size in few copies.
+   */
   private grow(capacity: number): number {
-    const next = Math.min(Math.max(1, capacity * 2), Math.max(this.shape.maxSegments, capacity + 1));
+    const next = Math.min(Math.max(1, capacity * 4), Math.max(this.shape.maxSegments, capacity + 1));
     // Sized exactly, and holding doubles from the start, so the engine allocates it once.
     const ring = new Array<number>(2 * next).fill(0.5);
     for (let i = 0; i < this.size; i++) {
