@@ -10,6 +10,8 @@ import { decodeHTML, decodeHTMLAttribute } from 'entities/decode';
 import { defaultTreeAdapter, foreignContent, html } from 'parse5';
 import type { DefaultTreeAdapterTypes as T, Token } from 'parse5';
 import { HTML_NS, SVG_NS } from './tree.js';
+import { LineCursor } from './well-formed-lines.js';
+import { OpenElements, type TagLocation } from './well-formed-stack.js';
 import {
   ESCAPABLE_RAW_TEXT, HEADINGS, KEEPS_P_OPEN, NOT_SIMPLE, RAW_TEXT, SKIPS_FIRST_NEWLINE, TABLE_SECTIONS, VOID,
 } from './well-formed-names.js';
@@ -18,7 +20,6 @@ import {
 const OUTSIDE = Symbol('outside the well-formed subset');
 
 type Location = Token.Location;
-type TagLocation = Token.LocationWithAttributes;
 
 const SPACE = 0x20;
 const LF = 0x0a;
@@ -55,34 +56,16 @@ export function parseWellFormed(source: string): T.DocumentFragment | undefined 
   }
 }
 
-type Mode = 'body' | 'table' | 'section' | 'row' | 'select' | 'foreign';
-
 class WellFormedParser {
   readonly #src: string;
-  readonly #root = defaultTreeAdapter.createDocumentFragment();
-  readonly #stack: T.Element[] = [];
-  /** Per open element: its start tag's location (null for a made-up element) and the mode inside it. */
-  readonly #tags: (TagLocation | null)[] = [];
-  readonly #modes: Mode[] = [];
-  #current: T.Element | undefined = undefined;
+  readonly #lines: LineCursor;
+  readonly #open: OpenElements;
   #skipNewline = false;
-  // Open elements whose start tags have rules that look at what is already open.
-  #openP = 0;
-  #openA = 0;
-  #openNobr = 0;
-  #openButton = 0;
-  #openForm = 0;
-  #openSelect = 0;
-  // Line bookkeeping: offsets are asked for in increasing order, so one forward scan serves them all.
-  #line = 1;
-  #lineStart = 0;
-  #nextNewline: number;
-  #l = 1;
-  #c = 1;
 
   constructor(source: string) {
     this.#src = source;
-    this.#nextNewline = source.indexOf('\n');
+    this.#lines = new LineCursor(source);
+    this.#open = new OpenElements(this.#lines);
   }
 
   parse(): T.DocumentFragment {
@@ -113,54 +96,9 @@ class WellFormedParser {
       if (lt === -1) break;
       i = kind === 'start' ? this.#startTag(lt) : kind === 'end' ? this.#endTag(lt) : this.#comment(lt);
     }
-    this.#at(len);
-    while (this.#stack.length > 0) this.#close(undefined, len);
-    return this.#root;
-  }
-
-  /** Sets #l/#c to the line and column of `offset`; offsets must not decrease between calls. */
-  #at(offset: number): void {
-    while (this.#nextNewline !== -1 && this.#nextNewline < offset) {
-      this.#line++;
-      this.#lineStart = this.#nextNewline + 1;
-      this.#nextNewline = this.#src.indexOf('\n', this.#lineStart);
-    }
-    this.#l = this.#line;
-    this.#c = offset - this.#lineStart + 1;
-  }
-
-  #location(start: number, end: number): Location {
-    this.#at(start);
-    const startLine = this.#l;
-    const startCol = this.#c;
-    this.#at(end);
-    return { startLine, startCol, startOffset: start, endLine: this.#l, endCol: this.#c, endOffset: end };
-  }
-
-  #mode(): Mode {
-    return this.#current === undefined ? 'body' : this.#modes[this.#modes.length - 1]!;
-  }
-
-  /** The insertion mode inside `el`, once it is the current node. */
-  #modeInside(el: T.Element): Mode {
-    if (el.namespaceURI !== HTML_NS) return 'foreign';
-    switch (el.tagName) {
-      case 'table':
-        return 'table';
-      case 'tbody':
-      case 'thead':
-      case 'tfoot':
-        return 'section';
-      case 'tr':
-        return 'row';
-      case 'select':
-        return 'select';
-      case 'option':
-      case 'optgroup':
-        return this.#openSelect > 0 ? 'select' : 'body';
-      default:
-        return 'body';
-    }
+    this.#lines.at(len);
+    while (this.#open.stack.length > 0) this.#open.close(undefined, len);
+    return this.#open.root;
   }
 
   // ---- text ----
@@ -182,28 +120,28 @@ class WellFormedParser {
     const raw = this.#src.slice(valueStart, end);
     const hasReference = raw.indexOf('&') !== -1;
     const value = hasReference ? decodeHTML(raw) : raw;
-    const mode = this.#mode();
+    const mode = this.#open.mode();
     // Table text that is not all whitespace is moved before the table.
     if ((mode === 'table' || mode === 'section' || mode === 'row') && (hasReference || !allSpace(value))) throw OUTSIDE;
     this.#insertText(value, locStart, end);
   }
 
   #insertText(value: string, start: number, end: number): void {
-    const parent: T.ParentNode = this.#current ?? this.#root;
+    const parent: T.ParentNode = this.#open.parent();
     const kids = parent.childNodes;
     const last = kids[kids.length - 1];
     if (last !== undefined && last.nodeName === '#text') {
       const node = last as T.TextNode;
       node.value += value;
-      this.#at(end);
+      this.#lines.at(end);
       const loc = node.sourceCodeLocation!;
-      loc.endLine = this.#l;
-      loc.endCol = this.#c;
+      loc.endLine = this.#lines.line;
+      loc.endCol = this.#lines.col;
       loc.endOffset = end;
       return;
     }
     const node: T.TextNode = { nodeName: '#text', value, parentNode: parent as T.ParentNode };
-    node.sourceCodeLocation = this.#location(start, end);
+    node.sourceCodeLocation = this.#lines.location(start, end);
     kids.push(node);
   }
 
@@ -219,9 +157,9 @@ class WellFormedParser {
     if (end === -1) throw OUTSIDE;
     const data = src.slice(dataStart, end);
     if (data.indexOf('--!') !== -1) throw OUTSIDE;
-    const parent: T.ParentNode = this.#current ?? this.#root;
+    const parent: T.ParentNode = this.#open.parent();
     const node: T.CommentNode = { nodeName: '#comment', data, parentNode: parent };
-    node.sourceCodeLocation = this.#location(lt, end + 3);
+    node.sourceCodeLocation = this.#lines.location(lt, end + 3);
     parent.childNodes.push(node);
     return end + 3;
   }
@@ -244,9 +182,9 @@ class WellFormedParser {
       j++;
     }
     const name = upper ? src.slice(lt + 1, j).toLowerCase() : src.slice(lt + 1, j);
-    this.#at(lt);
-    const startLine = this.#l;
-    const startCol = this.#c;
+    this.#lines.at(lt);
+    const startLine = this.#lines.line;
+    const startCol = this.#lines.col;
     const attrs: Token.Attribute[] = [];
     let attrLocations: Record<string, Location> | undefined;
     let names: Set<string> | undefined;
@@ -318,47 +256,47 @@ class WellFormedParser {
       }
       attrs.push({ name: attrName, value });
       attrLocations ??= Object.create(null) as Record<string, Location>;
-      attrLocations[attrName] = this.#location(nameStart, attrEnd);
+      attrLocations[attrName] = this.#lines.location(nameStart, attrEnd);
     }
-    this.#at(j);
+    this.#lines.at(j);
     const tag: TagLocation =
       attrLocations === undefined
-        ? { startLine, startCol, startOffset: lt, endLine: this.#l, endCol: this.#c, endOffset: j }
-        : { startLine, startCol, startOffset: lt, endLine: this.#l, endCol: this.#c, endOffset: j, attrs: attrLocations };
+        ? { startLine, startCol, startOffset: lt, endLine: this.#lines.line, endCol: this.#lines.col, endOffset: j }
+        : { startLine, startCol, startOffset: lt, endLine: this.#lines.line, endCol: this.#lines.col, endOffset: j, attrs: attrLocations };
     return this.#insert(name, attrs, tag, selfClosing, j);
   }
 
   #insert(name: string, attrs: Token.Attribute[], tag: TagLocation, selfClosing: boolean, next: number): number {
-    const mode = this.#mode();
+    const mode = this.#open.mode();
     if (mode === 'foreign') return this.#insertForeign(name, attrs, tag, selfClosing, next);
-    const cur = this.#current;
+    const cur = this.#open.current;
     switch (mode) {
       case 'table':
-        if (TABLE_SECTIONS.has(name) || name === 'caption') this.#push(this.#element(name, HTML_NS, attrs), tag);
+        if (TABLE_SECTIONS.has(name) || name === 'caption') this.#open.push(this.#open.element(name, HTML_NS, attrs), tag);
         else if (name === 'tr') {
           const tbody = defaultTreeAdapter.createElement('tbody', HTML_NS as T.Element['namespaceURI'], []);
           tbody.sourceCodeLocation = null;
-          this.#push(tbody, null);
-          this.#push(this.#element(name, HTML_NS, attrs), tag);
+          this.#open.push(tbody, null);
+          this.#open.push(this.#open.element(name, HTML_NS, attrs), tag);
         } else throw OUTSIDE;
         return next;
       case 'section':
         if (name !== 'tr') throw OUTSIDE;
-        this.#push(this.#element(name, HTML_NS, attrs), tag);
+        this.#open.push(this.#open.element(name, HTML_NS, attrs), tag);
         return next;
       case 'row':
         if (name !== 'td' && name !== 'th') throw OUTSIDE;
-        this.#push(this.#element(name, HTML_NS, attrs), tag);
+        this.#open.push(this.#open.element(name, HTML_NS, attrs), tag);
         return next;
       case 'select':
         if (!(name === 'option' && cur!.tagName !== 'option') && !(name === 'optgroup' && cur!.tagName === 'select')) {
           throw OUTSIDE;
         }
-        this.#push(this.#element(name, HTML_NS, attrs), tag);
+        this.#open.push(this.#open.element(name, HTML_NS, attrs), tag);
         return next;
     }
     if (NOT_SIMPLE.has(name)) throw OUTSIDE;
-    if (this.#openP > 0 && !KEEPS_P_OPEN.has(name) && name.indexOf('-') === -1) throw OUTSIDE;
+    if (this.#open.openP > 0 && !KEEPS_P_OPEN.has(name) && name.indexOf('-') === -1) throw OUTSIDE;
     const curName = cur?.tagName;
     switch (name) {
       case 'li':
@@ -369,19 +307,19 @@ class WellFormedParser {
         if (curName !== 'dl') throw OUTSIDE;
         break;
       case 'a':
-        if (this.#openA > 0) throw OUTSIDE;
+        if (this.#open.openA > 0) throw OUTSIDE;
         break;
       case 'nobr':
-        if (this.#openNobr > 0) throw OUTSIDE;
+        if (this.#open.openNobr > 0) throw OUTSIDE;
         break;
       case 'button':
-        if (this.#openButton > 0) throw OUTSIDE;
+        if (this.#open.openButton > 0) throw OUTSIDE;
         break;
       case 'form':
-        if (this.#openForm > 0) throw OUTSIDE;
+        if (this.#open.openForm > 0) throw OUTSIDE;
         break;
       case 'select':
-        if (this.#openSelect > 0) throw OUTSIDE;
+        if (this.#open.openSelect > 0) throw OUTSIDE;
         break;
       case 'option':
       case 'optgroup':
@@ -391,20 +329,20 @@ class WellFormedParser {
         const token = { tagName: name, attrs } as unknown as Token.TagToken;
         foreignContent.adjustTokenSVGAttrs(token);
         foreignContent.adjustTokenXMLAttrs(token);
-        const el = this.#element(name, SVG_NS, token.attrs);
-        if (selfClosing) this.#appendVoid(el, tag);
-        else this.#push(el, tag);
+        const el = this.#open.element(name, SVG_NS, token.attrs);
+        if (selfClosing) this.#open.appendVoid(el, tag);
+        else this.#open.push(el, tag);
         return next;
       }
       default:
         if (curName !== undefined && HEADINGS.has(name) && HEADINGS.has(curName)) throw OUTSIDE;
     }
-    const el = this.#element(name, HTML_NS, attrs);
+    const el = this.#open.element(name, HTML_NS, attrs);
     if (VOID.has(name)) {
-      this.#appendVoid(el, tag);
+      this.#open.appendVoid(el, tag);
       return next;
     }
-    this.#push(el, tag);
+    this.#open.push(el, tag);
     if (RAW_TEXT.has(name)) return this.#rawText(name, next, false);
     if (ESCAPABLE_RAW_TEXT.has(name)) return this.#rawText(name, next, true);
     if (SKIPS_FIRST_NEWLINE.has(name)) this.#skipNewline = true;
@@ -412,16 +350,16 @@ class WellFormedParser {
   }
 
   #insertForeign(name: string, attrs: Token.Attribute[], tag: TagLocation, selfClosing: boolean, next: number): number {
-    const cur = this.#current!;
+    const cur = this.#open.current!;
     if (isSvgIntegrationPoint(cur)) throw OUTSIDE;
     const token = { tagName: name, tagID: html.getTagID(name), attrs } as unknown as Token.TagToken;
     if (foreignContent.causesExit(token)) throw OUTSIDE;
     foreignContent.adjustTokenSVGTagName(token);
     foreignContent.adjustTokenSVGAttrs(token);
     foreignContent.adjustTokenXMLAttrs(token);
-    const el = this.#element(token.tagName, SVG_NS, token.attrs);
-    if (selfClosing) this.#appendVoid(el, tag);
-    else this.#push(el, tag);
+    const el = this.#open.element(token.tagName, SVG_NS, token.attrs);
+    if (selfClosing) this.#open.appendVoid(el, tag);
+    else this.#open.push(el, tag);
     return next;
   }
 
@@ -469,109 +407,23 @@ class WellFormedParser {
     while (isSpace(c)) c = src.charCodeAt(++j);
     if (c !== GT) throw OUTSIDE;
     j++;
-    const cur = this.#current;
+    const cur = this.#open.current;
     if (cur === undefined) throw OUTSIDE;
     const curName = cur.namespaceURI === HTML_NS ? cur.tagName : cur.tagName.toLowerCase();
     if (curName === name) {
-      this.#close(this.#location(lt, j), j);
+      this.#open.close(this.#lines.location(lt, j), j);
       return j;
     }
     // `</table>` also closes a table section left open (or made up for a bare `<tr>`).
     if (name === 'table' && cur.namespaceURI === HTML_NS && TABLE_SECTIONS.has(cur.tagName)) {
-      if (this.#stack[this.#stack.length - 2]?.tagName !== 'table') throw OUTSIDE;
-      this.#at(lt);
-      this.#close(undefined, lt);
-      this.#close(this.#location(lt, j), j);
+      if (this.#open.stack[this.#open.stack.length - 2]?.tagName !== 'table') throw OUTSIDE;
+      this.#lines.at(lt);
+      this.#open.close(undefined, lt);
+      this.#open.close(this.#lines.location(lt, j), j);
       return j;
     }
     throw OUTSIDE;
   }
-
-  // ---- the tree ----
-
-  #element(name: string, ns: string, attrs: Token.Attribute[]): T.Element {
-    return defaultTreeAdapter.createElement(name, ns as T.Element['namespaceURI'], attrs);
-  }
-
-  #append(el: T.Element): void {
-    const parent: T.ParentNode = this.#current ?? this.#root;
-    parent.childNodes.push(el);
-    el.parentNode = parent;
-  }
-
-  /** A void or self-closing element: located at once, never open. */
-  #appendVoid(el: T.Element, tag: TagLocation): void {
-    this.#append(el);
-    el.sourceCodeLocation = elementLocation(tag, tag.endLine, tag.endCol, tag.endOffset, undefined);
-  }
-
-  #push(el: T.Element, tag: TagLocation | null): void {
-    this.#append(el);
-    this.#stack.push(el);
-    this.#tags.push(tag);
-    this.#modes.push(this.#modeInside(el));
-    this.#current = el;
-    if (el.namespaceURI === HTML_NS) this.#count(el.tagName, 1);
-  }
-
-  /**
-   * Closes the current element: with its end tag, or (without one) where the closing token starts, at
-   * `offset` (#at must already be there). Its location is built now, in one piece.
-   */
-  #close(endTag: Location | undefined, offset: number): void {
-    const el = this.#stack.pop()!;
-    const tag = this.#tags.pop()!;
-    this.#modes.pop();
-    this.#current = this.#stack[this.#stack.length - 1];
-    if (el.namespaceURI === HTML_NS) this.#count(el.tagName, -1);
-    if (tag === null) return;
-    el.sourceCodeLocation =
-      endTag === undefined
-        ? elementLocation(tag, this.#l, this.#c, offset, undefined)
-        : elementLocation(tag, endTag.endLine, endTag.endCol, endTag.endOffset, endTag);
-  }
-
-  #count(name: string, by: 1 | -1): void {
-    switch (name) {
-      case 'p':
-        this.#openP += by;
-        break;
-      case 'a':
-        this.#openA += by;
-        break;
-      case 'nobr':
-        this.#openNobr += by;
-        break;
-      case 'button':
-        this.#openButton += by;
-        break;
-      case 'form':
-        this.#openForm += by;
-        break;
-      case 'select':
-        this.#openSelect += by;
-        break;
-    }
-  }
-}
-
-/** An element's location as parse5 gives it: the start tag's, its end, and the end tag when there is one. */
-function elementLocation(
-  tag: TagLocation,
-  endLine: number,
-  endCol: number,
-  endOffset: number,
-  endTag: Location | undefined,
-): T.Element['sourceCodeLocation'] {
-  const { startLine, startCol, startOffset, attrs } = tag;
-  if (attrs === undefined) {
-    return endTag === undefined
-      ? { startLine, startCol, startOffset, endLine, endCol, endOffset, startTag: tag }
-      : { startLine, startCol, startOffset, endLine, endCol, endOffset, startTag: tag, endTag };
-  }
-  return endTag === undefined
-    ? { startLine, startCol, startOffset, endLine, endCol, endOffset, attrs, startTag: tag }
-    : { startLine, startCol, startOffset, endLine, endCol, endOffset, attrs, startTag: tag, endTag };
 }
 
 function isSvgIntegrationPoint(el: T.Element): boolean {
