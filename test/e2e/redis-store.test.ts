@@ -180,12 +180,13 @@ describe('RedisRateLimitStore on a real redis-server', { skip }, () => {
     await store.acquire('header:k{1}', policy(1_000, 30, 'GET /items:hourly'));
     const keys = (await client.keys(`${keyPrefix}*`)).sort();
     assert.deepEqual(keys, [
-      `${keyPrefix}{GET /items:burst|header:k%7B1%7D}:sw`,
-      `${keyPrefix}{GET /items:hourly|header:k%7B1%7D}:sw`,
+      `${keyPrefix}{GET /items:burst|header:k%7B1%7D}:sw2`,
+      `${keyPrefix}{GET /items:hourly|header:k%7B1%7D}:sw2`,
     ]);
+    // Never before the window has freed, at most an eighth of a window after (the expiry moves in steps).
     for (const key of keys) {
       const ttl = await client.pttl(key);
-      assert.ok(ttl > 29_000 && ttl <= 30_001, `ttl ${ttl} of ${key}`);
+      assert.ok(ttl > 29_000 && ttl <= 33_751, `ttl ${ttl} of ${key}`);
     }
   });
 
@@ -200,9 +201,10 @@ describe('RedisRateLimitStore on a real redis-server', { skip }, () => {
     }
     const [key] = await client.keys(`${keyPrefix}*`);
     assert.ok(key !== undefined);
-    assert.ok((await client.strlen(key)) <= 16 + 16 * (128 + 2), 'a header and at most 130 segment records');
+    assert.ok((await client.strlen(key)) <= 48 + 16 * (130 + 32), 'a header, at most 130 live segment records and 32 that left');
     const bytes = Number(await client.memory('USAGE', key));
-    assert.ok(bytes < 3_000, `memory ${bytes} bytes`);
+    // Redis allocates a string that grows in place with up to twice its length.
+    assert.ok(bytes < 6_600, `memory ${bytes} bytes`);
   });
 
   test('the script is loaded again after SCRIPT FLUSH (EVALSHA falls back on NOSCRIPT)', async () => {

@@ -3,6 +3,7 @@ import type { RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore
 import { checkKeyPrefix, counterKeyParts, escapeName } from './counter-key.js';
 import { FailureWarning, type RateLimitStoreLogger } from './failure-warning.js';
 import { SLIDING_WINDOW_SCRIPT, SLIDING_WINDOW_SHA } from './sliding-window-script.js';
+import { decodeReply, encodeShape } from './script-codec.js';
 import { RateLimitStoreUnavailableError } from './store-unavailable-error.js';
 import { createRedisClient } from './redis-client.js';
 import type { RedisScriptClient } from './redis-client.js';
@@ -60,10 +61,8 @@ interface CounterPlan {
   readonly windowSeconds: number;
   readonly keyHead: string;
   readonly keyTail: string;
-  readonly limitArg: string;
-  readonly windowArg: string;
-  readonly segmentArg: string;
-  readonly maxRecordsArg: string;
+  /** ARGV[1]: the counter's shape, one binary argument. */
+  readonly shape: Buffer;
 }
 
 function positiveInteger(name: string, value: unknown, fallback: number): number {
@@ -99,14 +98,11 @@ function abortError(signal: AbortSignal): unknown {
   return Object.assign(new DOMException('The rate-limit acquire was aborted', 'AbortError'), { cause: reason });
 }
 
-/** The script's reply as a decision, or undefined when it is not the four integers the script returns. */
+/** The script's reply as a decision, or undefined when it is not what the script returns. */
 function toDecision(reply: unknown, policy: RateLimitPolicy): RateLimitDecision | undefined {
-  if (!Array.isArray(reply) || reply.length !== 4) return undefined;
-  const [allowed, remaining, reset, retryAfter] = reply as unknown[];
-  if (typeof allowed !== 'number' || typeof remaining !== 'number' || typeof reset !== 'number' || typeof retryAfter !== 'number') {
-    return undefined;
-  }
-  return { allowed: allowed === 1, limit: policy.permitLimit, remaining, reset, retryAfter };
+  const answer = decodeReply(reply);
+  if (answer === undefined) return undefined;
+  return { allowed: answer.allowed, limit: policy.permitLimit, remaining: answer.remaining, reset: answer.reset, retryAfter: answer.retryAfter };
 }
 
 function describe(error: unknown): string {
@@ -170,13 +166,13 @@ export class RedisRateLimitStore implements RateLimitStore {
   acquire(partition: string, policy: RateLimitPolicy, signal?: AbortSignal): Promise<RateLimitDecision> {
     let plan: CounterPlan;
     let key: string;
-    let now: string;
+    let now: string | undefined;
     try {
       if (signal?.aborted) throw abortError(signal);
       checkPartition(partition);
       plan = this.#plan(policy);
       key = plan.keyHead + escapeName(partition) + plan.keyTail;
-      now = this.#clock ? String(Math.floor(this.#clock.now() * 1000)) : '';
+      now = this.#clock ? String(Math.floor(this.#clock.now() * 1000)) : undefined;
     } catch (error) {
       return Promise.reject(error);
     }
@@ -200,7 +196,7 @@ export class RedisRateLimitStore implements RateLimitStore {
         };
         signal.addEventListener('abort', onAbort, { once: true });
       }
-      this.#evaluate(key, plan.limitArg, plan.windowArg, plan.segmentArg, plan.maxRecordsArg, now).then(
+      this.#evaluate(key, plan.shape, now).then(
         (reply) => {
           if (settled) return;
           settled = true;
@@ -243,30 +239,27 @@ export class RedisRateLimitStore implements RateLimitStore {
       windowSeconds: policy.windowSeconds,
       keyHead: head,
       keyTail: tail,
-      limitArg: String(policy.permitLimit),
-      windowArg: String(windowMicros),
-      segmentArg: String(segmentMicros),
       // Exact: at most one record per live admission. Segmented: starts are a segment apart, plus two in flight.
-      maxRecordsArg: String(exact ? policy.permitLimit : this.#segments + 2),
+      shape: encodeShape(policy.permitLimit, windowMicros, segmentMicros, exact ? policy.permitLimit : this.#segments + 2),
     };
     this.#plans.set(policy, plan);
     return plan;
   }
 
-  #evaluate(key: string, ...args: string[]): Promise<unknown> {
+  #evaluate(key: string, shape: Buffer, now: string | undefined): Promise<unknown> {
     const status = this.#client.status;
     if (status === 'reconnecting' || status === 'close' || status === 'end') {
       return Promise.reject(new Error(`the Redis connection is ${status}`));
     }
     let sent: Promise<unknown>;
     try {
-      sent = this.#client.evalsha(SLIDING_WINDOW_SHA, 1, key, ...args);
+      sent = now === undefined ? this.#client.evalsha(SLIDING_WINDOW_SHA, 1, key, shape) : this.#client.evalsha(SLIDING_WINDOW_SHA, 1, key, shape, now);
     } catch (error) {
       return Promise.reject(error);
     }
     return sent.catch((error: unknown) => {
       if (!describe(error).startsWith('NOSCRIPT')) throw error;
-      return this.#client.eval(SLIDING_WINDOW_SCRIPT, 1, key, ...args);
+      return now === undefined ? this.#client.eval(SLIDING_WINDOW_SCRIPT, 1, key, shape) : this.#client.eval(SLIDING_WINDOW_SCRIPT, 1, key, shape, now);
     });
   }
 

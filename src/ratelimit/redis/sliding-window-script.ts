@@ -2,94 +2,133 @@
  * The server-side half of the Redis store: one Lua script that trims, counts, admits and answers in a single
  * atomic step, so one acquire is one round trip and concurrent callers can never both take the last permit.
  *
- * It keeps the in-process store's window (see ../sliding-window.ts) in one string value: a 16-byte header
- * (admissions in the window, start of the newest segment) and then one 16-byte record per segment (latest
- * admission time, admissions), oldest first, all big-endian doubles of integer microseconds. A segment frees
- * all its permits one window after its latest admission, so a permit is never freed early. With segment
- * width 0 a segment holds the admissions of one instant and the window is exact; with a width, admissions
- * closer than it to the newest segment's start join that segment, so a permit may come back up to one width
- * late and the record count stays bounded whatever the limit.
+ * It keeps the in-process store's window (see ../sliding-window.ts) in one string value: 16-byte records
+ * (latest admission time, admissions) oldest first, then a 48-byte header (admissions in the window, start
+ * of the newest segment, latest time of the front record, index of the front record, record count, expiry
+ * deadline), all big-endian doubles of integer microseconds or counts. A segment frees all its permits one
+ * window after its latest admission, so a permit is never freed early. With segment width 0 a segment holds
+ * the admissions of one instant and the window is exact; with a width, admissions closer than it to the
+ * newest segment's start join that segment, so a permit may come back up to one width late and the record
+ * count stays bounded whatever the limit.
  *
- * One GET, and one SET with its expiry when admitting: a refusal writes nothing.
+ * Why this shape: Redis hashes every byte of every string a script creates, so the script never pulls the
+ * whole value into Lua on the common paths. It reads the last 64 bytes (the newest record and the header)
+ * with GETRANGE and writes the changed newest record and header back with one SETRANGE, which appends when a
+ * new record starts. Records that left the window stay in front of the front index until there are at least
+ * 8 of them and a quarter of the live ones; the next admission then rewrites the value without them.
  *
- * KEYS[1] the counter's key. ARGV: permitLimit, windowMicros, segmentMicros (0 = exact), maxRecords,
- * nowMicros ('' = ask the server's TIME, so application clocks never matter).
- * Reply: { allowed 0|1, remaining, resetSeconds, retryAfterSeconds }.
+ * The key's expiry is moved only when the newest admission would outlive it, and then to one window and an
+ * eighth past that admission, so most admissions keep the expiry as it is (setting it is the dearest part of
+ * a write). A refusal writes nothing.
+ *
+ * KEYS[1] the counter's key. ARGV[1] the counter's shape, four big-endian doubles (see encodeShape):
+ * permitLimit, windowMicros, segmentMicros (0 = exact), maxRecords. ARGV[2], optional: nowMicros as a
+ * decimal string (without it the script asks the server's TIME, so application clocks never matter).
+ * Reply: one integer (see decodeReply), or { allowed 0|1, remaining, resetSeconds, retryAfterSeconds } when a
+ * number is too large for that.
  */
 import { createHash } from 'node:crypto';
 
 export const SLIDING_WINDOW_SCRIPT = `
-local key = KEYS[1]
-local limit = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local segment = tonumber(ARGV[3])
-local maxRecords = tonumber(ARGV[4])
-local now
-if ARGV[5] ~= '' then
-  now = tonumber(ARGV[5])
+local limit, window, segment, maxRecords = struct.unpack('>dddd', ARGV[1])
+local now = ARGV[2]
+if now then
+  now = tonumber(now)
 else
   local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  now = t[1] * 1000000 + t[2]
 end
--- Seconds, rounded up, at least 1 (every wait computed below is positive).
-local function secs(us)
-  local s = math.ceil(us / 1000000)
-  if s < 1 then return 1 end
-  return s
-end
+local key = KEYS[1]
+local fmt, pack, unpack, ceil = string.format, struct.pack, struct.unpack, math.ceil
+local SPLIT = 67108864
 
-local value = redis.call('GET', key)
-local used, newestStart, first, last = 0, 0, 0, -1
-local frontLatest
-if value then
-  used, newestStart = struct.unpack('>dd', value)
-  last = (#value - 16) / 16 - 1
-  while first <= last do
-    local latest, count = struct.unpack('>dd', value, 17 + first * 16)
+local tail = redis.call('GETRANGE', key, '-64', '-1')
+if #tail ~= 64 then
+  -- No counter yet (or a value this script did not write): start one.
+  local deadline = now + window + window / 8
+  redis.call('SET', key, pack('>dddddddd', now, 1, 1, now, now, 0, 1, deadline), 'PX', fmt('%d', ceil((deadline - now) / 1000) + 1))
+  local reset = ceil(window / 1000000)
+  if reset < 1 then reset = 1 end
+  if limit <= 2 * SPLIT and reset < SPLIT then return (limit - 1) * SPLIT + reset end
+  return { 1, limit - 1, reset, 0 }
+end
+local backLatest, backCount, used, newestStart, frontLatest, first, count, deadline = unpack('>dddddddd', tail)
+
+if frontLatest + window <= now then
+  -- The front record left the window: read records from the front, 8 first, the rest if those all left.
+  local base, stop = first, count
+  if stop - first > 8 then stop = first + 8 end
+  local records = redis.call('GETRANGE', key, fmt('%d', first * 16), fmt('%d', stop * 16 - 1))
+  while true do
+    local latest, admissions = unpack('>dd', records, 1 + (first - base) * 16)
     if latest + window > now then
       frontLatest = latest
       break
     end
-    used = used - count
+    used = used - admissions
     first = first + 1
+    if first == count then break end
+    if first == stop then
+      base, stop = first, count
+      records = redis.call('GETRANGE', key, fmt('%d', first * 16), fmt('%d', count * 16 - 1))
+    end
   end
 end
-local live = last - first + 1
+local live = count - first
+local reset
 
 if used < limit then
-  local header
-  local newest = now
-  if live > 0 then
-    local backLatest, backCount = struct.unpack('>dd', value, 17 + last * 16)
-    if backLatest == now or now - newestStart < segment or live >= maxRecords then
-      if backLatest > newest then newest = backLatest end
-      if live == 1 then frontLatest = newest end
-      header = struct.pack('>dd', used + 1, newestStart)
-      value = header .. string.sub(value, 17 + first * 16, 16 + last * 16) .. struct.pack('>dd', newest, backCount + 1)
-    else
-      header = struct.pack('>dd', used + 1, now)
-      value = header .. string.sub(value, 17 + first * 16) .. struct.pack('>dd', now, 1)
-    end
+  used = used + 1
+  local join = live > 0 and (backLatest == now or now - newestStart < segment or live >= maxRecords)
+  if join then
+    if now > backLatest then backLatest = now end
+    backCount = backCount + 1
+    if live == 1 then frontLatest = backLatest end
   else
-    frontLatest = now
-    value = struct.pack('>dddd', used + 1, now, now, 1)
+    backLatest, backCount, newestStart = now, 1, now
+    if live == 0 then frontLatest = now end
   end
-  redis.call('SET', key, value, 'PX', math.ceil((newest + window - now) / 1000) + 1)
-  return { 1, limit - used - 1, secs(frontLatest + window - now), 0 }
+  local ttl
+  if backLatest + window > deadline then
+    deadline = backLatest + window + window / 8
+    ttl = fmt('%d', ceil((deadline - now) / 1000) + 1)
+  end
+  local at = join and count - 1 or count
+  if live == 0 or (first >= 8 and first * 4 >= live) then
+    -- Rewrite without the records that left the window.
+    local kept = ''
+    if at > first then kept = redis.call('GETRANGE', key, fmt('%d', first * 16), fmt('%d', at * 16 - 1)) end
+    local value = kept .. pack('>dddddddd', backLatest, backCount, used, newestStart, frontLatest, 0, at - first + 1, deadline)
+    redis.call('SET', key, value, 'PX', ttl or fmt('%d', ceil((deadline - now) / 1000) + 1))
+  else
+    redis.call('SETRANGE', key, fmt('%d', at * 16), pack('>dddddddd', backLatest, backCount, used, newestStart, frontLatest, first, at + 1, deadline))
+    if ttl then redis.call('PEXPIRE', key, ttl) end
+  end
+  reset = ceil((frontLatest + window - now) / 1000000)
+  if reset < 1 then reset = 1 end
+  local remaining = limit - used
+  if remaining < 2 * SPLIT and reset < SPLIT then return remaining * SPLIT + reset end
+  return { 1, remaining, reset, 0 }
 end
 
-local blocker = frontLatest
+reset = ceil((frontLatest + window - now) / 1000000)
+if reset < 1 then reset = 1 end
+local wait = reset
 if used > limit then
   -- Fewer permits than admissions (the limit was lowered): wait until enough segments have left.
-  local freed = 0
-  for i = first, last do
-    local latest, count = struct.unpack('>dd', value, 17 + i * 16)
-    freed = freed + count
+  local records = redis.call('GETRANGE', key, fmt('%d', first * 16), fmt('%d', count * 16 - 1))
+  local blocker, freed = frontLatest, 0
+  for i = 0, live - 1 do
+    local latest, admissions = unpack('>dd', records, 1 + i * 16)
+    freed = freed + admissions
     blocker = latest
     if used - freed < limit then break end
   end
+  wait = ceil((blocker + window - now) / 1000000)
+  if wait < 1 then wait = 1 end
 end
-return { 0, 0, secs(frontLatest + window - now), secs(blocker + window - now) }
+if reset < 2 * SPLIT and wait < SPLIT then return -1 - (reset * SPLIT + wait) end
+return { 0, 0, reset, wait }
 `;
 
 /** SHA-1 of the script, as Redis names it for EVALSHA. */

@@ -1,0 +1,49 @@
+/**
+ * What travels between the store and its script besides the key: the counter's shape as one binary
+ * argument (Redis costs per argument and per number the script parses) and the decision as one integer
+ * (a table reply costs Redis more than the rest of a refusal).
+ */
+
+/** The split of the integer reply: the low 26 bits hold one number, the bits above another. */
+const SPLIT = 2 ** 26;
+
+/**
+ * ARGV[1] of the script: permitLimit, windowMicros, segmentMicros (0 = exact) and maxRecords as four
+ * big-endian doubles. Built once per policy.
+ */
+export function encodeShape(permitLimit: number, windowMicros: number, segmentMicros: number, maxRecords: number): Buffer {
+  const shape = Buffer.allocUnsafe(32);
+  shape.writeDoubleBE(permitLimit, 0);
+  shape.writeDoubleBE(windowMicros, 8);
+  shape.writeDoubleBE(segmentMicros, 16);
+  shape.writeDoubleBE(maxRecords, 24);
+  return shape;
+}
+
+/** The four numbers of a decision; `limit` comes from the policy, not from Redis. */
+export interface ScriptAnswer {
+  readonly allowed: boolean;
+  readonly remaining: number;
+  readonly reset: number;
+  readonly retryAfter: number;
+}
+
+/**
+ * Reads the script's reply. An admission is `remaining * 2^26 + reset` (retryAfter 0); a refusal is
+ * `-1 - (reset * 2^26 + retryAfter)` (remaining 0). When a number does not fit, the script answers the
+ * table { allowed, remaining, reset, retryAfter } instead. Anything else gives undefined.
+ */
+export function decodeReply(reply: unknown): ScriptAnswer | undefined {
+  if (typeof reply === 'number') {
+    if (!Number.isSafeInteger(reply)) return undefined;
+    if (reply >= 0) return { allowed: true, remaining: Math.floor(reply / SPLIT), reset: reply % SPLIT, retryAfter: 0 };
+    const packed = -1 - reply;
+    return { allowed: false, remaining: 0, reset: Math.floor(packed / SPLIT), retryAfter: packed % SPLIT };
+  }
+  if (!Array.isArray(reply) || reply.length !== 4) return undefined;
+  const [allowed, remaining, reset, retryAfter] = reply as unknown[];
+  if (typeof allowed !== 'number' || typeof remaining !== 'number' || typeof reset !== 'number' || typeof retryAfter !== 'number') {
+    return undefined;
+  }
+  return { allowed: allowed === 1, remaining, reset, retryAfter };
+}
