@@ -1,0 +1,198 @@
+// RedisRateLimitStore's value layout against a real redis-server: records leaving the window one at a time
+// and in bursts, the segment boundary, a lowered limit, numbers too large for the one-integer reply, keys of
+// the earlier layout and values the store did not write, and random timelines (with limit changes) decided
+// exactly as the in-process store decides them.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { Redis } from 'ioredis';
+import { RedisRateLimitStore } from '../../src/ratelimit/redis/index.js';
+import { InProcessRateLimitStore } from '../../src/ratelimit/in-process-store.js';
+import type { RateLimitPolicy } from '../../src/ratelimit/types.js';
+import { redisSkipReason, startRedisServer, type RedisServerHandle } from '../support/redis-server.js';
+
+const skip = redisSkipReason();
+const START_MS = 1_700_000_000_000;
+
+function policy(permitLimit: number, windowSeconds: number): RateLimitPolicy {
+  return { key: 'GET /items:burst', handler: 'GET /items', name: 'burst', permitLimit, windowSeconds, scope: 'transport' };
+}
+
+class TestClock {
+  ms = START_MS;
+  now(): number {
+    return this.ms;
+  }
+}
+
+/** A Redis store and an in-process store on one shared manual clock, asked the same questions. */
+class Twin {
+  readonly clock = new TestClock();
+  readonly keyPrefix = `l:${randomUUID()}:`;
+  readonly redis: RedisRateLimitStore;
+  readonly local = new InProcessRateLimitStore({ clock: this.clock });
+
+  constructor(client: Redis) {
+    this.redis = new RedisRateLimitStore({ client, keyPrefix: this.keyPrefix, clock: this.clock, timeoutMs: 5_000 });
+  }
+
+  key(partition = 'a'): string {
+    return `${this.keyPrefix}{GET /items:burst|${partition}}:sw2`;
+  }
+
+  /** Acquires on both stores, asserts they agree, and returns the decision. */
+  async acquire(p: RateLimitPolicy, partition = 'a'): Promise<{ allowed: boolean; remaining: number; reset: number; retryAfter: number }> {
+    const expected = await this.local.acquire(partition, p);
+    const actual = await this.redis.acquire(partition, p);
+    assert.deepEqual(actual, expected, `${p.permitLimit} per ${p.windowSeconds} s at +${this.clock.ms - START_MS} ms`);
+    return actual;
+  }
+}
+
+/** Header 48 bytes, 16 per record: the live records plus fewer than max(8, live / 4 + 1) that left. */
+function maxValueLength(liveRecords: number): number {
+  return 48 + 16 * (liveRecords + 1 + Math.max(8, Math.floor(liveRecords / 4) + 1));
+}
+
+describe('RedisRateLimitStore value layout on a real redis-server', { skip }, () => {
+  let server: RedisServerHandle;
+  let client: Redis;
+  before(async () => {
+    server = await startRedisServer();
+    client = new Redis(server.url);
+  });
+  after(async () => {
+    await client?.quit();
+    await server?.close();
+  });
+
+  test('a steady stream where each admission outlives the oldest one stays exact, and the value stays bounded', async () => {
+    const twin = new Twin(client);
+    const p = policy(20, 1);
+    let longest = 0;
+    for (let i = 0; i < 400; i++) {
+      twin.clock.ms += i % 7 === 0 ? 13 : 61;
+      await twin.acquire(p);
+      longest = Math.max(longest, await client.strlen(twin.key()));
+    }
+    assert.ok(longest <= maxValueLength(20), `value grew to ${longest} bytes`);
+    assert.ok(longest > 48 + 16 * 20, 'records that left the window were kept for a while, not rewritten every time');
+  });
+
+  test('a burst that left the window all at once (more records than one read of 8) is dropped in one acquire', async () => {
+    const twin = new Twin(client);
+    const p = policy(50, 10);
+    for (let i = 0; i < 50; i++) {
+      twin.clock.ms += 7;
+      await twin.acquire(p);
+    }
+    assert.equal((await twin.acquire(p)).allowed, false);
+    twin.clock.ms += 10_000 - 7 * 30;
+    // 20 of the 50 have left: 20 admitted, the rest refused.
+    for (let i = 0; i < 25; i++) await twin.acquire(p);
+    twin.clock.ms += 60_000;
+    assert.deepEqual(await twin.acquire(p), { allowed: true, limit: 50, remaining: 49, reset: 10, retryAfter: 0 });
+    assert.equal(await client.strlen(twin.key()), 48 + 16, 'only the new record is left');
+  });
+
+  test('an admission exactly one segment after the newest segment started opens a new one; just before, it joins', async () => {
+    // 1.28 s / 128 segments = 10 ms per segment.
+    const twin = new Twin(client);
+    const p = policy(200, 1.28);
+    await twin.acquire(p);
+    twin.clock.ms += 9;
+    await twin.acquire(p);
+    assert.equal(await client.strlen(twin.key()), 48 + 16, 'joined the first segment');
+    twin.clock.ms += 1;
+    await twin.acquire(p);
+    assert.equal(await client.strlen(twin.key()), 48 + 32, 'a new segment, 10 ms after the first started');
+    for (let i = 0; i < 197; i++) await twin.acquire(p);
+    assert.equal((await twin.acquire(p)).allowed, false);
+    // The first segment's latest admission was at +9 ms: its two permits come back at +1289 ms, not before.
+    twin.clock.ms = START_MS + 1_289 - 1;
+    assert.equal((await twin.acquire(p)).allowed, false);
+    twin.clock.ms += 1;
+    assert.equal((await twin.acquire(p)).remaining, 1);
+    assert.equal((await twin.acquire(p)).remaining, 0);
+    assert.equal((await twin.acquire(p)).allowed, false);
+  });
+
+  test('a lowered limit refuses until enough admissions have left, also with records that left still stored', async () => {
+    const twin = new Twin(client);
+    const wide = policy(12, 10);
+    for (let i = 0; i < 12; i++) {
+      twin.clock.ms += 500;
+      await twin.acquire(wide);
+    }
+    // The first three have left the window; they stay stored (fewer than 8) after this admission.
+    twin.clock.ms = START_MS + 10_000 + 1_600;
+    assert.equal((await twin.acquire(wide)).allowed, true);
+    const narrow = policy(4, 10);
+    const refused = await twin.acquire(narrow);
+    assert.equal(refused.allowed, false);
+    assert.equal(refused.retryAfter, 4, 'ten are in the window: seven must leave, the seventh leaves at +15,000 ms');
+    twin.clock.ms = START_MS + 15_000;
+    for (let i = 0; i < 3; i++) await twin.acquire(narrow);
+    await twin.acquire(wide);
+    await twin.acquire(policy(1, 30));
+  });
+
+  test('numbers too large for the one-integer reply are answered in full', async () => {
+    const twin = new Twin(client);
+    const huge = policy(2 ** 28, 60);
+    assert.equal((await twin.acquire(huge)).remaining, 2 ** 28 - 1);
+    assert.equal((await twin.acquire(huge)).remaining, 2 ** 28 - 2);
+    const long = policy(1, 100_000_000);
+    assert.equal((await twin.acquire(long, 'b')).reset, 100_000_000);
+    assert.deepEqual(await twin.acquire(long, 'b'), { allowed: false, limit: 1, remaining: 0, reset: 100_000_000, retryAfter: 100_000_000 });
+  });
+
+  test('a key of the earlier layout is neither read nor touched; a value the store did not write is replaced', async () => {
+    const twin = new Twin(client);
+    const p = policy(1, 60);
+    // The earlier layout: a 16-byte header (admissions, newest segment start) and 16-byte records, under ":sw".
+    const now = START_MS * 1000;
+    const old = Buffer.alloc(32);
+    old.writeDoubleBE(1, 0);
+    old.writeDoubleBE(now, 8);
+    old.writeDoubleBE(now, 16);
+    old.writeDoubleBE(1, 24);
+    const oldKey = twin.key().slice(0, -1);
+    await client.set(oldKey, old, 'PX', 60_000);
+    assert.equal((await twin.acquire(p)).allowed, true);
+    assert.deepEqual(await client.getBuffer(oldKey), old);
+    await client.set(twin.key('b'), 'not a counter');
+    assert.deepEqual(await twin.redis.acquire('b', p), { allowed: true, limit: 1, remaining: 0, reset: 60, retryAfter: 0 });
+    assert.equal(await client.strlen(twin.key('b')), 64);
+    assert.ok((await client.pttl(twin.key('b'))) > 60_000);
+  });
+
+  test('random timelines with limit changes: every decision equals the in-process store', { timeout: 120_000 }, async () => {
+    const shapeArb = fc.record({
+      permitLimit: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 7, max: 128 }), fc.integer({ min: 129, max: 400 })),
+      windowSeconds: fc.constantFrom(0.25, 1, 2, 10),
+    });
+    // The window stays fixed per timeline: after a window grows, the in-process store has already forgotten
+    // admissions that left the shorter one, while Redis still holds those no admission has dropped yet.
+    const stepArb = fc.record({
+      advanceMs: fc.oneof(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 400 }), fc.integer({ min: 0, max: 12_000 })),
+      count: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 30 })),
+      limit: fc.option(shapeArb.map((s) => s.permitLimit), { freq: 12 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(shapeArb, fc.array(stepArb, { minLength: 1, maxLength: 40 }), async (shape, steps) => {
+        const twin = new Twin(client);
+        let p = policy(shape.permitLimit, shape.windowSeconds);
+        for (const step of steps) {
+          twin.clock.ms += step.advanceMs;
+          if (step.limit !== null) p = policy(step.limit, shape.windowSeconds);
+          for (let i = 0; i < step.count; i++) await twin.acquire(p);
+          const length = await client.strlen(twin.key());
+          assert.ok(length <= maxValueLength(130), `value of ${length} bytes`);
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
