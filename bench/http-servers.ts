@@ -33,21 +33,29 @@ async function fastify(withRateLimit: boolean): Promise<number> {
   return (app.server.address() as AddressInfo).port;
 }
 
+/** A bare node:http server; `extra` headers (name, value, …) go out beside the two every answer has. */
+function bareNode(extra: readonly string[]): Promise<number> {
+  return new Promise((resolve) => {
+    const body = JSON.stringify(payload);
+    const server = createServer((req, res) => {
+      if (req.url === '/hello') {
+        res.writeHead(200, ['content-type', 'application/json; charset=utf-8', 'content-length', String(Buffer.byteLength(body)), ...extra]);
+        res.end(body);
+      } else {
+        res.statusCode = 404;
+        res.end();
+      }
+    });
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+const THREE_HEADERS = ['ratelimit-limit', '1000000000', 'ratelimit-remaining', '999999999', 'ratelimit-reset', '60'];
+
 const kinds: Record<string, () => Promise<number>> = {
-  'node-http': () =>
-    new Promise((resolve) => {
-      const body = JSON.stringify(payload);
-      const server = createServer((req, res) => {
-        if (req.url === '/hello') {
-          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-          res.end(body);
-        } else {
-          res.statusCode = 404;
-          res.end();
-        }
-      });
-      server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-    }),
+  'node-http': () => bareNode([]),
+  // What node:http itself charges for the three RateLimit-* headers every allowed response carries.
+  'node-http-three-headers': () => bareNode(THREE_HEADERS),
   'trellis-hello': () => trellis((app) => app.route(route('GET', '/hello', () => payload))),
   'trellis-default-pipeline': () =>
     trellis((app) => {

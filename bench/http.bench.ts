@@ -52,7 +52,7 @@ export interface HttpBenchOptions { rounds?: number; seconds?: number; kinds?: s
 export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Map<string, Measurement>> {
   const rounds = options.rounds ?? 3;
   const seconds = options.seconds ?? 3;
-  const all = ['node-http', 'fastify-hello', 'trellis-hello', 'trellis-default-pipeline', 'trellis-three-headers', 'trellis-rate-limited', 'fastify-rate-limited'];
+  const all = ['node-http', 'node-http-three-headers', 'fastify-hello', 'trellis-hello', 'trellis-default-pipeline', 'trellis-three-headers', 'trellis-rate-limited', 'fastify-rate-limited'];
   const kinds = options.kinds ?? all;
   const best = new Map<string, Measurement>();
   const servers = new Map<string, { port: number; child: ChildProcess }>();
@@ -85,6 +85,15 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Map<
   console.log(`ratio trellis-default-pipeline / trellis-hello      ${ratio('trellis-default-pipeline', 'trellis-hello')}`);
   console.log(`ratio trellis-default-pipeline / node-http (bare)   ${ratio('trellis-default-pipeline', 'node-http')}`);
   console.log(`ratio trellis-rate-limited / trellis-hello          ${ratio('trellis-rate-limited', 'trellis-hello')}   (goal >= 0.95)`);
+  console.log(`ratio node-http-three-headers / node-http          ${ratio('node-http-three-headers', 'node-http')}   (the three headers in bare node:http)`);
+  // The same two comparisons in server CPU per request (unlimited / limited), which the shared cores disturb less.
+  const cpuRatio = (a: string, b: string) => {
+    const ca = best.get(a)?.cpuMicrosPerRequest;
+    const cb = best.get(b)?.cpuMicrosPerRequest;
+    return ca && cb ? (cb / ca).toFixed(3) : 'n/a';
+  };
+  console.log(`cpu ratio trellis-hello / trellis-rate-limited      ${cpuRatio('trellis-rate-limited', 'trellis-hello')}`);
+  console.log(`cpu ratio node-http / node-http-three-headers      ${cpuRatio('node-http-three-headers', 'node-http')}`);
   console.log(`ratio trellis-rate-limited / trellis-three-headers ${ratio('trellis-rate-limited', 'trellis-three-headers')}   (the limiter alone, headers aside)`);
   console.log(`ratio trellis-rate-limited / fastify-rate-limited   ${ratio('trellis-rate-limited', 'fastify-rate-limited')}`);
   return best;
