@@ -8,8 +8,8 @@ import { Redis } from 'ioredis';
  * const client: RedisScriptClient = new Redis(process.env.REDIS_URL);
  */
 export interface RedisScriptClient {
-  evalsha(sha1: string, numkeys: number, ...args: Array<string | Buffer>): Promise<unknown>;
-  eval(script: string, numkeys: number, ...args: Array<string | Buffer>): Promise<unknown>;
+  evalsha(sha1: string, numkeys: number, ...args: string[]): Promise<unknown>;
+  eval(script: string, numkeys: number, ...args: string[]): Promise<unknown>;
   readonly status?: string;
   quit?(): Promise<unknown>;
 }

@@ -3,7 +3,7 @@ import type { RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore
 import { checkKeyPrefix, counterKeyParts, escapeName } from './counter-key.js';
 import { FailureWarning, type RateLimitStoreLogger } from './failure-warning.js';
 import { SLIDING_WINDOW_SCRIPT, SLIDING_WINDOW_SHA } from './sliding-window-script.js';
-import { decodeReply, encodeShape } from './script-codec.js';
+import { decodeReply } from './script-codec.js';
 import { RateLimitStoreUnavailableError } from './store-unavailable-error.js';
 import { createRedisClient } from './redis-client.js';
 import type { RedisScriptClient } from './redis-client.js';
@@ -61,8 +61,10 @@ interface CounterPlan {
   readonly windowSeconds: number;
   readonly keyHead: string;
   readonly keyTail: string;
-  /** ARGV[1]: the counter's shape, one binary argument. */
-  readonly shape: Buffer;
+  readonly limitArg: string;
+  readonly windowArg: string;
+  /** Segments per window, '0' for an exact window. */
+  readonly segmentsArg: string;
 }
 
 function positiveInteger(name: string, value: unknown, fallback: number): number {
@@ -196,7 +198,7 @@ export class RedisRateLimitStore implements RateLimitStore {
         };
         signal.addEventListener('abort', onAbort, { once: true });
       }
-      this.#evaluate(key, plan.shape, now).then(
+      this.#evaluate(key, plan, now).then(
         (reply) => {
           if (settled) return;
           settled = true;
@@ -231,7 +233,6 @@ export class RedisRateLimitStore implements RateLimitStore {
     checkPolicy(policy);
     const windowMicros = Math.round(policy.windowSeconds * 1_000_000);
     const exact = policy.permitLimit <= this.#exactLimit;
-    const segmentMicros = exact ? 0 : windowMicros / this.#segments;
     const { head, tail } = counterKeyParts(this.#prefix, policy.key);
     const plan: CounterPlan = {
       key: policy.key,
@@ -239,27 +240,33 @@ export class RedisRateLimitStore implements RateLimitStore {
       windowSeconds: policy.windowSeconds,
       keyHead: head,
       keyTail: tail,
-      // Exact: at most one record per live admission. Segmented: starts are a segment apart, plus two in flight.
-      shape: encodeShape(policy.permitLimit, windowMicros, segmentMicros, exact ? policy.permitLimit : this.#segments + 2),
+      limitArg: String(policy.permitLimit),
+      windowArg: String(windowMicros),
+      segmentsArg: exact ? '0' : String(this.#segments),
     };
     this.#plans.set(policy, plan);
     return plan;
   }
 
-  #evaluate(key: string, shape: Buffer, now: string | undefined): Promise<unknown> {
+  #evaluate(key: string, plan: CounterPlan, now: string | undefined): Promise<unknown> {
     const status = this.#client.status;
     if (status === 'reconnecting' || status === 'close' || status === 'end') {
       return Promise.reject(new Error(`the Redis connection is ${status}`));
     }
     let sent: Promise<unknown>;
     try {
-      sent = now === undefined ? this.#client.evalsha(SLIDING_WINDOW_SHA, 1, key, shape) : this.#client.evalsha(SLIDING_WINDOW_SHA, 1, key, shape, now);
+      sent =
+        now === undefined
+          ? this.#client.evalsha(SLIDING_WINDOW_SHA, 1, key, plan.limitArg, plan.windowArg, plan.segmentsArg)
+          : this.#client.evalsha(SLIDING_WINDOW_SHA, 1, key, plan.limitArg, plan.windowArg, plan.segmentsArg, now);
     } catch (error) {
       return Promise.reject(error);
     }
     return sent.catch((error: unknown) => {
       if (!describe(error).startsWith('NOSCRIPT')) throw error;
-      return now === undefined ? this.#client.eval(SLIDING_WINDOW_SCRIPT, 1, key, shape) : this.#client.eval(SLIDING_WINDOW_SCRIPT, 1, key, shape, now);
+      return now === undefined
+        ? this.#client.eval(SLIDING_WINDOW_SCRIPT, 1, key, plan.limitArg, plan.windowArg, plan.segmentsArg)
+        : this.#client.eval(SLIDING_WINDOW_SCRIPT, 1, key, plan.limitArg, plan.windowArg, plan.segmentsArg, now);
     });
   }
 

@@ -1,24 +1,9 @@
 /**
- * What travels between the store and its script besides the key: the counter's shape as one binary
- * argument (Redis costs per argument and per number the script parses) and the decision as one integer
- * (a table reply costs Redis more than the rest of a refusal).
+ * The script's decision travels as one integer: a table reply costs Redis more than the rest of a refusal.
  */
 
 /** The split of the integer reply: the low 26 bits hold one number, the bits above another. */
 const SPLIT = 2 ** 26;
-
-/**
- * ARGV[1] of the script: permitLimit, windowMicros, segmentMicros (0 = exact) and maxRecords as four
- * big-endian doubles. Built once per policy.
- */
-export function encodeShape(permitLimit: number, windowMicros: number, segmentMicros: number, maxRecords: number): Buffer {
-  const shape = Buffer.allocUnsafe(32);
-  shape.writeDoubleBE(permitLimit, 0);
-  shape.writeDoubleBE(windowMicros, 8);
-  shape.writeDoubleBE(segmentMicros, 16);
-  shape.writeDoubleBE(maxRecords, 24);
-  return shape;
-}
 
 /** The four numbers of a decision; `limit` comes from the policy, not from Redis. */
 export interface ScriptAnswer {

@@ -21,17 +21,21 @@
  * eighth past that admission, so most admissions keep the expiry as it is (setting it is the dearest part of
  * a write). A refusal writes nothing.
  *
- * KEYS[1] the counter's key. ARGV[1] the counter's shape, four big-endian doubles (see encodeShape):
- * permitLimit, windowMicros, segmentMicros (0 = exact), maxRecords. ARGV[2], optional: nowMicros as a
- * decimal string (without it the script asks the server's TIME, so application clocks never matter).
+ * KEYS[1] the counter's key. ARGV: permitLimit, windowMicros, segments per window (0 = exact: one record
+ * per admission instant, at most permitLimit of them; otherwise at most segments + 2 records), and
+ * optionally nowMicros (without it the script asks the server's TIME, so application clocks never matter).
+ * All decimal strings: a binary argument would cost the client more than parsing three short numbers
+ * costs Redis.
  * Reply: one integer (see decodeReply), or { allowed 0|1, remaining, resetSeconds, retryAfterSeconds } when a
  * number is too large for that.
  */
 import { createHash } from 'node:crypto';
 
 export const SLIDING_WINDOW_SCRIPT = `
-local limit, window, segment, maxRecords = struct.unpack('>dddd', ARGV[1])
-local now = ARGV[2]
+local limit, window, segments = ARGV[1] + 0, ARGV[2] + 0, ARGV[3] + 0
+local segment, maxRecords = 0, limit
+if segments > 0 then segment, maxRecords = window / segments, segments + 2 end
+local now = ARGV[4]
 if now then
   now = tonumber(now)
 else
