@@ -1,4 +1,5 @@
 import type { ResponseHeaders } from '../index.js';
+import { decimal } from './decimal.js';
 import type { RateLimitDecision, RateLimitPolicy } from './types.js';
 
 export interface Outcome {
@@ -46,10 +47,30 @@ function writeReported(headers: ResponseHeaders, top: Outcome, outcomes: readonl
   if (structured) writeStructured(headers, top, outcomes);
 }
 
+/**
+ * The decimal text of a whole number, remembering the last one: a counter's limit never changes and its
+ * reset seldom does, so most responses reuse the text instead of converting the number again.
+ */
+class DecimalText {
+  #n = 0;
+  #text = '0';
+
+  of(n: number): string {
+    if (n !== this.#n) {
+      this.#text = String(n);
+      this.#n = n;
+    }
+    return this.#text;
+  }
+}
+
+const limitText = new DecimalText();
+const resetText = new DecimalText();
+
 function writeCounts(headers: ResponseHeaders, decision: RateLimitDecision): void {
-  headers.set('ratelimit-limit', whole(decision.limit));
-  headers.set('ratelimit-remaining', decision.allowed ? whole(decision.remaining) : 0);
-  headers.set('ratelimit-reset', whole(decision.reset));
+  headers.set('ratelimit-limit', limitText.of(whole(decision.limit)));
+  headers.set('ratelimit-remaining', decision.allowed ? decimal(whole(decision.remaining)) : '0');
+  headers.set('ratelimit-reset', resetText.of(whole(decision.reset)));
 }
 
 function writeStructured(headers: ResponseHeaders, top: Outcome, outcomes: readonly Outcome[]): void {
