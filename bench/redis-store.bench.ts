@@ -2,7 +2,9 @@
  * RedisRateLimitStore against rate-limiter-flexible's RateLimiterRedis on the same redis-server in the same
  * run, with `redis-benchmark -t ping` as the server's ceiling and a plain ioredis PING as the client's.
  * Each contender runs a closed loop (a fixed number of acquires in flight) for a fixed time, interleaved
- * over rounds; the best round is reported. Bounded: about 35 s in all with the defaults.
+ * over rounds; the best round is reported. Beside throughput and latency, each row says what one acquire
+ * costs Redis (script CPU time from `INFO commandstats`) and this process (CPU time per script call).
+ * Bounded: about 40 s in all with the defaults.
  *
  * Run alone: node --import tsx bench/redis-store.bench.ts
  */
@@ -34,6 +36,8 @@ export interface RedisBenchRow {
   readonly allowedShare?: number;
   /** Redis CPU time per script call, from `INFO commandstats` (what the server pays per acquire). */
   readonly redisMicrosPerCall?: number;
+  /** This process's CPU time per acquire (user + system), what the application pays per acquire. */
+  readonly clientMicrosPerCall?: number;
 }
 
 export interface RedisBenchResult {
@@ -136,10 +140,18 @@ export async function runRedisStoreBench(options: RedisBenchOptions = {}): Promi
       const measured = async (name: string, op: Operation): Promise<RedisBenchRow> => {
         await admin.flushall();
         await admin.config('RESETSTAT');
+        const cpu = process.cpuUsage();
         const row = await closedLoop(name, op, settings.durationMs, settings.concurrency);
+        const used = process.cpuUsage(cpu);
         const stats = await admin.info('commandstats');
+        const calls = Number(/cmdstat_evalsha:calls=(\d+)/.exec(stats)?.[1]);
         const micros = Number(/cmdstat_evalsha:[^\r\n]*usec_per_call=([\d.]+)/.exec(stats)?.[1]);
-        return Number.isFinite(micros) ? { ...row, redisMicrosPerCall: micros } : row;
+        const client = calls > 0 ? (used.user + used.system) / calls : Number.NaN;
+        return {
+          ...row,
+          ...(Number.isFinite(micros) ? { redisMicrosPerCall: micros } : {}),
+          ...(Number.isFinite(client) ? { clientMicrosPerCall: client } : {}),
+        };
       };
       for (let round = 0; round < settings.rounds; round++) {
         oursRounds.push(await measured('RedisRateLimitStore (sliding window)', ours));
@@ -165,14 +177,14 @@ export async function runRedisStoreBench(options: RedisBenchOptions = {}): Promi
 export function formatRedisStoreBench(result: RedisBenchResult): string {
   const { settings } = result;
   const row = (r: RedisBenchRow): string =>
-    `| ${r.name} | ${r.opsPerSecond.toLocaleString('en-US')} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.allowedShare === undefined ? '' : `${(r.allowedShare * 100).toFixed(1)} %`} | ${r.redisMicrosPerCall?.toFixed(1) ?? ''} |`;
+    `| ${r.name} | ${r.opsPerSecond.toLocaleString('en-US')} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.allowedShare === undefined ? '' : `${(r.allowedShare * 100).toFixed(1)} %`} | ${r.redisMicrosPerCall?.toFixed(1) ?? ''} | ${r.clientMicrosPerCall?.toFixed(1) ?? ''} |`;
   const lines = [
     `Redis ${result.redisVersion}, Node ${result.node}; each contender on its own ioredis connection with ${settings.concurrency} acquires in flight, ${settings.durationMs} ms per contender per round, best of ${settings.rounds} interleaved rounds.`,
     '',
     `Ceiling: \`redis-benchmark -t ping -c 50\` ${result.ceiling.redisBenchmarkPing.toLocaleString('en-US')} req/s (50 connections); ioredis PING on one connection ${result.ceiling.ioredisPing.opsPerSecond.toLocaleString('en-US')} req/s (p50 ${result.ceiling.ioredisPing.p50Ms.toFixed(2)} ms, p99 ${result.ceiling.ioredisPing.p99Ms.toFixed(2)} ms).`,
   ];
   for (const scenario of result.scenarios) {
-    lines.push('', `**${scenario.title}**`, '', '| contender | acquires/s | p50 ms | p99 ms | allowed | Redis µs/call |', '| --- | ---: | ---: | ---: | ---: | ---: |');
+    lines.push('', `**${scenario.title}**`, '', '| contender | acquires/s | p50 ms | p99 ms | allowed | Redis µs/call | client µs/acquire |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
     for (const r of scenario.rows) lines.push(row(r));
   }
   return lines.join('\n');
