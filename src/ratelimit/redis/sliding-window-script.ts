@@ -11,8 +11,8 @@
  * newest segment's start join that segment, so a permit may come back up to one width late and the record
  * count stays bounded whatever the limit.
  *
- * Why this shape: Redis hashes every byte of every string a script creates, so the script never pulls the
- * whole value into Lua on the common paths. It reads the last 64 bytes (the newest record and the header)
+ * Why this shape: Redis's Lua hashes every string a script creates byte by byte (so Redis CPU time grows
+ * with the bytes handed to Lua), and so the script never pulls the whole value into Lua on the common paths. It reads the last 64 bytes (the newest record and the header)
  * with GETRANGE and writes the changed newest record and header back with one SETRANGE, which appends when a
  * new record starts. Records that left the window stay in front of the front index until there are at least
  * 8 of them and a quarter of the live ones; the next admission then rewrites the value without them.
@@ -25,7 +25,9 @@
  * per admission instant, at most permitLimit of them; otherwise at most segments + 2 records), and
  * optionally nowMicros (without it the script asks the server's TIME, so application clocks never matter).
  * All decimal strings: a binary argument would cost the client more than parsing three short numbers
- * costs Redis.
+ * costs Redis. Offsets go to Redis as strings made with string.format('%d'), which is cheaper than letting
+ * Redis print a Lua number.
+ *
  * Reply: one integer (see decodeReply), or { allowed 0|1, remaining, resetSeconds, retryAfterSeconds } when a
  * number is too large for that.
  */
