@@ -129,9 +129,14 @@ describe('RedisRateLimitStore value layout on a real redis-server', { skip }, ()
     twin.clock.ms = START_MS + 10_000 + 1_600;
     assert.equal((await twin.acquire(wide)).allowed, true);
     const narrow = policy(4, 10);
+    const before = await client.getBuffer(twin.key());
     const refused = await twin.acquire(narrow);
     assert.equal(refused.allowed, false);
     assert.equal(refused.retryAfter, 4, 'ten are in the window: seven must leave, the seventh leaves at +15,000 ms');
+    // Records left the window at this refusal, yet it wrote nothing.
+    twin.clock.ms += 400;
+    assert.equal((await twin.acquire(narrow)).allowed, false);
+    assert.deepEqual(await client.getBuffer(twin.key()), before, 'refusals leave the value as it was');
     twin.clock.ms = START_MS + 15_000;
     for (let i = 0; i < 3; i++) await twin.acquire(narrow);
     await twin.acquire(wide);
