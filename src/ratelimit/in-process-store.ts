@@ -17,17 +17,28 @@ export interface InProcessRateLimitStoreOptions {
  */
 class PartitionEntry extends SlidingWindowCounter {
   others: Map<string, SlidingWindowCounter> | undefined = undefined;
-  /** When every counter of this partition will have freed all its permits. */
-  expiresAt: number;
 
   constructor(
     readonly partition: string,
     readonly firstKey: string,
     shape: WindowShape,
-    now: number,
   ) {
     super(shape);
-    this.expiresAt = now;
+  }
+
+  /**
+   * When every counter of this partition will have freed all its permits. Read from the counters when the
+   * partition is due for a check, so an acquire keeps no expiry time up to date.
+   */
+  allFreedAt(): number {
+    let at = this.freedAt();
+    if (this.others !== undefined) {
+      for (const counter of this.others.values()) {
+        const freed = counter.freedAt();
+        if (freed > at) at = freed;
+      }
+    }
+    return at;
   }
 }
 
@@ -142,17 +153,10 @@ export class InProcessRateLimitStore implements RateLimitStore {
       counter = new SlidingWindowCounter(this.#shape(policy));
       (entry.others ??= new Map()).set(policy.key, counter);
     } else if (counter.shape.limit !== policy.permitLimit || counter.shape.windowSeconds !== policy.windowSeconds) {
-      counter.reshape(this.#shape(policy));
       // Admissions made under the old window now count for the new one.
-      const freedAt = now + counter.shape.windowMs;
-      if (freedAt > entry.expiresAt) entry.expiresAt = freedAt;
+      counter.reshape(this.#shape(policy));
     }
-    const decision = counter.acquire(now);
-    if (decision.allowed) {
-      const freedAt = now + counter.shape.windowMs;
-      if (freedAt > entry.expiresAt) entry.expiresAt = freedAt;
-    }
-    return decision;
+    return counter.acquire(now);
   }
 
   #acquireNewPartition(partition: string, policy: RateLimitPolicy, now: number): RateLimitDecision {
@@ -167,11 +171,10 @@ export class InProcessRateLimitStore implements RateLimitStore {
         retryAfter: 0,
       };
     }
-    const entry = new PartitionEntry(partition, policy.key, shape, now);
+    const entry = new PartitionEntry(partition, policy.key, shape);
     this.#partitions.set(partition, entry);
     const decision = entry.acquire(now);
-    entry.expiresAt = now + shape.windowMs;
-    this.#expiry.push(entry, entry.expiresAt);
+    this.#expiry.push(entry, now + shape.windowMs);
     return decision;
   }
 
@@ -180,8 +183,9 @@ export class InProcessRateLimitStore implements RateLimitStore {
     const expiry = this.#expiry;
     while (expiry.nextDue <= now) {
       const entry = expiry.pop();
-      if (entry.expiresAt <= now) this.#partitions.delete(entry.partition);
-      else expiry.push(entry, entry.expiresAt);
+      const freedAt = entry.allFreedAt();
+      if (freedAt <= now) this.#partitions.delete(entry.partition);
+      else expiry.push(entry, freedAt);
     }
   }
 

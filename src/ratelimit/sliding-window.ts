@@ -107,6 +107,15 @@ export class SlidingWindowCounter {
     return Math.ceil((ring[2 * slot]! + windowMs - now) / 1000);
   }
 
+  /** When this counter will have freed every permit it holds; -Infinity when it holds none. */
+  freedAt(): number {
+    if (this.size === 0) return Number.NEGATIVE_INFINITY;
+    const capacity = this.ring.length >> 1;
+    let newest = this.front + this.size - 1;
+    if (newest >= capacity) newest -= capacity;
+    return this.ring[2 * newest]! + this.shape.windowMs;
+  }
+
   /** Takes new settings for this counter, keeping the admissions already made (they still count). */
   reshape(shape: WindowShape): void {
     this.shape = shape;
@@ -136,9 +145,10 @@ export class SlidingWindowCounter {
       const back = 2 * newest;
       // Joining the newest segment delays, never advances, a permit; a full ring happens only after a reshape
       // to fewer segments.
+      const segmentMs = this.shape.segmentMs;
       if (
         ring[back] === now ||
-        now - this.newestStart < this.shape.segmentMs ||
+        (segmentMs !== 0 && now - this.newestStart < segmentMs) ||
         (size === capacity && capacity >= this.shape.maxSegments)
       ) {
         if (now > ring[back]!) ring[back] = now;
