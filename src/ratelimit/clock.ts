@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { RateLimitClock } from './types.js';
 
 /**
@@ -8,5 +9,6 @@ import type { RateLimitClock } from './types.js';
  * const store = new InProcessRateLimitStore({ clock: monotonicClock });
  */
 export const monotonicClock: RateLimitClock = {
+  // The module's own object: the global `performance` is a getter, read again on every call.
   now: () => performance.now(),
 };

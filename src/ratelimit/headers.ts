@@ -55,9 +55,10 @@ class DecimalText {
   #n = 0;
   #text = '0';
 
+  /** The text of `whole(n)`. */
   of(n: number): string {
     if (n !== this.#n) {
-      this.#text = String(n);
+      this.#text = String(whole(n));
       this.#n = n;
     }
     return this.#text;
@@ -68,9 +69,9 @@ const limitText = new DecimalText();
 const resetText = new DecimalText();
 
 function writeCounts(headers: ResponseHeaders, decision: RateLimitDecision): void {
-  headers.set('ratelimit-limit', limitText.of(whole(decision.limit)));
+  headers.set('ratelimit-limit', limitText.of(decision.limit));
   headers.set('ratelimit-remaining', decision.allowed ? decimal(whole(decision.remaining)) : '0');
-  headers.set('ratelimit-reset', resetText.of(whole(decision.reset)));
+  headers.set('ratelimit-reset', resetText.of(decision.reset));
 }
 
 function writeStructured(headers: ResponseHeaders, top: Outcome, outcomes: readonly Outcome[]): void {
