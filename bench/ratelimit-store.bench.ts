@@ -186,11 +186,19 @@ async function heapOfFullHourlyCounters(counters: number): Promise<number> {
   return after - before;
 }
 
-/** Per counter, from the difference of two sizes, so the fixed cost of a store and its first use cancels. */
+/**
+ * Per counter, from the difference of two sizes, so the fixed cost of a store and its first use cancels. After
+ * a warm-up (compiled code and type feedback are heap too), the median of three differences.
+ */
 async function bytesPerFullHourlyCounter(): Promise<number> {
-  const small = await heapOfFullHourlyCounters(10);
-  const large = await heapOfFullHourlyCounters(60);
-  return (large - small) / 50;
+  await heapOfFullHourlyCounters(20);
+  const samples: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const small = await heapOfFullHourlyCounters(20);
+    const large = await heapOfFullHourlyCounters(220);
+    samples.push((large - small) / 200);
+  }
+  return samples.sort((a, b) => a - b)[1]!;
 }
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
