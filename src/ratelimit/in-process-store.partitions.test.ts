@@ -95,6 +95,21 @@ describe('InProcessRateLimitStore partition cap', () => {
     assert.equal((await store.acquire('sub:a', twicePer10s)).remaining, 0, 'sub:a is still counted');
   });
 
+  test('when the window of a policy grows, its partition stays tracked until the permits free under the new window', async () => {
+    const clock = new ManualClock();
+    const store = new InProcessRateLimitStore({ clock, maxTrackedPartitions: 1 });
+    await store.acquire('sub:a', oncePer10s);
+    clock.advance(5_000);
+    const oncePer60s = policy('default', 1, 60);
+    assert.equal((await store.acquire('sub:a', oncePer60s)).allowed, false, 'the permit taken under 10 s counts for 60 s');
+    clock.advance(54_999); // 59.999 s after the admission
+    assert.equal((await store.acquire('sub:b', oncePer60s)).allowed, true);
+    assert.equal((await store.acquire('sub:b', oncePer60s)).allowed, true, 'sub:a still holds the only slot');
+    clock.advance(1);
+    assert.equal((await store.acquire('sub:b', oncePer60s)).allowed, true);
+    assert.equal((await store.acquire('sub:b', oncePer60s)).allowed, false, 'sub:a was reclaimed; sub:b is tracked');
+  });
+
   test('the default cap is 10,000 partitions, and thousands of expired partitions are reclaimed', async () => {
     const clock = new ManualClock();
     const store = new InProcessRateLimitStore({ clock });
