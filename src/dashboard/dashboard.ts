@@ -254,12 +254,13 @@ export class Dashboard {
   /** Invokes a function and keeps what the call was: the event as the function receives it, id, duration, logs. */
   async #call(endpoint: string, event: unknown): Promise<{ outcome: InvokeOutcome; invocation: WidgetInvocation }> {
     const outcome = await this.#invoke(endpoint, event);
-    const invocation: WidgetInvocation = {
+    // Frozen once here rather than copied on every read: results share it and nobody can change it.
+    const invocation: WidgetInvocation = deepFreeze({
       event: asReceived(event),
       awsRequestId: outcome.awsRequestId,
       durationMs: Math.max(0, outcome.durationMs),
       logs: outcome.logs,
-    };
+    });
     return { outcome, invocation };
   }
 
@@ -274,6 +275,17 @@ export class Dashboard {
 }
 
 /** The event as a function receives it: the invoke payload is JSON, so this is its JSON round trip. */
+function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== 'object' || v === null || Object.isFrozen(v)) continue;
+    Object.freeze(v);
+    for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
+  }
+  return value;
+}
+
 function asReceived(event: unknown): unknown {
   const text = JSON.stringify(event);
   return text === undefined ? null : JSON.parse(text);

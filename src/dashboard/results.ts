@@ -35,7 +35,7 @@ export interface WidgetResult {
 
 /**
  * One function call behind a widget result: exactly the event the function received, its request id, how long
- * it ran and what it printed.
+ * it ran and what it printed. Deeply frozen: every read of the widget shares it.
  *
  * @example
  * const { invocation } = await dashboard.readWidget(0);

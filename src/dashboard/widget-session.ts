@@ -60,7 +60,7 @@ export class WidgetSession {
       findings: r.findings,
       error: r.error,
       invocations: this.invocations,
-      invocation: view.invocation ? structuredClone(view.invocation) : null,
+      invocation: view.invocation,
     };
     return result;
   }

@@ -39,6 +39,10 @@ test('invocation: the exact event the function received, its request id, duratio
 
   const cached = await dash.widget(0);
   assert.deepEqual(cached.invocation, w.invocation, 'a cached read returns the invocation of the content it shows');
+  assert.ok(Object.isFrozen(cached.invocation) && Object.isFrozen(cached.invocation?.event), 'reads share a frozen invocation');
+  assert.throws(() => {
+    (cached.invocation!.event as Record<string, unknown>).widgetContext = null;
+  }, TypeError);
 
   const popup = await w.action('Pop').click();
   assert.deepEqual(popup.invocation?.event, functions.calls.at(-1)!.event);
