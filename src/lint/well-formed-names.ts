@@ -36,6 +36,14 @@ export const KEEPS_P_OPEN = new Set([
   'time', 'tt', 'u', 'var', 'wbr',
 ]);
 
+/** Start tags that close an open `<p>` (when it is in button scope; the parser only closes the current one). */
+export const CLOSES_P = new Set([
+  'address', 'article', 'aside', 'blockquote', 'center', 'details', 'dialog', 'dir', 'div', 'dl', 'fieldset',
+  'figcaption', 'figure', 'footer', 'header', 'hgroup', 'main', 'menu', 'nav', 'ol', 'p', 'search', 'section',
+  'summary', 'ul', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'listing', 'form', 'li', 'dd', 'dt', 'table', 'hr',
+  'xmp',
+]);
+
 export const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 export const TABLE_SECTIONS = new Set(['tbody', 'thead', 'tfoot']);

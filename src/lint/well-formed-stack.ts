@@ -2,7 +2,6 @@
 // of open elements that tree-construction rules look at. Elements get their location when they close.
 import { defaultTreeAdapter } from 'parse5';
 import type { DefaultTreeAdapterTypes as T, Token } from 'parse5';
-import type { LineCursor } from './well-formed-lines.js';
 import { HTML_NS } from './tree.js';
 
 export type TagLocation = Token.LocationWithAttributes;
@@ -24,11 +23,6 @@ export class OpenElements {
   /** Per open element: its start tag's location (null for a made-up element) and the mode inside it. */
   readonly #tags: (TagLocation | null)[] = [];
   readonly #modes: Mode[] = [];
-  readonly #lines: LineCursor;
-
-  constructor(lines: LineCursor) {
-    this.#lines = lines;
-  }
 
   mode(): Mode {
     return this.current === undefined ? 'body' : this.#modes[this.#modes.length - 1]!;
@@ -64,21 +58,26 @@ export class OpenElements {
     if (el.namespaceURI === HTML_NS) this.#count(el.tagName, 1);
   }
 
-  /**
-   * Closes the current element: with its end tag, or (without one) where the closing token starts, at
-   * `offset` (the line cursor must already be there). Its location is built now, in one piece.
-   */
-  close(endTag: Token.Location | undefined, offset: number): void {
-    const el = this.stack.pop()!;
+  /** Closes the current element with its end tag. */
+  close(endTag: Token.Location): void {
+    const el = this.#pop();
     const tag = this.#tags.pop()!;
+    if (tag !== null) el.sourceCodeLocation = elementLocation(tag, endTag.endLine, endTag.endCol, endTag.endOffset, endTag);
+  }
+
+  /** Closes the current element without an end tag of its own: it ends where the closing token starts. */
+  closeAt(line: number, col: number, offset: number): void {
+    const el = this.#pop();
+    const tag = this.#tags.pop()!;
+    if (tag !== null) el.sourceCodeLocation = elementLocation(tag, line, col, offset, undefined);
+  }
+
+  #pop(): T.Element {
+    const el = this.stack.pop()!;
     this.#modes.pop();
     this.current = this.stack[this.stack.length - 1];
     if (el.namespaceURI === HTML_NS) this.#count(el.tagName, -1);
-    if (tag === null) return;
-    el.sourceCodeLocation =
-      endTag === undefined
-        ? elementLocation(tag, this.#lines.line, this.#lines.col, offset, undefined)
-        : elementLocation(tag, endTag.endLine, endTag.endCol, endTag.endOffset, endTag);
+    return el;
   }
 
   /** The insertion mode inside `el`, once it is the current node. */

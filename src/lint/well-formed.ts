@@ -12,6 +12,7 @@ import type { DefaultTreeAdapterTypes as T, Token } from 'parse5';
 import { HTML_NS, SVG_NS } from './tree.js';
 import { LineCursor } from './well-formed-lines.js';
 import { OpenElements, type TagLocation } from './well-formed-stack.js';
+import { endTagCloses, startTagCloses } from './well-formed-implied.js';
 import {
   ESCAPABLE_RAW_TEXT, HEADINGS, KEEPS_P_OPEN, NOT_SIMPLE, RAW_TEXT, SKIPS_FIRST_NEWLINE, TABLE_SECTIONS, VOID,
 } from './well-formed-names.js';
@@ -47,7 +48,8 @@ function allSpace(s: string): boolean {
  * input needs HTML's repair rules, which only parse5 applies.
  */
 export function parseWellFormed(source: string): T.DocumentFragment | undefined {
-  if (source.indexOf('\r') !== -1 || source.indexOf('\0') !== -1) return undefined;
+  // Carriage returns and NULs are rewritten by the input stream; after an `&` parse5 counts a newline twice.
+  if (source.indexOf('\r') !== -1 || source.indexOf('\0') !== -1 || source.indexOf('&\n') !== -1) return undefined;
   try {
     return new WellFormedParser(source).parse();
   } catch {
@@ -65,7 +67,7 @@ class WellFormedParser {
   constructor(source: string) {
     this.#src = source;
     this.#lines = new LineCursor(source);
-    this.#open = new OpenElements(this.#lines);
+    this.#open = new OpenElements();
   }
 
   parse(): T.DocumentFragment {
@@ -97,7 +99,7 @@ class WellFormedParser {
       i = kind === 'start' ? this.#startTag(lt) : kind === 'end' ? this.#endTag(lt) : this.#comment(lt);
     }
     this.#lines.at(len);
-    while (this.#open.stack.length > 0) this.#open.close(undefined, len);
+    while (this.#open.stack.length > 0) this.#open.closeAt(this.#lines.line, this.#lines.col, len);
     return this.#open.root;
   }
 
@@ -267,6 +269,7 @@ class WellFormedParser {
   }
 
   #insert(name: string, attrs: Token.Attribute[], tag: TagLocation, selfClosing: boolean, next: number): number {
+    this.#closeLeftOpen(name, tag.startLine, tag.startCol, tag.startOffset, startTagCloses);
     const mode = this.#open.mode();
     if (mode === 'foreign') return this.#insertForeign(name, attrs, tag, selfClosing, next);
     const cur = this.#open.current;
@@ -407,22 +410,30 @@ class WellFormedParser {
     while (isSpace(c)) c = src.charCodeAt(++j);
     if (c !== GT) throw OUTSIDE;
     j++;
+    this.#lines.at(lt);
+    this.#closeLeftOpen(name, this.#lines.line, this.#lines.col, lt, endTagCloses);
     const cur = this.#open.current;
     if (cur === undefined) throw OUTSIDE;
     const curName = cur.namespaceURI === HTML_NS ? cur.tagName : cur.tagName.toLowerCase();
-    if (curName === name) {
-      this.#open.close(this.#lines.location(lt, j), j);
-      return j;
+    if (curName !== name) throw OUTSIDE;
+    this.#open.close(this.#lines.location(lt, j));
+    return j;
+  }
+
+  /** Closes HTML elements whose end tags were left out, while `closes` says the tag starting there ends them. */
+  #closeLeftOpen(
+    name: string,
+    line: number,
+    col: number,
+    offset: number,
+    closes: (name: string, current: string, inSelect: boolean) => boolean,
+  ): void {
+    const open = this.#open;
+    for (;;) {
+      const cur = open.current;
+      if (cur === undefined || cur.namespaceURI !== HTML_NS || !closes(name, cur.tagName, open.openSelect > 0)) return;
+      open.closeAt(line, col, offset);
     }
-    // `</table>` also closes a table section left open (or made up for a bare `<tr>`).
-    if (name === 'table' && cur.namespaceURI === HTML_NS && TABLE_SECTIONS.has(cur.tagName)) {
-      if (this.#open.stack[this.#open.stack.length - 2]?.tagName !== 'table') throw OUTSIDE;
-      this.#lines.at(lt);
-      this.#open.close(undefined, lt);
-      this.#open.close(this.#lines.location(lt, j), j);
-      return j;
-    }
-    throw OUTSIDE;
   }
 }
 
