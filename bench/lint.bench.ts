@@ -47,10 +47,15 @@ function dirtyWidget(): string {
   return `<script>fetch('/x')</script><p onclick="go()">Click</p><a href="javascript:void(0)">x</a><iframe src="https://x"></iframe><img src=x onerror=alert(1)><svg><use href="#a"/></svg><x-gauge value="3">3</x-gauge>`.repeat(20);
 }
 
-/** Hand-written HTML of the old school: optional end tags left out, upper case, comments. parse5 repairs it. */
+/** Hand-written HTML of the old school: optional end tags left out, upper case, comments. */
 function handWrittenWidget(items: number): string {
   const list = Array.from({ length: items }, (_, i) => `<LI>Alarm ${i} <B>OK</B>`).join('\n');
   return `<!-- status widget --><H3>Alarms</H3><P>Checked at 12:00<P>All green<UL>\n${list}\n</UL><TABLE><TR><TD>Region<TD>us-east-1<TR><TD>Owner<TD>ops</TABLE>`;
+}
+
+/** HTML pasted from elsewhere: misnested formatting and stray end tags, which only parse5's repairs handle. */
+function pastedWidget(blocks: number): string {
+  return Array.from({ length: blocks }, (_, i) => `<div class="alert"><b><i>Alarm ${i}</b> fired</i><br></br><font color="#c00">p99 over 900 ms</font></div></div>`).join('\n');
 }
 
 export const corpus = [
@@ -61,6 +66,7 @@ export const corpus = [
   reportWidget(40),
   dirtyWidget(),
   handWrittenWidget(200),
+  pastedWidget(40),
 ];
 const bytes = corpus.reduce((n, w) => n + w.length, 0);
 

@@ -1,27 +1,38 @@
 /**
  * `npm run bench`: every benchmark, each measuring Trellis against a named peer in the same run.
  * Pass names to run some: `npm run bench -- http store redis harness lint driver`.
+ *
+ * Each benchmark runs in a process of its own, so that one's heap, JIT state and engine flags (the store
+ * benchmark exposes `gc` to measure retained memory) cannot move another's figures.
  */
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const wanted = new Set(process.argv.slice(2));
-const want = (name: string) => wanted.size === 0 || wanted.has(name);
-const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+const BENCHES: Record<string, string> = {
+  http: './http.bench.ts',
+  store: './ratelimit-store.bench.ts',
+  redis: './redis-store.bench.ts',
+  harness: './harness.bench.ts',
+  lint: './lint.bench.ts',
+  driver: './driver.bench.ts',
+};
 
-if (want('http')) await (await import('./http.bench.js')).runHttpBench();
-if (want('store')) await (await import('./ratelimit-store.bench.js')).runRateLimitStoreBench();
-if (want('redis')) {
-  const { runRedisStoreBench, formatRedisStoreBench } = await import('./redis-store.bench.js');
-  try {
-    console.log(formatRedisStoreBench(await runRedisStoreBench()));
-  } catch (error) {
-    console.log(`\nRedis store benchmark skipped: ${(error as Error).message}`);
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !(name in BENCHES));
+if (unknown.length > 0) {
+  console.error(`Unknown benchmark ${unknown.join(', ')}; choose from: ${Object.keys(BENCHES).join(' ')}`);
+  process.exit(2);
+}
+
+let failed = 0;
+for (const [name, file] of Object.entries(BENCHES)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  const run = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(file, import.meta.url))], {
+    stdio: 'inherit',
+  });
+  if (run.status !== 0) {
+    failed++;
+    console.log(`\nThe ${name} benchmark did not finish (${run.signal ?? `exit code ${String(run.status)}`}); see its output above.`);
   }
 }
-if (want('harness') && existsSync(here('./harness.bench.ts'))) {
-  const mod = (await import(here('./harness.bench.ts'))) as { runHarnessBench(): Promise<unknown> };
-  await mod.runHarnessBench();
-}
-if (want('lint')) await (await import('./lint.bench.js')).runLintBench();
-if (want('driver')) await (await import('./driver.bench.js')).runDriverBench();
+process.exitCode = failed > 0 ? 1 : 0;
