@@ -14,7 +14,7 @@ import { LineCursor } from './well-formed-lines.js';
 import { OpenElements, type TagLocation } from './well-formed-stack.js';
 import { endTagCloses, startTagCloses } from './well-formed-implied.js';
 import {
-  ESCAPABLE_RAW_TEXT, HEADINGS, KEEPS_P_OPEN, NOT_SIMPLE, RAW_TEXT, SKIPS_FIRST_NEWLINE, TABLE_SECTIONS, VOID,
+  ESCAPABLE_RAW_TEXT, KEEPS_P_OPEN, NOT_SIMPLE, RAW_TEXT, SKIPS_FIRST_NEWLINE, TABLE_SECTIONS, VOID,
 } from './well-formed-names.js';
 
 /** Thrown inside the parser when the input leaves the subset; never escapes `parseWellFormed`. */
@@ -292,9 +292,8 @@ class WellFormedParser {
         this.#open.push(this.#open.element(name, HTML_NS, attrs), tag);
         return next;
       case 'select':
-        if (!(name === 'option' && cur!.tagName !== 'option') && !(name === 'optgroup' && cur!.tagName === 'select')) {
-          throw OUTSIDE;
-        }
+        // An open option or optgroup was closed above, so these go straight in.
+        if (name !== 'option' && name !== 'optgroup') throw OUTSIDE;
         this.#open.push(this.#open.element(name, HTML_NS, attrs), tag);
         return next;
     }
@@ -321,13 +320,6 @@ class WellFormedParser {
       case 'form':
         if (this.#open.openForm > 0) throw OUTSIDE;
         break;
-      case 'select':
-        if (this.#open.openSelect > 0) throw OUTSIDE;
-        break;
-      case 'option':
-      case 'optgroup':
-        if (curName === 'option') throw OUTSIDE;
-        break;
       case 'svg': {
         const token = { tagName: name, attrs } as unknown as Token.TagToken;
         foreignContent.adjustTokenSVGAttrs(token);
@@ -337,8 +329,6 @@ class WellFormedParser {
         else this.#open.push(el, tag);
         return next;
       }
-      default:
-        if (curName !== undefined && HEADINGS.has(name) && HEADINGS.has(curName)) throw OUTSIDE;
     }
     const el = this.#open.element(name, HTML_NS, attrs);
     if (VOID.has(name)) {
