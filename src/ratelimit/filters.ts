@@ -34,18 +34,24 @@ function record(ctx: ExecutionContext, policy: RateLimitPolicy, decision: RateLi
   return false;
 }
 
+/** The decision of a store that never waits, or undefined once a failing store has been answered with 503. */
+function decideNow(ctx: ExecutionContext, store: RateLimitStore, partition: string, policy: RateLimitPolicy): RateLimitDecision | undefined {
+  try {
+    return store.acquireNow!(partition, policy);
+  } catch (error) {
+    refuseUnavailable(ctx, error);
+    return undefined;
+  }
+}
+
 function acquireAll(ctx: ExecutionContext, scope: RateLimitScope, store: RateLimitStore, partition: unknown, structured: boolean): void | Promise<void> {
   if (typeof partition !== 'string') throw new TypeError('A RateLimitPartitioner must return a string partition key.');
   const { policies, shared } = planFor(ctx.route, scope);
   if (store.acquireNow && policies.length === 1 && !shared) {
     // The common case — one counter, one scope, a store that never waits: no promise, no outcome list.
     const policy = policies[0]!;
-    let decision: RateLimitDecision;
-    try {
-      decision = store.acquireNow(partition, policy);
-    } catch (error) {
-      return refuseUnavailable(ctx, error);
-    }
+    const decision = decideNow(ctx, store, partition, policy);
+    if (decision === undefined) return;
     if (decision.allowed) writeSingle(ctx.responseHeaders, policy, decision, structured);
     else record(ctx, policy, decision, [], structured);
     return;
@@ -56,13 +62,8 @@ function acquireAll(ctx: ExecutionContext, scope: RateLimitScope, store: RateLim
   if (store.acquireNow) {
     // A store that never waits answers at once: no promise, no signal, no extra ticks per request.
     for (const policy of policies) {
-      let decision: RateLimitDecision;
-      try {
-        decision = store.acquireNow(partition, policy);
-      } catch (error) {
-        return refuseUnavailable(ctx, error);
-      }
-      if (!record(ctx, policy, decision, outcomes, structured)) return;
+      const decision = decideNow(ctx, store, partition, policy);
+      if (decision === undefined || !record(ctx, policy, decision, outcomes, structured)) return;
     }
     writeHeaders(ctx.responseHeaders, outcomes, structured);
     return;

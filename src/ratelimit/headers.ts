@@ -30,7 +30,8 @@ const sfString = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace
 export function writeHeaders(headers: ResponseHeaders, outcomes: readonly Outcome[], structured: boolean): void {
   const top = reported(outcomes);
   if (!top) return;
-  writeReported(headers, top, outcomes, structured);
+  writeCounts(headers, top.decision);
+  if (structured) writeStructured(headers, top, outcomes);
 }
 
 /** The headers of a request that met one counter: nothing to compare, nothing to collect. */
@@ -40,11 +41,6 @@ export function writeSingle(headers: ResponseHeaders, policy: RateLimitPolicy, d
     const outcome = { policy, decision };
     writeStructured(headers, outcome, [outcome]);
   }
-}
-
-function writeReported(headers: ResponseHeaders, top: Outcome, outcomes: readonly Outcome[], structured: boolean): void {
-  writeCounts(headers, top.decision);
-  if (structured) writeStructured(headers, top, outcomes);
 }
 
 /**

@@ -100,13 +100,6 @@ function abortError(signal: AbortSignal): unknown {
   return Object.assign(new DOMException('The rate-limit acquire was aborted', 'AbortError'), { cause: reason });
 }
 
-/** The script's reply as a decision, or undefined when it is not what the script returns. */
-function toDecision(reply: unknown, policy: RateLimitPolicy): RateLimitDecision | undefined {
-  const answer = decodeReply(reply);
-  if (answer === undefined) return undefined;
-  return { allowed: answer.allowed, limit: policy.permitLimit, remaining: answer.remaining, reset: answer.reset, retryAfter: answer.retryAfter };
-}
-
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -204,7 +197,7 @@ export class RedisRateLimitStore implements RateLimitStore {
           settled = true;
           clearTimeout(timer);
           if (onAbort) signal?.removeEventListener('abort', onAbort);
-          const decision = toDecision(reply, policy);
+          const decision = decodeReply(reply, policy.permitLimit);
           if (decision === undefined) this.#failInto(new Error(`unexpected script reply ${JSON.stringify(reply)}`), policy, resolve, reject);
           else resolve(decision);
         },
