@@ -3,12 +3,11 @@
 // three so that machine load hits all alike; the median round is reported.
 // Run: node --import tsx bench/lint.bench.ts
 import { pathToFileURL } from 'node:url';
-import { JSDOM } from 'jsdom';
-import createDOMPurify from 'dompurify';
 import sanitizeHtml from 'sanitize-html';
 import { defaultTreeAdapter, parseFragment } from 'parse5';
 import type { DefaultTreeAdapterTypes as T } from 'parse5';
 import { lint } from '../src/lint/index.js';
+import { CONSOLE_PURIFY_CONFIG, consolePurifier } from '../test/fixtures/lint/console-purifier.js';
 import { parseWellFormed } from '../src/lint/well-formed.js';
 
 function tableWidget(rows: number): string {
@@ -70,15 +69,7 @@ export const corpus = [
 ];
 const bytes = corpus.reduce((n, w) => n + w.length, 0);
 
-const { window } = new JSDOM('');
-const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
-const purifyConfig = {
-  FORCE_BODY: true,
-  FORBID_TAGS: ['iframe', 'use'],
-  ADD_TAGS: ['cwdb-action'],
-  ADD_ATTR: ['action', 'display', 'endpoint', 'event', 'confirmation', 'target'],
-  ADD_URI_SAFE_ATTR: ['endpoint'],
-};
+const { purify } = consolePurifier();
 const sanitizeHtmlConfig = {
   allowedTags: [...sanitizeHtml.defaults.allowedTags, 'cwdb-action', 'svg', 'g', 'path', 'text', 'img', 'form', 'input', 'select', 'option', 'label', 'textarea', 'button'],
   allowedAttributes: false as const,
@@ -91,7 +82,7 @@ const peers: Record<string, (html: string) => unknown> = {
   // The same lint with every widget parsed by parse5, as HTML that is not well formed always is.
   'trellis lint, parse5 path only': (html) =>
     lint({ source: html, root: parseFragment(BODY, html, { sourceCodeLocationInfo: true, scriptingEnabled: false }) }),
-  'DOMPurify + jsdom': (html) => purify.sanitize(html, purifyConfig),
+  'DOMPurify + jsdom': (html) => purify.sanitize(html, CONSOLE_PURIFY_CONFIG),
   'sanitize-html': (html) => sanitizeHtml(html, sanitizeHtmlConfig),
 };
 

@@ -4,21 +4,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { JSDOM } from 'jsdom';
-import createDOMPurify from 'dompurify';
 import { lint, parseWidgetHtml } from '../../src/lint/index.js';
+import { CONSOLE_PURIFY_CONFIG, consolePurifier } from '../fixtures/lint/console-purifier.js';
 import { HAND_CASES } from '../fixtures/lint/differential-cases.js';
 import { attributeArbitrary, documentArbitrary, soupArbitrary } from '../fixtures/lint/generators.js';
 
-const { window } = new JSDOM('');
-const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
-const CONFIG = {
-  FORCE_BODY: true,
-  FORBID_TAGS: ['iframe', 'use'],
-  ADD_TAGS: ['cwdb-action'],
-  ADD_ATTR: ['action', 'display', 'endpoint', 'event', 'confirmation', 'target'],
-  ADD_URI_SAFE_ATTR: ['endpoint'],
-};
+const { window, purify } = consolePurifier();
+const CONFIG = CONSOLE_PURIFY_CONFIG;
 const ID = 'data-differential-id';
 
 interface ElementLike {
