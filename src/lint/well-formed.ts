@@ -63,6 +63,8 @@ class WellFormedParser {
   readonly #lines: LineCursor;
   readonly #open: OpenElements;
   #skipNewline = false;
+  /** The name #readTagName read last. */
+  #tagName = '';
 
   constructor(source: string) {
     this.#src = source;
@@ -166,14 +168,16 @@ class WellFormedParser {
     return end + 3;
   }
 
-  // ---- start tags ----
+  // ---- tags ----
 
-  /** Reads the start tag at `lt` and inserts its element; returns where scanning goes on. */
-  #startTag(lt: number): number {
-    this.#skipNewline = false;
+  /**
+   * Reads a tag name starting at `from` into #tagName, lower-cased, and returns where it ends (at white space,
+   * `/` or `>`). Names of anything but ASCII letters, digits and hyphens leave the subset.
+   */
+  #readTagName(from: number): number {
     const src = this.#src;
     const len = src.length;
-    let j = lt + 1;
+    let j = from;
     let upper = false;
     for (;;) {
       if (j >= len) throw OUTSIDE;
@@ -183,7 +187,17 @@ class WellFormedParser {
       else if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d)) throw OUTSIDE;
       j++;
     }
-    const name = upper ? src.slice(lt + 1, j).toLowerCase() : src.slice(lt + 1, j);
+    this.#tagName = upper ? src.slice(from, j).toLowerCase() : src.slice(from, j);
+    return j;
+  }
+
+  /** Reads the start tag at `lt` and inserts its element; returns where scanning goes on. */
+  #startTag(lt: number): number {
+    this.#skipNewline = false;
+    const src = this.#src;
+    const len = src.length;
+    let j = this.#readTagName(lt + 1);
+    const name = this.#tagName;
     this.#lines.at(lt);
     const startLine = this.#lines.line;
     const startCol = this.#lines.col;
@@ -375,27 +389,14 @@ class WellFormedParser {
         this.#text(from, k);
       } else this.#insertText(src.slice(from, k), from, k);
     }
-    this.#skipNewline = false;
     return this.#endTag(k);
   }
-
-  // ---- end tags ----
 
   #endTag(lt: number): number {
     this.#skipNewline = false;
     const src = this.#src;
-    const len = src.length;
-    let j = lt + 2;
-    let upper = false;
-    for (;;) {
-      if (j >= len) throw OUTSIDE;
-      const c = src.charCodeAt(j);
-      if (isSpace(c) || c === GT) break;
-      if (c >= 0x41 && c <= 0x5a) upper = true;
-      else if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d)) throw OUTSIDE;
-      j++;
-    }
-    const name = upper ? src.slice(lt + 2, j).toLowerCase() : src.slice(lt + 2, j);
+    let j = this.#readTagName(lt + 2);
+    const name = this.#tagName;
     let c = src.charCodeAt(j);
     while (isSpace(c)) c = src.charCodeAt(++j);
     if (c !== GT) throw OUTSIDE;
