@@ -1,6 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { annotation, stableJson } from './annotation.js';
-import type { AnnotationDecorator, AnnotationKind } from './annotation.js';
+import type { AnnotationKind } from '../pipeline/index.js';
+import type { AnnotationDecorator } from './annotation.js';
 
 /** Values of one kind apply at one level only: method-level ones replace class-level ones. */
 function methodWins<T>(name: string, describe: (v: T) => string = stableJson): AnnotationKind<T>['combine'] {

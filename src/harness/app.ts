@@ -1,5 +1,6 @@
-import { createHarness, type FunctionInvoker, type FunctionsConfig, type Harness } from '../dashboard/index.js';
+import { DashboardError, createHarness, type FunctionInvoker, type FunctionsConfig, type Harness } from '../dashboard/index.js';
 import { createApp, type App, type RouteDefinition } from '../index.js';
+import { dashboardErrorToProblem } from './errors.js';
 import { harnessRoutes } from './routes.js';
 import { webRoutes } from './web/index.js';
 
@@ -48,6 +49,7 @@ export function createHarnessApp(options: HarnessAppOptions): HarnessApp {
       clock: options.clock,
     });
   const app = createApp({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
+  app.onError(DashboardError, dashboardErrorToProblem);
   app.route(harnessRoutes(harness));
   if (options.web !== false) app.route(webRoutes());
   if (options.extraRoutes) app.route(options.extraRoutes);

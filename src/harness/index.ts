@@ -6,6 +6,7 @@
 export { DEFAULT_BODY_LIMIT, createHarnessApp, startHarness } from './app.js';
 export type { HarnessApp, HarnessAppOptions, RunningHarness, StartHarnessOptions } from './app.js';
 export { harnessRoutes } from './routes.js';
+export { dashboardErrorToProblem } from './errors.js';
 export { Accepts, AcceptsKind } from './accepts.js';
 export { openApiDocument } from './openapi.js';
 export { HarnessApiError, HarnessClient } from './client.js';

@@ -2,7 +2,6 @@ import type { Harness } from '../dashboard/index.js';
 import { lint } from '../lint/index.js';
 import { HttpError, Validate, reply, route, type ExecutionContext, type RouteDefinition } from '../index.js';
 import { Accepts } from './accepts.js';
-import { answer } from './errors.js';
 import { openApiDocument } from './openapi.js';
 import { dashboardTextBody, htmlBody, objectBody, optionalObjectBody } from './schemas.js';
 
@@ -33,30 +32,24 @@ export function harnessRoutes(harness: Harness): RouteDefinition[] {
   const dashboard = (ctx: ExecutionContext) => store.get(ctx.params.id);
   const json = [Accepts(JSON_TYPE)];
   return [
-    route('POST', '/api/dashboards', [...json, Validate({ body: dashboardTextBody })], (ctx) =>
-      answer(() => {
-        const d = store.create(ctx.body as string, { name: dashboardName(ctx) });
-        const { id, name, widgets } = d.info();
-        return reply({ id, name, widgets }, { status: 201, headers: { location: `/api/dashboards/${encodeURIComponent(id)}` } });
-      }),
-    ),
+    route('POST', '/api/dashboards', [...json, Validate({ body: dashboardTextBody })], (ctx) => {
+      const d = store.create(ctx.body as string, { name: dashboardName(ctx) });
+      const { id, name, widgets } = d.info();
+      return reply({ id, name, widgets }, { status: 201, headers: { location: `/api/dashboards/${encodeURIComponent(id)}` } });
+    }),
     route('GET', '/api/dashboards', () => store.list()),
-    route('GET', DASHBOARD, (ctx) => answer(() => dashboard(ctx).info())),
-    route('GET', `${DASHBOARD}/source`, (ctx) =>
-      answer(() => reply(dashboard(ctx).source, { status: 200, headers: { 'content-type': JSON_UTF8 } })),
-    ),
-    route('DELETE', DASHBOARD, (ctx) => answer(() => store.delete(ctx.params.id))),
-    route('GET', `${DASHBOARD}/state`, (ctx) => answer(() => dashboard(ctx).getState())),
-    route('PUT', `${DASHBOARD}/state`, [...json, Validate({ body: objectBody })], (ctx) => answer(() => dashboard(ctx).putState(ctx.body))),
-    route('GET', WIDGET, (ctx) => answer(() => dashboard(ctx).readWidget(ctx.params.wid))),
-    route('GET', `${WIDGET}/actions`, (ctx) => answer(() => dashboard(ctx).listActions(ctx.params.wid))),
-    route('GET', `${WIDGET}/describe`, (ctx) => answer(() => dashboard(ctx).describe(ctx.params.wid))),
+    route('GET', DASHBOARD, (ctx) => dashboard(ctx).info()),
+    route('GET', `${DASHBOARD}/source`, (ctx) => reply(dashboard(ctx).source, { status: 200, headers: { 'content-type': JSON_UTF8 } })),
+    route('DELETE', DASHBOARD, (ctx) => store.delete(ctx.params.id)),
+    route('GET', `${DASHBOARD}/state`, (ctx) => dashboard(ctx).getState()),
+    route('PUT', `${DASHBOARD}/state`, [...json, Validate({ body: objectBody })], (ctx) => dashboard(ctx).putState(ctx.body)),
+    route('GET', WIDGET, (ctx) => dashboard(ctx).readWidget(ctx.params.wid)),
+    route('GET', `${WIDGET}/actions`, (ctx) => dashboard(ctx).listActions(ctx.params.wid)),
+    route('GET', `${WIDGET}/describe`, (ctx) => dashboard(ctx).describe(ctx.params.wid)),
     route('POST', `${WIDGET}/actions/:index`, [...json, Validate({ body: optionalObjectBody })], (ctx) =>
-      answer(() => dashboard(ctx).runAction(ctx.params.wid, ctx.params.index, ctx.body)),
+      dashboard(ctx).runAction(ctx.params.wid, ctx.params.index, ctx.body),
     ),
-    route('POST', `${DASHBOARD}/refresh`, [...json, Validate({ body: optionalObjectBody })], (ctx) =>
-      answer(() => dashboard(ctx).refresh(ctx.body)),
-    ),
+    route('POST', `${DASHBOARD}/refresh`, [...json, Validate({ body: optionalObjectBody })], (ctx) => dashboard(ctx).refresh(ctx.body)),
     route('POST', '/api/lint', [Accepts('text/html', JSON_TYPE), Validate({ body: htmlBody })], (ctx) => ({ findings: lint(ctx.body as string) })),
     route('GET', '/api/openapi.json', () => openApiDocument()),
   ];
