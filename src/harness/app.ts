@@ -1,4 +1,4 @@
-import { DashboardError, createHarness, type FunctionInvoker, type FunctionsConfig, type Harness } from '../dashboard/index.js';
+import { DashboardError, createInterpreter, type FunctionInvoker, type FunctionsConfig, type Interpreter } from '../dashboard/index.js';
 import { createApp, type App, type RouteDefinition } from '../index.js';
 import { dashboardErrorToProblem } from './errors.js';
 import { harnessRoutes } from './routes.js';
@@ -10,7 +10,7 @@ export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
 /** Options of {@link createHarnessApp}. */
 export interface HarnessAppOptions {
   /** The interpreter to serve. Give this or `functions`. */
-  harness?: Harness;
+  harness?: Interpreter;
   /** What runs the endpoints (a functions configuration or an invoker); a harness is made from it. */
   functions?: FunctionsConfig | FunctionInvoker;
   /** Cap on stored dashboards (least recently used goes first) when a harness is made here. Default 1,000. */
@@ -28,7 +28,7 @@ export interface HarnessAppOptions {
 /** The harness app and the interpreter behind it. */
 export interface HarnessApp {
   app: App;
-  harness: Harness;
+  harness: Interpreter;
 }
 
 /**
@@ -43,7 +43,7 @@ export interface HarnessApp {
 export function createHarnessApp(options: HarnessAppOptions): HarnessApp {
   const harness =
     options.harness ??
-    createHarness({
+    createInterpreter({
       functions: options.functions ?? { functions: {} },
       maxDashboards: options.maxDashboards,
       clock: options.clock,

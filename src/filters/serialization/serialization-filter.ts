@@ -13,8 +13,8 @@ async function runHandler(ctx: ExecutionContext, settings: SerializationSettings
     const raw = await ctx.bodySource.read(settings.bodyLimit);
     ctx.body = parseBody(raw, ctx.request.headers.get('content-type'));
   }
-  if (schemas?.body) ctx.body = await validate(schemas.body, ctx.body, 'body');
-  if (schemas?.query) ctx.validatedQuery = await validate(schemas.query, Object.fromEntries(ctx.request.query), 'query');
+  if (schemas?.body) ctx.body = await validate(schemas.body, ctx.body, 'body', schemas.fieldStatus);
+  if (schemas?.query) ctx.validatedQuery = await validate(schemas.query, Object.fromEntries(ctx.request.query), 'query', schemas.fieldStatus);
   ctx.respond(toResponse(await ctx.route.invoke(ctx)));
 }
 
