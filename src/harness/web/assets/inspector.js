@@ -154,6 +154,8 @@ export function renderInspector(w, handlers) {
   if (w.type === 'custom') html += `<p><button type="button" class="btn" id="insp-describe">Show the function's documentation (describe)</button></p>`;
   if (w.describe) html += section('Documentation', documentation(w.describe), { id: 'insp-doc' });
   body.innerHTML = html;
+  // Scrolling blocks are reachable from the keyboard.
+  for (const el of body.querySelectorAll('pre, .src')) el.tabIndex = 0;
   void showDocumentation(w, handlers);
   for (const d of body.querySelectorAll('details[data-key]')) {
     d.addEventListener('toggle', () => remembered.set(d.dataset.key, d.open));

@@ -62,7 +62,7 @@ export function placeholderHtml(type, properties) {
   } else {
     body = `<p>Properties: ${Object.keys(p).map((k) => `<code>${escapeHtml(k)}</code>`).join(', ') || 'none'}</p>`;
   }
-  return `<div class="placeholder"><p class="ph-type"><strong>${escapeHtml(name)} widget</strong> <span class="muted">(${escapeHtml(type)})</span></p>
+  return `<div class="placeholder" tabindex="0"><p class="ph-type"><strong>${escapeHtml(name)} widget</strong> <span class="muted">(${escapeHtml(type)})</span></p>
     <p class="muted small">The harness runs only custom and text widgets; in the console this widget would query CloudWatch.</p>
     ${facts(p)}${body}</div>`;
 }
