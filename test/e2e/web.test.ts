@@ -64,7 +64,8 @@ describe('harness web page in chromium', { skip, timeout: 180_000 }, () => {
     await page.locator('#loader-json').fill(readFileSync(`${EXAMPLE}dashboard.json`, 'utf8'));
     await page.getByRole('button', { name: 'Load', exact: true }).click();
     await page.locator('.dash-link', { hasText: 'example' }).waitFor(STEP);
-    for (const n of [0, 1, 2, 3, 4]) await ready(n);
+    // The first read starts each function's child process, which takes seconds on a busy machine.
+    for (const n of [0, 1, 2, 3, 4]) await page.locator(`[data-widget-id="widget-${n}"][data-state="ready"]`).waitFor({ timeout: 90_000 });
     assert.equal(await page.locator('#loader').isHidden(), true);
     assert.match(await frameOf(0).locator('h1').innerText(), /Trellis example dashboard/);
     const [text, inventory, greeter, context] = await Promise.all([0, 1, 2, 3].map((n) => widget(n).boundingBox()));

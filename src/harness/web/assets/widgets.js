@@ -30,7 +30,7 @@ export function renderGrid() {
       const inspectButton = `<button type="button" class="btn btn-small inspect" aria-pressed="false" aria-controls="inspector"${headed ? '' : ` aria-label="Inspect ${escapeHtml(w.widgetId)}"`}>Inspect</button>`;
       card.innerHTML = headed
         ? `<header class="widget-head">
-          <h3 id="title-${w.widgetId}" class="widget-title" title="${escapeHtml(w.title || w.widgetId)}">${escapeHtml(w.title || w.widgetId)}</h3>
+          <h3 id="title-${w.widgetId}" class="widget-title${w.title ? '' : ' untitled'}" title="${escapeHtml(w.title || `${w.widgetId} (no title)`)}">${escapeHtml(w.title || w.widgetId)}</h3>
           <span class="badges"></span>${inspectButton}
         </header>
         <div class="widget-body"></div>`
