@@ -126,7 +126,9 @@ export function showState(state) {
     : 'Custom';
   $('custom-zone').textContent = `Times in ${zoneLabel(zone)}`;
   const tz = $('timezone');
-  tz.replaceChildren(new Option('UTC', 'UTC'), new Option(`Local (${LOCAL_ZONE})`, LOCAL_ZONE));
+  tz.replaceChildren(new Option('UTC', 'UTC'));
+  // A browser that runs in UTC has no other local zone to offer.
+  if (!['UTC', 'Etc/UTC', 'Etc/GMT', 'GMT'].includes(LOCAL_ZONE)) tz.add(new Option(`Local (${LOCAL_ZONE})`, LOCAL_ZONE));
   choose(tz, zone, zoneLabel(zone));
   const period = state?.period ?? 'auto';
   choose($('period'), String(period), `${period} s`);
