@@ -15,7 +15,7 @@ export interface CardFacts {
   title: string | null;
   /** Title text shown whole (not cut with an ellipsis). */
   titleWhole: boolean;
-  /** Share of the title bar's width the title has. */
+  /** Share of the room beside the Inspect button (title and badges) that the title has. */
   titleShare: number;
   /** Badges drawn over the title. */
   badgesOverTitle: boolean;
@@ -39,7 +39,9 @@ export interface LayoutFacts {
 }
 
 /** Reads the layout facts of the open dashboard. */
-export function layoutFacts(page: Page): Promise<LayoutFacts> {
+export async function layoutFacts(page: Page): Promise<LayoutFacts> {
+  // The grid's scale and the frames' fit follow resize observers, which run before the next paint: read after two.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   return page.evaluate(() => {
     const grid = document.getElementById('grid')!.getBoundingClientRect();
     const main = document.getElementById('dashboard')!;
@@ -73,7 +75,7 @@ export function layoutFacts(page: Page): Promise<LayoutFacts> {
         state: card.dataset.state!,
         title: title?.textContent ?? null,
         titleWhole: title ? title.scrollWidth <= title.clientWidth + 1 : true,
-        titleShare: title && head ? title.clientWidth / head.clientWidth : 1,
+        titleShare: title && head ? title.clientWidth / (title.clientWidth + card.querySelector<HTMLElement>('.badges')!.clientWidth) : 1,
         badgesOverTitle: Boolean(t && visibleBadges.some((b) => b.getBoundingClientRect().left < t.right - 1)),
         hasHeader: head !== null,
         frame: frame
