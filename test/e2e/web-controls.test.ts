@@ -131,6 +131,11 @@ describe('harness page controls in chromium (browser in New York)', { skip, time
     await page.keyboard.press('Escape');
     await page.locator('#confirm-dialog').waitFor({ state: 'hidden', ...STEP });
     await page.waitForFunction(() => (document.activeElement as HTMLIFrameElement)?.contentDocument?.activeElement?.textContent === 'Ask', null, STEP);
+    // Confirmed, the action replaces the widget's content; focus goes to the same action in the new content.
+    await page.keyboard.press('Enter');
+    await page.locator('#confirm-dialog').waitFor({ state: 'visible', ...STEP });
+    await nextCall(() => page.locator('#confirm-ok').press('Enter'));
+    await page.waitForFunction(() => (document.activeElement as HTMLIFrameElement)?.contentDocument?.activeElement?.textContent === 'Ask', null, STEP);
 
     await page.locator('#custom-range summary').click();
     await page.keyboard.press('Escape');
