@@ -1,5 +1,6 @@
 import { Marked } from 'marked';
 import type { Finding, FormField, HtmlAnalyzer, InvokeOutcome, WidgetAction } from './ports.js';
+import { buttonLinks } from './markdown-buttons.js';
 
 /** An error shown in place of a widget's content. */
 export interface WidgetError {
@@ -21,7 +22,7 @@ export interface Rendered {
   formValues(): Record<string, string | string[]>;
 }
 
-const markdown = new Marked({ async: false, gfm: true });
+const markdown = new Marked({ async: false, gfm: true }, buttonLinks);
 
 /**
  * Renders Markdown to HTML.
