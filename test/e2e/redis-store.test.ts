@@ -180,8 +180,8 @@ describe('RedisRateLimitStore on a real redis-server', { skip }, () => {
     await store.acquire('header:k{1}', policy(1_000, 30, 'GET /items:hourly'));
     const keys = (await client.keys(`${keyPrefix}*`)).sort();
     assert.deepEqual(keys, [
-      `${keyPrefix}{GET /items:burst|header:k%7B1%7D}:sw2`,
-      `${keyPrefix}{GET /items:hourly|header:k%7B1%7D}:sw2`,
+      `${keyPrefix}{GET /items:burst|header:k%7B1%7D}:sw3`,
+      `${keyPrefix}{GET /items:hourly|header:k%7B1%7D}:sw3`,
     ]);
     // Never before the window has freed, at most an eighth of a window after (the expiry moves in steps).
     for (const key of keys) {
