@@ -27,8 +27,9 @@ function uint(buffer: Buffer, offset: number, bytes: number): number {
   return value;
 }
 
-/** Parses a value; throws when it is not of the compact layout. */
-export function readCounterValue(value: Buffer): CounterValue {
+/** Parses a value (as `getBuffer` returns it); throws when there is none or it is not of the compact layout. */
+export function readCounterValue(value: Buffer | null): CounterValue {
+  if (value === null) throw new Error('no counter value under that key');
   if (value.length < 9 || value[0] !== 179) throw new Error(`not a compact counter value: ${value.toString('hex')}`);
   const format = value[1]!;
   const timeBytes = format % 8;

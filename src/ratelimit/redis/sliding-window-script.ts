@@ -20,8 +20,9 @@
  * script did not write, a counter of the previous layout under KEYS[2]) goes through one slow path that
  * reads the whole value and writes it again with SET.
  *
- * The key's expiry lies between one window and one window and an eighth past the newest admission: it is
- * set when the newest admission enters a new eighth of a window, so most admissions leave it alone.
+ * The key's expiry lies between one window and one window and an eighth past the newest admission (and at
+ * least a second ahead): it is set when the newest admission enters a new eighth of a window, so most
+ * admissions leave it alone.
  *
  * KEYS[1] the counter's key; KEYS[2] its key under the previous layout (read once, when KEYS[1] is missing,
  * and deleted once carried over). ARGV: permitLimit, windowMicros, segments per window (0 = exact), and
@@ -77,7 +78,9 @@ local function seconds(t)
 end
 local function ttl(n)
   local g = wu / 8
-  return string.format('%d', ceil(((floor(n / g) + 9) * g * unit - nowUs) / 1000) + 1)
+  local ms = ceil(((floor(n / g) + 9) * g * unit - nowUs) / 1000) + 1
+  if ms < 1000 then ms = 1000 end
+  return string.format('%d', ms)
 end
 local function allowed(remaining, reset)
   if remaining < 2 * SPLIT and reset < SPLIT then return remaining * SPLIT + reset end
