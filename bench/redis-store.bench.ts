@@ -15,6 +15,12 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { RedisRateLimitStore } from '../src/ratelimit/redis/index.js';
 import type { RateLimitPolicy } from '../src/ratelimit/types.js';
 import { redisServerAvailable, startRedisServer } from '../test/support/redis-server.js';
+import { closedLoop as loop, redisCallStats, type Operation } from './redis-loop.js';
+
+/** The shared loop, with the row named. */
+async function closedLoop(name: string, op: Operation, durationMs: number, concurrency: number): Promise<RedisBenchRow> {
+  return { name, ...(await loop(op, durationMs, concurrency)) };
+}
 
 export interface RedisBenchOptions {
   /** Milliseconds each contender runs per round (default 2,000). */
@@ -46,38 +52,6 @@ export interface RedisBenchResult {
   readonly settings: Required<RedisBenchOptions>;
   readonly ceiling: { readonly redisBenchmarkPing: number; readonly ioredisPing: RedisBenchRow };
   readonly scenarios: ReadonlyArray<{ readonly title: string; readonly rows: readonly RedisBenchRow[] }>;
-}
-
-type Operation = (i: number) => Promise<boolean>;
-
-function percentile(sorted: Float64Array, p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-/** Keeps `concurrency` operations in flight for `durationMs`; returns throughput and latency. */
-async function closedLoop(name: string, op: Operation, durationMs: number, concurrency: number): Promise<RedisBenchRow> {
-  const latencies: number[] = [];
-  let allowed = 0;
-  let next = 0;
-  const start = performance.now();
-  const end = start + durationMs;
-  const lane = async (): Promise<void> => {
-    while (performance.now() < end) {
-      const t0 = performance.now();
-      if (await op(next++)) allowed++;
-      latencies.push(performance.now() - t0);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, lane));
-  const elapsed = performance.now() - start;
-  const sorted = Float64Array.from(latencies).sort();
-  return {
-    name,
-    opsPerSecond: Math.round((latencies.length / elapsed) * 1000),
-    p50Ms: percentile(sorted, 50),
-    p99Ms: percentile(sorted, 99),
-    allowedShare: allowed / latencies.length,
-  };
 }
 
 function measureRedisBenchmarkPing(port: number): number {
@@ -145,7 +119,7 @@ export async function runRedisStoreBench(options: RedisBenchOptions = {}): Promi
         const used = process.cpuUsage(cpu);
         const stats = await admin.info('commandstats');
         const calls = Number(/cmdstat_evalsha:calls=(\d+)/.exec(stats)?.[1]);
-        const micros = Number(/cmdstat_evalsha:[^\r\n]*usec_per_call=([\d.]+)/.exec(stats)?.[1]);
+        const micros = redisCallStats(stats) ?? Number.NaN;
         const client = calls > 0 ? (used.user + used.system) / calls : Number.NaN;
         return {
           ...row,

@@ -37,3 +37,37 @@ export function clockMicros(clock: RateLimitClock): string {
   }
   return String(Math.floor(ms * 1000));
 }
+
+/** What the script needs to read and write a policy's counters in the fast path, worked out once per policy. */
+export interface CounterLayoutArgs {
+  /** The layout byte: time bytes + 8 × count bytes + 64 × (index bytes − 1) + 128 for millisecond times. */
+  readonly format: string;
+  /** struct formats of the header and of one record. */
+  readonly headerFormat: string;
+  readonly recordFormat: string;
+}
+
+function bytesAbove(value: number): number {
+  let bytes = 1;
+  while (256 ** bytes <= value) bytes++;
+  return bytes;
+}
+
+/**
+ * The layout of a counter of `permitLimit` over `windowMicros`, exact or in `segments` (0 = exact): times
+ * in microseconds (milliseconds for segmented windows over 71 minutes) in the fewest bytes that tell apart
+ * any two instants a window and two units apart; admission counts in the fewest bytes that hold the limit.
+ */
+export function counterLayout(permitLimit: number, windowMicros: number, segments: number): CounterLayoutArgs {
+  const exact = segments === 0;
+  const unit = !exact && windowMicros > 4_294_967_000 ? 1000 : 1;
+  const timeBytes = bytesAbove(Math.ceil(windowMicros / unit) + 2);
+  const countBytes = exact ? 0 : bytesAbove(permitLimit);
+  const indexBytes = (exact ? permitLimit : segments + 2) > 255 ? 2 : 1;
+  const counts = countBytes > 0 ? `I${countBytes}I${countBytes}` : '';
+  return {
+    format: String(timeBytes + 8 * countBytes + 64 * (indexBytes - 1) + (unit > 1 ? 128 : 0)),
+    headerFormat: `>BBI7I${timeBytes}I${timeBytes}I${indexBytes}I${indexBytes}I${indexBytes}${counts}`,
+    recordFormat: `>I${timeBytes}${countBytes > 0 ? `I${countBytes}` : ''}`,
+  };
+}

@@ -1,7 +1,7 @@
 import { EXACT_PERMIT_LIMIT, WINDOW_SEGMENTS } from '../sliding-window.js';
 import type { RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../types.js';
 import { checkKeyPrefix, counterKeyParts, escapeName } from './counter-key.js';
-import { checkCounterLayout, checkLayoutOptions, clockMicros } from './counter-layout.js';
+import { checkCounterLayout, checkLayoutOptions, clockMicros, counterLayout } from './counter-layout.js';
 import { FailureWarning, type RateLimitStoreLogger } from './failure-warning.js';
 import { SLIDING_WINDOW_SCRIPT, SLIDING_WINDOW_SHA } from './sliding-window-script.js';
 import { decodeReply } from './script-codec.js';
@@ -68,6 +68,8 @@ interface CounterPlan {
   readonly windowArg: string;
   /** Segments per window, '0' for an exact window. */
   readonly segmentsArg: string;
+  /** The value layout's byte and struct formats (see counter-layout.ts). */
+  readonly layoutArgs: readonly [string, string, string];
 }
 
 function positiveInteger(name: string, value: unknown, fallback: number): number {
@@ -234,6 +236,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     const windowMicros = Math.max(1, Math.round(policy.windowSeconds * 1_000_000));
     const exact = policy.permitLimit <= this.#exactLimit;
     checkCounterLayout(policy);
+    const layout = counterLayout(policy.permitLimit, windowMicros, exact ? 0 : this.#segments);
     const { head, tail, previousTail } = counterKeyParts(this.#prefix, policy.key);
     const plan: CounterPlan = {
       key: policy.key,
@@ -245,6 +248,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       limitArg: String(policy.permitLimit),
       windowArg: String(windowMicros),
       segmentsArg: exact ? '0' : String(this.#segments),
+      layoutArgs: [layout.format, layout.headerFormat, layout.recordFormat],
     };
     this.#plans.set(policy, plan);
     return plan;
@@ -259,16 +263,16 @@ export class RedisRateLimitStore implements RateLimitStore {
     try {
       sent =
         now === undefined
-          ? this.#client.evalsha(SLIDING_WINDOW_SHA, 2, key, previousKey, plan.limitArg, plan.windowArg, plan.segmentsArg)
-          : this.#client.evalsha(SLIDING_WINDOW_SHA, 2, key, previousKey, plan.limitArg, plan.windowArg, plan.segmentsArg, now);
+          ? this.#client.evalsha(SLIDING_WINDOW_SHA, 2, key, previousKey, plan.limitArg, plan.windowArg, plan.segmentsArg, ...plan.layoutArgs)
+          : this.#client.evalsha(SLIDING_WINDOW_SHA, 2, key, previousKey, plan.limitArg, plan.windowArg, plan.segmentsArg, ...plan.layoutArgs, now);
     } catch (error) {
       return Promise.reject(error);
     }
     return sent.catch((error: unknown) => {
       if (!describe(error).startsWith('NOSCRIPT')) throw error;
       return now === undefined
-        ? this.#client.eval(SLIDING_WINDOW_SCRIPT, 2, key, previousKey, plan.limitArg, plan.windowArg, plan.segmentsArg)
-        : this.#client.eval(SLIDING_WINDOW_SCRIPT, 2, key, previousKey, plan.limitArg, plan.windowArg, plan.segmentsArg, now);
+        ? this.#client.eval(SLIDING_WINDOW_SCRIPT, 2, key, previousKey, plan.limitArg, plan.windowArg, plan.segmentsArg, ...plan.layoutArgs)
+        : this.#client.eval(SLIDING_WINDOW_SCRIPT, 2, key, previousKey, plan.limitArg, plan.windowArg, plan.segmentsArg, ...plan.layoutArgs, now);
     });
   }
 

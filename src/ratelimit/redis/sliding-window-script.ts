@@ -25,8 +25,10 @@
  * admissions leave it alone.
  *
  * KEYS[1] the counter's key; KEYS[2] its key under the previous layout (read once, when KEYS[1] is missing,
- * and deleted once carried over). ARGV: permitLimit, windowMicros, segments per window (0 = exact), and
- * optionally nowMicros (without it the script asks the server's TIME, so application clocks never matter).
+ * and deleted once carried over). ARGV: permitLimit, windowMicros, segments per window (0 = exact), the
+ * layout (its byte, header and record struct formats: see counter-layout.ts, which works them out once per
+ * policy), and optionally nowMicros (without it the script asks the server's TIME, so application clocks
+ * never matter).
  *
  * Reply: one integer (see decodeReply), or { allowed 0|1, remaining, resetSeconds, retryAfterSeconds } when a
  * number is too large for that.
@@ -34,8 +36,9 @@
 import { createHash } from 'node:crypto';
 
 export const SLIDING_WINDOW_SCRIPT = `
-local limit, windowUs, segments = ARGV[1] + 0, ARGV[2] + 0, ARGV[3] + 0
-local nowUs = ARGV[4]
+local limit, windowUs, segments, FMT = ARGV[1] + 0, ARGV[2] + 0, ARGV[3] + 0, ARGV[4] + 0
+local HF, RF = ARGV[5], ARGV[6]
+local nowUs = ARGV[7]
 if nowUs then
   nowUs = tonumber(nowUs)
 else
@@ -46,53 +49,21 @@ local key = KEYS[1]
 local floor, ceil, pack, unpack, byte = math.floor, math.ceil, struct.pack, struct.unpack, string.byte
 local SPLIT, MAGIC = 67108864, 179
 
--- The layout this policy wants: time unit, record widths, ring capacity.
-local exact = segments == 0
-local unit = 1
-if not exact and windowUs > 4294967000 then unit = 1000 end
+-- The layout this policy wants (worked out by the client): time unit, widths of a record's time and
+-- admissions (0 = exact), of a ring index; header and record struct formats.
+local W, K, I = FMT % 8, floor(FMT / 8) % 8, floor(FMT / 64) % 2 + 1
+local unit = FMT >= 128 and 1000 or 1
+local exact = K == 0
 local wu = ceil(windowUs / unit)
-local W = 1
-while 256 ^ W <= wu + 2 do W = W + 1 end
 local M = 256 ^ W
-local K, cap, segU = 0, limit, 0
-if not exact then
-  K = 1
-  while 256 ^ K <= limit do K = K + 1 end
-  cap, segU = segments + 2, windowUs / segments / unit
-end
-local function layout(w, k, i)
-  local h = '>BBI7I' .. w .. 'I' .. w .. 'I' .. i .. 'I' .. i .. 'I' .. i
-  if k > 0 then h = h .. 'I' .. k .. 'I' .. k end
-  return h, 9 + 2 * w + 3 * i + 2 * k, '>I' .. w .. (k > 0 and ('I' .. k) or '')
-end
-local I = cap > 255 and 2 or 1
-local FMT = W + 8 * K + 64 * (I - 1) + (unit > 1 and 128 or 0)
-local HF, H, RF = layout(W, K, I)
-local R = W + K
+local H, R = 9 + 2 * W + 3 * I + 2 * K, W + K
+local cap, segU = limit, 0
+if not exact then cap, segU = segments + 2, windowUs / segments / unit end
 local nowHi, nowLo = ceil(nowUs / unit), floor(nowUs / unit)
 
-local function seconds(t)
-  local s = ceil((t + wu - nowLo) * unit / 1000000)
-  if s < 1 then s = 1 end
-  return s
-end
-local function ttl(n)
-  local g = wu / 8
-  local ms = ceil(((floor(n / g) + 9) * g * unit - nowUs) / 1000) + 1
-  if ms < 1000 then ms = 1000 end
-  return string.format('%d', ms)
-end
-local function allowed(remaining, reset)
-  if remaining < 2 * SPLIT and reset < SPLIT then return remaining * SPLIT + reset end
-  return { 1, remaining, reset, 0 }
-end
-local function refused(reset, wait)
-  if reset < 2 * SPLIT and wait < SPLIT then return -1 - (reset * SPLIT + wait) end
-  return { 0, 0, reset, wait }
-end
-
-local hdr = redis.call('GETRANGE', key, 0, H - 1)
-if #hdr == H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT then
+-- The longest header is 41 bytes: reading that many costs no more than reading the exact length.
+local hdr = redis.call('GETRANGE', key, '0', '40')
+if #hdr >= H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT then
   local _, N, F, S, C, front, count, backCount, used
   _, _, N, F, S, C, front, count, backCount, used = unpack(HF, hdr)
   F = N - (N - F) % M
@@ -110,7 +81,7 @@ if #hdr == H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT then
       local n = count - 1
       if n > 8 then n = 8 end
       if front + n > C then n = C - front end
-      local records = redis.call('GETRANGE', key, H + front * R, H + (front + n) * R - 1)
+      local records = redis.call('GETRANGE', key, string.format('%d', H + front * R), string.format('%d', H + (front + n) * R - 1))
       local live = false
       for i = 0, n - 1 do
         local t, c = unpack(RF, records, 1 + i * R)
@@ -128,14 +99,15 @@ if #hdr == H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT then
   end
 
   if used >= limit then
-    local reset = seconds(F)
+    local reset = ceil((F + wu - nowLo) * unit / 1000000)
+    if reset < 1 then reset = 1 end
     local wait = reset
     if used > limit then
       -- Fewer permits than admissions (the limit was lowered): wait for the record that frees enough.
       local need, at, freed = used - limit + 1, front, 0
       local blocker = N
       for i = 0, count - 2 do
-        local t, c = unpack(RF, redis.call('GETRANGE', key, H + at * R, H + (at + 1) * R - 1))
+        local t, c = unpack(RF, redis.call('GETRANGE', key, string.format('%d', H + at * R), string.format('%d', H + (at + 1) * R - 1)))
         if exact then c = 1 end
         freed = freed + c
         if freed >= need then
@@ -145,9 +117,11 @@ if #hdr == H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT then
         at = at + 1
         if at == C then at = 0 end
       end
-      wait = seconds(blocker)
+      wait = ceil((blocker + wu - nowLo) * unit / 1000000)
+      if wait < 1 then wait = 1 end
     end
-    return refused(reset, wait)
+    if reset < 2 * SPLIT and wait < SPLIT then return -1 - (reset * SPLIT + wait) end
+    return { 0, 0, reset, wait }
   end
 
   local grow = false
@@ -163,7 +137,7 @@ if #hdr == H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT then
     -- The newest record moves from the header into its ring slot; the new one takes its place.
     local back = front + count - 1
     if back >= C then back = back - C end
-    redis.call('SETRANGE', key, H + back * R, pack(RF, N % M, backCount))
+    redis.call('SETRANGE', key, string.format('%d', H + back * R), pack(RF, N % M, backCount))
     if exact then
       if nowHi ~= N then S = nowHi end
     else
@@ -174,10 +148,28 @@ if #hdr == H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT then
   if not grow then
     used = used + 1
     if S < N - wu then S = N - wu end
-    redis.call('SETRANGE', key, 0, pack(HF, MAGIC, FMT, N, F % M, S % M, C, front, count, backCount, used))
-    if moved then redis.call('PEXPIRE', key, ttl(N)) end
-    return allowed(limit - used, seconds(F))
+    redis.call('SETRANGE', key, '0', pack(HF, MAGIC, FMT, N, F % M, S % M, C, front, count, backCount, used))
+    if moved then
+      local g = wu / 8
+      local ms = ceil(((floor(N / g) + 9) * g * unit - nowUs) / 1000) + 1
+      if ms < 1000 then ms = 1000 end
+      redis.call('PEXPIRE', key, string.format('%d', ms))
+    end
+    local remaining, reset = limit - used, ceil((F + wu - nowLo) * unit / 1000000)
+    if remaining < 2 * SPLIT and reset < SPLIT then return remaining * SPLIT + reset end
+    return { 1, remaining, reset, 0 }
   end
+end
+
+local function seconds(t)
+  local s = ceil((t + wu - nowLo) * unit / 1000000)
+  if s < 1 then s = 1 end
+  return s
+end
+local function layout(w, k, i)
+  local h = '>BBI7I' .. w .. 'I' .. w .. 'I' .. i .. 'I' .. i .. 'I' .. i
+  if k > 0 then h = h .. 'I' .. k .. 'I' .. k end
+  return h, 9 + 2 * w + 3 * i + 2 * k, '>I' .. w .. (k > 0 and ('I' .. k) or '')
 end
 
 -- Slow path: read every live record as (time, admissions) pairs in this policy's time unit, oldest first,
@@ -241,7 +233,8 @@ if used >= limit then
       break
     end
   end
-  return refused(reset, wait)
+  if reset < 2 * SPLIT and wait < SPLIT then return -1 - (reset * SPLIT + wait) end
+  return { 0, 0, reset, wait }
 end
 
 if n > 0 and (ts[n] == nowHi or (not exact and (nowHi - S < segU or n >= segments + 2))) then
@@ -260,21 +253,28 @@ while not exact and n > cap do
   n = n - 1
 end
 
-local records = {}
-local count = 0
 local biggest = limit
 if used > biggest then biggest = used end
 for j = 1, n do
+  if cs[j] > biggest then biggest = cs[j] end
+end
+local k = K
+if not exact then
+  while 256 ^ k <= biggest do k = k + 1 end
+end
+local _, _, rf = layout(W, k, 1)
+local records = {}
+local count = 0
+for j = 1, n do
   if exact then
-    local one = pack(RF, ts[j] % M)
+    local one = pack(rf, ts[j] % M)
     for _ = 1, cs[j] do
       count = count + 1
       records[count] = one
     end
   else
     count = count + 1
-    records[count] = pack(RF, ts[j] % M, cs[j])
-    if cs[j] > biggest then biggest = cs[j] end
+    records[count] = pack(rf, ts[j] % M, cs[j])
   end
 end
 local C = count
@@ -283,19 +283,20 @@ if count <= cap then
   if C < 4 then C = 4 end
   if C > cap then C = cap end
 end
-local k = K
-if not exact then
-  while 256 ^ k <= biggest do k = k + 1 end
-end
 local i = (C > 255 or cap > 255) and 2 or 1
 local hf = layout(W, k, i)
 N = ts[n]
 if S < N - wu then S = N - wu end
 local head = pack(hf, MAGIC, W + 8 * k + 64 * (i - 1) + (unit > 1 and 128 or 0), N, ts[1] % M, S % M, C, 0, count, cs[n], used)
 local r = W + k
-redis.call('SET', key, head .. table.concat(records) .. string.rep('\\0', (C - count) * r), 'PX', ttl(N))
+local g = wu / 8
+local ms = ceil(((floor(N / g) + 9) * g * unit - nowUs) / 1000) + 1
+if ms < 1000 then ms = 1000 end
+redis.call('SET', key, head .. table.concat(records) .. string.rep('\\0', (C - count) * r), 'PX', string.format('%d', ms))
 if migrated then redis.call('DEL', KEYS[2]) end
-return allowed(limit - used, seconds(ts[1]))
+local remaining, reset = limit - used, seconds(ts[1])
+if remaining < 2 * SPLIT and reset < SPLIT then return remaining * SPLIT + reset end
+return { 1, remaining, reset, 0 }
 `;
 
 /** SHA-1 of the script, as Redis names it for EVALSHA. */
