@@ -71,7 +71,10 @@ if #hdr >= H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT then
   if exact then used = count end
   -- A clock that went back stands still at the newest admission instead.
   if nowHi < N then nowLo, nowHi = nowLo + N - nowHi, N end
-  if F + wu <= nowLo then
+  if N + wu <= nowLo then
+    -- Even the newest admission left the window: nothing to read.
+    count, used = 0, 0
+  elseif F + wu <= nowLo then
     -- The front record left the window: drop records from the front, up to 8 read at a time.
     while true do
       if count == 1 then
@@ -124,20 +127,29 @@ if #hdr >= H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT then
     return { 0, 0, reset, wait }
   end
 
-  local grow = false
   local moved = floor(nowHi / (wu / 8)) ~= floor(N / (wu / 8))
+  local ring = nil
   if count == 0 then
     front, count, F, S, N, backCount = 0, 1, nowHi, nowHi, nowHi, 1
   elseif not exact and (N == nowHi or nowHi - S < segU or count >= segments + 2) then
     backCount, N = backCount + 1, nowHi
     if count == 1 then F = N end
-  elseif count == C then
-    grow = true
   else
     -- The newest record moves from the header into its ring slot; the new one takes its place.
     local back = front + count - 1
     if back >= C then back = back - C end
-    redis.call('SETRANGE', key, string.format('%d', H + back * R), pack(RF, N % M, backCount))
+    local record = pack(RF, N % M, backCount)
+    if count == C then
+      -- The ring is full: lay it out oldest first with room for about as many again, written whole below.
+      ring = redis.call('GETRANGE', key, string.format('%d', H), string.format('%d', H + C * R - 1))
+      ring = string.sub(ring, front * R + 1) .. string.sub(ring, 1, front * R)
+      local grown = 2 * (C + 1)
+      if grown > cap then grown = cap end
+      ring = string.sub(ring, 1, (C - 1) * R) .. record .. string.rep('\\0', (grown - C) * R)
+      front, C = 0, grown
+    else
+      redis.call('SETRANGE', key, string.format('%d', H + back * R), record)
+    end
     if exact then
       if nowHi ~= N then S = nowHi end
     else
@@ -145,20 +157,37 @@ if #hdr >= H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT then
     end
     count, N = count + 1, nowHi
   end
-  if not grow then
-    used = used + 1
-    if S < N - wu then S = N - wu end
-    redis.call('SETRANGE', key, '0', pack(HF, MAGIC, FMT, N, F % M, S % M, C, front, count, backCount, used))
-    if moved then
-      local g = wu / 8
-      local ms = ceil(((floor(N / g) + 9) * g * unit - nowUs) / 1000) + 1
-      if ms < 1000 then ms = 1000 end
+  used = used + 1
+  if S < N - wu then S = N - wu end
+  local head = pack(HF, MAGIC, FMT, N, F % M, S % M, C, front, count, backCount, used)
+  if ring or moved then
+    local g = wu / 8
+    local ms = ceil(((floor(N / g) + 9) * g * unit - nowUs) / 1000) + 1
+    if ms < 1000 then ms = 1000 end
+    if ring then
+      redis.call('SET', key, head .. ring, 'PX', string.format('%d', ms))
+    else
+      redis.call('SETRANGE', key, '0', head)
       redis.call('PEXPIRE', key, string.format('%d', ms))
     end
-    local remaining, reset = limit - used, ceil((F + wu - nowLo) * unit / 1000000)
-    if remaining < 2 * SPLIT and reset < SPLIT then return remaining * SPLIT + reset end
-    return { 1, remaining, reset, 0 }
+  else
+    redis.call('SETRANGE', key, '0', head)
   end
+  local remaining, reset = limit - used, ceil((F + wu - nowLo) * unit / 1000000)
+  if remaining < 2 * SPLIT and reset < SPLIT then return remaining * SPLIT + reset end
+  return { 1, remaining, reset, 0 }
+end
+
+if #hdr == 0 and redis.call('EXISTS', KEYS[2]) == 0 then
+  -- A new counter: one record, in the header, and a ring of up to 4 slots.
+  local C = cap < 4 and cap or 4
+  local g = wu / 8
+  local ms = ceil(((floor(nowHi / g) + 9) * g * unit - nowUs) / 1000) + 1
+  if ms < 1000 then ms = 1000 end
+  redis.call('SET', key, pack(HF, MAGIC, FMT, nowHi, nowHi % M, nowHi % M, C, 0, 1, 1, 1) .. string.rep('\\0', C * R), 'PX', string.format('%d', ms))
+  local reset = ceil((nowHi + wu - nowLo) * unit / 1000000)
+  if limit - 1 < 2 * SPLIT and reset < SPLIT then return (limit - 1) * SPLIT + reset end
+  return { 1, limit - 1, reset, 0 }
 end
 
 local function seconds(t)
