@@ -1,4 +1,8 @@
 /** The closed load loop the Redis benchmarks share, and the Redis CPU time per script call. */
+import { readFileSync } from 'node:fs';
+
+/** Linux's clock ticks per second for /proc times (USER_HZ, 100 on every common build). */
+const CLOCK_TICKS = 100;
 
 /** One operation; resolves true when the acquire was allowed. */
 export type Operation = (i: number) => Promise<boolean>;
@@ -46,4 +50,23 @@ export async function closedLoop(op: Operation, durationMs: number, concurrency:
 export function redisCallStats(commandstats: string): number | undefined {
   const micros = Number(/cmdstat_evalsha:[^\r\n]*usec_per_call=([\d.]+)/.exec(commandstats)?.[1]);
   return Number.isFinite(micros) ? micros : undefined;
+}
+
+/**
+ * CPU time (user + system) a process has used so far, in microseconds, from /proc (Linux; undefined
+ * elsewhere). Unlike `INFO commandstats`, which times each call on the wall clock, it does not count the
+ * time a busy machine keeps Redis waiting, and it includes what Redis spends on the network and protocol.
+ */
+export function processCpuMicros(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** EVALSHA calls since the last `CONFIG RESETSTAT`. */
+export function redisCalls(commandstats: string): number {
+  return Number(/cmdstat_evalsha:calls=(\d+)/.exec(commandstats)?.[1] ?? 0);
 }

@@ -22,7 +22,7 @@ import { RedisRateLimitStore } from '../src/ratelimit/redis/index.js';
 import type { RateLimitPolicy } from '../src/ratelimit/types.js';
 import { measureCounterMemory, MEMORY_KEY_PREFIX, MEMORY_POLICY_KEY, type CounterMemory } from '../test/support/redis-counter-memory.js';
 import { redisServerAvailable, startRedisServer } from '../test/support/redis-server.js';
-import { closedLoop, redisCallStats, type LoopRow } from './redis-loop.js';
+import { closedLoop, processCpuMicros, redisCallStats, redisCalls, type LoopRow } from './redis-loop.js';
 
 export interface ScaleBenchOptions {
   readonly partitions?: number;
@@ -34,9 +34,15 @@ export interface ScaleBenchOptions {
 
 interface MemoryRow extends CounterMemory {
   readonly peerBytes: number;
+  /** The counter's value at the end of its steady use (its ring at its largest). */
+  readonly steadyValue: Buffer;
+  /** `used_memory` per counter with a million copies of that value (when measured). */
+  readonly usedPerMillion?: number;
 }
 
 interface ScaleRow extends LoopRow {
+  /** redis-server's process CPU time per acquire (/proc), network and protocol included. */
+  readonly redisProcessMicrosPerCall?: number;
   readonly name: string;
   readonly partitions: number;
   readonly usedMemoryPerPartition: number;
@@ -83,7 +89,9 @@ async function memoryRows(admin: Redis, client: Redis): Promise<MemoryRow[]> {
     const peer = new RateLimiterRedis({ storeClient: client, keyPrefix: 'rlflx:rl', points: permitLimit, duration: windowSeconds });
     await peer.consume(`${MEMORY_POLICY_KEY}|${partition}`);
     const peerBytes = Number(await admin.memory('USAGE', `rlflx:rl:${MEMORY_POLICY_KEY}|${partition}`));
-    rows.push({ ...ours, peerBytes });
+    const steadyValue = await admin.getBuffer(`${MEMORY_KEY_PREFIX}{${MEMORY_POLICY_KEY}|${partition}}:sw3`);
+    if (steadyValue === null) throw new Error(`counter ${partition} missing`);
+    rows.push({ ...ours, peerBytes, steadyValue });
   }
   return rows;
 }
@@ -98,8 +106,21 @@ export async function runScaleBench(options: ScaleBenchOptions = {}): Promise<{ 
   const theirs = new Redis(server.url);
   try {
     const redisVersion = /redis_version:(\S+)/.exec(await admin.info('server'))?.[1] ?? 'unknown';
-    const memory = await memoryRows(admin, ours);
+    const measured = await memoryRows(admin, ours);
     await admin.flushall();
+    // A million copies of each steady counter: what Redis itself counts per counter (key and expiry tables too).
+    const memory: MemoryRow[] = [];
+    for (const row of measured) {
+      if (![10, 100, 10_000, 1_000_000].includes(row.permitLimit)) {
+        memory.push(row);
+        continue;
+      }
+      const before = await usedMemory(admin);
+      const t0 = performance.now();
+      const copies = await fill(admin, `${MEMORY_KEY_PREFIX}{${MEMORY_POLICY_KEY}|`, '}:sw3', row.steadyValue, settings.partitions, t0 + settings.fillDeadlineMs);
+      memory.push({ ...row, usedPerMillion: ((await usedMemory(admin)) - before) / copies });
+      await admin.flushall();
+    }
 
     // One real counter of each contender with 99 admissions in its window, copied under every partition.
     const p = policy(100, 600);
@@ -134,13 +155,21 @@ export async function runScaleBench(options: ScaleBenchOptions = {}): Promise<{ 
         return false;
       }
     };
-    const best: Record<string, LoopRow> = {};
+    const best: Record<string, LoopRow & { redisProcessMicrosPerCall?: number }> = {};
     for (let round = 0; round < settings.rounds; round++) {
       for (const [name, op] of [['ours', oursOp], ['theirs', theirsOp]] as const) {
         await admin.config('RESETSTAT');
+        const cpu0 = processCpuMicros(server.pid) ?? Number.NaN;
         const row = await closedLoop(op, settings.durationMs, settings.concurrency);
-        const redisMicrosPerCall = redisCallStats(await admin.info('commandstats'));
-        const withStats = { ...row, ...(redisMicrosPerCall === undefined ? {} : { redisMicrosPerCall }) };
+        const serverCpu = (processCpuMicros(server.pid) ?? Number.NaN) - cpu0;
+        const stats = await admin.info('commandstats');
+        const redisMicrosPerCall = redisCallStats(stats);
+        const processMicros = serverCpu / redisCalls(stats);
+        const withStats = {
+          ...row,
+          ...(redisMicrosPerCall === undefined ? {} : { redisMicrosPerCall }),
+          ...(Number.isFinite(processMicros) ? { redisProcessMicrosPerCall: processMicros } : {}),
+        };
         if (!best[name] || withStats.opsPerSecond > best[name]!.opsPerSecond) best[name] = withStats;
       }
     }
@@ -163,16 +192,17 @@ export function formatScaleBench(result: Awaited<ReturnType<typeof runScaleBench
   const lines = [
     `Redis ${result.redisVersion}, Node ${process.version}, load average ${result.load.map((l) => l.toFixed(2)).join(' / ')} (1 / 5 / 15 min).`,
     '',
-    '| limit | RedisRateLimitStore, steady (largest) | value bytes | after a burst | RateLimiterRedis | ours / peer |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    '| limit | RedisRateLimitStore, steady (largest) | value bytes | after a burst | `used_memory` per counter, a million of them | RateLimiterRedis | ours / peer |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const m of result.memory) {
-    lines.push(`| ${n(m.permitLimit)} per ${n(m.windowSeconds)} s | ${n(m.maxBytes)} | ${n(m.maxValueBytes)} | ${n(m.burstBytes)} | ${n(m.peerBytes)} | ${(m.maxBytes / m.peerBytes).toFixed(1)}× |`);
+    const perMillion = m.usedPerMillion === undefined ? '' : n(m.usedPerMillion);
+    lines.push(`| ${n(m.permitLimit)} per ${n(m.windowSeconds)} s | ${n(m.maxBytes)} | ${n(m.maxValueBytes)} | ${n(m.burstBytes)} | ${perMillion} | ${n(m.peerBytes)} | ${(m.maxBytes / m.peerBytes).toFixed(1)}× |`);
   }
-  lines.push('', '| contender | partitions | used_memory per partition | fill s | acquires/s | p50 ms | p99 ms | allowed | Redis µs/call |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  lines.push('', '| contender | partitions | used_memory per partition | fill s | acquires/s | p50 ms | p99 ms | allowed | Redis µs/call | redis-server CPU µs/acquire |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of result.scale) {
     lines.push(
-      `| ${r.name} | ${n(r.partitions)} | ${n(r.usedMemoryPerPartition)} | ${r.fillSeconds.toFixed(1)} | ${n(r.opsPerSecond)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${(r.allowedShare * 100).toFixed(1)} % | ${r.redisMicrosPerCall?.toFixed(2) ?? ''} |`,
+      `| ${r.name} | ${n(r.partitions)} | ${n(r.usedMemoryPerPartition)} | ${r.fillSeconds.toFixed(1)} | ${n(r.opsPerSecond)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${(r.allowedShare * 100).toFixed(1)} % | ${r.redisMicrosPerCall?.toFixed(2) ?? ''} | ${r.redisProcessMicrosPerCall?.toFixed(2) ?? ''} |`,
     );
   }
   const [a, b] = result.scale;
