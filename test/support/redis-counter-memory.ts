@@ -14,7 +14,7 @@ export const MEMORY_POLICY_KEY = 'GET /bench:limit';
 export interface CounterMemory {
   readonly permitLimit: number;
   readonly windowSeconds: number;
-  /** Largest `MEMORY USAGE` seen after any admission, and the value's length then. */
+  /** Largest `MEMORY USAGE` and largest value length seen after any admission. */
   readonly maxBytes: number;
   readonly maxValueBytes: number;
   /** `MEMORY USAGE` after a burst of `permitLimit` admissions at one instant. */
@@ -44,11 +44,8 @@ export async function measureCounterMemory(client: Redis, permitLimit: number, w
     clock.ms += stepMs;
     const decision = await store.acquire(partition, p);
     if (!decision.allowed) throw new Error(`steady use was refused at admission ${i}`);
-    const bytes = Number(await client.memory('USAGE', key));
-    if (bytes > maxBytes) {
-      maxBytes = bytes;
-      maxValueBytes = await client.strlen(key);
-    }
+    maxBytes = Math.max(maxBytes, Number(await client.memory('USAGE', key)));
+    maxValueBytes = Math.max(maxValueBytes, await client.strlen(key));
   }
   const burstPartition = `${partition}b`;
   const burstKey = `${MEMORY_KEY_PREFIX}{${MEMORY_POLICY_KEY}|${burstPartition}}:sw3`;
