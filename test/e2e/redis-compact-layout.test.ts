@@ -1,7 +1,7 @@
 // The compact value layout against a real redis-server: record widths at their boundaries, times whose low
 // bytes wrap many times over a counter's life, rings that grow to the limit and no further, long-idle
-// counters, clocks that go back or start at zero, windows counted in milliseconds, and the memory a counter
-// takes by `MEMORY USAGE` for the limits a capacity plan is made of.
+// counters, clocks that go back or start at zero, windows counted in milliseconds, one round trip on every
+// path, and bounds the layout cannot hold.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -202,6 +202,33 @@ describe('compact counter layout on a real redis-server', { skip }, () => {
       ),
       { numRuns: 25 },
     );
+  });
+
+  test('every acquire is one EVALSHA, whichever path it takes: new counter, growing ring, admission, refusal, layout change', async () => {
+    let sent = 0;
+    const counting = {
+      evalsha: (...args: Parameters<Redis['evalsha']>) => {
+        sent++;
+        return client.evalsha(...args);
+      },
+      eval: (...args: Parameters<Redis['eval']>) => {
+        sent++;
+        return client.eval(...args);
+      },
+    };
+    const clock = new TestClock();
+    const store = new RedisRateLimitStore({ client: counting as never, keyPrefix: `rt:${randomUUID()}:`, clock });
+    await store.acquire('warm', policy(1, 1));
+    sent = 0;
+    let acquires = 0;
+    for (const [limit, times] of [[30, 40], [300, 20], [5, 10]] as const) {
+      for (let i = 0; i < times; i++) {
+        clock.ms += 3;
+        await store.acquire('a', policy(limit, 10));
+        acquires++;
+      }
+    }
+    assert.equal(sent, acquires);
   });
 
   test('options and windows the layout cannot hold are refused with a clear error', async () => {
