@@ -49,8 +49,9 @@ export interface RedisRateLimitStoreOptions {
   /** Larger limits count in this many segments per window (a permit may return one segment late); default 128. */
   readonly segments?: number;
   /**
-   * Takes time from this clock (milliseconds) instead of the Redis server; for tests only. By default the
-   * script reads the server's `TIME`, so clock skew between application processes cannot matter.
+   * Takes time from this clock (milliseconds) instead of the Redis server; for tests only (keys then live
+   * at least a minute of real time, which has nothing to do with this clock's). By default the script reads
+   * the server's `TIME`, so clock skew between application processes cannot matter.
    */
   readonly clock?: RateLimitClock;
 }

@@ -7,7 +7,7 @@
  * and a counter to carry over from the previous layout; the common paths never reach it.
  *
  * It uses the locals the fast paths set up: limit, windowUs, segments, W, K, unit, exact, wu, M, cap, segU,
- * RF, nowUs, nowHi, nowLo, hdr, key and the struct/math shorthands.
+ * RF, nowUs, nowHi, nowLo, MIN_TTL, hdr, key and the struct/math shorthands.
  */
 export const REBUILD_PATH = `
 local function seconds(t)
@@ -140,7 +140,7 @@ local head = pack(hf, MAGIC, W + 8 * k + 64 * (i - 1) + (unit > 1 and 128 or 0),
 local r = W + k
 local g = wu / 8
 local ms = ceil(((floor(N / g) + 9) * g * unit - nowUs) / 1000) + 1
-if ms < 1000 then ms = 1000 end
+if ms < MIN_TTL then ms = MIN_TTL end
 redis.call('SET', key, head .. table.concat(records) .. string.rep('\\0', (C - count) * r), 'PX', string.format('%d', ms))
 if migrated then redis.call('DEL', KEYS[2]) end
 local remaining, reset = limit - used, seconds(ts[1])
