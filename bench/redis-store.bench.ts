@@ -9,12 +9,19 @@
  * Run alone: node --import tsx bench/redis-store.bench.ts
  */
 import { spawnSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { RedisRateLimitStore } from '../src/ratelimit/redis/index.js';
 import type { RateLimitPolicy } from '../src/ratelimit/types.js';
 import { redisServerAvailable, startRedisServer } from '../test/support/redis-server.js';
+import { closedLoop as loop, processCpuMicros, redisCallStats, type Operation } from './redis-loop.js';
+
+/** The shared loop, with the row named. */
+async function closedLoop(name: string, op: Operation, durationMs: number, concurrency: number): Promise<RedisBenchRow> {
+  return { name, ...(await loop(op, durationMs, concurrency)) };
+}
 
 export interface RedisBenchOptions {
   /** Milliseconds each contender runs per round (default 2,000). */
@@ -36,6 +43,8 @@ export interface RedisBenchRow {
   readonly allowedShare?: number;
   /** Redis CPU time per script call, from `INFO commandstats` (what the server pays per acquire). */
   readonly redisMicrosPerCall?: number;
+  /** redis-server's process CPU time per acquire (/proc), network and protocol included. */
+  readonly redisProcessMicrosPerCall?: number;
   /** This process's CPU time per acquire (user + system), what the application pays per acquire. */
   readonly clientMicrosPerCall?: number;
 }
@@ -46,38 +55,6 @@ export interface RedisBenchResult {
   readonly settings: Required<RedisBenchOptions>;
   readonly ceiling: { readonly redisBenchmarkPing: number; readonly ioredisPing: RedisBenchRow };
   readonly scenarios: ReadonlyArray<{ readonly title: string; readonly rows: readonly RedisBenchRow[] }>;
-}
-
-type Operation = (i: number) => Promise<boolean>;
-
-function percentile(sorted: Float64Array, p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-/** Keeps `concurrency` operations in flight for `durationMs`; returns throughput and latency. */
-async function closedLoop(name: string, op: Operation, durationMs: number, concurrency: number): Promise<RedisBenchRow> {
-  const latencies: number[] = [];
-  let allowed = 0;
-  let next = 0;
-  const start = performance.now();
-  const end = start + durationMs;
-  const lane = async (): Promise<void> => {
-    while (performance.now() < end) {
-      const t0 = performance.now();
-      if (await op(next++)) allowed++;
-      latencies.push(performance.now() - t0);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, lane));
-  const elapsed = performance.now() - start;
-  const sorted = Float64Array.from(latencies).sort();
-  return {
-    name,
-    opsPerSecond: Math.round((latencies.length / elapsed) * 1000),
-    p50Ms: percentile(sorted, 50),
-    p99Ms: percentile(sorted, 99),
-    allowedShare: allowed / latencies.length,
-  };
 }
 
 function measureRedisBenchmarkPing(port: number): number {
@@ -141,15 +118,18 @@ export async function runRedisStoreBench(options: RedisBenchOptions = {}): Promi
         await admin.flushall();
         await admin.config('RESETSTAT');
         const cpu = process.cpuUsage();
+        const serverCpu = processCpuMicros(server.pid);
         const row = await closedLoop(name, op, settings.durationMs, settings.concurrency);
         const used = process.cpuUsage(cpu);
+        const serverUsed = (processCpuMicros(server.pid) ?? Number.NaN) - (serverCpu ?? Number.NaN);
         const stats = await admin.info('commandstats');
         const calls = Number(/cmdstat_evalsha:calls=(\d+)/.exec(stats)?.[1]);
-        const micros = Number(/cmdstat_evalsha:[^\r\n]*usec_per_call=([\d.]+)/.exec(stats)?.[1]);
+        const micros = redisCallStats(stats) ?? Number.NaN;
         const client = calls > 0 ? (used.user + used.system) / calls : Number.NaN;
         return {
           ...row,
           ...(Number.isFinite(micros) ? { redisMicrosPerCall: micros } : {}),
+          ...(Number.isFinite(serverUsed) && calls > 0 ? { redisProcessMicrosPerCall: serverUsed / calls } : {}),
           ...(Number.isFinite(client) ? { clientMicrosPerCall: client } : {}),
         };
       };
@@ -177,14 +157,14 @@ export async function runRedisStoreBench(options: RedisBenchOptions = {}): Promi
 export function formatRedisStoreBench(result: RedisBenchResult): string {
   const { settings } = result;
   const row = (r: RedisBenchRow): string =>
-    `| ${r.name} | ${r.opsPerSecond.toLocaleString('en-US')} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.allowedShare === undefined ? '' : `${(r.allowedShare * 100).toFixed(1)} %`} | ${r.redisMicrosPerCall?.toFixed(1) ?? ''} | ${r.clientMicrosPerCall?.toFixed(1) ?? ''} |`;
+    `| ${r.name} | ${r.opsPerSecond.toLocaleString('en-US')} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.allowedShare === undefined ? '' : `${(r.allowedShare * 100).toFixed(1)} %`} | ${r.redisMicrosPerCall?.toFixed(1) ?? ''} | ${r.redisProcessMicrosPerCall?.toFixed(1) ?? ''} | ${r.clientMicrosPerCall?.toFixed(1) ?? ''} |`;
   const lines = [
-    `Redis ${result.redisVersion}, Node ${result.node}; each contender on its own ioredis connection with ${settings.concurrency} acquires in flight, ${settings.durationMs} ms per contender per round, best of ${settings.rounds} interleaved rounds.`,
+    `Redis ${result.redisVersion}, Node ${result.node}, load average ${loadavg().map((l) => l.toFixed(2)).join(' / ')} (1 / 5 / 15 min); each contender on its own ioredis connection with ${settings.concurrency} acquires in flight, ${settings.durationMs} ms per contender per round, best of ${settings.rounds} interleaved rounds.`,
     '',
     `Ceiling: \`redis-benchmark -t ping -c 50\` ${result.ceiling.redisBenchmarkPing.toLocaleString('en-US')} req/s (50 connections); ioredis PING on one connection ${result.ceiling.ioredisPing.opsPerSecond.toLocaleString('en-US')} req/s (p50 ${result.ceiling.ioredisPing.p50Ms.toFixed(2)} ms, p99 ${result.ceiling.ioredisPing.p99Ms.toFixed(2)} ms).`,
   ];
   for (const scenario of result.scenarios) {
-    lines.push('', `**${scenario.title}**`, '', '| contender | acquires/s | p50 ms | p99 ms | allowed | Redis µs/call | client µs/acquire |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+    lines.push('', `**${scenario.title}**`, '', '| contender | acquires/s | p50 ms | p99 ms | allowed | Redis µs/call | redis-server CPU µs/acquire | client µs/acquire |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     for (const r of scenario.rows) lines.push(row(r));
   }
   return lines.join('\n');

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark, each measuring Trellis against a named peer in the same run.
- * Pass names to run some: `npm run bench -- http store redis harness lint driver`.
+ * Pass names to run some: `npm run bench -- http store store-scale redis scale harness lint driver`.
  *
  * Each benchmark runs in a process of its own, so that one's heap, JIT state and engine flags (the store
  * benchmark exposes `gc` to measure retained memory) cannot move another's figures.
@@ -12,6 +12,8 @@ const BENCHES: Record<string, string> = {
   http: './http.bench.ts',
   store: './ratelimit-store.bench.ts',
   redis: './redis-store.bench.ts',
+  scale: './redis-scale.bench.ts',
+  'store-scale': './in-process-scale.bench.ts',
   harness: './harness.bench.ts',
   lint: './lint.bench.ts',
   driver: './driver.bench.ts',

@@ -1,6 +1,6 @@
 // RedisRateLimitStore's value layout against a real redis-server: records leaving the window one at a time
 // and in bursts, the segment boundary, a lowered limit, numbers too large for the one-integer reply, keys of
-// the earlier layout and values the store did not write, and random timelines (with limit changes) decided
+// the earlier layouts and values the store did not write, and random timelines (with limit changes) decided
 // exactly as the in-process store decides them.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,9 @@ import { Redis } from 'ioredis';
 import { RedisRateLimitStore } from '../../src/ratelimit/redis/index.js';
 import { InProcessRateLimitStore } from '../../src/ratelimit/in-process-store.js';
 import type { RateLimitPolicy } from '../../src/ratelimit/types.js';
-import { redisSkipReason, startRedisServer, type RedisServerHandle } from '../support/redis-server.js';
+import { readCounterValue } from '../support/redis-counter-value.js';
+import { connectRedis, disconnectRedis } from '../support/redis-connection.js';
+import { redisSkipReason, type RedisServerHandle } from '../support/redis-server.js';
 
 const skip = redisSkipReason();
 const START_MS = 1_700_000_000_000;
@@ -38,7 +40,7 @@ class Twin {
   }
 
   key(partition = 'a'): string {
-    return `${this.keyPrefix}{GET /items:burst|${partition}}:sw2`;
+    return `${this.keyPrefix}{GET /items:burst|${partition}}:sw3`;
   }
 
   /** Acquires on both stores, asserts they agree, and returns the decision. */
@@ -50,7 +52,7 @@ class Twin {
   }
 }
 
-/** Header 48 bytes, 16 per record: the live records plus fewer than max(8, live / 4 + 1) that left. */
+/** The bound of the previous layout (48-byte header, 16-byte records, some that left kept): the compact one stays well below it. */
 function maxValueLength(liveRecords: number): number {
   return 48 + 16 * (liveRecords + 1 + Math.max(8, Math.floor(liveRecords / 4) + 1));
 }
@@ -58,26 +60,23 @@ function maxValueLength(liveRecords: number): number {
 describe('RedisRateLimitStore value layout on a real redis-server', { skip }, () => {
   let server: RedisServerHandle;
   let client: Redis;
-  before(async () => {
-    server = await startRedisServer();
-    client = new Redis(server.url);
-  });
-  after(async () => {
-    await client?.quit();
-    await server?.close();
-  });
+  before(async () => ({ server, client } = await connectRedis()));
+  after(() => disconnectRedis(server, client));
 
-  test('a steady stream where each admission outlives the oldest one stays exact, and the value stays bounded', async () => {
+  test('a steady stream where each admission outlives the oldest one stays exact, and the ring is written in place', async () => {
     const twin = new Twin(client);
     const p = policy(20, 1);
-    let longest = 0;
+    const lengths = new Set<number>();
     for (let i = 0; i < 400; i++) {
       twin.clock.ms += i % 7 === 0 ? 13 : 61;
       await twin.acquire(p);
-      longest = Math.max(longest, await client.strlen(twin.key()));
+      if (i >= 100) lengths.add(await client.strlen(twin.key()));
     }
-    assert.ok(longest <= maxValueLength(20), `value grew to ${longest} bytes`);
-    assert.ok(longest > 48 + 16 * 20, 'records that left the window were kept for a while, not rewritten every time');
+    const value = readCounterValue(await client.getBuffer(twin.key()));
+    // A 1 s window in microseconds needs 3 bytes per record; the ring has grown to the limit and stays there.
+    assert.equal(value.timeBytes, 3);
+    assert.equal(value.capacity, 20);
+    assert.deepEqual([...lengths], [value.headerBytes + 3 * 20], 'the value keeps one length: records are overwritten in place');
   });
 
   test('a burst that left the window all at once (more records than one read of 8) is dropped in one acquire', async () => {
@@ -91,22 +90,26 @@ describe('RedisRateLimitStore value layout on a real redis-server', { skip }, ()
     twin.clock.ms += 10_000 - 7 * 30;
     // 20 of the 50 have left: 20 admitted, the rest refused.
     for (let i = 0; i < 25; i++) await twin.acquire(p);
+    assert.equal(readCounterValue(await client.getBuffer(twin.key())).records, 50);
     twin.clock.ms += 60_000;
     assert.deepEqual(await twin.acquire(p), { allowed: true, limit: 50, remaining: 49, reset: 10, retryAfter: 0 });
-    assert.equal(await client.strlen(twin.key()), 48 + 16, 'only the new record is left');
+    const value = readCounterValue(await client.getBuffer(twin.key()));
+    assert.equal(value.records, 1, 'only the new record is left');
+    assert.equal(value.capacity, 50, 'the ring is reused, not rewritten');
   });
 
   test('an admission exactly one segment after the newest segment started opens a new one; just before, it joins', async () => {
     // 1.28 s / 128 segments = 10 ms per segment.
     const twin = new Twin(client);
     const p = policy(200, 1.28);
+    const records = async (): Promise<number> => readCounterValue(await client.getBuffer(twin.key())).records;
     await twin.acquire(p);
     twin.clock.ms += 9;
     await twin.acquire(p);
-    assert.equal(await client.strlen(twin.key()), 48 + 16, 'joined the first segment');
+    assert.equal(await records(), 1, 'joined the first segment');
     twin.clock.ms += 1;
     await twin.acquire(p);
-    assert.equal(await client.strlen(twin.key()), 48 + 32, 'a new segment, 10 ms after the first started');
+    assert.equal(await records(), 2, 'a new segment, 10 ms after the first started');
     for (let i = 0; i < 197; i++) await twin.acquire(p);
     assert.equal((await twin.acquire(p)).allowed, false);
     // The first segment's latest admission was at +9 ms: its two permits come back at +1289 ms, not before.
@@ -137,6 +140,7 @@ describe('RedisRateLimitStore value layout on a real redis-server', { skip }, ()
     twin.clock.ms += 400;
     assert.equal((await twin.acquire(narrow)).allowed, false);
     assert.deepEqual(await client.getBuffer(twin.key()), before, 'refusals leave the value as it was');
+    assert.ok((await client.pttl(twin.key())) > 0);
     twin.clock.ms = START_MS + 15_000;
     for (let i = 0; i < 3; i++) await twin.acquire(narrow);
     await twin.acquire(wide);
@@ -153,23 +157,28 @@ describe('RedisRateLimitStore value layout on a real redis-server', { skip }, ()
     assert.deepEqual(await twin.acquire(long, 'b'), { allowed: false, limit: 1, remaining: 0, reset: 100_000_000, retryAfter: 100_000_000 });
   });
 
-  test('a key of the earlier layout is neither read nor touched; a value the store did not write is replaced', async () => {
+  test('a key of the previous layout is carried over once and deleted; the first layout is not touched; a foreign value is replaced', async () => {
     const twin = new Twin(client);
-    const p = policy(1, 60);
-    // The earlier layout: a 16-byte header (admissions, newest segment start) and 16-byte records, under ":sw".
+    const p = policy(3, 60);
+    // The previous layout (":sw2"): 16-byte records (latest admission µs, admissions) and a 48-byte header
+    // (used, newest segment start, front's latest, front index, record count, expiry deadline).
     const now = START_MS * 1000;
-    const old = Buffer.alloc(32);
-    old.writeDoubleBE(1, 0);
-    old.writeDoubleBE(now, 8);
-    old.writeDoubleBE(now, 16);
-    old.writeDoubleBE(1, 24);
-    const oldKey = twin.key().slice(0, -1);
-    await client.set(oldKey, old, 'PX', 60_000);
-    assert.equal((await twin.acquire(p)).allowed, true);
-    assert.deepEqual(await client.getBuffer(oldKey), old);
+    const previous = Buffer.alloc(2 * 16 + 48);
+    const doubles = [now - 70_000_000, 1, now - 30_000_000, 2, 3, now - 30_000_000, now - 70_000_000, 0, 2, now + 60_000_000];
+    doubles.forEach((d, i) => previous.writeDoubleBE(d, i * 8));
+    const previousKey = twin.key().replace(/:sw3$/, ':sw2');
+    await client.set(previousKey, previous, 'PX', 60_000);
+    // The first layout (":sw") is left alone.
+    const firstKey = twin.key().replace(/:sw3$/, ':sw');
+    await client.set(firstKey, 'first layout', 'PX', 60_000);
+    // The record 70 s old has left the window; the two admissions 30 s ago still count.
+    assert.deepEqual(await twin.redis.acquire('a', p), { allowed: true, limit: 3, remaining: 0, reset: 30, retryAfter: 0 });
+    assert.equal(await client.exists(previousKey), 0, 'carried over, then deleted');
+    assert.equal(await client.get(firstKey), 'first layout');
+    assert.deepEqual(await twin.redis.acquire('a', p), { allowed: false, limit: 3, remaining: 0, reset: 30, retryAfter: 30 });
     await client.set(twin.key('b'), 'not a counter');
-    assert.deepEqual(await twin.redis.acquire('b', p), { allowed: true, limit: 1, remaining: 0, reset: 60, retryAfter: 0 });
-    assert.equal(await client.strlen(twin.key('b')), 64);
+    assert.deepEqual(await twin.redis.acquire('b', policy(1, 60)), { allowed: true, limit: 1, remaining: 0, reset: 60, retryAfter: 0 });
+    assert.equal(readCounterValue(await client.getBuffer(twin.key('b'))).records, 1);
     assert.ok((await client.pttl(twin.key('b'))) > 60_000);
   });
 

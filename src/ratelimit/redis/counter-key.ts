@@ -1,5 +1,5 @@
 /**
- * Key layout: `<prefix>{<policy key>|<partition>}:sw2`. Everything between the braces is the cluster
+ * Key layout: `<prefix>{<policy key>|<partition>}:sw3`. Everything between the braces is the cluster
  * hash tag, so every key of one counter lands in one slot. Braces, `|` and `%` inside the two names are
  * percent-encoded, which keeps the hash tag intact and makes the mapping one-to-one (no two counters share a
  * key, whatever their names contain).
@@ -21,10 +21,11 @@ export function checkKeyPrefix(prefix: unknown): string {
 
 /**
  * The parts of a counter's key around the partition: `head + escapeName(partition) + tail`. The suffix
- * names the value's layout (sliding window, second layout), so processes running an earlier release never
- * read a value they would misunderstand: `:sw` held the first layout, which this release neither reads nor
- * touches (those keys expire on their own within one window).
+ * names the value's layout (sliding window, third layout), so processes running an earlier release never
+ * read a value they would misunderstand. `previousTail` names the same counter under the second layout
+ * (`:sw2`), whose live admissions the script carries over when it creates the counter; the first layout
+ * (`:sw`) is neither read nor touched (those keys expire on their own within one window).
  */
-export function counterKeyParts(prefix: string, policyKey: string): { head: string; tail: string } {
-  return { head: `${prefix}{${escapeName(policyKey)}|`, tail: '}:sw2' };
+export function counterKeyParts(prefix: string, policyKey: string): { head: string; tail: string; previousTail: string } {
+  return { head: `${prefix}{${escapeName(policyKey)}|`, tail: '}:sw3', previousTail: '}:sw2' };
 }

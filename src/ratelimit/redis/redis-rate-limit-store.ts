@@ -1,6 +1,7 @@
 import { EXACT_PERMIT_LIMIT, RateLimitStoreUnavailableError, WINDOW_SEGMENTS, acquireAbortedError, checkPartition, checkPolicy, failOpenDecision } from '../index.js';
 import type { RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../index.js';
 import { checkKeyPrefix, counterKeyParts, escapeName } from './counter-key.js';
+import { checkCounterLayout, checkLayoutOptions, clockMicros, counterLayout } from './counter-layout.js';
 import { FailureWarning, type RateLimitStoreLogger } from './failure-warning.js';
 import { SLIDING_WINDOW_SCRIPT, SLIDING_WINDOW_SHA } from './sliding-window-script.js';
 import { decodeReply } from './script-codec.js';
@@ -47,8 +48,9 @@ export interface RedisRateLimitStoreOptions {
   /** Larger limits count in this many segments per window (a permit may return one segment late); default 128. */
   readonly segments?: number;
   /**
-   * Takes time from this clock (milliseconds) instead of the Redis server; for tests only. By default the
-   * script reads the server's `TIME`, so clock skew between application processes cannot matter.
+   * Takes time from this clock (milliseconds) instead of the Redis server; for tests only (keys then live
+   * at least a minute of real time, which has nothing to do with this clock's). By default the script reads
+   * the server's `TIME`, so clock skew between application processes cannot matter.
    */
   readonly clock?: RateLimitClock;
 }
@@ -60,10 +62,14 @@ interface CounterPlan {
   readonly windowSeconds: number;
   readonly keyHead: string;
   readonly keyTail: string;
+  /** The same counter's key under the previous value layout, read once when the counter is created. */
+  readonly previousKeyTail: string;
   readonly limitArg: string;
   readonly windowArg: string;
   /** Segments per window, '0' for an exact window. */
   readonly segmentsArg: string;
+  /** The value layout's byte and struct formats (see counter-layout.ts). */
+  readonly layoutArgs: readonly [string, string, string];
 }
 
 function positiveInteger(name: string, value: unknown, fallback: number): number {
@@ -123,6 +129,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.#failureMode = mode;
     this.#exactLimit = positiveInteger('exactLimit', options.exactLimit, EXACT_PERMIT_LIMIT);
     this.#segments = positiveInteger('segments', options.segments, WINDOW_SEGMENTS);
+    checkLayoutOptions(this.#exactLimit, this.#segments);
     if (options.clock !== undefined && typeof options.clock?.now !== 'function') {
       throw new TypeError('RedisRateLimitStore: clock must have a now() method returning milliseconds');
     }
@@ -137,13 +144,16 @@ export class RedisRateLimitStore implements RateLimitStore {
   acquire(partition: string, policy: RateLimitPolicy, signal?: AbortSignal): Promise<RateLimitDecision> {
     let plan: CounterPlan;
     let key: string;
+    let previousKey: string;
     let now: string | undefined;
     try {
       if (signal?.aborted) throw acquireAbortedError(signal);
       checkPartition(STORE, partition);
       plan = this.#plan(policy);
-      key = plan.keyHead + escapeName(partition) + plan.keyTail;
-      now = this.#clock ? String(Math.floor(this.#clock.now() * 1000)) : undefined;
+      const name = escapeName(partition);
+      key = plan.keyHead + name + plan.keyTail;
+      previousKey = plan.keyHead + name + plan.previousKeyTail;
+      now = this.#clock ? clockMicros(this.#clock) : undefined;
     } catch (error) {
       return Promise.reject(error);
     }
@@ -167,7 +177,7 @@ export class RedisRateLimitStore implements RateLimitStore {
         };
         signal.addEventListener('abort', onAbort, { once: true });
       }
-      this.#evaluate(key, plan, now).then(
+      this.#evaluate(key, previousKey, plan, now).then(
         (reply) => {
           if (settled) return;
           settled = true;
@@ -200,24 +210,28 @@ export class RedisRateLimitStore implements RateLimitStore {
       return cached;
     }
     checkPolicy(STORE, policy);
-    const windowMicros = Math.round(policy.windowSeconds * 1_000_000);
+    const windowMicros = Math.max(1, Math.round(policy.windowSeconds * 1_000_000));
     const exact = policy.permitLimit <= this.#exactLimit;
-    const { head, tail } = counterKeyParts(this.#prefix, policy.key);
+    checkCounterLayout(policy);
+    const layout = counterLayout(policy.permitLimit, windowMicros, exact ? 0 : this.#segments);
+    const { head, tail, previousTail } = counterKeyParts(this.#prefix, policy.key);
     const plan: CounterPlan = {
       key: policy.key,
       permitLimit: policy.permitLimit,
       windowSeconds: policy.windowSeconds,
       keyHead: head,
       keyTail: tail,
+      previousKeyTail: previousTail,
       limitArg: String(policy.permitLimit),
       windowArg: String(windowMicros),
       segmentsArg: exact ? '0' : String(this.#segments),
+      layoutArgs: [layout.format, layout.headerFormat, layout.recordFormat],
     };
     this.#plans.set(policy, plan);
     return plan;
   }
 
-  #evaluate(key: string, plan: CounterPlan, now: string | undefined): Promise<unknown> {
+  #evaluate(key: string, previousKey: string, plan: CounterPlan, now: string | undefined): Promise<unknown> {
     const status = this.#client.status;
     if (status === 'reconnecting' || status === 'close' || status === 'end') {
       return Promise.reject(new Error(`the Redis connection is ${status}`));
@@ -226,16 +240,16 @@ export class RedisRateLimitStore implements RateLimitStore {
     try {
       sent =
         now === undefined
-          ? this.#client.evalsha(SLIDING_WINDOW_SHA, 1, key, plan.limitArg, plan.windowArg, plan.segmentsArg)
-          : this.#client.evalsha(SLIDING_WINDOW_SHA, 1, key, plan.limitArg, plan.windowArg, plan.segmentsArg, now);
+          ? this.#client.evalsha(SLIDING_WINDOW_SHA, 2, key, previousKey, plan.limitArg, plan.windowArg, plan.segmentsArg, ...plan.layoutArgs)
+          : this.#client.evalsha(SLIDING_WINDOW_SHA, 2, key, previousKey, plan.limitArg, plan.windowArg, plan.segmentsArg, ...plan.layoutArgs, now);
     } catch (error) {
       return Promise.reject(error);
     }
     return sent.catch((error: unknown) => {
       if (!describe(error).startsWith('NOSCRIPT')) throw error;
       return now === undefined
-        ? this.#client.eval(SLIDING_WINDOW_SCRIPT, 1, key, plan.limitArg, plan.windowArg, plan.segmentsArg)
-        : this.#client.eval(SLIDING_WINDOW_SCRIPT, 1, key, plan.limitArg, plan.windowArg, plan.segmentsArg, now);
+        ? this.#client.eval(SLIDING_WINDOW_SCRIPT, 2, key, previousKey, plan.limitArg, plan.windowArg, plan.segmentsArg, ...plan.layoutArgs)
+        : this.#client.eval(SLIDING_WINDOW_SCRIPT, 2, key, previousKey, plan.limitArg, plan.windowArg, plan.segmentsArg, ...plan.layoutArgs, now);
     });
   }
 

@@ -2,140 +2,204 @@
  * The server-side half of the Redis store: one Lua script that trims, counts, admits and answers in a single
  * atomic step, so one acquire is one round trip and concurrent callers can never both take the last permit.
  *
- * It keeps the in-process store's window (see ../sliding-window.ts) in one string value: 16-byte records
- * (latest admission time, admissions) oldest first, then a 48-byte header (admissions in the window, start
- * of the newest segment, latest time of the front record, index of the front record, record count, expiry
- * deadline), all big-endian doubles of integer microseconds or counts. A segment frees all its permits one
- * window after its latest admission, so a permit is never freed early. With segment width 0 a segment holds
- * the admissions of one instant and the window is exact; with a width, admissions closer than it to the
- * newest segment's start join that segment, so a permit may come back up to one width late and the record
- * count stays bounded whatever the limit.
+ * It keeps the in-process store's window (see ../sliding-window.ts) in one compact string (layout 3, see
+ * ../../../docs/rate-limiting.md#key-layout): a header, then a ring of fixed-width records. An exact counter
+ * keeps one record per admission, holding only its time; a segmented counter keeps one record per segment,
+ * its latest admission time and its admissions. Times are whole microseconds (milliseconds for segmented
+ * windows longer than 71 minutes, rounded up, so a permit is never freed early) and a record holds only the
+ * low bytes of a time: as many as the window needs, because every record is younger than one window when it
+ * is written, and the header keeps the newest time in full to restore the rest. The ring is sized to the
+ * records it holds (grown in steps, up to the limit or the segments), and is written in place, so Redis
+ * never doubles the string as it grows.
  *
- * Why this shape: Redis's Lua hashes every string a script creates byte by byte (so Redis CPU time grows
- * with the bytes handed to Lua), and so the script never pulls the whole value into Lua on the common paths. It reads the last 64 bytes (the newest record and the header)
- * with GETRANGE and writes the changed newest record and header back with one SETRANGE, which appends when a
- * new record starts. Records that left the window stay in front of the front index until there are at least
- * 8 of them and a quarter of the live ones; the next admission then rewrites the value without them.
+ * The newest record lives in the header only (its ring slot is written when a newer record starts), so an
+ * admission is GETRANGE of the header, at most one SETRANGE of a record, and one SETRANGE of the header; a
+ * segmented admission that joins the newest segment writes the header alone. A refusal writes nothing.
+ * Records are read from the front only when the oldest has left the window (8 at a time), and not at all
+ * when even the newest has left. A new counter is one SET; a full ring grows by one GETRANGE and one SET that
+ * lays it out oldest first. Everything else (a policy whose limit or window changed the layout, a value this
+ * script did not write, a counter of the previous layout under KEYS[2]) falls through to the rebuild path
+ * (sliding-window-rebuild.ts), which reads the whole value and writes it again with SET.
  *
- * The key's expiry is moved only when the newest admission would outlive it, and then to one window and an
- * eighth past that admission, so most admissions keep the expiry as it is (setting it is the dearest part of
- * a write). A refusal writes nothing.
+ * The key's expiry lies between one window and one window and an eighth past the newest admission (and at
+ * least a second ahead): it is set when the newest admission enters a new eighth of a window, so most
+ * admissions leave it alone.
  *
- * KEYS[1] the counter's key. ARGV: permitLimit, windowMicros, segments per window (0 = exact: one record
- * per admission instant, at most permitLimit of them; otherwise at most segments + 2 records), and
- * optionally nowMicros (without it the script asks the server's TIME, so application clocks never matter).
- * All decimal strings: a binary argument would cost the client more than parsing three short numbers
- * costs Redis. Offsets go to Redis as strings made with string.format('%d'), which is cheaper than letting
- * Redis print a Lua number.
+ * KEYS[1] the counter's key; KEYS[2] its key under the previous layout (read once, when KEYS[1] is missing,
+ * and deleted once carried over). ARGV: permitLimit, windowMicros, segments per window (0 = exact), the
+ * layout (its byte, header and record struct formats: see counter-layout.ts, which works them out once per
+ * policy), and optionally nowMicros (without it the script asks the server's TIME, so application clocks
+ * never matter).
  *
  * Reply: one integer (see decodeReply), or { allowed 0|1, remaining, resetSeconds, retryAfterSeconds } when a
  * number is too large for that.
  */
 import { createHash } from 'node:crypto';
+import { REBUILD_PATH } from './sliding-window-rebuild.js';
 
-export const SLIDING_WINDOW_SCRIPT = `
-local limit, window, segments = ARGV[1] + 0, ARGV[2] + 0, ARGV[3] + 0
-local segment, maxRecords = 0, limit
-if segments > 0 then segment, maxRecords = window / segments, segments + 2 end
-local now = ARGV[4]
-if now then
-  now = tonumber(now)
+/** The common paths: a counter of this policy's layout, and a new counter. Falls through to the rebuild. */
+const FAST_PATHS = `
+local limit, windowUs, segments, FMT = ARGV[1] + 0, ARGV[2] + 0, ARGV[3] + 0, ARGV[4] + 0
+local HF, RF = ARGV[5], ARGV[6]
+local nowUs = ARGV[7]
+-- A key lives at least a second; with a test clock (nowUs given), whose time has nothing to do with the
+-- server's, at least a minute, so that a slow test run cannot lose a counter to real time passing.
+local MIN_TTL = nowUs and 60000 or 1000
+if nowUs then
+  nowUs = tonumber(nowUs)
 else
   local t = redis.call('TIME')
-  now = t[1] * 1000000 + t[2]
+  nowUs = t[1] * 1000000 + t[2]
 end
 local key = KEYS[1]
-local fmt, pack, unpack, ceil = string.format, struct.pack, struct.unpack, math.ceil
-local SPLIT = 67108864
+local floor, ceil, pack, unpack, byte = math.floor, math.ceil, struct.pack, struct.unpack, string.byte
+local SPLIT, MAGIC = 67108864, 179
 
-local tail = redis.call('GETRANGE', key, '-64', '-1')
-if #tail ~= 64 then
-  -- No counter yet (or a value this script did not write): start one.
-  local deadline = now + window + window / 8
-  redis.call('SET', key, pack('>dddddddd', now, 1, 1, now, now, 0, 1, deadline), 'PX', fmt('%d', ceil((deadline - now) / 1000) + 1))
-  local reset = ceil(window / 1000000)
-  if reset < 1 then reset = 1 end
-  if limit <= 2 * SPLIT and reset < SPLIT then return (limit - 1) * SPLIT + reset end
-  return { 1, limit - 1, reset, 0 }
-end
-local backLatest, backCount, used, newestStart, frontLatest, first, count, deadline = unpack('>dddddddd', tail)
+-- The layout this policy wants (worked out by the client): time unit, widths of a record's time and
+-- admissions (0 = exact), of a ring index; header and record struct formats.
+local W, K, I = FMT % 8, floor(FMT / 8) % 8, floor(FMT / 64) % 2 + 1
+local unit = FMT >= 128 and 1000 or 1
+local exact = K == 0
+local wu = ceil(windowUs / unit)
+local M = 256 ^ W
+local H, R = 9 + 2 * W + 3 * I + 2 * K, W + K
+local cap, segU = limit, 0
+if not exact then cap, segU = segments + 2, windowUs / segments / unit end
+local nowHi, nowLo = ceil(nowUs / unit), floor(nowUs / unit)
 
-if frontLatest + window <= now then
-  -- The front record left the window: read records from the front, 8 first, the rest if those all left.
-  local base, stop = first, count
-  if stop - first > 8 then stop = first + 8 end
-  local records = redis.call('GETRANGE', key, fmt('%d', first * 16), fmt('%d', stop * 16 - 1))
-  while true do
-    local latest, admissions = unpack('>dd', records, 1 + (first - base) * 16)
-    if latest + window > now then
-      frontLatest = latest
-      break
-    end
-    used = used - admissions
-    first = first + 1
-    if first == count then break end
-    if first == stop then
-      base, stop = first, count
-      records = redis.call('GETRANGE', key, fmt('%d', first * 16), fmt('%d', count * 16 - 1))
+-- The longest header is 41 bytes: reading that many costs no more than reading the exact length.
+local hdr = redis.call('GETRANGE', key, '0', '40')
+if #hdr >= H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT then
+  local _, N, F, S, C, front, count, backCount, used
+  _, _, N, F, S, C, front, count, backCount, used = unpack(HF, hdr)
+  F = N - (N - F) % M
+  S = N - (N - S) % M
+  if exact then used = count end
+  -- A clock that went back stands still at the newest admission instead.
+  if nowHi < N then nowLo, nowHi = nowLo + N - nowHi, N end
+  if N + wu <= nowLo then
+    -- Even the newest admission left the window: nothing to read.
+    count, used = 0, 0
+  elseif F + wu <= nowLo then
+    -- The front record left the window: drop records from the front, up to 8 read at a time.
+    while true do
+      if count == 1 then
+        if N + wu <= nowLo then count, used = 0, 0 else F = N end
+        break
+      end
+      local n = count - 1
+      if n > 8 then n = 8 end
+      if front + n > C then n = C - front end
+      local records = redis.call('GETRANGE', key, string.format('%d', H + front * R), string.format('%d', H + (front + n) * R - 1))
+      local live = false
+      for i = 0, n - 1 do
+        local t, c = unpack(RF, records, 1 + i * R)
+        t = N - (N - t) % M
+        if t + wu > nowLo then
+          F, live = t, true
+          break
+        end
+        if exact then used = used - 1 else used = used - c end
+        count, front = count - 1, front + 1
+        if front == C then front = 0 end
+      end
+      if live then break end
     end
   end
-end
-local live = count - first
-local reset
 
-if used < limit then
+  if used >= limit then
+    local reset = ceil((F + wu - nowLo) * unit / 1000000)
+    if reset < 1 then reset = 1 end
+    local wait = reset
+    if used > limit then
+      -- Fewer permits than admissions (the limit was lowered): wait for the record that frees enough.
+      local need, at, freed = used - limit + 1, front, 0
+      local blocker = N
+      for i = 0, count - 2 do
+        local t, c = unpack(RF, redis.call('GETRANGE', key, string.format('%d', H + at * R), string.format('%d', H + (at + 1) * R - 1)))
+        if exact then c = 1 end
+        freed = freed + c
+        if freed >= need then
+          blocker = N - (N - t) % M
+          break
+        end
+        at = at + 1
+        if at == C then at = 0 end
+      end
+      wait = ceil((blocker + wu - nowLo) * unit / 1000000)
+      if wait < 1 then wait = 1 end
+    end
+    if reset < 2 * SPLIT and wait < SPLIT then return -1 - (reset * SPLIT + wait) end
+    return { 0, 0, reset, wait }
+  end
+
+  local moved = floor(nowHi / (wu / 8)) ~= floor(N / (wu / 8))
+  local ring = nil
+  if count == 0 then
+    front, count, F, S, N, backCount = 0, 1, nowHi, nowHi, nowHi, 1
+  elseif not exact and (N == nowHi or nowHi - S < segU or count >= segments + 2) then
+    backCount, N = backCount + 1, nowHi
+    if count == 1 then F = N end
+  else
+    -- The newest record moves from the header into its ring slot; the new one takes its place.
+    local back = front + count - 1
+    if back >= C then back = back - C end
+    local record = pack(RF, N % M, backCount)
+    if count == C then
+      -- The ring is full: lay it out oldest first with room for about as many again, written whole below.
+      ring = redis.call('GETRANGE', key, string.format('%d', H), string.format('%d', H + C * R - 1))
+      ring = string.sub(ring, front * R + 1) .. string.sub(ring, 1, front * R)
+      local grown = 2 * (C + 1)
+      if grown > cap then grown = cap end
+      ring = string.sub(ring, 1, (C - 1) * R) .. record .. string.rep('\\0', (grown - C) * R)
+      front, C = 0, grown
+    else
+      redis.call('SETRANGE', key, string.format('%d', H + back * R), record)
+    end
+    if exact then
+      if nowHi ~= N then S = nowHi end
+    else
+      S, backCount = nowHi, 1
+    end
+    count, N = count + 1, nowHi
+  end
   used = used + 1
-  local join = live > 0 and (backLatest == now or now - newestStart < segment or live >= maxRecords)
-  if join then
-    if now > backLatest then backLatest = now end
-    backCount = backCount + 1
-    if live == 1 then frontLatest = backLatest end
+  if S < N - wu then S = N - wu end
+  local head = pack(HF, MAGIC, FMT, N, F % M, S % M, C, front, count, backCount, used)
+  if ring or moved then
+    local g = wu / 8
+    local ms = ceil(((floor(N / g) + 9) * g * unit - nowUs) / 1000) + 1
+    if ms < MIN_TTL then ms = MIN_TTL end
+    if ring then
+      redis.call('SET', key, head .. ring, 'PX', string.format('%d', ms))
+    else
+      redis.call('SETRANGE', key, '0', head)
+      redis.call('PEXPIRE', key, string.format('%d', ms))
+    end
   else
-    backLatest, backCount, newestStart = now, 1, now
-    if live == 0 then frontLatest = now end
+    redis.call('SETRANGE', key, '0', head)
   end
-  local ttl
-  if backLatest + window > deadline then
-    deadline = backLatest + window + window / 8
-    ttl = fmt('%d', ceil((deadline - now) / 1000) + 1)
-  end
-  local at = join and count - 1 or count
-  if live == 0 or (first >= 8 and first * 4 >= live) then
-    -- Rewrite without the records that left the window.
-    local kept = ''
-    if at > first then kept = redis.call('GETRANGE', key, fmt('%d', first * 16), fmt('%d', at * 16 - 1)) end
-    local value = kept .. pack('>dddddddd', backLatest, backCount, used, newestStart, frontLatest, 0, at - first + 1, deadline)
-    redis.call('SET', key, value, 'PX', ttl or fmt('%d', ceil((deadline - now) / 1000) + 1))
-  else
-    redis.call('SETRANGE', key, fmt('%d', at * 16), pack('>dddddddd', backLatest, backCount, used, newestStart, frontLatest, first, at + 1, deadline))
-    if ttl then redis.call('PEXPIRE', key, ttl) end
-  end
-  reset = ceil((frontLatest + window - now) / 1000000)
-  if reset < 1 then reset = 1 end
-  local remaining = limit - used
+  local remaining, reset = limit - used, ceil((F + wu - nowLo) * unit / 1000000)
   if remaining < 2 * SPLIT and reset < SPLIT then return remaining * SPLIT + reset end
   return { 1, remaining, reset, 0 }
 end
 
-reset = ceil((frontLatest + window - now) / 1000000)
-if reset < 1 then reset = 1 end
-local wait = reset
-if used > limit then
-  -- Fewer permits than admissions (the limit was lowered): wait until enough segments have left.
-  local records = redis.call('GETRANGE', key, fmt('%d', first * 16), fmt('%d', count * 16 - 1))
-  local blocker, freed = frontLatest, 0
-  for i = 0, live - 1 do
-    local latest, admissions = unpack('>dd', records, 1 + i * 16)
-    freed = freed + admissions
-    blocker = latest
-    if used - freed < limit then break end
-  end
-  wait = ceil((blocker + window - now) / 1000000)
-  if wait < 1 then wait = 1 end
+if #hdr == 0 and redis.call('EXISTS', KEYS[2]) == 0 then
+  -- A new counter: one record, in the header, and a ring of up to 4 slots.
+  local C = cap < 4 and cap or 4
+  local g = wu / 8
+  local ms = ceil(((floor(nowHi / g) + 9) * g * unit - nowUs) / 1000) + 1
+  if ms < MIN_TTL then ms = MIN_TTL end
+  redis.call('SET', key, pack(HF, MAGIC, FMT, nowHi, nowHi % M, nowHi % M, C, 0, 1, 1, 1) .. string.rep('\\0', C * R), 'PX', string.format('%d', ms))
+  local reset = ceil((nowHi + wu - nowLo) * unit / 1000000)
+  if limit - 1 < 2 * SPLIT and reset < SPLIT then return (limit - 1) * SPLIT + reset end
+  return { 1, limit - 1, reset, 0 }
 end
-if reset < 2 * SPLIT and wait < SPLIT then return -1 - (reset * SPLIT + wait) end
-return { 0, 0, reset, wait }
+
 `;
+
+/** The whole script, as Redis runs it. */
+export const SLIDING_WINDOW_SCRIPT = FAST_PATHS + REBUILD_PATH;
 
 /** SHA-1 of the script, as Redis names it for EVALSHA. */
 export const SLIDING_WINDOW_SHA = createHash('sha1').update(SLIDING_WINDOW_SCRIPT).digest('hex');

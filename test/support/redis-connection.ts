@@ -1,0 +1,13 @@
+// A redis-server of one test file's own and an ioredis client on it: `before` starts both, `after` ends both.
+import { Redis } from 'ioredis';
+import { startRedisServer, type RedisServerHandle } from './redis-server.js';
+
+export async function connectRedis(): Promise<{ server: RedisServerHandle; client: Redis }> {
+  const server = await startRedisServer();
+  return { server, client: new Redis(server.url) };
+}
+
+export async function disconnectRedis(server: RedisServerHandle | undefined, client: Redis | undefined): Promise<void> {
+  await client?.quit();
+  await server?.close();
+}
