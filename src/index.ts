@@ -3,7 +3,7 @@
  * authentication, grant authorization, the response cache, serialization, the Node host and inject().
  */
 export { App, createApp, Logger, consoleLogger } from './app/index.js';
-export type { AppOptions, BoundAddress, IncomingRequest, InjectRequest, InjectResponse, ListenOptions } from './app/index.js';
+export type { AppOptions, BoundAddress, IncomingRequest, InjectRequest, InjectResponse, ListenOptions, TrustProxy } from './app/index.js';
 export {
   AllowAnonymous,
   Authorize,

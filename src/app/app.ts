@@ -25,6 +25,8 @@ import type { InjectRequest, InjectResponse } from './inject.js';
 import { Logger, consoleLogger } from './logger.js';
 import { createNodeServer } from './node-host.js';
 import { Router } from './router.js';
+import { compileTrust, type TrustProxy } from './client-address.js';
+import type { TrustFunction } from './request-info.js';
 
 export interface AppOptions {
   /** Largest accepted request body in bytes; default 1 MiB. */
@@ -33,6 +35,11 @@ export interface AppOptions {
   development?: boolean;
   /** Largest accepted request header block in bytes (node:http's maxHeaderSize); default 16 KiB. */
   maxHeaderSize?: number;
+  /**
+   * Proxies trusted to say who the client is, for `ctx.request.clientAddress`: `false` (default), `true`,
+   * a number of hops, addresses or subnets (`'loopback'`, `['10.0.0.0/8']`), or `(address, hop) => boolean`.
+   */
+  trustProxy?: TrustProxy;
 }
 
 export interface ListenOptions {
@@ -63,7 +70,8 @@ export class App {
   readonly #definitions: RouteDefinition[] = [];
   readonly #filters: Filter[] = [];
   readonly #errorHandlers: ErrorMapping[] = [];
-  readonly #options: Required<Omit<AppOptions, 'maxHeaderSize'>> & { maxHeaderSize: number | undefined };
+  readonly #options: Required<Omit<AppOptions, 'maxHeaderSize' | 'trustProxy'>> & { maxHeaderSize: number | undefined };
+  readonly #trust: TrustFunction;
   #built: { router: Router<CompiledRoute>; provider: ServiceProvider; routes: CompiledRoute[]; deps: DispatchDeps } | null = null;
   #server: Server | null = null;
 
@@ -75,6 +83,7 @@ export class App {
       development: options.development ?? process.env.NODE_ENV === 'development',
       maxHeaderSize: options.maxHeaderSize,
     };
+    this.#trust = compileTrust(options.trustProxy);
   }
 
   /** Adds routes declared in the functional form. */
@@ -170,7 +179,7 @@ export class App {
     }
     router.addImplicitHead(routes.filter((r) => r.info.method === 'GET').map((r) => [r.info.path, r]));
     const logger = provider.get(Logger);
-    const deps: DispatchDeps = { router, provider, onError: (error, where) => logger.error(`Request to ${where} failed`, { error }) };
+    const deps: DispatchDeps = { router, provider, onError: (error, where) => logger.error(`Request to ${where} failed`, { error }), trust: this.#trust };
     this.#built = { router, provider, routes, deps };
     return this;
   }

@@ -2,7 +2,7 @@ import type { BodySource, OutgoingResponse, RouteInfo } from '../pipeline/index.
 import { ExecutionContext, problem } from '../pipeline/index.js';
 import { problemResponse } from '../filters/index.js';
 import type { ServiceProvider } from '../services/index.js';
-import { LazyRequestInfo, splitTarget } from './request-info.js';
+import { LazyRequestInfo, splitTarget, type TrustFunction } from './request-info.js';
 import type { Router } from './router.js';
 
 /** A request as the dispatcher sees it, from a socket or from inject(). */
@@ -12,6 +12,8 @@ export interface IncomingRequest {
   readonly headers: Record<string, string | string[] | undefined>;
   readonly body: BodySource;
   readonly signal: () => AbortSignal;
+  /** The connection's peer address, when there is a connection. */
+  readonly remoteAddress?: string | undefined;
 }
 
 /** A route with its filters sorted and composed once, at build time. */
@@ -24,6 +26,8 @@ export interface DispatchDeps {
   readonly router: Router<CompiledRoute>;
   readonly provider: ServiceProvider;
   readonly onError: (error: unknown, where: string) => void;
+  /** Which proxies may say who the client is. */
+  readonly trust: TrustFunction;
 }
 
 /** Runs one request through routing and its route's pipeline; never rejects. */
@@ -42,7 +46,7 @@ export async function dispatch(deps: DispatchDeps, req: IncomingRequest): Promis
   }
   const route = match.entry;
   const ctx = new ExecutionContext({
-    request: new LazyRequestInfo(req.method, req.url, target.path, target.query, req.headers),
+    request: new LazyRequestInfo(req.method, req.url, target.path, target.query, req.headers, req.remoteAddress, deps.trust),
     route: route.info,
     params: match.params,
     services: deps.provider.createScope(),

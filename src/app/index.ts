@@ -3,3 +3,4 @@ export type { AppOptions, BoundAddress, ListenOptions } from './app.js';
 export type { InjectRequest, InjectResponse } from './inject.js';
 export type { IncomingRequest } from './dispatch.js';
 export { Logger, consoleLogger } from './logger.js';
+export type { TrustProxy } from './client-address.js';

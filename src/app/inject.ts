@@ -10,6 +10,8 @@ export interface InjectRequest {
   headers?: Record<string, string | string[]>;
   /** A string or bytes as is; any other value is sent as JSON (content-type set when missing). */
   body?: unknown;
+  /** The address the request comes from, as a socket's peer would be; default `127.0.0.1`. */
+  remoteAddress?: string;
 }
 
 export interface InjectResponse {
@@ -41,6 +43,7 @@ export function injectedRequest(input: InjectRequest): IncomingRequest {
     headers,
     body: new BufferBodySource(buffer),
     signal: () => new AbortController().signal,
+    remoteAddress: input.remoteAddress ?? '127.0.0.1',
   };
 }
 

@@ -39,7 +39,7 @@ export function createNodeServer(dispatcher: Dispatcher, options: { maxHeaderSiz
         res.end();
       } else res.destroy();
     };
-    dispatcher({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body, signal: signalFor(req, res) }).then((response) => {
+    dispatcher({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body, signal: signalFor(req, res), remoteAddress: req.socket.remoteAddress }).then((response) => {
       try {
         deliver(res, req.method ?? 'GET', response, !body.complete, options.onError);
       } catch (error) {

@@ -1,10 +1,15 @@
 import type { RequestInfo } from '../pipeline/index.js';
 import { RequestHeaders } from '../pipeline/index.js';
+import { clientAddress } from './client-address.js';
+
+/** How a request's client address is found: proxy-addr's trust function, or null to trust no proxy. */
+export type TrustFunction = ((address: string, hop: number) => boolean) | null;
 
 /** Request facts, parsed on demand. */
 export class LazyRequestInfo implements RequestInfo {
   #query: URLSearchParams | undefined;
   #headers: RequestHeaders | undefined;
+  #clientAddress: string | undefined | null = null;
 
   constructor(
     readonly method: string,
@@ -12,7 +17,14 @@ export class LazyRequestInfo implements RequestInfo {
     readonly path: string,
     private readonly queryString: string,
     private readonly rawHeaders: Record<string, string | string[] | undefined>,
+    readonly remoteAddress: string | undefined,
+    private readonly trust: TrustFunction,
   ) {}
+
+  get clientAddress(): string | undefined {
+    if (this.#clientAddress === null) this.#clientAddress = clientAddress(this.remoteAddress, this.rawHeaders, this.trust);
+    return this.#clientAddress;
+  }
 
   get query(): URLSearchParams {
     this.#query ??= new URLSearchParams(this.queryString);

@@ -53,6 +53,13 @@ export interface RequestInfo {
   readonly path: string;
   readonly query: URLSearchParams;
   readonly headers: RequestHeaders;
+  /** The address of the connection's peer (the client, or the nearest proxy); undefined when unknown. */
+  readonly remoteAddress: string | undefined;
+  /**
+   * The client's address: the peer, unless proxies the app trusts (`createApp({ trustProxy })`) say whom
+   * they forwarded for in `X-Forwarded-For` or `Forwarded`. Undefined when unknown.
+   */
+  readonly clientAddress: string | undefined;
 }
 
 /**

@@ -75,6 +75,24 @@ describe('skipping rate limits over HTTP', () => {
   });
 });
 
+describe('partitioning by the caller\'s address', () => {
+  it('a custom partitioner may key by the client address behind a trusted proxy; the default one never does', async () => {
+    const app = createApp({ trustProxy: 'loopback' });
+    app.route(route('GET', '/a', [RateLimit({ permitLimit: 1, windowSeconds: 60 })], () => 'ok'));
+    const from = (client: string) => app.inject({ url: '/a', headers: { 'x-forwarded-for': client } });
+    assert.equal((await from('198.51.100.1')).statusCode, 200);
+    assert.equal((await from('198.51.100.2')).statusCode, 429, 'the default partitioner puts every anonymous caller in one bucket');
+
+    const byAddress = createApp({ trustProxy: 'loopback' });
+    byAddress.services.replace(RateLimitPartitioner, () => ({ partition: (ctx: ExecutionContext) => `ip:${ctx.request.clientAddress ?? 'unknown'}` }));
+    byAddress.route(route('GET', '/a', [RateLimit({ permitLimit: 1, windowSeconds: 60 })], () => 'ok'));
+    const at = (client: string) => byAddress.inject({ url: '/a', headers: { 'x-forwarded-for': client } });
+    assert.equal((await at('198.51.100.1')).statusCode, 200);
+    assert.equal((await at('198.51.100.2')).statusCode, 200);
+    assert.equal((await at('198.51.100.1')).statusCode, 429);
+  });
+});
+
 describe('rate limiting over HTTP', () => {
   it('a full allowance spent just before a window ends leaves nothing at the start of the next', async () => {
     const { app, clock } = limitedApp([RateLimit({ permitLimit: 5, windowSeconds: 10 })]);
