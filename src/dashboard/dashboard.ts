@@ -3,6 +3,7 @@ import { buildEvent, buildWidgetContext } from './event.js';
 import { mergeForms } from './forms.js';
 import { summarizeWidget, type DashboardModel } from './model.js';
 import type { FunctionInvoker, HtmlAnalyzer, InvokeOutcome, WidgetAction } from './ports.js';
+import { markdownLengthProblem } from './markdown.js';
 import { htmlOfValue, renderHtml, renderMarkdown, renderOutcome } from './render.js';
 import type {
   ActionEntry, CancelledAction, DashboardInfo, DescribeResult, RefreshResult, StateUpdate, WidgetEventKind, WidgetInvocation, WidgetResult,
@@ -181,6 +182,8 @@ export class Dashboard {
       const md = typeof v === 'string' ? v : typeof v === 'object' && v !== null && typeof (v as { markdown?: unknown }).markdown === 'string'
         ? (v as { markdown: string }).markdown
         : null;
+      const tooLong = md === null ? null : markdownLengthProblem(md);
+      if (tooLong !== null) return { markdown: md, html: '', error: { type: 'MarkdownTooLarge', message: tooLong } };
       return { markdown: md, html: md === null ? htmlOfValue(v) : renderMarkdown(md), error: null };
     });
   }

@@ -14,6 +14,7 @@ export type { DurationParts } from './time-range.js';
 export { PIXELS_PER_COLUMN, PIXELS_PER_ROW, buildEvent, buildWidgetContext } from './event.js';
 export type { WidgetContext, WidgetEvent, WidgetTimezone } from './event.js';
 export { htmlOfValue, renderMarkdown } from './render.js';
+export { MAX_MARKDOWN_LENGTH, MarkdownTooLargeError } from './markdown.js';
 export type { WidgetError } from './render.js';
 export type {
   ActionEntry, CancelledAction, DashboardInfo, DescribeResult, RefreshResult, StateUpdate, WidgetEventKind, WidgetInvocation, WidgetResult,

@@ -1,5 +1,6 @@
 import { DashboardValidationError, type ValidationMessage } from './errors.js';
 import { parseJsonText } from './json-text.js';
+import { markdownLengthProblem } from './markdown.js';
 import { WIDGET_TYPES, type DashboardModel, type UpdateOn, type WidgetModel, type WidgetType } from './model.js';
 import { parseIsoDateTime, parseRelative } from './time-range.js';
 
@@ -132,6 +133,9 @@ function validateWidget(w: unknown, index: number, out: ValidationMessage[]): Wi
     if (properties.markdown === undefined) out.push({ dataPath: props, message: "Should have required property 'markdown'" });
     else if (typeof properties.markdown !== 'string') {
       out.push({ dataPath: `${props}/markdown`, message: `Should be a string, not ${typeName(properties.markdown)}` });
+    } else {
+      const tooLong = markdownLengthProblem(properties.markdown);
+      if (tooLong !== null) out.push({ dataPath: `${props}/markdown`, message: tooLong });
     }
   }
   if (out.length > before) return null;
