@@ -1,4 +1,5 @@
 import { DashboardValidationError, type ValidationMessage } from './errors.js';
+import { MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
 import { parseJsonText } from './json-text.js';
 import { markdownLengthProblem } from './markdown.js';
 import { WIDGET_TYPES, type DashboardModel, type UpdateOn, type WidgetModel, type WidgetType } from './model.js';
@@ -23,6 +24,10 @@ export function parseDashboard(text: string): DashboardModel {
   const parsed = parseJsonText(text);
   if (!parsed.ok) {
     throw new DashboardValidationError([{ dataPath: '', message: `Invalid JSON: ${parsed.problem.message}` }]);
+  }
+  const deep = tooDeep(parsed.value);
+  if (deep !== null) {
+    throw new DashboardValidationError([{ dataPath: deep, message: `Nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (the dashboard itself is level 1)` }]);
   }
   const messages: ValidationMessage[] = [];
   const model = validateDashboard(parsed.value, messages);

@@ -1,4 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { MAX_JSON_DEPTH, tooDeep } from '../dashboard/index.js';
 
 type Check<T> = (value: unknown) => { value: T } | { message: string };
 
@@ -31,14 +32,21 @@ export const dashboardTextBody = schema<string>((value) =>
       },
 );
 
-/** A body that must be a JSON object. */
+// Later steps (validation messages, cloning, copying into events) walk what is accepted; bounding the depth
+// here keeps every one of them safe.
+function shallowObject(value: Record<string, unknown>): { value: Record<string, unknown> } | { message: string } {
+  const deep = tooDeep(value);
+  return deep === null ? { value } : { message: `The body nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (at ${deep})` };
+}
+
+/** A body that must be a JSON object, nested at most 64 levels. */
 export const objectBody = schema<Record<string, unknown>>((value) =>
-  isObject(value) ? { value } : { message: `The body should be a JSON object; got ${kindOf(value)}` },
+  isObject(value) ? shallowObject(value) : { message: `The body should be a JSON object; got ${kindOf(value)}` },
 );
 
-/** A body that may be absent (then `{}`) or a JSON object. */
+/** A body that may be absent (then `{}`) or a JSON object nested at most 64 levels. */
 export const optionalObjectBody = schema<Record<string, unknown>>((value) =>
-  value === undefined ? { value: {} } : isObject(value) ? { value } : { message: `The body should be a JSON object or empty; got ${kindOf(value)}` },
+  value === undefined ? { value: {} } : isObject(value) ? shallowObject(value) : { message: `The body should be a JSON object or empty; got ${kindOf(value)}` },
 );
 
 /** The HTML to lint: `text/html` text, or a JSON string; an empty body is empty HTML. */
