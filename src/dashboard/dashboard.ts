@@ -18,6 +18,8 @@ export interface DashboardContext {
   analyzer: HtmlAnalyzer<any>;
   /** Epoch milliseconds; inject a fake in tests. */
   clock: () => number;
+  /** Hears when what a dashboard remembers grows or shrinks (in characters), so a store can bound memory. */
+  onResize?: (dashboard: Dashboard, delta: number) => void;
 }
 
 /** Options for running an action. */
@@ -55,7 +57,7 @@ export class Dashboard {
     this.#ctx = ctx;
     this.#defaults = defaultState(model, name);
     this.#state = this.#defaults;
-    this.#widgets = model.widgets.map((w) => new WidgetSession(w));
+    this.#widgets = model.widgets.map((w) => new WidgetSession(w, (delta) => ctx.onResize?.(this, delta)));
   }
 
   /** Id, name, effective state and the widget list. */
@@ -158,7 +160,7 @@ export class Dashboard {
         const { outcome, invocation } = await this.#call(action.endpoint ?? '', buildEvent(action.params ?? {}, context));
         next = { rendered: renderOutcome(this.#ctx.analyzer, outcome), display: action.display, event: action.event, invocation };
       }
-      if (action.display === 'widget') w.replaced = next;
+      if (action.display === 'widget') w.replace(next);
       return w.result(next);
     });
   }

@@ -18,6 +18,8 @@ export interface HarnessAppOptions {
   functions?: FunctionsConfig | FunctionInvoker;
   /** Cap on stored dashboards (least recently used goes first) when a harness is made here. Default 1,000. */
   maxDashboards?: number;
+  /** Cap on what stored dashboards hold, in characters of sources and widget content, when a harness is made here. Default 64 Mi. */
+  maxDashboardBytes?: number;
   /** Epoch milliseconds, when a harness is made here. Default `Date.now`. */
   clock?: () => number;
   /** Largest accepted request body in bytes; default 5 MiB. */
@@ -56,6 +58,7 @@ export function createHarnessApp(options: HarnessAppOptions): HarnessApp {
     createHarness({
       functions: options.functions ?? { functions: {} },
       maxDashboards: options.maxDashboards,
+      maxDashboardBytes: options.maxDashboardBytes,
       clock: options.clock,
     });
   const app = createApp({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });

@@ -6,6 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { timeoutError } from './lambda-context.js';
+import { LineReader, type OversizeLine } from './line-reader.js';
+import { MAX_RESPONSE_BYTES, responseTooLarge } from './payload-limit.js';
 import type { InvokeError } from './types.js';
 
 export interface SpawnSpec {
@@ -31,6 +33,8 @@ export function fromErrorDocument(doc: ErrorDocument | null | undefined): Invoke
 }
 
 const MAX_LOG_CHARS = 1024 * 1024;
+/** Longest line read from a child: a result at Lambda's limit with its envelope. */
+const MAX_LINE_BYTES = MAX_RESPONSE_BYTES + 1024;
 const TRUNCATED = '\n[log truncated: more than 1 MiB in one invocation]\n';
 
 // Children still running when the host exits without close() are killed with it, busy or not.
@@ -128,23 +132,21 @@ export class ChildEnvironment {
     child.stderr?.on('data', stray);
     const channel = this.channel!;
     channel.on('error', () => {});
-    let pending: Buffer[] = [];
-    channel.on('data', (chunk: Buffer) => {
-      let start = 0;
-      let nl = chunk.indexOf(10);
-      while (nl !== -1) {
-        pending.push(chunk.subarray(start, nl));
-        const line = pending.length === 1 ? pending[0]!.toString('utf8') : Buffer.concat(pending).toString('utf8');
-        pending = [];
-        if (line) this.message(line);
-        start = nl + 1;
-        nl = chunk.indexOf(10, start);
-      }
-      if (start < chunk.length) pending.push(chunk.subarray(start));
-    });
+    const lines = new LineReader(MAX_LINE_BYTES, (line) => this.message(line), (line) => this.oversize(line));
+    channel.on('data', (chunk: Buffer) => lines.push(chunk));
     // A forgotten environment must not keep the host process alive; a running invocation's timer does.
     child.unref();
     for (const stream of [child.stdout, child.stderr, channel] as Array<{ unref?: () => void } | null>) stream?.unref?.();
+  }
+
+  /** A line longer than any result Lambda returns: a result is refused as Lambda would, a log write noted. */
+  private oversize(line: OversizeLine): void {
+    const result = /^\{\s*"t"\s*:\s*"result"\s*,\s*"id"\s*:\s*(\d+)/.exec(line.head);
+    if (result) {
+      if (this.running && Number(result[1]) === this.running.id) this.running.finish({ ok: false, error: responseTooLarge(), logs: '' });
+      return;
+    }
+    this.log(`[a write of ${line.bytes} bytes to the log was dropped: one write may be at most ${MAX_LINE_BYTES} bytes]\n`);
   }
 
   private message(line: string): void {
@@ -159,6 +161,11 @@ export class ChildEnvironment {
     else if (msg.t === 'ready') this.onReady?.(undefined);
     else if (msg.t === 'initError') this.onReady?.(fromErrorDocument(msg.error));
     else if (msg.t === 'result' && this.running && msg.id === this.running.id) {
+      if (msg.ok && line.length > MAX_RESPONSE_BYTES / 3) {
+        // Lambda counts the bytes of the serialised response: the line less its envelope.
+        const payload = Buffer.byteLength(line) - (line.indexOf('"value":') + '"value":'.length) - 1;
+        if (payload > MAX_RESPONSE_BYTES) return this.running.finish({ ok: false, error: responseTooLarge(payload), logs: '' });
+      }
       this.running.finish(msg.ok ? { ok: true, value: msg.value, logs: '' } : { ok: false, error: fromErrorDocument(msg.error), logs: '' });
     }
   }

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { captureConsole } from './console-capture.js';
+import { MAX_RESPONSE_BYTES, responseTooLarge } from './payload-limit.js';
 import { identityFor, newLogStreamName, timeoutError, toInvokeError, type FunctionIdentity } from './lambda-context.js';
 import type { FunctionTarget, InProcessHandler, InvokeError, InvokeOptions, InvokeOutcome, LambdaContext } from './types.js';
 
@@ -14,6 +15,10 @@ type Settled = { ok: true; value: unknown } | { ok: false; error: InvokeError };
 function jsonValue(value: unknown): Settled {
   try {
     const text = JSON.stringify(value);
+    if (text !== undefined && text.length > MAX_RESPONSE_BYTES / 3) {
+      const bytes = Buffer.byteLength(text);
+      if (bytes > MAX_RESPONSE_BYTES) return { ok: false, error: responseTooLarge(bytes) };
+    }
     return { ok: true, value: text === undefined ? null : JSON.parse(text) };
   } catch (error) {
     return { ok: false, error: { type: 'Runtime.MarshalError', message: `Unable to stringify response body: ${(error as Error).message}` } };
