@@ -1,8 +1,8 @@
 import type { Harness } from '../dashboard/index.js';
-import { lint } from '../lint/index.js';
 import { HttpError, Validate, reply, route, type ExecutionContext, type RouteDefinition } from '../index.js';
 import { Accepts } from './accepts.js';
 import { answer } from './errors.js';
+import { lintOffThread } from './lint-off-thread.js';
 import { openApiDocument } from './openapi.js';
 import { dashboardTextBody, htmlBody, objectBody, optionalObjectBody } from './schemas.js';
 
@@ -57,7 +57,7 @@ export function harnessRoutes(harness: Harness): RouteDefinition[] {
     route('POST', `${DASHBOARD}/refresh`, [...json, Validate({ body: optionalObjectBody })], (ctx) =>
       answer(() => dashboard(ctx).refresh(ctx.body)),
     ),
-    route('POST', '/api/lint', [Accepts('text/html', JSON_TYPE), Validate({ body: htmlBody })], (ctx) => ({ findings: lint(ctx.body as string) })),
+    route('POST', '/api/lint', [Accepts('text/html', JSON_TYPE), Validate({ body: htmlBody })], async (ctx) => ({ findings: await lintOffThread(ctx.body as string) })),
     route('GET', '/api/openapi.json', () => openApiDocument()),
   ];
 }
