@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { OutgoingResponse } from '../pipeline/index.js';
 import type { IncomingRequest } from './dispatch.js';
 import { NodeBodySource } from './node-body.js';
+import { unsendableHeader, unsendableHeaderResponse } from './unsendable-header.js';
 
 export type Dispatcher = (req: IncomingRequest) => Promise<OutgoingResponse>;
 
@@ -24,7 +25,15 @@ export function writeResponse(req: IncomingMessage, res: ServerResponse, respons
   if (response.body !== null) headers.push('content-length', String(Buffer.byteLength(response.body)));
   else if (response.status !== 204 && response.status !== 304) headers.push('content-length', '0');
   if (!body.complete) headers.push('connection', 'close');
-  res.writeHead(response.status, headers as string[]);
+  try {
+    res.writeHead(response.status, headers as string[]);
+  } catch (error) {
+    const bad = res.headersSent ? null : unsendableHeader(headers);
+    if (bad === null) throw error;
+    // writeHead kept the handler's reason phrase; a fresh one goes with the 500.
+    res.statusMessage = '';
+    return writeResponse(req, res, unsendableHeaderResponse(bad), body);
+  }
   res.end(req.method === 'HEAD' ? undefined : (response.body ?? undefined));
 }
 
@@ -32,7 +41,9 @@ function clientErrorResponse(code: string | undefined): string {
   const [status, title, detail] =
     code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'Request Header Fields Too Large', 'The request headers are larger than the server accepts.']
-      : [400, 'Bad Request', 'The request could not be parsed as HTTP.'];
+      : code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request did not arrive in time.']
+        : [400, 'Bad Request', 'The request could not be parsed as HTTP.'];
   const body = JSON.stringify({ type: 'about:blank', title, status, detail });
   return `HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 }

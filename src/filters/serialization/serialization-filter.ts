@@ -1,7 +1,7 @@
 import { ValidateKind } from '../../annotations/index.js';
 import type { ValidateSchemas } from '../../annotations/index.js';
 import type { ExecutionContext, Filter } from '../../pipeline/index.js';
-import { FilterOrder, HttpError, PayloadTooLargeError, problem } from '../../pipeline/index.js';
+import { ClientAbortedError, FilterOrder, HttpError, PayloadTooLargeError, problem } from '../../pipeline/index.js';
 import { parseBody } from './body-parser.js';
 import { problemResponse, toResponse } from './result.js';
 import { SerializationSettings } from './settings.js';
@@ -24,6 +24,10 @@ function errorResponse(ctx: ExecutionContext, error: unknown, settings: Serializ
     return response;
   }
   if (error instanceof PayloadTooLargeError) return problemResponse(problem(413, error.message, { limit: error.limit }));
+  if (error instanceof ClientAbortedError) {
+    settings.onClientAbort?.(ctx.route.id);
+    return problemResponse(problem(400, error.message));
+  }
   settings.onError(error, ctx.route.id);
   const extensions: Record<string, unknown> = {};
   if (settings.development && error instanceof Error) extensions.stack = error.stack;

@@ -8,5 +8,7 @@ export interface SerializationSettings {
   readonly development: boolean;
   /** Called with errors thrown by handlers (the response is a 500 problem). */
   readonly onError: (error: unknown, route: string) => void;
+  /** Called when a client leaves before sending the whole body (one line, at debug level). */
+  readonly onClientAbort?: (route: string) => void;
 }
 export const SerializationSettings = createToken<SerializationSettings>('SerializationSettings');
