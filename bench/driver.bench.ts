@@ -13,7 +13,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createHarness, FunctionRegistry, type FunctionInvoker, type InvokeOptions, type InvokeOutcome } from '../src/dashboard/index.js';
+import { createInterpreter, FunctionRegistry, type FunctionInvoker, type InvokeOptions, type InvokeOutcome } from '../src/dashboard/index.js';
 
 const WIDGETS = fileURLToPath(new URL('../examples/widgets/', import.meta.url));
 const ONE_WIDGET = JSON.stringify({ widgets: [{ type: 'custom', properties: { endpoint: 'trivial' } }] });
@@ -40,12 +40,12 @@ export interface DriverBenchResult {
 
 /** Loads a fresh one-widget dashboard per sample and times the read that invokes the function. */
 async function timeReads(functions: FunctionInvoker, ownTime: () => number, reads: number, warmup: number) {
-  const harness = createHarness({ functions, maxDashboards: 100 });
+  const interpreter = createInterpreter({ functions, maxDashboards: 100 });
   const read: number[] = [];
   const fn: number[] = [];
   const overhead: number[] = [];
   for (let i = 0; i < warmup + reads; i++) {
-    const dash = await harness.load(ONE_WIDGET);
+    const dash = await interpreter.load(ONE_WIDGET);
     const started = performance.now();
     const w = await dash.widget(0);
     const elapsed = performance.now() - started;
@@ -56,7 +56,7 @@ async function timeReads(functions: FunctionInvoker, ownTime: () => number, read
     fn.push(own);
     overhead.push(elapsed - own);
   }
-  await harness.close();
+  await interpreter.close();
   return { reads, read: summarize(read), fn: summarize(fn), overhead: summarize(overhead) };
 }
 

@@ -21,7 +21,7 @@ export {
   group,
   route,
 } from './annotations/index.js';
-export type { Annotation, AnnotationDecorator, AnnotationKind, CacheSettings, CacheVary, Feature, Handler, RouteDefinition, ValidateSchemas } from './annotations/index.js';
+export type { AnnotationDecorator, CacheSettings, CacheVary, Handler, RouteDefinition, ValidateSchemas } from './annotations/index.js';
 export {
   ExecutionContext,
   FilterOrder,
@@ -33,7 +33,7 @@ export {
   ResponseHeaders,
   problem,
 } from './pipeline/index.js';
-export type { Filter, HttpMethod, Next, OutgoingResponse, Principal, ProblemDetails, Refusal, RequestInfo, RouteInfo } from './pipeline/index.js';
+export type { Annotation, AnnotationKind, Feature, FeatureKind, Filter, HttpMethod, Next, OutgoingResponse, Principal, ProblemDetails, Refusal, RequestInfo, RouteInfo } from './pipeline/index.js';
 export {
   Lifetime,
   RegistrationType,
@@ -45,6 +45,6 @@ export {
 } from './services/index.js';
 export type { Factory, RegistrationOptions, ServiceResolver, Token, TypedToken } from './services/index.js';
 export { Authenticator, MemoryResponseCache, Reply, ResponseCacheStore, reply } from './filters/index.js';
-export type { AuthenticationResult, CacheClock, CachedResponse } from './filters/index.js';
+export type { AuthenticationResult, CacheClock, CachedResponse, ErrorClass, ErrorHandler } from './filters/index.js';
 export { ApiKeyAuthenticator, JwtBearerAuthenticator } from './auth/index.js';
 export type { ApiKeyAuthenticatorOptions, ApiKeyIdentity, JwtBearerAuthenticatorOptions } from './auth/index.js';

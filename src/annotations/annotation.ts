@@ -1,37 +1,6 @@
 import './symbol-metadata.js';
-import type { Filter } from '../pipeline/index.js';
-import type { ServiceCollection } from '../services/index.js';
+import type { Annotation, AnnotationKind } from '../pipeline/index.js';
 import { recordClassAnnotation, recordMethodAnnotation } from './metadata.js';
-
-/**
- * A capability an annotation needs: filters and default services, installed once per app when any route
- * carries the annotation.
- */
-export interface Feature {
-  readonly name: string;
-  filters?(): Filter[];
-  /** Registers framework defaults (they are applied with RegistrationType.Try). */
-  configure?(services: ServiceCollection): void;
-}
-
-/** One kind of annotation (`RateLimit`, `Authorize`, …) and how its values combine on one handler. */
-export interface AnnotationKind<T> {
-  readonly name: string;
-  /**
-   * Combines class-level and method-level values for one handler into the values that apply. Throws to stop
-   * the app at build time when they conflict.
-   */
-  combine(classLevel: T[], methodLevel: T[], handler: string): T[];
-  /** Sort key that makes the combined values independent of the order decorators were written in. */
-  sortKey(value: T): string;
-  readonly feature?: Feature;
-}
-
-/** An annotation value: usable in the functional form as is, and as a decorator on a class or method. */
-export interface Annotation<T = unknown> {
-  readonly kind: AnnotationKind<T>;
-  readonly value: T;
-}
 
 export type AnnotationDecorator<T> = Annotation<T> &
   ((target: unknown, context: ClassDecoratorContext | ClassMethodDecoratorContext) => void);

@@ -1,6 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { annotation, stableJson } from './annotation.js';
-import type { AnnotationDecorator, AnnotationKind } from './annotation.js';
+import type { AnnotationKind } from '../pipeline/index.js';
+import type { AnnotationDecorator } from './annotation.js';
 
 /** Values of one kind apply at one level only: method-level ones replace class-level ones. */
 function methodWins<T>(name: string, describe: (v: T) => string = stableJson): AnnotationKind<T>['combine'] {
@@ -105,6 +106,11 @@ export function Cache(settings: CacheSettings): AnnotationDecorator<CacheSetting
 export interface ValidateSchemas {
   readonly body?: StandardSchemaV1;
   readonly query?: StandardSchemaV1;
+  /**
+   * The status of a failure whose first issue names a field (has a path): 400 (default) or 422 for "well
+   * formed, but a field cannot be applied". Issues about the whole body or query always answer 400.
+   */
+  readonly fieldStatus?: 400 | 422;
 }
 
 const schemaIds = new WeakMap<object, number>();
@@ -117,19 +123,25 @@ function schemaKey(s: object | undefined): string {
 
 export const ValidateKind: AnnotationKind<ValidateSchemas> = {
   name: 'Validate',
-  combine: methodWins<ValidateSchemas>('Validate', (v) => `body#${schemaKey(v.body)} query#${schemaKey(v.query)}`),
-  sortKey: (v) => `${schemaKey(v.body)}/${schemaKey(v.query)}`,
+  combine: methodWins<ValidateSchemas>('Validate', (v) => `body#${schemaKey(v.body)} query#${schemaKey(v.query)} status#${v.fieldStatus ?? 400}`),
+  sortKey: (v) => `${schemaKey(v.body)}/${schemaKey(v.query)}/${v.fieldStatus ?? 400}`,
 };
 
 /**
  * Validates the request body and/or query with Standard Schema validators (zod, valibot, arktype, …);
- * failures give 400 with the issues. The validated values are `ctx.body` and `ctx.validatedQuery`.
+ * failures give 400 (or `fieldStatus` when the first issue names a field) with the `issues` and the
+ * `field` they name. The validated values are `ctx.body` and `ctx.validatedQuery`.
  *
  * @example
  * @Validate({ body: z.object({ sku: z.string() }) }) @Post('/orders') create(ctx) { ... }
+ * route('PUT', '/settings', [Validate({ body: settingsSchema, fieldStatus: 422 })], put);
  */
 export function Validate(schemas: ValidateSchemas): AnnotationDecorator<ValidateSchemas> {
-  for (const [part, schema] of Object.entries(schemas ?? {})) {
+  const { fieldStatus, ...parts } = schemas ?? {};
+  if (fieldStatus !== undefined && fieldStatus !== 400 && fieldStatus !== 422) {
+    throw new TypeError(`@Validate: "fieldStatus" must be 400 or 422, got ${JSON.stringify(fieldStatus)}.`);
+  }
+  for (const [part, schema] of Object.entries(parts)) {
     if (schema !== undefined && typeof (schema as StandardSchemaV1)?.['~standard']?.validate !== 'function') {
       throw new TypeError(`@Validate: "${part}" must be a Standard Schema validator (zod, valibot, arktype, …).`);
     }

@@ -1,6 +1,6 @@
 import type { ExecutionContext, HttpMethod, RouteInfo } from '../pipeline/index.js';
 import { combineAnnotations, isAnnotation } from './annotation.js';
-import type { Annotation } from './annotation.js';
+import type { Annotation } from '../pipeline/index.js';
 import { readClassDeclarations } from './metadata.js';
 import { metadataSymbol } from './symbol-metadata.js';
 import { assertMethod, assertPath } from './routes.js';

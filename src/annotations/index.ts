@@ -1,7 +1,7 @@
 import './symbol-metadata.js';
 
 export { annotation, combineAnnotations, isAnnotation, stableJson } from './annotation.js';
-export type { Annotation, AnnotationDecorator, AnnotationKind, Feature } from './annotation.js';
+export type { AnnotationDecorator } from './annotation.js';
 export { Controller, Delete, Get, Head, Options, Patch, Post, Put } from './routes.js';
 export {
   AllowAnonymous,

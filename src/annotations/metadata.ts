@@ -1,5 +1,5 @@
 import './symbol-metadata.js';
-import type { Annotation } from './annotation.js';
+import type { Annotation } from '../pipeline/index.js';
 
 const ANNOTATIONS = Symbol('trellis.annotations');
 const ROUTES = Symbol('trellis.routes');

@@ -1,19 +1,22 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Feature, RouteDefinition } from '../annotations/index.js';
+import type { RouteDefinition } from '../annotations/index.js';
 import { describeController, toRouteInfo } from '../annotations/index.js';
 import {
   Authenticator,
   MemoryResponseCache,
   ResponseCacheStore,
   SerializationSettings,
+  type ErrorClass,
+  type ErrorHandler,
+  type ErrorMapping,
   authenticationFilter,
   authorizationFilter,
   responseCacheFilter,
   serializationFilter,
 } from '../filters/index.js';
-import type { ExecutionContext, Filter, OutgoingResponse } from '../pipeline/index.js';
-import { assertApplicationFilter, composeFilters, sortFilters } from '../pipeline/index.js';
+import type { ExecutionContext, Feature, Filter, OutgoingResponse } from '../pipeline/index.js';
+import { assertApplicationFilter, composeFilters, featureOf, sortFilters } from '../pipeline/index.js';
 import { ServiceCollection, ServiceProvider } from '../services/index.js';
 import { dispatch } from './dispatch.js';
 import type { CompiledRoute, DispatchDeps, IncomingRequest } from './dispatch.js';
@@ -59,6 +62,7 @@ export class App {
   readonly services = new ServiceCollection();
   readonly #definitions: RouteDefinition[] = [];
   readonly #filters: Filter[] = [];
+  readonly #errorHandlers: ErrorMapping[] = [];
   readonly #options: Required<Omit<AppOptions, 'maxHeaderSize'>> & { maxHeaderSize: number | undefined };
   #built: { router: Router<CompiledRoute>; provider: ServiceProvider; routes: CompiledRoute[]; deps: DispatchDeps } | null = null;
   #server: Server | null = null;
@@ -101,12 +105,44 @@ export class App {
     return this;
   }
 
+  /**
+   * Maps errors that handlers throw to responses, in one place for the whole app (registrations are tried in
+   * order; the first whose class matches, or that takes every error, answers). The handler returns what a
+   * route handler would (a value, `reply(…)`) or throws an `HttpError` for a problem response; anything
+   * else it throws, and errors no registration takes, become the usual 500 problem. Refusals recorded by
+   * filters are not errors and never reach it.
+   *
+   * @example
+   * app.onError(NotFoundError, (error) => { throw new HttpError(404, error.message); });
+   * app.onError((error, ctx) => reply({ failed: ctx.route.id }, { status: 500 }));
+   */
+  onError(handler: ErrorHandler<unknown>): this;
+  onError<E>(type: ErrorClass<E>, handler: ErrorHandler<E>): this;
+  onError<E>(typeOrHandler: ErrorClass<E> | ErrorHandler<unknown>, handler?: ErrorHandler<E>): this {
+    this.#assertOpen();
+    if (handler === undefined) {
+      if (typeof typeOrHandler !== 'function') throw new TypeError('onError takes a handler function, or an error class and a handler.');
+      this.#errorHandlers.push({ type: undefined, handle: typeOrHandler as ErrorHandler<unknown> });
+    } else {
+      if (typeof typeOrHandler !== 'function' || typeof handler !== 'function') {
+        throw new TypeError('onError(type, handler) takes an error class and a handler function.');
+      }
+      this.#errorHandlers.push({ type: typeOrHandler as ErrorClass<E>, handle: handler });
+    }
+    return this;
+  }
+
   /** Builds routes, services and pipelines; runs once, on first use. Throws on conflicting declarations. */
   build(): this {
     if (this.#built) return this;
     const infos = this.#definitions.map(toRouteInfo);
     const features = new Map<string, Feature>();
-    for (const info of infos) for (const a of info.annotations) if (a.kind.feature) features.set(a.kind.feature.name, a.kind.feature);
+    for (const info of infos) {
+      for (const a of info.annotations) {
+        const feature = featureOf(a.kind);
+        if (feature) features.set(feature.name, feature);
+      }
+    }
     const options = this.#options;
     this.services.addDefault(Logger, () => consoleLogger);
     this.services.addDefault(ResponseCacheStore, () => new MemoryResponseCache());
@@ -117,6 +153,7 @@ export class App {
         development: options.development,
         onError: (error, route) => logger.error(`Handler of ${route} failed`, { error }),
         onClientAbort: (route) => logger.debug?.(`The client of ${route} left before sending the whole body`),
+        errorHandlers: this.#errorHandlers,
       };
     });
     for (const feature of features.values()) feature.configure?.(this.services);
@@ -147,7 +184,12 @@ export class App {
   /** Runs a request through the same routing and pipeline as the server, without a socket. */
   async inject(request: InjectRequest): Promise<InjectResponse> {
     const incoming = injectedRequest(request);
-    return injectResponse(incoming.method, await this.handle(incoming));
+    const response = await this.handle(incoming);
+    return injectResponse(incoming.method, response, (error) => this.#logger().error('Writing a response failed', { error }));
+  }
+
+  #logger(): Logger {
+    return this.build().#built!.provider.get(Logger);
   }
 
   /** Dispatches one request (for custom hosts). Never rejects. */
@@ -158,8 +200,7 @@ export class App {
   /** Starts a node:http server on 127.0.0.1 unless another host is given. */
   async listen(options: ListenOptions = {}): Promise<BoundAddress> {
     if (this.#server) throw new Error('The app is already listening; close() it first.');
-    const built = this.build().#built!;
-    const logger = built.provider.get(Logger);
+    const logger = this.#logger();
     const server = createNodeServer((req) => this.handle(req), {
       maxHeaderSize: this.#options.maxHeaderSize,
       onError: (error) => logger.error('Writing a response failed', { error }),

@@ -1,6 +1,8 @@
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { OutgoingResponse } from '../pipeline/index.js';
 import { BufferBodySource } from '../pipeline/index.js';
 import type { IncomingRequest } from './dispatch.js';
+import { deliver, type ResponseSink } from './response-writer.js';
 
 export interface InjectRequest {
   method?: string;
@@ -42,14 +44,45 @@ export function injectedRequest(input: InjectRequest): IncomingRequest {
   };
 }
 
-export function injectResponse(method: string, response: OutgoingResponse): InjectResponse {
-  const rawBody = method === 'HEAD' || response.body === null ? Buffer.alloc(0) : Buffer.from(response.body);
-  const headers = response.headers.toObject();
-  headers['content-length'] = String(rawBody.length);
+/**
+ * What inject() hands the shared response writer in place of a socket: it checks status and headers as
+ * node:http does (so a response that cannot go over the wire fails here too) and records what was written.
+ */
+class RecordingSink implements ResponseSink {
+  status = 0;
+  readonly headers: Record<string, string | string[]> = {};
+  body = Buffer.alloc(0);
+
+  writeHead(status: number, flat: (string | string[])[]): void {
+    if (!Number.isInteger(status) || status < 100 || status > 999) throw new RangeError(`Invalid status code: ${String(status)}`);
+    const headers: Record<string, string | string[]> = {};
+    for (let i = 0; i < flat.length; i += 2) {
+      const name = String(flat[i]);
+      const value = flat[i + 1]!;
+      validateHeaderName(name);
+      for (const v of Array.isArray(value) ? value : [value]) validateHeaderValue(name, v);
+      const key = name.toLowerCase();
+      const seen = headers[key];
+      headers[key] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), ...(Array.isArray(value) ? value : [value])];
+    }
+    this.status = status;
+    Object.assign(this.headers, headers);
+  }
+
+  end(body?: string | Buffer): void {
+    if (body !== undefined) this.body = Buffer.from(body);
+  }
+}
+
+/** Runs the response through the writer every host uses, and reads it back as inject() answers it. */
+export function injectResponse(method: string, response: OutgoingResponse, onError: (error: unknown) => void): InjectResponse {
+  const sink = new RecordingSink();
+  deliver(sink, method, response, false, onError);
+  const rawBody = sink.body;
   const body = rawBody.toString('utf8');
   return {
-    statusCode: response.status,
-    headers,
+    statusCode: sink.status,
+    headers: sink.headers,
     body,
     rawBody,
     json: () => JSON.parse(body),

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { OutgoingResponse } from '../pipeline/index.js';
 import type { IncomingRequest } from './dispatch.js';
 import { NodeBodySource } from './node-body.js';
-import { unsendableHeader, unsendableHeaderResponse } from './unsendable-header.js';
+import { deliver } from './response-writer.js';
 
 export type Dispatcher = (req: IncomingRequest) => Promise<OutgoingResponse>;
 
@@ -16,25 +16,6 @@ function signalFor(req: IncomingMessage, res: ServerResponse): () => AbortSignal
     });
     return controller.signal;
   };
-}
-
-/** Writes a response; closes the connection when the request body was never read (it may never come). */
-export function writeResponse(req: IncomingMessage, res: ServerResponse, response: OutgoingResponse, body: NodeBodySource): void {
-  const headers = response.headers.toFlat();
-  // HEAD answers with the headers a GET would have, Content-Length included, and no body.
-  if (response.body !== null) headers.push('content-length', String(Buffer.byteLength(response.body)));
-  else if (response.status !== 204 && response.status !== 304) headers.push('content-length', '0');
-  if (!body.complete) headers.push('connection', 'close');
-  try {
-    res.writeHead(response.status, headers as string[]);
-  } catch (error) {
-    const bad = res.headersSent ? null : unsendableHeader(headers);
-    if (bad === null) throw error;
-    // writeHead kept the handler's reason phrase; a fresh one goes with the 500.
-    res.statusMessage = '';
-    return writeResponse(req, res, unsendableHeaderResponse(bad), body);
-  }
-  res.end(req.method === 'HEAD' ? undefined : (response.body ?? undefined));
 }
 
 function clientErrorResponse(code: string | undefined): string {
@@ -62,9 +43,8 @@ export function createNodeServer(dispatcher: Dispatcher, options: { maxHeaderSiz
     };
     dispatcher({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body, signal: signalFor(req, res) }).then((response) => {
       try {
-        writeResponse(req, res, response, body);
+        deliver(res, req.method ?? 'GET', response, !body.complete, options.onError);
       } catch (error) {
-        // e.g. a header value a handler set that HTTP cannot carry
         fail(error);
       }
     }, fail);

@@ -8,7 +8,7 @@ import { htmlOfValue, renderHtml, renderMarkdown, renderOutcome } from './render
 import type {
   ActionEntry, CancelledAction, DashboardInfo, DescribeResult, RefreshResult, StateUpdate, WidgetEventKind, WidgetInvocation, WidgetResult,
 } from './results.js';
-import { defaultState, diffState, normalizeState, type DashboardState } from './state.js';
+import { defaultState, diffState, normalizeState, type DashboardState, type StateInput } from './state.js';
 import { actionIndex, widgetIndex } from './widget-id.js';
 import { WidgetSession, type View } from './widget-session.js';
 
@@ -29,6 +29,14 @@ export interface RunActionOptions {
   /** `false` cancels an action that asks for confirmation; ignored for actions without one. */
   confirm?: boolean;
 }
+
+/** Options for a refresh: `auto` (default) re-invokes widgets with `updateOn.refresh`, `manual` every custom widget. */
+export interface RefreshOptions {
+  mode?: 'auto' | 'manual';
+}
+
+/** A widget: its index (`3`, `"3"`) or id (`"widget-3"`). */
+export type WidgetRef = number | string;
 
 /**
  * One loaded dashboard and everything the console would remember about it: the state, each widget's content
@@ -77,7 +85,7 @@ export class Dashboard {
    * @example
    * await dashboard.putState({ timeRange: { relative: '-P7D' }, theme: 'dark' }); // { state, updated: ['widget-0'] }
    */
-  putState(input: unknown): Promise<StateUpdate> {
+  putState(input: StateInput): Promise<StateUpdate> {
     return this.#exclusive(async () => {
       const next = normalizeState(input, this.#defaults);
       const change = diffState(this.#state, next);
@@ -106,7 +114,7 @@ export class Dashboard {
    * @example
    * (await dashboard.readWidget('widget-0')).html;
    */
-  readWidget(wid: unknown): Promise<WidgetResult> {
+  readWidget(wid: WidgetRef): Promise<WidgetResult> {
     return this.#exclusive(async () => {
       const w = this.#session(wid);
       return w.result(await this.#ensureRead(w));
@@ -119,7 +127,7 @@ export class Dashboard {
    * @example
    * (await dashboard.listActions(0)).map((a) => a.text); // ['Refresh', 'Details']
    */
-  listActions(wid: unknown): Promise<ActionEntry[]> {
+  listActions(wid: WidgetRef): Promise<ActionEntry[]> {
     return this.#exclusive(async () => {
       const w = this.#session(wid);
       return (await this.#ensureRead(w)).rendered.actions().map(entryOf);
@@ -133,18 +141,14 @@ export class Dashboard {
    * await dashboard.runAction('widget-0', 1, { forms: { size: 'large' } });
    * await dashboard.runAction(0, 2, { confirm: false }); // { cancelled: true, confirmation: 'Really?' }
    */
-  runAction(wid: unknown, index: unknown, body: RunActionOptions | unknown = {}): Promise<WidgetResult | CancelledAction> {
+  runAction(wid: WidgetRef, index: number | string, options: RunActionOptions = {}): Promise<WidgetResult | CancelledAction> {
     return this.#exclusive(async () => {
-      const options = optionsObject<RunActionOptions>(body, ['forms', 'confirm']);
       const w = this.#session(wid);
       const view = await this.#ensureRead(w);
       const actions = view.rendered.actions();
       const action = actions[actionIndex(index, actions.length, w.model.widgetId)]!;
       if (action.problems.length > 0) {
         throw new UnprocessableError('action', `Action ${action.index} of ${w.model.widgetId} cannot run: ${action.problems.join('; ')}`);
-      }
-      if (options.confirm !== undefined && typeof options.confirm !== 'boolean') {
-        throw new UnprocessableError('confirm', `"confirm" should be true or false; got ${JSON.stringify(options.confirm)}`);
       }
       const forms = mergeForms(view.rendered.formFields(), options.forms, view.rendered.formValues());
       if (action.confirmation !== null && options.confirm === false) {
@@ -171,7 +175,7 @@ export class Dashboard {
    * @example
    * (await dashboard.describe(0)).markdown; // '## Hello widget …'
    */
-  describe(wid: unknown): Promise<DescribeResult> {
+  describe(wid: WidgetRef): Promise<DescribeResult> {
     return this.#exclusive(async () => {
       const w = this.#session(wid);
       const endpoint = this.#customEndpoint(w);
@@ -198,9 +202,10 @@ export class Dashboard {
    * @example
    * await dashboard.refresh({ mode: 'manual' }); // { refreshed: ['widget-0', 'widget-1'], skipped: [] }
    */
-  refresh(body: { mode?: 'auto' | 'manual' } | unknown = {}): Promise<RefreshResult> {
+  refresh(options: RefreshOptions = {}): Promise<RefreshResult> {
+    // Checked here too: a driver called from JavaScript could name a mode that does not exist.
     return this.#exclusive(async () => {
-      const mode = optionsObject<{ mode?: unknown }>(body, ['mode']).mode ?? 'auto';
+      const mode = options.mode ?? 'auto';
       if (mode !== 'auto' && mode !== 'manual') {
         throw new UnprocessableError('mode', `"mode" should be "auto" or "manual"; got ${JSON.stringify(mode)}`);
       }
@@ -219,7 +224,7 @@ export class Dashboard {
     return run;
   }
 
-  #session(wid: unknown): WidgetSession {
+  #session(wid: WidgetRef): WidgetSession {
     return this.#widgets[widgetIndex(wid, this.#widgets.length)]!;
   }
 
@@ -294,19 +299,6 @@ function deepFreeze<T>(value: T): T {
 function asReceived(event: unknown): unknown {
   const text = JSON.stringify(event);
   return text === undefined ? null : JSON.parse(text);
-}
-
-/** A request body of options: absent, or an object with only the known keys. */
-function optionsObject<T extends object>(body: unknown, known: string[]): T {
-  if (body === undefined || body === null) return {} as T;
-  if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new UnprocessableError('body', `The options should be an object with ${known.map((k) => `"${k}"`).join(' or ')}; got ${JSON.stringify(body)}`);
-  }
-  const extra = Object.keys(body).find((k) => !known.includes(k));
-  if (extra !== undefined) {
-    throw new UnprocessableError(extra, `Unknown option "${extra}"; allowed are ${known.map((k) => `"${k}"`).join(', ')}`);
-  }
-  return body as T;
 }
 
 function entryOf(a: WidgetAction): ActionEntry {

@@ -1,4 +1,4 @@
-import type { Dashboard, RunActionOptions } from './dashboard.js';
+import type { Dashboard, RefreshOptions, RunActionOptions } from './dashboard.js';
 import { findAction, type ActionQuery } from './find-action.js';
 import type { WidgetSummary } from './model.js';
 import type { ActionEntry, CancelledAction, DescribeResult, RefreshResult, StateUpdate, WidgetResult } from './results.js';
@@ -67,7 +67,7 @@ export class DashboardDriver {
    * @example
    * await dash.refresh({ mode: 'manual' });
    */
-  refresh(options: { mode?: 'auto' | 'manual' } = {}): Promise<RefreshResult> {
+  refresh(options: RefreshOptions = {}): Promise<RefreshResult> {
     return this.dashboard.refresh(options);
   }
 

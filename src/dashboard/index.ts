@@ -27,11 +27,11 @@ export type {
 } from './functions/index.js';
 export { Dashboard } from './dashboard.js';
 export { logsOf } from './widget-session.js';
-export type { DashboardContext, RunActionOptions } from './dashboard.js';
+export type { DashboardContext, RefreshOptions, RunActionOptions, WidgetRef } from './dashboard.js';
 export { DashboardStore } from './store.js';
 export type { DashboardStoreOptions } from './store.js';
 export { lintAnalyzer } from './html-analyzer.js';
 export { ActionHandle, DashboardDriver, WidgetView } from './driver.js';
 export type { ActionQuery } from './find-action.js';
-export { Harness, createHarness } from './harness.js';
-export type { HarnessOptions } from './harness.js';
+export { Interpreter, createInterpreter, createHarness } from './interpreter.js';
+export type { Harness, HarnessOptions, InterpreterOptions } from './interpreter.js';

@@ -4,3 +4,4 @@ export { authorizationFilter } from './authorization/index.js';
 export { MemoryResponseCache, ResponseCacheStore, responseCacheFilter } from './response-cache/index.js';
 export type { CacheClock, CachedResponse } from './response-cache/index.js';
 export { Reply, SerializationSettings, problemResponse, reply, serializationFilter, toResponse } from './serialization/index.js';
+export type { ErrorClass, ErrorHandler, ErrorMapping } from './serialization/index.js';

@@ -1,4 +1,4 @@
-import { annotation, problem, type AnnotationKind, type ExecutionContext, type Filter, type Next, type RouteInfo } from '../index.js';
+import { annotation, problem, type FeatureKind, type ExecutionContext, type Filter, type Next, type RouteInfo } from '../index.js';
 
 /** Runs after authentication and rate limits, just before the serialization stage reads the body. */
 const ACCEPTS_ORDER = 900;
@@ -31,7 +31,7 @@ const acceptsFilter: Filter = {
 };
 
 /** The media types a route accepts for its body; others are refused with 415 before the body is read. */
-export const AcceptsKind: AnnotationKind<readonly string[]> = {
+export const AcceptsKind: FeatureKind<readonly string[]> = {
   name: 'Accepts',
   combine: (classLevel, methodLevel) => (methodLevel.length > 0 ? methodLevel : classLevel),
   sortKey: (value) => value.join(','),

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import { createHarness, type FunctionInvoker, type FunctionsConfig, type Harness } from '../dashboard/index.js';
+import { DashboardError, createInterpreter, type FunctionInvoker, type FunctionsConfig, type Interpreter } from '../dashboard/index.js';
 import { createApp, type App, type RouteDefinition } from '../index.js';
+import { dashboardErrorToProblem } from './errors.js';
 import { isLoopback } from './hosts.js';
 import { requestGuard } from './request-guard.js';
 import { harnessRoutes } from './routes.js';
@@ -13,7 +14,7 @@ export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
 /** Options of {@link createHarnessApp}. */
 export interface HarnessAppOptions {
   /** The interpreter to serve. Give this or `functions`. */
-  harness?: Harness;
+  harness?: Interpreter;
   /** What runs the endpoints (a functions configuration or an invoker); a harness is made from it. */
   functions?: FunctionsConfig | FunctionInvoker;
   /** Cap on stored dashboards (least recently used goes first) when a harness is made here. Default 1,000. */
@@ -40,7 +41,7 @@ export interface HarnessAppOptions {
 /** The harness app and the interpreter behind it. */
 export interface HarnessApp {
   app: App;
-  harness: Harness;
+  harness: Interpreter;
 }
 
 /**
@@ -55,7 +56,7 @@ export interface HarnessApp {
 export function createHarnessApp(options: HarnessAppOptions): HarnessApp {
   const harness =
     options.harness ??
-    createHarness({
+    createInterpreter({
       functions: options.functions ?? { functions: {} },
       maxDashboards: options.maxDashboards,
       maxDashboardBytes: options.maxDashboardBytes,
@@ -63,6 +64,7 @@ export function createHarnessApp(options: HarnessAppOptions): HarnessApp {
     });
   const app = createApp({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
   app.filter(requestGuard({ allowedHosts: options.allowedHosts, token: options.token }));
+  app.onError(DashboardError, dashboardErrorToProblem);
   app.route(harnessRoutes(harness));
   if (options.web !== false) app.route(webRoutes());
   if (options.extraRoutes) app.route(options.extraRoutes);

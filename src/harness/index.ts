@@ -9,6 +9,7 @@ export { harnessRoutes } from './routes.js';
 export { requestGuard } from './request-guard.js';
 export type { RequestGuardOptions } from './request-guard.js';
 export { isAllowedHost, isLoopback } from './hosts.js';
+export { dashboardErrorToProblem } from './errors.js';
 export { Accepts, AcceptsKind } from './accepts.js';
 export { openApiDocument } from './openapi.js';
 export { HarnessApiError, HarnessClient } from './client.js';

@@ -1,10 +1,9 @@
-import type { Harness } from '../dashboard/index.js';
+import type { Interpreter, RefreshOptions, RunActionOptions, StateInput } from '../dashboard/index.js';
 import { HttpError, Validate, reply, route, type ExecutionContext, type RouteDefinition } from '../index.js';
 import { Accepts } from './accepts.js';
-import { answer } from './errors.js';
 import { lintOffThread } from './lint-off-thread.js';
 import { openApiDocument } from './openapi.js';
-import { dashboardTextBody, htmlBody, objectBody, optionalObjectBody } from './schemas.js';
+import { actionBody, dashboardTextBody, htmlBody, refreshBody, stateBody } from './schemas.js';
 
 const JSON_TYPE = 'application/json';
 const JSON_UTF8 = 'application/json; charset=utf-8';
@@ -26,36 +25,32 @@ function dashboardName(ctx: ExecutionContext): string | undefined {
  * The routes of the harness HTTP API (SPEC §4.3) over one in-process harness.
  *
  * @example
- * app.route(harnessRoutes(createHarness({ functions: config })));
+ * app.route(harnessRoutes(createInterpreter({ functions: config })));
  */
-export function harnessRoutes(harness: Harness): RouteDefinition[] {
+export function harnessRoutes(harness: Interpreter): RouteDefinition[] {
   const store = harness.store;
   const dashboard = (ctx: ExecutionContext) => store.get(ctx.params.id);
   const json = [Accepts(JSON_TYPE)];
   return [
-    route('POST', '/api/dashboards', [...json, Validate({ body: dashboardTextBody })], (ctx) =>
-      answer(() => {
-        const d = store.create(ctx.body as string, { name: dashboardName(ctx) });
-        const { id, name, widgets } = d.info();
-        return reply({ id, name, widgets }, { status: 201, headers: { location: `/api/dashboards/${encodeURIComponent(id)}` } });
-      }),
-    ),
+    route('POST', '/api/dashboards', [...json, Validate({ body: dashboardTextBody })], (ctx) => {
+      const d = store.create(ctx.body as string, { name: dashboardName(ctx) });
+      const { id, name, widgets } = d.info();
+      return reply({ id, name, widgets }, { status: 201, headers: { location: `/api/dashboards/${encodeURIComponent(id)}` } });
+    }),
     route('GET', '/api/dashboards', () => store.list()),
-    route('GET', DASHBOARD, (ctx) => answer(() => dashboard(ctx).info())),
-    route('GET', `${DASHBOARD}/source`, (ctx) =>
-      answer(() => reply(dashboard(ctx).source, { status: 200, headers: { 'content-type': JSON_UTF8 } })),
+    route('GET', DASHBOARD, (ctx) => dashboard(ctx).info()),
+    route('GET', `${DASHBOARD}/source`, (ctx) => reply(dashboard(ctx).source, { status: 200, headers: { 'content-type': JSON_UTF8 } })),
+    route('DELETE', DASHBOARD, (ctx) => store.delete(ctx.params.id)),
+    route('GET', `${DASHBOARD}/state`, (ctx) => dashboard(ctx).getState()),
+    route('PUT', `${DASHBOARD}/state`, [...json, Validate({ body: stateBody, fieldStatus: 422 })], (ctx) => dashboard(ctx).putState(ctx.body as StateInput)),
+    route('GET', WIDGET, (ctx) => dashboard(ctx).readWidget(ctx.params.wid)),
+    route('GET', `${WIDGET}/actions`, (ctx) => dashboard(ctx).listActions(ctx.params.wid)),
+    route('GET', `${WIDGET}/describe`, (ctx) => dashboard(ctx).describe(ctx.params.wid)),
+    route('POST', `${WIDGET}/actions/:index`, [...json, Validate({ body: actionBody, fieldStatus: 422 })], (ctx) =>
+      dashboard(ctx).runAction(ctx.params.wid, ctx.params.index, ctx.body as RunActionOptions),
     ),
-    route('DELETE', DASHBOARD, (ctx) => answer(() => store.delete(ctx.params.id))),
-    route('GET', `${DASHBOARD}/state`, (ctx) => answer(() => dashboard(ctx).getState())),
-    route('PUT', `${DASHBOARD}/state`, [...json, Validate({ body: objectBody })], (ctx) => answer(() => dashboard(ctx).putState(ctx.body))),
-    route('GET', WIDGET, (ctx) => answer(() => dashboard(ctx).readWidget(ctx.params.wid))),
-    route('GET', `${WIDGET}/actions`, (ctx) => answer(() => dashboard(ctx).listActions(ctx.params.wid))),
-    route('GET', `${WIDGET}/describe`, (ctx) => answer(() => dashboard(ctx).describe(ctx.params.wid))),
-    route('POST', `${WIDGET}/actions/:index`, [...json, Validate({ body: optionalObjectBody })], (ctx) =>
-      answer(() => dashboard(ctx).runAction(ctx.params.wid, ctx.params.index, ctx.body)),
-    ),
-    route('POST', `${DASHBOARD}/refresh`, [...json, Validate({ body: optionalObjectBody })], (ctx) =>
-      answer(() => dashboard(ctx).refresh(ctx.body)),
+    route('POST', `${DASHBOARD}/refresh`, [...json, Validate({ body: refreshBody, fieldStatus: 422 })], (ctx) =>
+      dashboard(ctx).refresh(ctx.body as RefreshOptions),
     ),
     route('POST', '/api/lint', [Accepts('text/html', JSON_TYPE), Validate({ body: htmlBody })], async (ctx) => ({ findings: await lintOffThread(ctx.body as string) })),
     route('GET', '/api/openapi.json', () => openApiDocument()),

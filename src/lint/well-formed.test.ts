@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { defaultTreeAdapter, parseFragment } from 'parse5';
 import type { DefaultTreeAdapterTypes as T } from 'parse5';
 import { parseWellFormed } from './well-formed.js';
-import { documentArbitrary, soupArbitrary, attributeArbitrary } from '../../test/fixtures/lint/generators.js';
+import { documentArbitrary, soupArbitrary, attributeArbitrary } from './html-arbitraries.test-suite.js';
 
 const BODY = defaultTreeAdapter.createElement('body', 'http://www.w3.org/1999/xhtml' as T.Element['namespaceURI'], []);
 

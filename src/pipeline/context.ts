@@ -1,10 +1,25 @@
-import type { Annotation, AnnotationKind } from '../annotations/index.js';
 import type { ServiceResolver } from '../services/index.js';
+import type { Annotation, AnnotationKind } from './annotation.js';
 import type { BodySource } from './body-source.js';
 import { RequestHeaders, ResponseHeaders } from './headers.js';
 import type { HeaderValue } from './headers.js';
 import type { ProblemDetails } from './problem.js';
-import type { RouteInfo } from './route.js';
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+/** What the pipeline knows of the handler a request was routed to. */
+export interface RouteInfo {
+  /** `METHOD /path`, unique within an app. */
+  readonly id: string;
+  /** Where the handler was declared: `Class.method` or the function's name. */
+  readonly name: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  /** The handler's annotations after class- and method-level ones are combined, in a canonical order. */
+  readonly annotations: readonly Annotation[];
+  /** Calls the handler. */
+  readonly invoke: (ctx: ExecutionContext) => unknown;
+}
 
 /** Who is calling, as established by authentication. */
 export interface Principal {
@@ -150,7 +165,7 @@ export class ExecutionContext {
   /** The values of one annotation kind on this request's handler. */
   annotations<T>(kind: AnnotationKind<T>): T[] {
     const out: T[] = [];
-    for (const a of this.route.annotations as readonly Annotation<unknown>[]) if (a.kind === kind) out.push(a.value as T);
+    for (const a of this.route.annotations) if (a.kind === kind) out.push(a.value as T);
     return out;
   }
 }

@@ -1,5 +1,4 @@
-import type { ExecutionContext } from './context.js';
-import type { RouteInfo } from './route.js';
+import type { ExecutionContext, RouteInfo } from './context.js';
 
 export type Next = () => Promise<void>;
 

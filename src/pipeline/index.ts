@@ -1,8 +1,10 @@
 export { FilterOrder } from './filter-order.js';
 export type { Filter, Next } from './filter.js';
 export { ExecutionContext } from './context.js';
-export type { OutgoingResponse, Principal, Refusal, RequestInfo } from './context.js';
-export type { HttpMethod, RouteInfo } from './route.js';
+export type { HttpMethod, OutgoingResponse, Principal, Refusal, RequestInfo, RouteInfo } from './context.js';
+export type { Annotation, AnnotationKind } from './annotation.js';
+export { featureOf } from './feature.js';
+export type { Feature, FeatureKind } from './feature.js';
 export { RequestHeaders, ResponseHeaders } from './headers.js';
 export type { HeaderValue } from './headers.js';
 export { problem, statusTitle } from './problem.js';

@@ -1,15 +1,8 @@
-import type { AnnotationDecorator, AnnotationKind } from '../index.js';
+import type { AnnotationDecorator, FeatureKind } from '../index.js';
 import { annotation } from '../index.js';
 import { RateLimitScope } from './types.js';
+import type { RateLimitSettings } from './types.js';
 import { rateLimitFeature } from './feature.js';
-
-/** The settings of one `@RateLimit`. */
-export interface RateLimitSettings {
-  readonly permitLimit: number;
-  readonly windowSeconds: number;
-  readonly name: string;
-  readonly scope: RateLimitScope;
-}
 
 const describe = (s: RateLimitSettings) => `@RateLimit({ name: "${s.name}", permitLimit: ${s.permitLimit}, windowSeconds: ${s.windowSeconds}, scope: "${s.scope}" })`;
 const same = (a: RateLimitSettings, b: RateLimitSettings) =>
@@ -30,7 +23,7 @@ function oneLevel(values: RateLimitSettings[], handler: string, level: string): 
   return byName;
 }
 
-export const RateLimitKind: AnnotationKind<RateLimitSettings> = {
+export const RateLimitKind: FeatureKind<RateLimitSettings> = {
   name: 'RateLimit',
   // Same name = one counter: a method-level annotation replaces a class-level one of that name.
   combine(classLevel, methodLevel, handler) {
@@ -39,10 +32,8 @@ export const RateLimitKind: AnnotationKind<RateLimitSettings> = {
     return [...merged.values()];
   },
   sortKey: (v) => `${String(v.windowSeconds).padStart(12, '0')}/${v.name}`,
-  // A getter: the feature's filters need this kind, so it is looked up when an app is built.
-  get feature() {
-    return rateLimitFeature;
-  },
+  // The feature's filters find this kind's values on a route: it is handed to them, read when an app is built.
+  feature: rateLimitFeature(() => RateLimitKind),
 };
 
 /**

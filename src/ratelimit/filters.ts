@@ -1,12 +1,15 @@
-import type { ExecutionContext, Filter, RouteInfo } from '../index.js';
+import type { AnnotationKind, ExecutionContext, Filter, RouteInfo } from '../index.js';
 import { FilterOrder, problem } from '../index.js';
 import { RateLimitConfiguration } from './configuration.js';
 import { retryAfterSeconds, writeHeaders, writeSingle } from './headers.js';
 import type { Outcome } from './headers.js';
 import { DefaultRateLimitPartitioner, RateLimitPartitioner } from './partitioner.js';
-import { planFor, policiesFor } from './policies.js';
+import { planFor } from './policies.js';
+import type { ScopePlan } from './policies.js';
+import { STORE_UNAVAILABLE_CODE } from './store-unavailable-error.js';
+import type { RateLimitStoreUnavailableError } from './store-unavailable-error.js';
 import { RateLimitScope, RateLimitStore } from './types.js';
-import type { RateLimitDecision, RateLimitPolicy } from './types.js';
+import type { RateLimitDecision, RateLimitPolicy, RateLimitSettings } from './types.js';
 
 /** Outcomes of both scopes for one request, so the headers report across all counters. */
 const OUTCOMES = Symbol('trellis.ratelimit.outcomes');
@@ -17,8 +20,16 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/**
+ * A store that cannot decide: 503 with the status and retry time of a `RateLimitStoreUnavailableError` (by its
+ * code, so a copy of the class from another package version counts), or 503 and 1 s for any other error.
+ */
 function refuseUnavailable(ctx: ExecutionContext, error: unknown): void {
-  ctx.refuse(503, problem(503, 'The rate limiter could not reach its store; try again shortly.', { reason: (error as Error)?.name ?? 'Error' }), { 'retry-after': '1' });
+  const typed = (error as { code?: unknown } | null)?.code === STORE_UNAVAILABLE_CODE ? (error as RateLimitStoreUnavailableError) : undefined;
+  const status = typed && Number.isInteger(typed.status) && typed.status >= 500 && typed.status <= 599 ? typed.status : 503;
+  const retryAfter = typed && Number.isFinite(typed.retryAfter) && typed.retryAfter >= 1 ? Math.ceil(typed.retryAfter) : 1;
+  const detail = 'The rate limiter could not reach its store; try again shortly.';
+  ctx.refuse(status, problem(status, detail, { reason: (error as Error)?.name ?? 'Error', retryAfter }), { 'retry-after': String(retryAfter) });
 }
 
 /** Records one decision; returns false when it refused the request (and the rest must not be acquired). */
@@ -44,9 +55,9 @@ function decideNow(ctx: ExecutionContext, store: RateLimitStore, partition: stri
   }
 }
 
-function acquireAll(ctx: ExecutionContext, scope: RateLimitScope, store: RateLimitStore, partition: unknown, structured: boolean): void | Promise<void> {
+function acquireAll(ctx: ExecutionContext, plan: ScopePlan, store: RateLimitStore, partition: unknown, structured: boolean): void | Promise<void> {
   if (typeof partition !== 'string') throw new TypeError('A RateLimitPartitioner must return a string partition key.');
-  const { policies, shared } = planFor(ctx.route, scope);
+  const { policies, shared } = plan;
   if (store.acquireNow && policies.length === 1 && !shared) {
     // The common case — one counter, one scope, a store that never waits: no promise, no outcome list.
     const policy = policies[0]!;
@@ -82,30 +93,36 @@ function acquireAll(ctx: ExecutionContext, scope: RateLimitScope, store: RateLim
   })();
 }
 
-function limit(ctx: ExecutionContext, scope: RateLimitScope): void | Promise<void> {
+function limit(ctx: ExecutionContext, plan: ScopePlan): void | Promise<void> {
   // Resolved per request: a store registered (or replaced) for this request's scope is the one used.
   const store = ctx.services.tryGet(RateLimitStore);
   if (!store) return;
   const partitioner = ctx.services.tryGet(RateLimitPartitioner) ?? fallbackPartitioner;
   const structured = (ctx.services.tryGet(RateLimitConfiguration) ?? fallbackConfiguration).structuredHeaders;
   const answer = partitioner.partition(ctx);
-  if (typeof answer === 'string') return acquireAll(ctx, scope, store, answer, structured);
-  return Promise.resolve(answer).then((partition) => acquireAll(ctx, scope, store, partition, structured));
+  if (typeof answer === 'string') return acquireAll(ctx, plan, store, answer, structured);
+  return Promise.resolve(answer).then((partition) => acquireAll(ctx, plan, store, partition, structured));
 }
 
-function rateLimitFilter(name: string, order: number, scope: RateLimitScope): Filter {
+function rateLimitFilter(name: string, order: number, kind: AnnotationKind<RateLimitSettings>, scope: RateLimitScope): Filter {
   return {
     name,
     order,
-    appliesTo: (route: RouteInfo) => policiesFor(route, scope).length > 0,
+    appliesTo: (route: RouteInfo) => planFor(route, kind, scope).policies.length > 0,
     run(ctx, next) {
-      const pending = limit(ctx, scope);
+      const pending = limit(ctx, planFor(ctx.route, kind, scope));
       return pending ? pending.then(next) : next();
     },
   };
 }
 
-/** Transport scope: before authentication, reads no body. */
-export const transportRateLimitFilter = rateLimitFilter('rate-limit:transport', FilterOrder.RateLimitTransport, RateLimitScope.Transport);
-/** Principal scope: after authentication, before grant authorization. */
-export const principalRateLimitFilter = rateLimitFilter('rate-limit:principal', FilterOrder.RateLimitPrincipal, RateLimitScope.Principal);
+/**
+ * The two rate-limit filters for the values of `kind`: transport scope (before authentication, reads no body)
+ * and principal scope (after authentication, before grant authorization).
+ */
+export function rateLimitFilters(kind: AnnotationKind<RateLimitSettings>): readonly [Filter, Filter] {
+  return [
+    rateLimitFilter('rate-limit:transport', FilterOrder.RateLimitTransport, kind, RateLimitScope.Transport),
+    rateLimitFilter('rate-limit:principal', FilterOrder.RateLimitPrincipal, kind, RateLimitScope.Principal),
+  ];
+}

@@ -1,6 +1,7 @@
 import { monotonicClock } from './clock.js';
 import { ExpiryQueue } from './sliding-window-expiry-queue.js';
 import { SlidingWindowCounter, windowShape, type WindowShape } from './sliding-window.js';
+import { acquireAbortedError, checkPartition, checkPolicy, failOpenDecision } from './store-checks.js';
 import type { RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from './types.js';
 
 /** Options of {@link InProcessRateLimitStore}. */
@@ -42,16 +43,9 @@ class PartitionEntry extends SlidingWindowCounter {
   }
 }
 
+const STORE = 'InProcessRateLimitStore';
 const SHAPE_CACHE_LIMIT = 1024;
 const DEFAULT_MAX_TRACKED_PARTITIONS = 10_000;
-
-function abortError(signal: AbortSignal): unknown {
-  const reason: unknown = signal.reason;
-  if (reason instanceof Error && reason.name === 'AbortError') return reason;
-  return Object.assign(new DOMException('The rate-limit acquire was aborted before it ran', 'AbortError'), {
-    cause: reason,
-  });
-}
 
 /**
  * The shipped store: exact sliding-window counts per process, keyed on partition + `policy.key`.
@@ -134,13 +128,9 @@ export class InProcessRateLimitStore implements RateLimitStore {
   }
 
   #acquireNow(partition: string, policy: RateLimitPolicy, signal: AbortSignal | undefined): RateLimitDecision {
-    if (signal?.aborted) throw abortError(signal);
-    if (typeof partition !== 'string') {
-      throw new TypeError(`InProcessRateLimitStore.acquire: partition must be a string; got ${typeof partition}`);
-    }
-    if (typeof policy?.key !== 'string') {
-      throw new TypeError('InProcessRateLimitStore.acquire: policy must be a RateLimitPolicy with a string key');
-    }
+    if (signal?.aborted) throw acquireAbortedError(signal);
+    checkPartition(STORE, partition);
+    if (typeof policy?.key !== 'string') checkPolicy(STORE, policy);
     const now = this.#now();
     if (now >= this.#expiry.nextDue) this.#reclaim(now);
 
@@ -162,14 +152,7 @@ export class InProcessRateLimitStore implements RateLimitStore {
   #acquireNewPartition(partition: string, policy: RateLimitPolicy, now: number): RateLimitDecision {
     const shape = this.#shape(policy);
     if (this.#partitions.size >= this.maxTrackedPartitions) {
-      // Fail open, and say what a fresh counter would say.
-      return {
-        allowed: true,
-        limit: shape.limit,
-        remaining: shape.limit - 1,
-        reset: Math.ceil(shape.windowSeconds),
-        retryAfter: 0,
-      };
+      return failOpenDecision(shape.limit, shape.windowSeconds);
     }
     const entry = new PartitionEntry(partition, policy.key, shape);
     this.#partitions.set(partition, entry);

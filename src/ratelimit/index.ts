@@ -3,14 +3,14 @@
  * two pipeline stages; replaceable store and partitioner.
  */
 export { RateLimit, RateLimitKind } from './annotation.js';
-export type { RateLimitSettings } from './annotation.js';
 export { RateLimitConfiguration } from './configuration.js';
 export { DefaultRateLimitPartitioner, RateLimitPartitioner } from './partitioner.js';
 export { RateLimitScope, RateLimitStore } from './types.js';
-export type { RateLimitClock, RateLimitDecision, RateLimitPolicy } from './types.js';
+export type { RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitSettings } from './types.js';
 export { InProcessRateLimitStore } from './in-process-store.js';
 export type { InProcessRateLimitStoreOptions } from './in-process-store.js';
 export { monotonicClock } from './clock.js';
 export { ManualClock } from './manual-clock.js';
-export { principalRateLimitFilter, transportRateLimitFilter } from './filters.js';
-export { rateLimitFeature } from './feature.js';
+export { acquireAbortedError, checkPartition, checkPolicy, failOpenDecision } from './store-checks.js';
+export { EXACT_PERMIT_LIMIT, WINDOW_SEGMENTS } from './sliding-window.js';
+export { RateLimitStoreUnavailableError } from './store-unavailable-error.js';

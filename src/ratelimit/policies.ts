@@ -1,8 +1,6 @@
-import type { RouteInfo } from '../index.js';
-import { RateLimitKind } from './annotation.js';
-import type { RateLimitSettings } from './annotation.js';
+import type { AnnotationKind, RouteInfo } from '../index.js';
 import { RateLimitScope } from './types.js';
-import type { RateLimitPolicy } from './types.js';
+import type { RateLimitPolicy, RateLimitSettings } from './types.js';
 
 /** A handler's counters at one scope, and whether it has counters at the other scope too. */
 export interface ScopePlan {
@@ -18,10 +16,11 @@ interface RoutePlans {
 
 const cache = new WeakMap<RouteInfo, RoutePlans>();
 
-function policiesAt(route: RouteInfo, scope: RateLimitScope): readonly RateLimitPolicy[] {
+/** Shortest window first (ties by name), so a refused burst does not spend a longer window's allowance. */
+function policiesAt(route: RouteInfo, kind: AnnotationKind<RateLimitSettings>, scope: RateLimitScope): readonly RateLimitPolicy[] {
   return Object.freeze(
     route.annotations
-      .filter((a) => a.kind === RateLimitKind)
+      .filter((a) => a.kind === kind)
       .map((a) => a.value as RateLimitSettings)
       .filter((s) => s.scope === scope)
       .sort((a, b) => a.windowSeconds - b.windowSeconds || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
@@ -38,23 +37,18 @@ function policiesAt(route: RouteInfo, scope: RateLimitScope): readonly RateLimit
   );
 }
 
-/** The counters of one handler at one scope, with what a request needs to know about the other scope. */
-export function planFor(route: RouteInfo, scope: RateLimitScope): ScopePlan {
+/**
+ * The counters of one handler at one scope (the values of `kind` on the route), with what a request needs to
+ * know about the other scope. Computed once per route.
+ */
+export function planFor(route: RouteInfo, kind: AnnotationKind<RateLimitSettings>, scope: RateLimitScope): ScopePlan {
   let plans = cache.get(route);
   if (plans === undefined) {
-    const transport = policiesAt(route, RateLimitScope.Transport);
-    const principal = policiesAt(route, RateLimitScope.Principal);
+    const transport = policiesAt(route, kind, RateLimitScope.Transport);
+    const principal = policiesAt(route, kind, RateLimitScope.Principal);
     const shared = transport.length > 0 && principal.length > 0;
     plans = { transport: { policies: transport, shared }, principal: { policies: principal, shared } };
     cache.set(route, plans);
   }
   return scope === RateLimitScope.Transport ? plans.transport : plans.principal;
-}
-
-/**
- * The counters of one handler at one scope, shortest window first (ties by name), so a refused burst does
- * not spend a longer window's allowance. Computed once per route.
- */
-export function policiesFor(route: RouteInfo, scope: RateLimitScope): readonly RateLimitPolicy[] {
-  return planFor(route, scope).policies;
 }

@@ -1,3 +1,4 @@
+import { checkPolicyNumbers } from './store-checks.js';
 import type { RateLimitDecision } from './types.js';
 
 /** Up to this many permits per window, every admission keeps its own timestamp: the window is exact. */
@@ -20,17 +21,8 @@ export interface WindowShape {
  * field and the accepted range.
  */
 export function windowShape(policyKey: string, permitLimit: number, windowSeconds: number): WindowShape {
-  if (typeof permitLimit !== 'number' || !Number.isSafeInteger(permitLimit) || permitLimit < 1) {
-    throw new TypeError(
-      `Rate-limit policy "${policyKey}": permitLimit must be a positive integer (requests per window); got ${String(permitLimit)}`,
-    );
-  }
+  checkPolicyNumbers(policyKey, permitLimit, windowSeconds);
   const windowMs = windowSeconds * 1000;
-  if (typeof windowSeconds !== 'number' || !(windowSeconds > 0) || !Number.isFinite(windowMs)) {
-    throw new TypeError(
-      `Rate-limit policy "${policyKey}": windowSeconds must be a positive, finite number of seconds; got ${String(windowSeconds)}`,
-    );
-  }
   const exact = permitLimit <= EXACT_PERMIT_LIMIT;
   return {
     limit: permitLimit,

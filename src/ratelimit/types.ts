@@ -65,3 +65,11 @@ export interface RateLimitClock {
 
 /** Service token for the store; register a custom one with `RegistrationType.Replace`. */
 export const RateLimitStore = createToken<RateLimitStore>('RateLimitStore');
+
+/** The settings of one `@RateLimit`. */
+export interface RateLimitSettings {
+  readonly permitLimit: number;
+  readonly windowSeconds: number;
+  readonly name: string;
+  readonly scope: RateLimitScope;
+}

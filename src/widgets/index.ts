@@ -2,7 +2,7 @@
 export { html, trusted, escapeHtml, SafeHtml } from './html.js';
 export { callAction, htmlAction, jsonContent, type CallActionOptions, type HtmlActionOptions } from './actions.js';
 export { textInput, textarea, checkbox, radioGroup, select, type Choice } from './forms.js';
-export { markdown, describe, type MarkdownResult } from './results.js';
+export { markdown, describe } from './results.js';
 export type {
   WidgetEvent,
   WidgetContext,
@@ -12,4 +12,5 @@ export type {
   LambdaCallback,
   WidgetHandler,
   WidgetResult,
+  MarkdownResult,
 } from './types.js';

@@ -1,10 +1,5 @@
 // Result helpers: Markdown results and the `describe` convention of custom widgets.
-import type { LambdaCallback, LambdaContext, WidgetEvent, WidgetHandler, WidgetResult } from './types.js';
-
-/** A result the console renders as Markdown. */
-export interface MarkdownResult {
-  markdown: string;
-}
+import type { LambdaCallback, LambdaContext, MarkdownResult, WidgetEvent, WidgetHandler, WidgetResult } from './types.js';
 
 /**
  * Returns Markdown for the console to render.

@@ -1,6 +1,5 @@
 // The shapes a custom-widget function receives and returns (SPEC §4.1), as the console and Lambda send them.
 import type { SafeHtml } from './html.js';
-import type { MarkdownResult } from './results.js';
 
 /** The dashboard's timezone as the console sends it. */
 export interface WidgetTimezone {
@@ -77,6 +76,11 @@ export interface LambdaContext {
 }
 
 /** What a widget function may return: HTML (a string or `html` template), `{ markdown }`, or any JSON value. */
+/** Markdown for the console to render (`markdown()` makes one). */
+export interface MarkdownResult {
+  markdown: string;
+}
+
 export type WidgetResult = string | SafeHtml | MarkdownResult | null | boolean | number | readonly unknown[] | { readonly [key: string]: unknown };
 
 /** A Lambda callback, for callback-style handlers. */

@@ -387,19 +387,15 @@ test('operations on one dashboard run one at a time: concurrent first reads invo
   assert.equal(functions.calls.length, 1);
 });
 
-test('the store surface refuses malformed ids and option bodies with typed errors, changing nothing', async () => {
+test('the store surface refuses malformed ids with typed errors, changing nothing', async () => {
+  // Request bodies are checked where they enter, by the harness's routes (test/e2e/harness-bad-requests.test.ts).
   const { dash, harness, functions } = await formDashboard();
   const d = harness.store.get(dash.id);
   const before = functions.calls.length;
-  for (const index of ['abc', '-1', 4, '1.5', null]) {
+  for (const index of ['abc', '-1', 4, '1.5']) {
     await assert.rejects(d.runAction(0, index), (e) => e instanceof NotFoundError && e.target === 'action', String(index));
   }
-  await assert.rejects(d.runAction(0, 0, { form: {} }), (e) => e instanceof UnprocessableError && e.field === 'form');
-  await assert.rejects(d.runAction(0, 0, 'yes'), (e) => e instanceof UnprocessableError && e.field === 'body');
-  await assert.rejects(d.runAction(0, 3, { confirm: 'no' }), (e) => e instanceof UnprocessableError && e.field === 'confirm');
-  await assert.rejects(d.refresh({ mode: 'auto', all: true }), (e) => e instanceof UnprocessableError && e.field === 'all');
-  await assert.rejects(d.refresh(7), (e) => e instanceof UnprocessableError && e.field === 'body');
-  assert.deepEqual(await d.refresh(null), { refreshed: ['widget-0'], skipped: [] });
+  assert.deepEqual(await d.refresh(), { refreshed: ['widget-0'], skipped: [] });
   assert.equal(functions.calls.length, before + 1);
   assert.equal((await d.readWidget('widget-0')).html, FORM_WIDGET);
   assert.deepEqual(d.info().widgets, [{

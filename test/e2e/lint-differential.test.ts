@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { lint, parseWidgetHtml } from '../../src/lint/index.js';
 import { CONSOLE_PURIFY_CONFIG, consolePurifier } from '../fixtures/lint/console-purifier.js';
 import { HAND_CASES } from '../fixtures/lint/differential-cases.js';
-import { attributeArbitrary, documentArbitrary, soupArbitrary } from '../fixtures/lint/generators.js';
+import { attributeArbitrary, documentArbitrary, soupArbitrary } from '../../src/lint/html-arbitraries.test-suite.js';
 
 const { window, purify } = consolePurifier();
 const CONFIG = CONSOLE_PURIFY_CONFIG;

@@ -7,7 +7,7 @@ import {
 import type { Annotation, App, ExecutionContext } from '../../src/index.js';
 import {
   DefaultRateLimitPartitioner, InProcessRateLimitStore, ManualClock, RateLimit, RateLimitConfiguration,
-  RateLimitPartitioner, RateLimitScope, RateLimitStore,
+  RateLimitPartitioner, RateLimitScope, RateLimitStore, RateLimitStoreUnavailableError,
 } from '../../src/ratelimit/index.js';
 import type { RateLimitDecision, RateLimitPolicy } from '../../src/ratelimit/index.js';
 
@@ -280,5 +280,18 @@ describe('rate limiting over HTTP', () => {
     const res = await app.inject({ url: '/s' });
     assert.equal(res.statusCode, 503);
     assert.equal(res.json().title, 'Service Unavailable');
+    assert.equal(res.headers['retry-after'], '1');
+  });
+
+  it('a store that throws RateLimitStoreUnavailableError sets the 503 problem\'s Retry-After', async () => {
+    const app = createApp();
+    const error = new RateLimitStoreUnavailableError('counter service timed out', { retryAfter: 7 });
+    app.services.replace(RateLimitStore, () => ({ acquire: () => Promise.reject(error) }));
+    app.route(route('GET', '/s', [RateLimit()], () => 'ok'));
+    const res = await app.inject({ url: '/s' });
+    assert.equal(res.statusCode, 503);
+    assert.equal(res.headers['retry-after'], '7');
+    assert.equal(res.json().retryAfter, 7);
+    assert.equal(res.json().reason, 'RateLimitStoreUnavailableError');
   });
 });

@@ -1,6 +1,6 @@
 /**
  * One execution environment: a warm child process that runs one invocation at a time, spoken to in JSON lines
- * on fd 3 (see node-bootstrap.ts). It owns the Lambda rules that need a process boundary: the init phase, the
+ * on fd 3 (see runtime/node-bootstrap.cjs). It owns the Lambda rules that need a process boundary: the init phase, the
  * timeout (the process is killed), and a crash (the process is gone; the next call starts a fresh one).
  */
 import { spawn, type ChildProcess } from 'node:child_process';

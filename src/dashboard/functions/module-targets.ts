@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ChildPoolTarget } from './child-pool-target.js';
 import type { SpawnSpec } from './child-environment.js';
 import { findNodeModuleFile, splitNodeHandler } from './handler-path.js';
@@ -14,9 +14,11 @@ import {
   newLogStreamName,
   type FunctionIdentity,
 } from './lambda-context.js';
-import { NODE_BOOTSTRAP } from './node-bootstrap.js';
-import { PYTHON_BOOTSTRAP } from './python-bootstrap.js';
 import type { FunctionSpec } from './types.js';
+
+/** The programs a function's child process runs in place of Lambda's runtime (shipped beside this module). */
+const NODE_BOOTSTRAP = fileURLToPath(new URL('./runtime/node-bootstrap.cjs', import.meta.url));
+const PYTHON_BOOTSTRAP = fileURLToPath(new URL('./runtime/python-bootstrap.py', import.meta.url));
 
 /** Variables of the host that must not leak into a function's process. */
 const HOST_ONLY = ['NODE_TEST_CONTEXT', 'NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE'];
@@ -77,7 +79,7 @@ export function nodeModuleTarget(key: string, spec: FunctionSpec & { handler: st
     const tsx = tsxImport(file);
     if (tsx) args.push('--import', tsx);
   }
-  args.push('-e', NODE_BOOTSTRAP);
+  args.push(NODE_BOOTSTRAP);
   const taskRoot = resolve(baseDir);
   return new ChildPoolTarget(
     identity,
@@ -106,7 +108,7 @@ export function pythonModuleTarget(key: string, spec: FunctionSpec & { handler: 
   const handler = spec.handler;
   const spawnSpec = (): SpawnSpec => ({
     command: pythonCommand(),
-    args: ['-u', '-c', PYTHON_BOOTSTRAP],
+    args: ['-u', PYTHON_BOOTSTRAP],
     cwd: taskRoot,
     env: lambdaEnvironment(identity, handler, taskRoot, 'AWS_Lambda_python3', { PYTHONDONTWRITEBYTECODE: '1', ...spec.environment }),
   });

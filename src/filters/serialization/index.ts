@@ -2,3 +2,4 @@ export { serializationFilter } from './serialization-filter.js';
 export { SerializationSettings } from './settings.js';
 export { Reply, reply } from './reply.js';
 export { problemResponse, toResponse } from './result.js';
+export type { ErrorClass, ErrorHandler, ErrorMapping } from './error-handlers.js';

@@ -1,6 +1,7 @@
 import { ValidateKind } from '../../annotations/index.js';
 import type { ValidateSchemas } from '../../annotations/index.js';
-import type { ExecutionContext, Filter } from '../../pipeline/index.js';
+import type { ExecutionContext, Filter, OutgoingResponse } from '../../pipeline/index.js';
+import { findErrorHandler } from './error-handlers.js';
 import { ClientAbortedError, FilterOrder, HttpError, PayloadTooLargeError, problem } from '../../pipeline/index.js';
 import { parseBody } from './body-parser.js';
 import { problemResponse, toResponse } from './result.js';
@@ -12,12 +13,25 @@ async function runHandler(ctx: ExecutionContext, settings: SerializationSettings
     const raw = await ctx.bodySource.read(settings.bodyLimit);
     ctx.body = parseBody(raw, ctx.request.headers.get('content-type'));
   }
-  if (schemas?.body) ctx.body = await validate(schemas.body, ctx.body, 'body');
-  if (schemas?.query) ctx.validatedQuery = await validate(schemas.query, Object.fromEntries(ctx.request.query), 'query');
+  if (schemas?.body) ctx.body = await validate(schemas.body, ctx.body, 'body', schemas.fieldStatus);
+  if (schemas?.query) ctx.validatedQuery = await validate(schemas.query, Object.fromEntries(ctx.request.query), 'query', schemas.fieldStatus);
   ctx.respond(toResponse(await ctx.route.invoke(ctx)));
 }
 
-function errorResponse(ctx: ExecutionContext, error: unknown, settings: SerializationSettings) {
+/** The app's error handler for `error`, when one takes it: its result or its own error becomes the response. */
+function mappedErrorResponse(ctx: ExecutionContext, error: unknown, settings: SerializationSettings): OutgoingResponse | Promise<OutgoingResponse> {
+  const handle = settings.errorHandlers && findErrorHandler(settings.errorHandlers, error);
+  if (handle === undefined) return errorResponse(ctx, error, settings);
+  return (async () => {
+    try {
+      return toResponse(await handle(error, ctx));
+    } catch (mapped) {
+      return errorResponse(ctx, mapped, settings);
+    }
+  })();
+}
+
+function errorResponse(ctx: ExecutionContext, error: unknown, settings: SerializationSettings): OutgoingResponse {
   if (error instanceof HttpError) {
     const response = problemResponse(error.problem);
     for (const [k, v] of Object.entries(error.headers)) response.headers.set(k, v);
@@ -51,7 +65,11 @@ export const serializationFilter: Filter = {
     }
     if (ctx.response !== null) return;
     const settings = ctx.services.get(SerializationSettings);
-    const fail = (error: unknown) => void ctx.respond(errorResponse(ctx, error, settings));
+    const fail = (error: unknown): void | Promise<void> => {
+      const response = mappedErrorResponse(ctx, error, settings);
+      if (response instanceof Promise) return response.then((r) => void ctx.respond(r));
+      ctx.respond(response);
+    };
     const schemas = ctx.annotations(ValidateKind)[0];
     if (ctx.bodySource.present || schemas !== undefined) return runHandler(ctx, settings, schemas).catch(fail);
     // Hot path: no body, nothing to validate, and a handler that answers at once costs no extra ticks.
@@ -60,7 +78,7 @@ export const serializationFilter: Filter = {
       if (isThenable(result)) return Promise.resolve(result).then((value) => void ctx.respond(toResponse(value)), fail);
       ctx.respond(toResponse(result));
     } catch (error) {
-      fail(error);
+      return fail(error);
     }
   },
 };

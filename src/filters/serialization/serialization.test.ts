@@ -7,6 +7,19 @@ import { createApp, HttpError, Logger, reply, route, Validate } from '../../inde
 const quiet = { warn() {}, error() {} };
 
 describe('serialization', () => {
+  it('Validate fieldStatus: a field that cannot be applied is 422 naming it; a body of the wrong shape stays 400', async () => {
+    const app = createApp();
+    app.route(route('PUT', '/settings', [Validate({ body: z.object({ theme: z.enum(['light', 'dark']) }), fieldStatus: 422 })], (ctx) => ctx.body));
+    const put = (body: unknown) => app.inject({ method: 'PUT', url: '/settings', body });
+    const bad = await put({ theme: 'blue' });
+    assert.equal(bad.statusCode, 422);
+    assert.equal(bad.json().field, 'theme');
+    assert.equal(bad.json().issues[0].path[0], 'theme');
+    assert.equal((await put([1])).statusCode, 400);
+    assert.deepEqual((await put({ theme: 'dark' })).json(), { theme: 'dark' });
+    assert.throws(() => Validate({ body: z.string(), fieldStatus: 409 as never }), /fieldStatus" must be 400 or 422/);
+  });
+
   it('parses JSON, form and text bodies by content type; anything else is 415', async () => {
     const app = createApp();
     app.route(route('POST', '/echo', (ctx) => ({ body: ctx.body })));

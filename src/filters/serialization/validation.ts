@@ -1,13 +1,18 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { HttpError } from '../../pipeline/index.js';
 
-/** Runs a Standard Schema validator; failures become 400 problems listing the issues. */
-export async function validate(schema: StandardSchemaV1, value: unknown, part: 'body' | 'query'): Promise<unknown> {
+/**
+ * Runs a Standard Schema validator; failures become problems listing the issues and the `field` the first one
+ * names: 400, or `fieldStatus` when that issue has a path.
+ */
+export async function validate(schema: StandardSchemaV1, value: unknown, part: 'body' | 'query', fieldStatus: 400 | 422 = 400): Promise<unknown> {
   const result = await schema['~standard'].validate(value);
   if (!result.issues) return result.value;
   const issues = result.issues.map((issue) => ({
     message: issue.message,
     path: (issue.path ?? []).map((p) => (typeof p === 'object' && p !== null ? p.key : p)).map(String),
   }));
-  throw new HttpError(400, `The request ${part} is invalid: ${issues.map((i) => (i.path.length ? `${i.path.join('.')}: ` : '') + i.message).join('; ')}`, { issues });
+  const field = issues[0]?.path.join('.') ?? '';
+  const detail = `The request ${part} is invalid: ${issues.map((i) => (i.path.length ? `${i.path.join('.')}: ` : '') + i.message).join('; ')}`;
+  throw new HttpError(field ? fieldStatus : 400, detail, field ? { issues, field } : { issues });
 }

@@ -1,10 +1,9 @@
-import { EXACT_PERMIT_LIMIT, WINDOW_SEGMENTS } from '../sliding-window.js';
-import type { RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../types.js';
+import { EXACT_PERMIT_LIMIT, RateLimitStoreUnavailableError, WINDOW_SEGMENTS, acquireAbortedError, checkPartition, checkPolicy, failOpenDecision } from '../index.js';
+import type { RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../index.js';
 import { checkKeyPrefix, counterKeyParts, escapeName } from './counter-key.js';
 import { FailureWarning, type RateLimitStoreLogger } from './failure-warning.js';
 import { SLIDING_WINDOW_SCRIPT, SLIDING_WINDOW_SHA } from './sliding-window-script.js';
 import { decodeReply } from './script-codec.js';
-import { RateLimitStoreUnavailableError } from './store-unavailable-error.js';
 import { createRedisClient } from './redis-client.js';
 import type { RedisScriptClient } from './redis-client.js';
 
@@ -75,30 +74,7 @@ function positiveInteger(name: string, value: unknown, fallback: number): number
   return value;
 }
 
-function checkPartition(partition: unknown): void {
-  if (typeof partition !== 'string') {
-    throw new TypeError(`partition must be a string (got ${typeof partition})`);
-  }
-}
-
-function checkPolicy(policy: RateLimitPolicy): void {
-  if (policy === null || typeof policy !== 'object' || typeof policy.key !== 'string') {
-    throw new TypeError('policy must be a RateLimitPolicy with a string key');
-  }
-  if (typeof policy.permitLimit !== 'number' || !Number.isSafeInteger(policy.permitLimit) || policy.permitLimit < 1) {
-    throw new TypeError(`Rate-limit policy "${policy.key}": permitLimit must be a positive integer (got ${String(policy.permitLimit)})`);
-  }
-  if (typeof policy.windowSeconds !== 'number' || !Number.isFinite(policy.windowSeconds) || policy.windowSeconds <= 0) {
-    throw new TypeError(`Rate-limit policy "${policy.key}": windowSeconds must be a positive finite number (got ${String(policy.windowSeconds)})`);
-  }
-}
-
-/** The rejection for an aborted acquire: an AbortError whatever the abort reason was (kept as `cause`). */
-function abortError(signal: AbortSignal): unknown {
-  const reason: unknown = signal.reason;
-  if (reason instanceof Error && reason.name === 'AbortError') return reason;
-  return Object.assign(new DOMException('The rate-limit acquire was aborted', 'AbortError'), { cause: reason });
-}
+const STORE = 'RedisRateLimitStore';
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -163,8 +139,8 @@ export class RedisRateLimitStore implements RateLimitStore {
     let key: string;
     let now: string | undefined;
     try {
-      if (signal?.aborted) throw abortError(signal);
-      checkPartition(partition);
+      if (signal?.aborted) throw acquireAbortedError(signal);
+      checkPartition(STORE, partition);
       plan = this.#plan(policy);
       key = plan.keyHead + escapeName(partition) + plan.keyTail;
       now = this.#clock ? String(Math.floor(this.#clock.now() * 1000)) : undefined;
@@ -187,7 +163,7 @@ export class RedisRateLimitStore implements RateLimitStore {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
-          reject(abortError(signal));
+          reject(acquireAbortedError(signal));
         };
         signal.addEventListener('abort', onAbort, { once: true });
       }
@@ -223,7 +199,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     if (cached && cached.key === policy.key && cached.permitLimit === policy.permitLimit && cached.windowSeconds === policy.windowSeconds) {
       return cached;
     }
-    checkPolicy(policy);
+    checkPolicy(STORE, policy);
     const windowMicros = Math.round(policy.windowSeconds * 1_000_000);
     const exact = policy.permitLimit <= this.#exactLimit;
     const { head, tail } = counterKeyParts(this.#prefix, policy.key);
@@ -275,6 +251,6 @@ export class RedisRateLimitStore implements RateLimitStore {
       return;
     }
     // What a fresh counter would say, as the in-process store does when it fails open.
-    resolve({ allowed: true, limit: policy.permitLimit, remaining: policy.permitLimit - 1, reset: Math.ceil(policy.windowSeconds), retryAfter: 0 });
+    resolve(failOpenDecision(policy.permitLimit, policy.windowSeconds));
   }
 }

@@ -1,5 +1,5 @@
 // The script's decision travels as one integer: a table reply costs Redis more than the rest of a refusal.
-import type { RateLimitDecision } from '../types.js';
+import type { RateLimitDecision } from '../index.js';
 
 /** The split of the integer reply: the low 26 bits hold one number, the bits above another. */
 const SPLIT = 2 ** 26;

@@ -1,11 +1,14 @@
-/**
- * The program a Python function's child process runs (`python3 -u -c`), playing the part of Lambda's Python
- * runtime: it imports `_HANDLER` from `LAMBDA_TASK_ROOT`, passes a context object, and reports results and
- * errors (`{ errorType, errorMessage, stackTrace }`) in the same JSON-lines protocol on fd 3 as the Node.js
- * bootstrap. `print` and `logging` output is sent as log lines.
- */
-export const PYTHON_BOOTSTRAP = String.raw`
+"""The program a Python function's child process runs, playing the part of Lambda's Python runtime.
+
+It imports _HANDLER from LAMBDA_TASK_ROOT, passes a context object, and reports results and errors
+({ errorType, errorMessage, stackTrace }) in the same JSON-lines protocol on fd 3 as the Node.js bootstrap.
+print and logging output is sent as log lines.
+"""
 import importlib, io, json, logging, os, socket, sys, threading, time, traceback
+
+# Python puts this file's folder first on the path; a function's imports start at its task root instead.
+if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
+    sys.path.pop(0)
 
 CHANNEL = socket.socket(fileno=3)
 READER = CHANNEL.makefile('rb')
@@ -162,4 +165,3 @@ def main():
 
 
 main()
-`;

@@ -1,19 +1,19 @@
 /**
  * Thrown by a rate-limit store configured to fail closed when its backing service cannot answer in time.
- * The framework answers the request with a 503 problem instead of guessing. The class has no dependencies,
- * so code that only checks for it never loads a Redis client.
+ * The rate-limit filters answer it with a `status` (503) problem and a `Retry-After` of `retryAfter` seconds
+ * instead of guessing. It lives in `trellis/ratelimit`, so custom stores (and code that only checks for it)
+ * never load a Redis client; `trellis/ratelimit/redis` re-exports it.
  *
  * @example
- * try {
- *   await store.acquire(partition, policy);
- * } catch (error) {
- *   if (error instanceof RateLimitStoreUnavailableError) return respond503(error.retryAfter);
- *   throw error;
- * }
+ * // in a custom store that cannot reach its backend:
+ * throw new RateLimitStoreUnavailableError('counter service timed out', { cause: error, retryAfter: 5 });
  */
+/** The `code` of every `RateLimitStoreUnavailableError`. */
+export const STORE_UNAVAILABLE_CODE = 'RATE_LIMIT_STORE_UNAVAILABLE';
+
 export class RateLimitStoreUnavailableError extends Error {
   /** A stable code for checks across package copies (where `instanceof` fails). */
-  readonly code = 'RATE_LIMIT_STORE_UNAVAILABLE';
+  readonly code = STORE_UNAVAILABLE_CODE;
   /** The HTTP status the framework answers with. */
   readonly status = 503;
   /** Seconds a client should wait before retrying (the `Retry-After` of the 503). */

@@ -4,8 +4,8 @@ import { lintAnalyzer } from './html-analyzer.js';
 import type { FunctionInvoker, HtmlAnalyzer } from './ports.js';
 import { DashboardStore } from './store.js';
 
-/** Options of {@link createHarness}. */
-export interface HarnessOptions {
+/** Options of {@link createInterpreter}. */
+export interface InterpreterOptions {
   /**
    * What runs the endpoints: a functions configuration (a registry is made from it and closed by
    * `close()`), a `FunctionRegistry`, or any `{ invoke(endpoint, event) }`.
@@ -25,17 +25,17 @@ export interface HarnessOptions {
  * The interpreter driven in-process: load dashboards and get drivers for them.
  *
  * @example
- * const harness = createHarness({ functions: { functions: { hello: { handler: (e) => `<p>${e.name}</p>` } } }, clock: () => Date.UTC(2024, 0, 1) });
- * const dash = await harness.load(json, { name: 'ops' });
+ * const interpreter = createInterpreter({ functions: { functions: { hello: { handler: (e) => `<p>${e.name}</p>` } } }, clock: () => Date.UTC(2024, 0, 1) });
+ * const dash = await interpreter.load(json, { name: 'ops' });
  * const w = await dash.widget(0);
  */
-export class Harness {
+export class Interpreter {
   readonly store: DashboardStore;
   /** What runs the endpoints. */
   readonly functions: FunctionInvoker;
   readonly #owned: FunctionRegistry | null;
 
-  constructor(options: HarnessOptions) {
+  constructor(options: InterpreterOptions) {
     const given = options.functions;
     this.#owned = isInvoker(given) ? null : new FunctionRegistry(given);
     this.functions = this.#owned ?? (given as FunctionInvoker);
@@ -53,7 +53,7 @@ export class Harness {
    * Throws DashboardValidationError listing every problem.
    *
    * @example
-   * const dash = await harness.load({ widgets: [{ type: 'custom', properties: { endpoint: 'hello' } }] });
+   * const dash = await interpreter.load({ widgets: [{ type: 'custom', properties: { endpoint: 'hello' } }] });
    */
   async load(dashboard: string | object, options: { name?: string } = {}): Promise<DashboardDriver> {
     const text = typeof dashboard === 'string' ? dashboard : JSON.stringify(dashboard, null, 2);
@@ -90,8 +90,15 @@ function isInvoker(v: FunctionsConfig | FunctionInvoker): v is FunctionInvoker {
  * Creates an in-process harness.
  *
  * @example
- * const harness = createHarness({ functions: { functions: { hello: { handler: () => '<p>hi</p>' } } } });
+ * const interpreter = createInterpreter({ functions: { functions: { hello: { handler: () => '<p>hi</p>' } } } });
  */
-export function createHarness(options: HarnessOptions): Harness {
-  return new Harness(options);
+export function createInterpreter(options: InterpreterOptions): Interpreter {
+  return new Interpreter(options);
 }
+
+/** @deprecated The earlier name of {@link Interpreter}. */
+export type Harness = Interpreter;
+/** @deprecated The earlier name of {@link InterpreterOptions}. */
+export type HarnessOptions = InterpreterOptions;
+/** @deprecated The earlier name of {@link createInterpreter}. */
+export const createHarness = createInterpreter;

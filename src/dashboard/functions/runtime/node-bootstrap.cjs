@@ -1,13 +1,10 @@
-/**
- * The program a Node.js function's child process runs (`node -e`), playing the part of Lambda's Node.js
- * runtime interface client. It is plain CommonJS kept as text so the child needs no TypeScript loader unless
- * the handler itself is TypeScript.
- *
- * Protocol: JSON lines on fd 3. Parent → child: `{ t: 'invoke', id, requestId, deadline, arn, event }`.
- * Child → parent: `{ t: 'ready' }`, `{ t: 'initError', error }`, `{ t: 'log', d }`,
- * `{ t: 'result', id, ok, value | error }` where `error` is Lambda's `{ errorType, errorMessage, trace }`.
- */
-export const NODE_BOOTSTRAP = String.raw`'use strict';
+// The program a Node.js function's child process runs, playing the part of Lambda's Node.js runtime interface
+// client. Plain CommonJS, so the child needs no TypeScript loader unless the handler itself is TypeScript.
+//
+// Protocol: JSON lines on fd 3. Parent -> child: { t: 'invoke', id, requestId, deadline, arn, event }.
+// Child -> parent: { t: 'ready' }, { t: 'initError', error }, { t: 'log', d },
+// { t: 'result', id, ok, value | error } where error is Lambda's { errorType, errorMessage, trace }.
+'use strict';
 const net = require('node:net');
 const path = require('node:path');
 const fs = require('node:fs');
@@ -15,8 +12,6 @@ const util = require('node:util');
 const { pathToFileURL } = require('node:url');
 const { createRequire } = require('node:module');
 const { Writable } = require('node:stream');
-// node -e defines these as globals; Lambda modules must not see them.
-for (const name of ['require', 'module', 'exports', '__filename', '__dirname']) delete globalThis[name];
 
 const channel = new net.Socket({ fd: 3, readable: true, writable: true });
 channel.on('error', () => process.exit(0));
@@ -55,7 +50,7 @@ function toDoc(e) {
   try {
     if (isError(e)) return { errorType: String(e.name), errorMessage: String(e.message), trace: String(e.stack || '').split('\n') };
     return { errorType: typeof e, errorMessage: String(e), trace: [] };
-  } catch (_) {
+  } catch {
     return { errorType: 'handled', errorMessage: 'callback called with Error argument, but there was a problem while retrieving one or more of its message, name, and stack' };
   }
 }
@@ -66,12 +61,12 @@ function runtimeError(type, message, cause) {
   return e;
 }
 
-function isFile(p) { try { return fs.statSync(p).isFile(); } catch (_) { return false; } }
+function isFile(p) { try { return fs.statSync(p).isFile(); } catch { return false; } }
 function packageIsModule(file) {
   let dir = path.dirname(file);
   for (;;) {
     const pj = path.join(dir, 'package.json');
-    if (isFile(pj)) { try { return JSON.parse(fs.readFileSync(pj, 'utf8')).type === 'module'; } catch (_) { return false; } }
+    if (isFile(pj)) { try { return JSON.parse(fs.readFileSync(pj, 'utf8')).type === 'module'; } catch { return false; } }
     const up = path.dirname(dir);
     if (up === dir) return false;
     dir = up;
@@ -171,8 +166,8 @@ function invokeStreaming(inv, event, context) {
   stream.setContentType = () => {};
   stream.on('finish', () => {
     const text = Buffer.concat(chunks).toString('utf8');
-    let value = text;
-    try { value = JSON.parse(text); } catch (_) { value = text; }
+    let value;
+    try { value = JSON.parse(text); } catch { value = text; }
     respond(inv, succeeded(value));
   });
   const result = handler(event, stream, context);
@@ -219,4 +214,3 @@ loadHandler().then(
   (fn) => { handler = fn; send({ t: 'ready' }); },
   (e) => send({ t: 'initError', error: toDoc(e) }),
 );
-`;

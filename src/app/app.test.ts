@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { HttpError, problem } from '../pipeline/index.js';
+import { route } from '../annotations/index.js';
+import { reply } from '../filters/index.js';
+import { createApp, Logger, type App, type BoundAddress } from './index.js';
+import { Router } from './router.js';
+
+const quiet = { warn() {}, error() {} };
+
+describe('Router', () => {
+  it('matches params, refuses duplicates and unroutable paths with the route named, and lists allowed methods', () => {
+    const router = new Router<string>();
+    router.add('GET', '/orders/:id', 'get-order');
+    router.add('DELETE', '/orders/:id', 'delete-order');
+    const found = router.find('GET', '/orders/42');
+    assert.deepEqual([found?.entry, { ...found?.params }], ['get-order', { id: '42' }]);
+    assert.equal(router.find('POST', '/orders/42'), null);
+    assert.deepEqual(router.allowedMethods('/orders/42'), ['GET', 'DELETE']);
+    assert.throws(() => router.add('GET', '/orders/:id', 'again'), /Two handlers are declared for GET \/orders\/:id/);
+    assert.throws(() => router.add('GET', 'no-slash', 'bad'), /Cannot route GET no-slash/);
+  });
+
+  it('adds HEAD for GET routes that declare none, and keeps a declared HEAD', () => {
+    const router = new Router<string>();
+    router.add('GET', '/a', 'get-a');
+    router.add('GET', '/b', 'get-b');
+    router.add('HEAD', '/b', 'head-b');
+    router.addImplicitHead([['/a', 'get-a'], ['/b', 'get-b']]);
+    assert.equal(router.find('HEAD', '/a')?.entry, 'get-a');
+    assert.equal(router.find('HEAD', '/b')?.entry, 'head-b');
+  });
+});
+
+describe('dispatch', () => {
+  const app = createApp();
+  app.services.addValue(Logger, quiet);
+  app.route(route('GET', '/items/:id', (ctx) => ({ id: ctx.params.id })));
+
+  it('answers an unknown path 404, a known path with another method 405 with Allow, a bad target 400', async () => {
+    const missing = await app.inject({ url: '/nothing' });
+    assert.equal(missing.statusCode, 404);
+    assert.equal(missing.json().detail, 'No handler for GET /nothing.');
+    const wrong = await app.inject({ method: 'POST', url: '/items/1' });
+    assert.equal(wrong.statusCode, 405);
+    assert.equal(wrong.headers.allow, 'GET, HEAD');
+    const bad = await app.inject({ url: '/items/%zz' });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.headers['content-type'], 'application/problem+json; charset=utf-8');
+  });
+});
+
+describe('app.onError: errors mapped in one place', () => {
+  class NotFound extends Error {}
+  class MissingOrder extends NotFound {}
+  class Conflict extends Error {}
+  const seen: string[] = [];
+
+  function appWithHooks(): App {
+    const app = createApp();
+    app.services.addValue(Logger, quiet);
+    app.onError(NotFound, (error) => {
+      seen.push(`not-found:${error.message}`);
+      throw new HttpError(404, error.message, { kind: 'order' });
+    });
+    app.onError(Conflict, async (error, ctx) => reply({ conflict: error.message, route: ctx.route.id }, { status: 409 }));
+    app.onError(MissingOrder, () => 'never reached: NotFound was registered first');
+    app.route(route('GET', '/missing', () => { throw new MissingOrder('order 7'); }));
+    app.route(route('GET', '/conflict', async () => { throw new Conflict('stale'); }));
+    app.route(route('GET', '/plain', () => { throw new TypeError('boom'); }));
+    app.filter({ name: 'gate', order: 450, run(ctx, next) { if (ctx.route.path === '/refused') ctx.refuse(403, problem(403, 'no')); return next(); } });
+    app.route(route('GET', '/refused', () => { throw new NotFound('the handler never runs'); }));
+    return app;
+  }
+
+  it('maps by class, subclasses included, first registration first, sync and async', async () => {
+    const app = appWithHooks();
+    const missing = await app.inject({ url: '/missing' });
+    assert.equal(missing.statusCode, 404);
+    assert.deepEqual(missing.json(), { type: 'about:blank', title: 'Not Found', status: 404, detail: 'order 7', kind: 'order' });
+    assert.deepEqual(seen, ['not-found:order 7']);
+    const conflict = await app.inject({ url: '/conflict' });
+    assert.equal(conflict.statusCode, 409);
+    assert.deepEqual(conflict.json(), { conflict: 'stale', route: 'GET /conflict' });
+  });
+
+  it('leaves errors no registration takes to the usual 500', async () => {
+    const res = await appWithHooks().inject({ url: '/plain' });
+    assert.equal(res.statusCode, 500);
+    assert.equal(res.json().detail, 'The handler failed.');
+  });
+
+  it('a catch-all handler takes every error; what it throws besides HttpError is a 500', async () => {
+    const app = createApp();
+    app.services.addValue(Logger, quiet);
+    app.onError(() => { throw new Error('the hook itself failed'); });
+    app.route(route('GET', '/x', () => { throw new Error('x'); }));
+    assert.equal((await app.inject({ url: '/x' })).statusCode, 500);
+    const other = createApp();
+    other.onError((error) => ({ caught: (error as Error).message }));
+    other.route(route('POST', '/y', () => { throw new Error('y'); }));
+    const res = await other.inject({ method: 'POST', url: '/y', body: { a: 1 } });
+    assert.deepEqual([res.statusCode, res.json()], [200, { caught: 'y' }]);
+  });
+
+  it('refusals are not errors and never reach it', async () => {
+    seen.length = 0;
+    const res = await appWithHooks().inject({ url: '/refused' });
+    assert.equal(res.statusCode, 403);
+    assert.deepEqual(seen, []);
+  });
+
+  it('refuses bad registrations and registrations after the app is built', async () => {
+    const app = createApp();
+    assert.throws(() => app.onError('nope' as never), /handler function/);
+    assert.throws(() => app.onError(Error, 'nope' as never), /error class and a handler/);
+    await app.inject({ url: '/' });
+    assert.throws(() => app.onError(() => 1));
+  });
+});
+
+describe('inject() and the Node host write through one writer', () => {
+  let app: App;
+  let address: BoundAddress;
+  const errors: unknown[] = [];
+  before(async () => {
+    app = createApp();
+    app.services.addValue(Logger, { warn() {}, error: (_message: string, meta?: { error?: unknown }) => errors.push(meta?.error) });
+    app.route(route('GET', '/json', () => ({ hello: 'wörld' })));
+    app.route(route('GET', '/empty', () => undefined));
+    app.route(route('GET', '/cookies', () => reply('ok', { headers: { 'set-cookie': ['a=1', 'b=2'], 'x-app': 'trellis' } })));
+    app.route(route('GET', '/bad-header', () => reply('x', { headers: { 'x-broken': 'line\nbreak' } })));
+    app.route(route('GET', '/problem', () => { throw new HttpError(418, 'short and stout'); }));
+    address = await app.listen({ port: 0 });
+  });
+  after(() => app.close());
+
+  async function overSocket(method: string, path: string) {
+    const res = await fetch(`${address.url}${path}`, { method });
+    const headers: Record<string, string> = {};
+    res.headers.forEach((value, name) => {
+      if (!['date', 'connection', 'keep-alive'].includes(name)) headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+    });
+    return { status: res.status, headers, body: await res.text() };
+  }
+
+  async function injected(method: string, path: string) {
+    const res = await app.inject({ method, url: path });
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(res.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    return { status: res.statusCode, headers, body: res.body };
+  }
+
+  for (const [method, path] of [['GET', '/json'], ['HEAD', '/json'], ['GET', '/empty'], ['GET', '/cookies'], ['GET', '/problem'], ['GET', '/nowhere'], ['GET', '/bad-header']] as const) {
+    it(`${method} ${path}: the same status, headers and body`, async () => {
+      assert.deepEqual(await injected(method, path), await overSocket(method, path));
+    });
+  }
+
+  it('a header HTTP cannot carry gives a 500 problem that names it, on both paths', async () => {
+    errors.length = 0;
+    const res = await app.inject({ url: '/bad-header' });
+    assert.equal(res.statusCode, 500);
+    assert.match(res.json().detail, /The response could not be written: .*"x-broken"/);
+    assert.equal(errors.length, 1);
+  });
+
+  it('HEAD answers the GET\'s Content-Length and no body; 204 carries no Content-Length', async () => {
+    const head = await app.inject({ method: 'HEAD', url: '/json' });
+    assert.equal(head.headers['content-length'], String(Buffer.byteLength(JSON.stringify({ hello: 'wörld' }))));
+    assert.equal(head.rawBody.length, 0);
+    const empty = await app.inject({ url: '/empty' });
+    assert.equal(empty.statusCode, 204);
+    assert.equal(empty.headers['content-length'], undefined);
+  });
+});

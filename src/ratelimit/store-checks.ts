@@ -1,0 +1,57 @@
+import type { RateLimitDecision, RateLimitPolicy } from './types.js';
+
+/**
+ * Checks an acquire's partition as every store must. Throws a TypeError naming the store.
+ *
+ * @example
+ * async acquire(partition, policy, signal) {
+ *   checkPartition('MyStore', partition);
+ *   checkPolicy('MyStore', policy);
+ *   …
+ * }
+ */
+export function checkPartition(store: string, partition: unknown): asserts partition is string {
+  if (typeof partition !== 'string') {
+    throw new TypeError(`${store}.acquire: partition must be a string; got ${typeof partition}`);
+  }
+}
+
+/** Checks an acquire's policy: an object with a string key whose numbers make a counter. */
+export function checkPolicy(store: string, policy: RateLimitPolicy): void {
+  if (policy === null || typeof policy !== 'object' || typeof policy.key !== 'string') {
+    throw new TypeError(`${store}.acquire: policy must be a RateLimitPolicy with a string key`);
+  }
+  checkPolicyNumbers(policy.key, policy.permitLimit, policy.windowSeconds);
+}
+
+/** Checks a policy's limit and window: a positive whole number of permits in a positive, finite window. */
+export function checkPolicyNumbers(policyKey: string, permitLimit: unknown, windowSeconds: unknown): void {
+  if (typeof permitLimit !== 'number' || !Number.isSafeInteger(permitLimit) || permitLimit < 1) {
+    throw new TypeError(
+      `Rate-limit policy "${policyKey}": permitLimit must be a positive integer (requests per window); got ${String(permitLimit)}`,
+    );
+  }
+  if (typeof windowSeconds !== 'number' || !(windowSeconds > 0) || !Number.isFinite(windowSeconds * 1000)) {
+    throw new TypeError(
+      `Rate-limit policy "${policyKey}": windowSeconds must be a positive finite number of seconds; got ${String(windowSeconds)}`,
+    );
+  }
+}
+
+/**
+ * The rejection for an acquire whose signal was aborted: an `AbortError` whatever the abort reason was (the
+ * reason is kept as `cause`).
+ */
+export function acquireAbortedError(signal: AbortSignal): unknown {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name === 'AbortError') return reason;
+  return Object.assign(new DOMException('The rate-limit acquire was aborted', 'AbortError'), { cause: reason });
+}
+
+/**
+ * What a store answers when it fails open (no counter can be kept for this request): allowed, and what a
+ * fresh counter of the policy would say.
+ */
+export function failOpenDecision(permitLimit: number, windowSeconds: number): RateLimitDecision {
+  return { allowed: true, limit: permitLimit, remaining: permitLimit - 1, reset: Math.ceil(windowSeconds), retryAfter: 0 };
+}
