@@ -62,8 +62,7 @@ describe('Node host failures', { timeout: 20_000 }, () => {
     assert.match(text, /content-type: application\/problem\+json; charset=utf-8/i);
     const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
     assert.equal(body.status, 500);
-    assert.equal(body.header, 'location');
-    assert.match(body.detail, /response header "location" to something HTTP cannot carry/);
+    assert.match(body.detail, /header content \["location"\]/);
     assert.doesNotMatch(text, /set-cookie: x=1/i);
   });
 });
