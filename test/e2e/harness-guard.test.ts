@@ -2,7 +2,9 @@
 // name (no DNS rebinding), only same-origin or non-browser calls to the API, and with a token only the
 // calls that carry it.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { request } from 'node:http';
+import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { chromiumSkipReason, launchChromium } from '../support/chromium.js';
 import { HarnessApiError, HarnessClient, isLoopback, startHarness, type RunningHarness } from '../../src/harness/index.js';
@@ -133,6 +135,32 @@ describe('harness with a token', () => {
       assert.match(await other.locator('body').innerText(), /401/);
     } finally {
       await browser.close();
+    }
+  });
+});
+
+describe('trellis harness with TRELLIS_HARNESS_TOKEN', () => {
+  it('prints the token line with the page URL and refuses API calls without the token', { timeout: 60_000 }, async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'harness', '--port', '0'], {
+      env: { ...process.env, TRELLIS_HARNESS_TOKEN: 'from-env-123' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const lines: string[] = [];
+      await new Promise<void>((resolve, reject) => {
+        createInterface({ input: child.stdout! }).on('line', (line) => {
+          lines.push(line);
+          if (line.startsWith('token ')) resolve();
+        });
+        child.once('exit', () => reject(new Error(`exited early: ${lines.join('\n')}`)));
+      });
+      const url = lines[0]!.split(' ').pop()!;
+      assert.equal(lines.at(-1), `token from-env-123 (send "Authorization: Bearer <token>"; the page: ${url}/#token=from-env-123)`);
+      assert.equal((await send(url, 'GET', '/api/dashboards', {})).status, 401);
+      assert.equal((await send(url, 'GET', '/api/dashboards', { authorization: 'Bearer from-env-123' })).status, 200);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
     }
   });
 });

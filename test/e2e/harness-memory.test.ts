@@ -53,7 +53,8 @@ describe("widget results are held to Lambda's 6 MB response limit", () => {
       inProcessAt: { handler: () => 'x'.repeat(6_291_556 - 2) },
       moduleOver: { handler: 'esm/sizes.overLimit', timeoutSeconds: 20 },
       moduleAt: { handler: 'esm/sizes.atLimit', timeoutSeconds: 20 },
-      hugeLog: { handler: 'esm/sizes.hugeLog', timeoutSeconds: 20 },
+      // A 100 MiB string and its JSON need memory, as on Lambda.
+      hugeLog: { handler: 'esm/sizes.hugeLog', timeoutSeconds: 20, memoryMB: 1024 },
     },
   });
   after(() => registry.close());

@@ -40,6 +40,8 @@ describe('widget limits', { timeout: 120_000 }, () => {
       crash: fn('spawnAndStay'),
       closing: fn('spawnAndStay'),
       writeSync: fn('writeSyncStdout'),
+      pyGrow: { handler: 'py/limits.grow', runtime: 'python' as const, timeoutSeconds: 20, memoryMB: 128 },
+      pyStay: { handler: 'py/limits.spawn_and_stay', runtime: 'python' as const, timeoutSeconds: 2 },
     },
   });
   after(() => registry.close());
@@ -81,6 +83,15 @@ describe('widget limits', { timeout: 120_000 }, () => {
     await own.close();
     await pending.catch(() => undefined);
     assert.deepEqual(await gone(JSON.parse(readFileSync(closeFile, 'utf8'))), []);
+  });
+
+  it('holds a Python function to its memory and ends its children with it', async () => {
+    const grown = await registry.invoke('pyGrow', {});
+    assert.equal(grown.error?.type, 'Runtime.OutOfMemory', JSON.stringify(grown.error ?? grown.value));
+    const pidFile = join(dir, 'py.json');
+    const stayed = await registry.invoke('pyStay', { pidFile });
+    assert.equal(stayed.error?.type, 'Sandbox.Timedout');
+    assert.deepEqual(await gone(JSON.parse(readFileSync(pidFile, 'utf8'))), []);
   });
 
   it('lets a function write to stdout with fs.writeSync, as on Lambda (once EAGAIN)', async () => {
