@@ -1,15 +1,9 @@
 import { UnprocessableError } from './errors.js';
+import { showValue } from './show-value.js';
 import type { FormField } from './ports.js';
 
 type FormValues = Record<string, string | string[]>;
 
-const show = (v: unknown): string => {
-  try {
-    return JSON.stringify(v) ?? String(v);
-  } catch {
-    return String(v);
-  }
-};
 
 /**
  * The form values an action call sends: the HTML's own values, overridden by the posted ones. A posted name
@@ -22,7 +16,7 @@ const show = (v: unknown): string => {
 export function mergeForms(fields: FormField[], posted: unknown, defaults: FormValues): FormValues {
   if (posted === undefined || posted === null) return { ...defaults };
   if (typeof posted !== 'object' || Array.isArray(posted)) {
-    throw new UnprocessableError('forms', `"forms" should be an object of field names to values; got ${show(posted)}`);
+    throw new UnprocessableError('forms', `"forms" should be an object of field names to values; got ${showValue(posted)}`);
   }
   const byName = new Map<string, FormField[]>();
   for (const f of fields) byName.set(f.name, [...(byName.get(f.name) ?? []), f]);
@@ -41,10 +35,10 @@ export function mergeForms(fields: FormField[], posted: unknown, defaults: FormV
     const multiple = group.some((f) => f.multiple) || group.filter((f) => f.kind === 'checkbox').length > 1;
     const values = Array.isArray(value) ? value : [value];
     if (Array.isArray(value) && !multiple) {
-      throw new UnprocessableError(`forms.${name}`, `Field "${name}" takes one value (a string); got ${show(value)}`);
+      throw new UnprocessableError(`forms.${name}`, `Field "${name}" takes one value (a string); got ${showValue(value)}`);
     }
     if (!values.every((v): v is string => typeof v === 'string')) {
-      throw new UnprocessableError(`forms.${name}`, `Field "${name}" takes ${multiple ? 'a string or an array of strings' : 'a string'}; got ${show(value)}`);
+      throw new UnprocessableError(`forms.${name}`, `Field "${name}" takes ${multiple ? 'a string or an array of strings' : 'a string'}; got ${showValue(value)}`);
     }
     const restricted = group.filter((f) => f.kind === 'radio' || f.kind === 'select');
     if (restricted.length > 0) {

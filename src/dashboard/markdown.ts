@@ -2,6 +2,7 @@
 // backtracking over delimiter runs) and caps nesting at 100 levels, so no input can stall the process or
 // overflow the stack; the length cap bounds what one render may cost.
 import MarkdownIt from 'markdown-it';
+import { buttonLinks } from './markdown-buttons.js';
 
 /**
  * Longest Markdown rendered, in UTF-16 code units (256 Ki). The costliest shapes measured (long tables,
@@ -10,8 +11,8 @@ import MarkdownIt from 'markdown-it';
 export const MAX_MARKDOWN_LENGTH = 256 * 1024;
 
 // GitHub-flavoured like the console: tables, strikethrough, bare URLs as links, raw HTML passed through (the
-// linter then reports what the console would strip).
-const renderer = new MarkdownIt({ html: true, linkify: true });
+// linter then reports what the console would strip), and the console's button links.
+const renderer = new MarkdownIt({ html: true, linkify: true }).use(buttonLinks);
 
 /** The Markdown is longer than {@link MAX_MARKDOWN_LENGTH}. */
 export class MarkdownTooLargeError extends RangeError {

@@ -1,4 +1,5 @@
 import { UnprocessableError } from './errors.js';
+import { showValue } from './show-value.js';
 import type { DashboardModel } from './model.js';
 import { parseIsoDateTime, parseRelative, resolveRelative } from './time-range.js';
 import { timezoneOffset } from './timezone.js';
@@ -61,13 +62,6 @@ const MAX_PIXELS = 100_000;
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const show = (v: unknown): string => {
-  try {
-    return JSON.stringify(v) ?? String(v);
-  } catch {
-    return String(v);
-  }
-};
 
 /**
  * The state a dashboard starts with: its own `start`/`end` or the last 3 hours, period auto, light theme, UTC,
@@ -107,7 +101,7 @@ export function defaultState(model: DashboardModel, dashboardName: string): Dash
  * normalizeState({ theme: 'dark' }, defaults).theme; // 'dark'
  */
 export function normalizeState(input: unknown, defaults: DashboardState): DashboardState {
-  if (!isObject(input)) throw new UnprocessableError('state', `The state should be an object, not ${show(input)}`);
+  if (!isObject(input)) throw new UnprocessableError('state', `The state should be an object, not ${showValue(input)}`);
   for (const key of Object.keys(input)) {
     if (!(STATE_FIELDS as readonly string[]).includes(key)) {
       throw new UnprocessableError(key, `Unknown state field "${key}"; known fields are ${STATE_FIELDS.join(', ')}`);
@@ -124,39 +118,39 @@ export function normalizeState(input: unknown, defaults: DashboardState): Dashbo
   if (input.period !== undefined) {
     const p = input.period;
     if (p !== 'auto' && !(typeof p === 'number' && Number.isInteger(p) && p > 0)) {
-      throw new UnprocessableError('period', `"period" should be "auto" or a positive whole number of seconds; got ${show(p)}`);
+      throw new UnprocessableError('period', `"period" should be "auto" or a positive whole number of seconds; got ${showValue(p)}`);
     }
     state.period = p;
   }
   if (input.theme !== undefined) {
     if (input.theme !== 'light' && input.theme !== 'dark') {
-      throw new UnprocessableError('theme', `"theme" should be "light" or "dark"; got ${show(input.theme)}`);
+      throw new UnprocessableError('theme', `"theme" should be "light" or "dark"; got ${showValue(input.theme)}`);
     }
     state.theme = input.theme;
   }
   if (input.timezone !== undefined) {
     if (typeof input.timezone !== 'string' || timezoneOffset(input.timezone, 0) === null) {
-      throw new UnprocessableError('timezone', `"timezone" should be "UTC", an offset such as "+02:00", or an IANA zone such as "Europe/Berlin"; got ${show(input.timezone)}`);
+      throw new UnprocessableError('timezone', `"timezone" should be "UTC", an offset such as "+02:00", or an IANA zone such as "Europe/Berlin"; got ${showValue(input.timezone)}`);
     }
     state.timezone = input.timezone;
   }
   if (input.locale !== undefined) state.locale = localeOf(input.locale);
   if (input.accountId !== undefined) {
     if (typeof input.accountId !== 'string' || !/^\d{12}$/.test(input.accountId)) {
-      throw new UnprocessableError('accountId', `"accountId" should be a string of 12 digits; got ${show(input.accountId)}`);
+      throw new UnprocessableError('accountId', `"accountId" should be a string of 12 digits; got ${showValue(input.accountId)}`);
     }
     state.accountId = input.accountId;
   }
   if (input.dashboardName !== undefined) {
     const n = input.dashboardName;
     if (typeof n !== 'string' || n.length === 0 || n.length > 255) {
-      throw new UnprocessableError('dashboardName', `"dashboardName" should be a string of 1 to 255 characters; got ${show(n)}`);
+      throw new UnprocessableError('dashboardName', `"dashboardName" should be a string of 1 to 255 characters; got ${showValue(n)}`);
     }
     state.dashboardName = n;
   }
   if (input.linkCharts !== undefined) {
     if (typeof input.linkCharts !== 'boolean') {
-      throw new UnprocessableError('linkCharts', `"linkCharts" should be true or false; got ${show(input.linkCharts)}`);
+      throw new UnprocessableError('linkCharts', `"linkCharts" should be true or false; got ${showValue(input.linkCharts)}`);
     }
     state.linkCharts = input.linkCharts;
   }
@@ -164,7 +158,7 @@ export function normalizeState(input: unknown, defaults: DashboardState): Dashbo
     const v = input[key];
     if (v === undefined) continue;
     if (v !== null && !(typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= MAX_PIXELS)) {
-      throw new UnprocessableError(key, `"${key}" should be a whole number of pixels from 1 to ${MAX_PIXELS} (or null for the widget's grid size); got ${show(v)}`);
+      throw new UnprocessableError(key, `"${key}" should be a whole number of pixels from 1 to ${MAX_PIXELS} (or null for the widget's grid size); got ${showValue(v)}`);
     }
     state[key] = v;
   }
@@ -177,11 +171,11 @@ function instantOf(v: unknown, field: string): number {
     const ms = parseIsoDateTime(v);
     if (ms !== null) return ms;
   }
-  throw new UnprocessableError(field, `"${field}" should be an ISO 8601 date-time such as "2024-05-01T12:00:00Z" or epoch milliseconds; got ${show(v)}`);
+  throw new UnprocessableError(field, `"${field}" should be an ISO 8601 date-time such as "2024-05-01T12:00:00Z" or epoch milliseconds; got ${showValue(v)}`);
 }
 
 function zoomOf(v: unknown, field: string): Zoom {
-  if (!isObject(v)) throw new UnprocessableError(field, `"${field}" should be an object { start, end }; got ${show(v)}`);
+  if (!isObject(v)) throw new UnprocessableError(field, `"${field}" should be an object { start, end }; got ${showValue(v)}`);
   const extra = Object.keys(v).find((k) => k !== 'start' && k !== 'end');
   if (extra) throw new UnprocessableError(`${field}.${extra}`, `Unknown field "${field}.${extra}"; a zoom has only start and end`);
   const start = instantOf(v.start, `${field}.start`);
@@ -192,7 +186,7 @@ function zoomOf(v: unknown, field: string): Zoom {
 
 function timeRangeOf(v: unknown): StateTimeRange {
   if (!isObject(v)) {
-    throw new UnprocessableError('timeRange', `"timeRange" should be { relative: "-PT3H" } or { start, end }; got ${show(v)}`);
+    throw new UnprocessableError('timeRange', `"timeRange" should be { relative: "-PT3H" } or { start, end }; got ${showValue(v)}`);
   }
   const extra = Object.keys(v).find((k) => !['relative', 'start', 'end', 'zoom'].includes(k));
   if (extra) throw new UnprocessableError(`timeRange.${extra}`, `Unknown field "timeRange.${extra}"; allowed are relative, start, end, zoom`);
@@ -203,7 +197,7 @@ function timeRangeOf(v: unknown): StateTimeRange {
       throw new UnprocessableError('timeRange', '"timeRange" takes either "relative" or "start"/"end", not both');
     }
     if (typeof v.relative !== 'string' || parseRelative(v.relative) === null) {
-      throw new UnprocessableError('timeRange.relative', `"timeRange.relative" should be a negative ISO 8601 duration such as "-PT3H", "-P7D" or "-P3M"; got ${show(v.relative)}`);
+      throw new UnprocessableError('timeRange.relative', `"timeRange.relative" should be a negative ISO 8601 duration such as "-PT3H", "-P7D" or "-P3M"; got ${showValue(v.relative)}`);
     }
     return withZoom({ relative: v.relative });
   }
@@ -222,7 +216,7 @@ function localeOf(v: unknown): string {
       // fall through to the error below
     }
   }
-  throw new UnprocessableError('locale', `"locale" should be a BCP 47 language tag such as "en" or "de-DE"; got ${show(v)}`);
+  throw new UnprocessableError('locale', `"locale" should be a BCP 47 language tag such as "en" or "de-DE"; got ${showValue(v)}`);
 }
 
 /** The resolved time window sent to functions (epoch ms). */

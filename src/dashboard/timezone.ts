@@ -34,15 +34,16 @@ export type { WidgetTimezone };
 
 /**
  * The console's timezone object for a state timezone at an instant. `UTC` is labelled `UTC`; any other zone
- * is what the console calls `Local`. `offsetInMinutes` has the sign of `offsetISO` (east positive).
+ * is what the console calls `Local`. `offsetInMinutes` has the sign of `Date.prototype.getTimezoneOffset()`
+ * (positive west of UTC, the opposite of `offsetISO`), so `utc - offsetInMinutes * 60000` is the local time.
  *
  * @example
- * widgetTimezone('+02:00', Date.now()); // { label: 'Local', offsetISO: '+02:00', offsetInMinutes: 120 }
+ * widgetTimezone('+02:00', Date.now()); // { label: 'Local', offsetISO: '+02:00', offsetInMinutes: -120 }
  */
 export function widgetTimezone(zone: string, at: number): WidgetTimezone {
   const minutes = timezoneOffset(zone, at) ?? 0;
   const abs = Math.abs(minutes);
   const offsetISO = `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-  return { label: zone === 'UTC' || zone === 'Z' ? 'UTC' : 'Local', offsetISO, offsetInMinutes: minutes };
+  return { label: zone === 'UTC' || zone === 'Z' ? 'UTC' : 'Local', offsetISO, offsetInMinutes: minutes === 0 ? 0 : -minutes };
 }
 

@@ -1,4 +1,5 @@
 import { NotFoundError } from './errors.js';
+import { showValue } from './show-value.js';
 
 const INDEX = /^(0|[1-9]\d{0,8})$/;
 
@@ -13,7 +14,7 @@ export function widgetIndex(wid: unknown, count: number): number {
   const index = INDEX.test(text) ? Number(text) : -1;
   if (index < 0 || index >= count) {
     const range = count === 0 ? 'the dashboard has no widgets' : `use 0–${count - 1} or widget-0–widget-${count - 1}`;
-    throw new NotFoundError('widget', `No widget ${describe(wid)}: ${range}`);
+    throw new NotFoundError('widget', `No widget ${showValue(wid)}: ${range}`);
   }
   return index;
 }
@@ -29,15 +30,7 @@ export function actionIndex(index: unknown, count: number, widgetId: string): nu
   const n = INDEX.test(text) ? Number(text) : -1;
   if (n < 0 || n >= count) {
     const range = count === 0 ? `${widgetId} has no actions` : `${widgetId} has actions 0–${count - 1}`;
-    throw new NotFoundError('action', `No action ${describe(index)}: ${range}`);
+    throw new NotFoundError('action', `No action ${showValue(index)}: ${range}`);
   }
   return n;
-}
-
-function describe(v: unknown): string {
-  try {
-    return JSON.stringify(v) ?? String(v);
-  } catch {
-    return String(v);
-  }
 }

@@ -1,4 +1,4 @@
-import type { AnnotationDecorator, FeatureKind } from '../index.js';
+import type { AnnotationDecorator, AnnotationKind, FeatureKind } from '../index.js';
 import { annotation } from '../index.js';
 import { RateLimitScope } from './types.js';
 import type { RateLimitSettings } from './types.js';
@@ -23,6 +23,13 @@ function oneLevel(values: RateLimitSettings[], handler: string, level: string): 
   return byName;
 }
 
+/** The names a handler is exempted from; an empty list exempts it from every limit. */
+export const SkipRateLimitKind: AnnotationKind<readonly string[]> = {
+  name: 'SkipRateLimit',
+  combine: (classLevel, methodLevel) => [...classLevel, ...methodLevel],
+  sortKey: (names) => names.join('\u0000'),
+};
+
 export const RateLimitKind: FeatureKind<RateLimitSettings> = {
   name: 'RateLimit',
   // Same name = one counter: a method-level annotation replaces a class-level one of that name.
@@ -33,7 +40,7 @@ export const RateLimitKind: FeatureKind<RateLimitSettings> = {
   },
   sortKey: (v) => `${String(v.windowSeconds).padStart(12, '0')}/${v.name}`,
   // The feature's filters find this kind's values on a route: it is handed to them, read when an app is built.
-  feature: rateLimitFeature(() => RateLimitKind),
+  feature: rateLimitFeature(() => ({ limit: RateLimitKind, skip: SkipRateLimitKind })),
 };
 
 /**
@@ -64,4 +71,22 @@ export function RateLimit(options: Partial<RateLimitSettings> = {}): AnnotationD
     throw new TypeError(`@RateLimit: scope must be RateLimitScope.Transport or RateLimitScope.Principal, got ${JSON.stringify(scope)}.`);
   }
   return annotation(RateLimitKind, Object.freeze({ permitLimit, windowSeconds, name, scope }));
+}
+
+/**
+ * Exempts a handler from rate limits declared on its class (or group): from the limits of the given names,
+ * or from all of them when no name is given. A skipped limit is not counted and adds no `RateLimit-*` headers.
+ *
+ * @example
+ * @RateLimit({ name: 'burst', permitLimit: 5, windowSeconds: 1 })
+ * class Reports {
+ *   @Get('/reports') list() { ... }
+ *   @SkipRateLimit('burst') @Get('/reports/health') health() { return 'ok'; }
+ * }
+ */
+export function SkipRateLimit(...names: string[]): AnnotationDecorator<readonly string[]> {
+  for (const n of names) {
+    if (typeof n !== 'string' || n === '') throw new TypeError(`@SkipRateLimit: names must be non-empty strings, got ${JSON.stringify(n)}.`);
+  }
+  return annotation(SkipRateLimitKind, Object.freeze([...names]));
 }

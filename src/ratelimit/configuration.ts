@@ -1,3 +1,9 @@
+import type { ExecutionContext } from '../index.js';
+import type { RateLimitPolicy } from './types.js';
+
+/** Decides per request and counter whether a request is left out of a limit: it spends nothing and gets no headers. */
+export type RateLimitSkip = (ctx: ExecutionContext, policy: RateLimitPolicy) => boolean;
+
 /**
  * Settings of rate limiting. A framework default is registered with `RegistrationType.Try`, so an application
  * registration of its own always wins.
@@ -15,9 +21,21 @@ export class RateLimitConfiguration {
   readonly maxTrackedPartitions: number;
   /** Also send the structured `RateLimit` / `RateLimit-Policy` fields of the IETF httpapi draft. */
   readonly structuredHeaders: boolean;
+  /**
+   * Leaves requests out of a limit (health checks, an internal caller): asked before the partition is
+   * computed, once per request and counter; a skipped request spends nothing on that counter and carries no
+   * `RateLimit-*` headers for it.
+   *
+   * @example
+   * new RateLimitConfiguration({ skip: (ctx) => ctx.request.headers.get('x-internal-token') === process.env.INTERNAL_TOKEN });
+   */
+  readonly skip: RateLimitSkip | undefined;
 
-  constructor(init: { partitionHeader?: string; maxTrackedPartitions?: number; structuredHeaders?: boolean } = {}) {
-    const { partitionHeader, maxTrackedPartitions = 10_000, structuredHeaders = false } = init;
+  constructor(init: { partitionHeader?: string; maxTrackedPartitions?: number; structuredHeaders?: boolean; skip?: RateLimitSkip } = {}) {
+    const { partitionHeader, maxTrackedPartitions = 10_000, structuredHeaders = false, skip } = init;
+    if (skip !== undefined && typeof skip !== 'function') {
+      throw new TypeError(`RateLimitConfiguration: skip must be a function (ctx, policy) => boolean, got ${typeof skip}.`);
+    }
     if (partitionHeader !== undefined && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(partitionHeader)) {
       throw new TypeError(`RateLimitConfiguration: partitionHeader must be a header name, got ${JSON.stringify(partitionHeader)}.`);
     }
@@ -27,5 +45,6 @@ export class RateLimitConfiguration {
     this.partitionHeader = partitionHeader?.toLowerCase();
     this.maxTrackedPartitions = maxTrackedPartitions;
     this.structuredHeaders = structuredHeaders;
+    this.skip = skip;
   }
 }

@@ -1,15 +1,15 @@
-import type { AnnotationKind, ExecutionContext, Filter, RouteInfo } from '../index.js';
+import type { ExecutionContext, Filter, RouteInfo } from '../index.js';
 import { FilterOrder, problem } from '../index.js';
-import { RateLimitConfiguration } from './configuration.js';
+import { RateLimitConfiguration, type RateLimitSkip } from './configuration.js';
 import { retryAfterSeconds, writeHeaders, writeSingle } from './headers.js';
 import type { Outcome } from './headers.js';
 import { DefaultRateLimitPartitioner, RateLimitPartitioner } from './partitioner.js';
 import { planFor } from './policies.js';
-import type { ScopePlan } from './policies.js';
+import type { RateLimitKinds, ScopePlan } from './policies.js';
 import { STORE_UNAVAILABLE_CODE } from './store-unavailable-error.js';
 import type { RateLimitStoreUnavailableError } from './store-unavailable-error.js';
 import { RateLimitScope, RateLimitStore } from './types.js';
-import type { RateLimitDecision, RateLimitPolicy, RateLimitSettings } from './types.js';
+import type { RateLimitDecision, RateLimitPolicy } from './types.js';
 
 /** Outcomes of both scopes for one request, so the headers report across all counters. */
 const OUTCOMES = Symbol('trellis.ratelimit.outcomes');
@@ -97,32 +97,43 @@ function limit(ctx: ExecutionContext, plan: ScopePlan): void | Promise<void> {
   // Resolved per request: a store registered (or replaced) for this request's scope is the one used.
   const store = ctx.services.tryGet(RateLimitStore);
   if (!store) return;
+  const configuration = ctx.services.tryGet(RateLimitConfiguration) ?? fallbackConfiguration;
+  if (configuration.skip !== undefined) {
+    plan = withoutSkipped(ctx, plan, configuration.skip);
+    if (plan.policies.length === 0) return;
+  }
   const partitioner = ctx.services.tryGet(RateLimitPartitioner) ?? fallbackPartitioner;
-  const structured = (ctx.services.tryGet(RateLimitConfiguration) ?? fallbackConfiguration).structuredHeaders;
+  const structured = configuration.structuredHeaders;
   const answer = partitioner.partition(ctx);
   if (typeof answer === 'string') return acquireAll(ctx, plan, store, answer, structured);
   return Promise.resolve(answer).then((partition) => acquireAll(ctx, plan, store, partition, structured));
 }
 
-function rateLimitFilter(name: string, order: number, kind: AnnotationKind<RateLimitSettings>, scope: RateLimitScope): Filter {
+/** The counters this request is not left out of. */
+function withoutSkipped(ctx: ExecutionContext, plan: ScopePlan, skip: RateLimitSkip): ScopePlan {
+  const kept = plan.policies.filter((policy) => skip(ctx, policy) !== true);
+  return kept.length === plan.policies.length ? plan : { policies: kept, shared: plan.shared };
+}
+
+function rateLimitFilter(name: string, order: number, kinds: RateLimitKinds, scope: RateLimitScope): Filter {
   return {
     name,
     order,
-    appliesTo: (route: RouteInfo) => planFor(route, kind, scope).policies.length > 0,
+    appliesTo: (route: RouteInfo) => planFor(route, kinds, scope).policies.length > 0,
     run(ctx, next) {
-      const pending = limit(ctx, planFor(ctx.route, kind, scope));
+      const pending = limit(ctx, planFor(ctx.route, kinds, scope));
       return pending ? pending.then(next) : next();
     },
   };
 }
 
 /**
- * The two rate-limit filters for the values of `kind`: transport scope (before authentication, reads no body)
+ * The two rate-limit filters for the values of the `RateLimit` kind (less those `SkipRateLimit` names): transport scope (before authentication, reads no body)
  * and principal scope (after authentication, before grant authorization).
  */
-export function rateLimitFilters(kind: AnnotationKind<RateLimitSettings>): readonly [Filter, Filter] {
+export function rateLimitFilters(kinds: RateLimitKinds): readonly [Filter, Filter] {
   return [
-    rateLimitFilter('rate-limit:transport', FilterOrder.RateLimitTransport, kind, RateLimitScope.Transport),
-    rateLimitFilter('rate-limit:principal', FilterOrder.RateLimitPrincipal, kind, RateLimitScope.Principal),
+    rateLimitFilter('rate-limit:transport', FilterOrder.RateLimitTransport, kinds, RateLimitScope.Transport),
+    rateLimitFilter('rate-limit:principal', FilterOrder.RateLimitPrincipal, kinds, RateLimitScope.Principal),
   ];
 }

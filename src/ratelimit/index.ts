@@ -2,8 +2,9 @@
  * Rate limiting: `@RateLimit` on handlers, sliding-window counters per handler, partition and name, at
  * two pipeline stages; replaceable store and partitioner.
  */
-export { RateLimit, RateLimitKind } from './annotation.js';
+export { RateLimit, RateLimitKind, SkipRateLimit, SkipRateLimitKind } from './annotation.js';
 export { RateLimitConfiguration } from './configuration.js';
+export type { RateLimitSkip } from './configuration.js';
 export { DefaultRateLimitPartitioner, RateLimitPartitioner } from './partitioner.js';
 export { RateLimitScope, RateLimitStore } from './types.js';
 export type { RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitSettings } from './types.js';

@@ -16,12 +16,34 @@ interface RoutePlans {
 
 const cache = new WeakMap<RouteInfo, RoutePlans>();
 
+/** The annotation kinds the filters read: the limits, and the names a handler is exempted from. */
+export interface RateLimitKinds {
+  readonly limit: AnnotationKind<RateLimitSettings>;
+  readonly skip: AnnotationKind<readonly string[]>;
+}
+
+/** The names a route is exempted from (`SkipRateLimit`); `true` for all of them. */
+function skippedNames(route: RouteInfo, kind: AnnotationKind<readonly string[]>): Set<string> | true | undefined {
+  let names: Set<string> | undefined;
+  for (const a of route.annotations) {
+    if (a.kind !== kind) continue;
+    const value = a.value as readonly string[];
+    if (value.length === 0) return true;
+    names ??= new Set();
+    for (const n of value) names.add(n);
+  }
+  return names;
+}
+
 /** Shortest window first (ties by name), so a refused burst does not spend a longer window's allowance. */
-function policiesAt(route: RouteInfo, kind: AnnotationKind<RateLimitSettings>, scope: RateLimitScope): readonly RateLimitPolicy[] {
+function policiesAt(route: RouteInfo, kinds: RateLimitKinds, scope: RateLimitScope): readonly RateLimitPolicy[] {
+  const skipped = skippedNames(route, kinds.skip);
+  if (skipped === true) return Object.freeze([]);
   return Object.freeze(
     route.annotations
-      .filter((a) => a.kind === kind)
+      .filter((a) => a.kind === kinds.limit)
       .map((a) => a.value as RateLimitSettings)
+      .filter((s) => !skipped?.has(s.name))
       .filter((s) => s.scope === scope)
       .sort((a, b) => a.windowSeconds - b.windowSeconds || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       .map((s) =>
@@ -38,14 +60,14 @@ function policiesAt(route: RouteInfo, kind: AnnotationKind<RateLimitSettings>, s
 }
 
 /**
- * The counters of one handler at one scope (the values of `kind` on the route), with what a request needs to
+ * The counters of one handler at one scope (the route's `RateLimit` values less its `SkipRateLimit` names), with what a request needs to
  * know about the other scope. Computed once per route.
  */
-export function planFor(route: RouteInfo, kind: AnnotationKind<RateLimitSettings>, scope: RateLimitScope): ScopePlan {
+export function planFor(route: RouteInfo, kinds: RateLimitKinds, scope: RateLimitScope): ScopePlan {
   let plans = cache.get(route);
   if (plans === undefined) {
-    const transport = policiesAt(route, kind, RateLimitScope.Transport);
-    const principal = policiesAt(route, kind, RateLimitScope.Principal);
+    const transport = policiesAt(route, kinds, RateLimitScope.Transport);
+    const principal = policiesAt(route, kinds, RateLimitScope.Principal);
     const shared = transport.length > 0 && principal.length > 0;
     plans = { transport: { policies: transport, shared }, principal: { policies: principal, shared } };
     cache.set(route, plans);

@@ -36,6 +36,16 @@ export function windowShape(policyKey: string, permitLimit: number, windowSecond
 }
 
 /**
+ * Whole seconds until a permit taken at `takenAt` frees: at least 1, and never more than the window. The
+ * difference is taken first: `takenAt - now` is at most 0 exactly, so adding the window cannot overshoot it,
+ * where `takenAt + windowMs - now` rounds up past the window once clock readings are large fractions.
+ */
+function secondsUntilFree(takenAt: number, windowMs: number, now: number): number {
+  const seconds = Math.ceil((takenAt - now + windowMs) / 1000);
+  return seconds > 1 ? seconds : 1;
+}
+
+/**
  * One counter's sliding window: a ring of segments, each holding the latest admission time in it and how many
  * admissions it holds. A segment frees all its permits one window after its latest admission, so a permit
  * is never freed early, and at most `segmentMs` late. With `segmentMs` 0 a segment holds only admissions of
@@ -69,12 +79,11 @@ export class SlidingWindowCounter {
         allowed: true,
         limit,
         remaining: limit - this.used,
-        reset: Math.ceil((this.ring[2 * this.front]! + windowMs - now) / 1000),
+        reset: secondsUntilFree(this.ring[2 * this.front]!, windowMs, now),
         retryAfter: 0,
       };
     }
-    // Live segments free after `now`, so both waits round up to at least 1 s.
-    const reset = Math.ceil((this.ring[2 * this.front]! + windowMs - now) / 1000);
+    const reset = secondsUntilFree(this.ring[2 * this.front]!, windowMs, now);
     const retryAfter = this.retryAfter(now, limit, windowMs);
     const last = this.lastRefusal;
     // A caller hammering a full counter gets the same answer for a second at a time: reuse it.
@@ -96,7 +105,7 @@ export class SlidingWindowCounter {
       slot = slot + 1 === capacity ? 0 : slot + 1;
       freed += ring[2 * slot + 1]!;
     }
-    return Math.ceil((ring[2 * slot]! + windowMs - now) / 1000);
+    return secondsUntilFree(ring[2 * slot]!, windowMs, now);
   }
 
   /** When this counter will have freed every permit it holds; -Infinity when it holds none. */

@@ -13,6 +13,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { ManualClock } from './manual-clock.js';
 import { RateLimitScope, type RateLimitDecision, type RateLimitPolicy, type RateLimitStore } from './types.js';
 
@@ -127,8 +128,8 @@ export function rateLimitStoreContract(
   const run = randomUUID().slice(0, 8);
   let counter = 0;
 
-  async function fixture(): Promise<Fixture> {
-    const clock = new ManualClock(START_MS);
+  async function fixture(startMs = START_MS): Promise<Fixture> {
+    const clock = new ManualClock(startMs);
     const store = await makeStore(clock);
     const id = `${run}-${++counter}`;
     return {
@@ -329,6 +330,33 @@ export function rateLimitStoreContract(
         await assert.rejects(f.store.acquire(alice, f.policy('default', permitLimit, windowSeconds)), TypeError);
       }
       assert.equal((await f.store.acquire(alice, f.policy('default', 10, 60))).remaining, 9);
+    });
+
+    test('reset and retryAfter never exceed the window and a refusal waits at least 1 s, from any clock origin', async () => {
+      // Fractional clock readings after hours or days of uptime once made ceil((oldest + window - now) / 1000)
+      // land just above the window (61 for 60 s).
+      const DAY_MS = 86_400_000;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.double({ min: 0, max: 3 * DAY_MS, noNaN: true, noDefaultInfinity: true }),
+          fc.constantFrom(5, 60, 3600),
+          fc.integer({ min: 1, max: 5 }),
+          fc.array(fc.double({ min: 0, max: 1.5, noNaN: true, noDefaultInfinity: true }), { minLength: 1, maxLength: 12 }),
+          async (origin, windowSeconds, permitLimit, steps) => {
+            const f = await fixture(origin);
+            const policy = f.policy('bounds', permitLimit, windowSeconds);
+            const partition = f.partition('bounds');
+            for (const step of steps) {
+              f.clock.advance(step * windowSeconds * 1000 * (step < 0.5 ? 0.01 : 1));
+              const d = await f.store.acquire(partition, policy);
+              assert.ok(d.reset <= windowSeconds && d.retryAfter <= windowSeconds, `reset ${d.reset}, retryAfter ${d.retryAfter} over ${windowSeconds} s`);
+              if (!d.allowed) assert.ok(d.reset >= 1 && d.retryAfter >= 1, `a refusal said reset ${d.reset}, retryAfter ${d.retryAfter}`);
+              else assert.ok(d.reset >= 1, `an admission said reset ${d.reset}`);
+            }
+          },
+        ),
+        { numRuns: 60 },
+      );
     });
 
     test('an already aborted signal rejects with an AbortError and counts nothing', async () => {

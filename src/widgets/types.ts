@@ -5,7 +5,7 @@ import type { SafeHtml } from './html.js';
 export interface WidgetTimezone {
   label: string;
   offsetISO: string;
-  /** Minutes east of UTC. */
+  /** As `Date.prototype.getTimezoneOffset()`: minutes west of UTC, so UTC+01:00 is `-60`. */
   offsetInMinutes: number;
 }
 

@@ -307,7 +307,7 @@ test('state: every field, defaults for omitted ones, and errors naming the field
   });
   await dash.widget(0);
   const ctx = functions.calls.at(-1)!.event.widgetContext;
-  assert.deepEqual(ctx.timezone, { label: 'Local', offsetISO: '+02:00', offsetInMinutes: 120 });
+  assert.deepEqual(ctx.timezone, { label: 'Local', offsetISO: '+02:00', offsetInMinutes: -120 });
   assert.deepEqual(ctx.timeRange, { mode: 'absolute', start: Date.UTC(2024, 3, 1), end: Date.UTC(2024, 3, 2), zoom: { start: Date.UTC(2024, 3, 1, 6), end: Date.UTC(2024, 3, 1, 12) } });
   const bad: [unknown, string][] = [
     [{ colour: 'x' }, 'colour'],
@@ -452,7 +452,7 @@ test('action events other than click, a top-level zoom, and an IANA timezone rea
   const ctx = functions.calls.at(-1)!.event.widgetContext;
   assert.equal(functions.calls.at(-1)!.event.again, 1);
   assert.deepEqual(ctx.timeRange.zoom, { start: NOW - 3600_000, end: NOW - 1800_000 });
-  assert.deepEqual(ctx.timezone, { label: 'Local', offsetISO: '+05:30', offsetInMinutes: 330 });
+  assert.deepEqual(ctx.timezone, { label: 'Local', offsetISO: '+05:30', offsetInMinutes: -330 });
   assert.deepEqual(dash.state().timeRange, { relative: '-PT3H', zoom: { start: NOW - 3600_000, end: NOW - 1800_000 } });
   await assert.rejects(dash.setState({ zoom: { start: 1, end: 2 }, timeRange: { relative: '-PT1H', zoom: { start: 1, end: 2 } } }), (e) => e instanceof UnprocessableError && e.field === 'zoom');
 });

@@ -7,7 +7,7 @@ import {
 import type { Annotation, App, ExecutionContext } from '../../src/index.js';
 import {
   DefaultRateLimitPartitioner, InProcessRateLimitStore, ManualClock, RateLimit, RateLimitConfiguration,
-  RateLimitPartitioner, RateLimitScope, RateLimitStore, RateLimitStoreUnavailableError,
+  RateLimitPartitioner, RateLimitScope, RateLimitStore, RateLimitStoreUnavailableError, SkipRateLimit,
 } from '../../src/ratelimit/index.js';
 import type { RateLimitDecision, RateLimitPolicy } from '../../src/ratelimit/index.js';
 
@@ -26,6 +26,54 @@ function limitedApp(annotations: readonly Annotation[], options: { clock?: Manua
   return { app, clock, calls: () => calls };
 }
 const hit = (app: App, headers: Record<string, string> = {}) => app.inject({ method: 'POST', url: '/r', headers });
+
+describe('skipping rate limits over HTTP', () => {
+  it('SkipRateLimit exempts a handler from its class\'s limits, by name or all: nothing spent, no headers', async () => {
+    @RateLimit({ name: 'burst', permitLimit: 1, windowSeconds: 10 })
+    @RateLimit({ name: 'hourly', permitLimit: 3, windowSeconds: 3600 })
+    class Reports {
+      @Get('/reports') list() { return 'list'; }
+      @SkipRateLimit('burst') @Get('/reports/summary') summary() { return 'summary'; }
+      @SkipRateLimit() @Get('/reports/health') health() { return 'ok'; }
+    }
+    const app = createApp().controller(Reports);
+    for (let i = 0; i < 5; i++) {
+      const health = await app.inject({ url: '/reports/health' });
+      assert.equal(health.statusCode, 200);
+      assert.equal(health.headers['ratelimit-limit'], undefined);
+    }
+    const summary = await app.inject({ url: '/reports/summary' });
+    assert.equal(summary.headers['ratelimit-limit'], '3', 'only the hourly limit counts');
+    assert.equal((await app.inject({ url: '/reports/summary' })).statusCode, 200, 'no burst limit here');
+    assert.equal((await app.inject({ url: '/reports' })).statusCode, 200);
+    assert.equal((await app.inject({ url: '/reports' })).statusCode, 429);
+    assert.throws(() => SkipRateLimit(''), /non-empty strings/);
+  });
+
+  it('a skip predicate leaves requests out per counter, before partitioning: nothing spent, no headers', async () => {
+    const asked: string[] = [];
+    let partitioned = 0;
+    const { app } = limitedApp([RateLimit({ name: 'burst', permitLimit: 1, windowSeconds: 10 }), RateLimit({ name: 'daily', permitLimit: 2, windowSeconds: 86_400 })], {
+      config: new RateLimitConfiguration({
+        skip: (ctx, policy) => {
+          asked.push(policy.name);
+          return ctx.request.headers.get('x-internal') === 'yes' && (policy.name === 'burst' || ctx.request.headers.get('x-all') === 'yes');
+        },
+      }),
+    });
+    app.services.replace(RateLimitPartitioner, () => ({ partition: () => { partitioned++; return 'p'; } }));
+    const all = await hit(app, { 'x-internal': 'yes', 'x-all': 'yes' });
+    assert.equal(all.statusCode, 200);
+    assert.equal(all.headers['ratelimit-limit'], undefined);
+    assert.equal(partitioned, 0, 'a request left out of every limit is never partitioned');
+    const internal = await hit(app, { 'x-internal': 'yes' });
+    assert.equal(internal.headers['ratelimit-limit'], '2', 'only the daily counter reports');
+    assert.equal((await hit(app, { 'x-internal': 'yes' })).statusCode, 200, 'burst skipped');
+    assert.equal((await hit(app, { 'x-internal': 'yes' })).statusCode, 429, 'daily spent by the two before');
+    assert.deepEqual(asked.slice(0, 2), ['burst', 'daily']);
+    assert.throws(() => new RateLimitConfiguration({ skip: 'yes' as never }), /skip must be a function/);
+  });
+});
 
 describe('rate limiting over HTTP', () => {
   it('a full allowance spent just before a window ends leaves nothing at the start of the next', async () => {

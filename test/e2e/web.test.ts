@@ -64,7 +64,8 @@ describe('harness web page in chromium', { skip, timeout: 180_000 }, () => {
     await page.locator('#loader-json').fill(readFileSync(`${EXAMPLE}dashboard.json`, 'utf8'));
     await page.getByRole('button', { name: 'Load', exact: true }).click();
     await page.locator('.dash-link', { hasText: 'example' }).waitFor(STEP);
-    for (const n of [0, 1, 2, 3, 4]) await ready(n);
+    // The first read starts each function's child process, which takes seconds on a busy machine.
+    for (const n of [0, 1, 2, 3, 4]) await page.locator(`[data-widget-id="widget-${n}"][data-state="ready"]`).waitFor({ timeout: 90_000 });
     assert.equal(await page.locator('#loader').isHidden(), true);
     assert.match(await frameOf(0).locator('h1').innerText(), /Trellis example dashboard/);
     const [text, inventory, greeter, context] = await Promise.all([0, 1, 2, 3].map((n) => widget(n).boundingBox()));
@@ -176,10 +177,17 @@ describe('harness web page in chromium', { skip, timeout: 180_000 }, () => {
   });
 
   it('the dark theme applies to the page, the widgets and the event', async () => {
-    if (process.env.WEB_SCREENSHOTS) {
+    // The README's screenshots: a 1920 px window with the dashboards panel closed and the inspector open.
+    const shoot = async (name: string) => {
+      if (!process.env.WEB_SCREENSHOTS) return;
       mkdirSync(SCREENSHOTS, { recursive: true });
-      await page.screenshot({ path: `${SCREENSHOTS}harness-light.png` });
-    }
+      await page.setViewportSize({ width: 1920, height: 1080 });
+      await page.locator('#toggle-sidebar').click();
+      await page.screenshot({ path: `${SCREENSHOTS}${name}` });
+      await page.locator('#toggle-sidebar').click();
+      await page.setViewportSize({ width: 1500, height: 1000 });
+    };
+    await shoot('harness-light.png');
     await page.getByRole('button', { name: 'Dark theme' }).click();
     await frameOf(3).locator('.theme', { hasText: 'dark' }).waitFor(STEP);
     assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
@@ -187,7 +195,7 @@ describe('harness web page in chromium', { skip, timeout: 180_000 }, () => {
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     assert.equal(background, 'rgb(22, 25, 31)');
     for (const n of [0, 1, 2, 3, 4]) await ready(n);
-    if (process.env.WEB_SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}harness-dark.png` });
+    await shoot('harness-dark.png');
     await page.getByRole('button', { name: 'Light theme' }).click();
     await frameOf(3).locator('.theme', { hasText: 'light' }).waitFor(STEP);
   });

@@ -41,7 +41,7 @@ export interface ChromiumHandle {
 }
 
 /** Starts headless chromium with a fresh user-data directory. */
-export async function launchChromium(options: { viewport?: { width: number; height: number } } = {}): Promise<ChromiumHandle> {
+export async function launchChromium(options: { viewport?: { width: number; height: number }; timezoneId?: string } = {}): Promise<ChromiumHandle> {
   const profile = mkdtempSync(join(tmpdir(), 'trellis-chromium-'));
   let context: BrowserContext;
   try {
@@ -50,6 +50,7 @@ export async function launchChromium(options: { viewport?: { width: number; heig
       headless: true,
       args: ARGS,
       viewport: options.viewport ?? { width: 1500, height: 1000 },
+      ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
       timeout: 30_000,
     });
   } catch (error) {

@@ -2,9 +2,8 @@
  * A function run in child processes, like Lambda's execution environments: a warm process is reused, one
  * invocation at a time per process; concurrent invocations get more processes up to a limit, then wait.
  */
-import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import { ChildEnvironment, type SpawnSpec } from './child-environment.js';
+import { InvocationStart } from './invocation-start.js';
 import type { FunctionIdentity } from './lambda-context.js';
 import type { FunctionTarget, InvokeError, InvokeOptions, InvokeOutcome } from './types.js';
 
@@ -55,10 +54,9 @@ export class ChildPoolTarget implements FunctionTarget {
   }
 
   async invoke(event: unknown, options: InvokeOptions = {}): Promise<InvokeOutcome> {
-    options.signal?.throwIfAborted();
-    const awsRequestId = randomUUID();
-    const started = performance.now();
-    const fail = (error: InvokeError, logs = ''): InvokeOutcome => ({ ok: false, error, logs, durationMs: performance.now() - started, awsRequestId });
+    const start = new InvocationStart(options);
+    const awsRequestId = start.awsRequestId;
+    const fail = (error: InvokeError, logs = ''): InvokeOutcome => start.outcome({ ok: false, error }, logs);
     const acquiring = this.acquire();
     let env: ChildEnvironment | undefined;
     try {
@@ -90,10 +88,7 @@ export class ChildPoolTarget implements FunctionTarget {
       );
       run.then(release, release);
       const result = await abortable(run, options.signal);
-      const durationMs = performance.now() - started;
-      return result.ok
-        ? { ok: true, value: result.value, logs: result.logs, durationMs, awsRequestId }
-        : { ok: false, error: result.error, logs: result.logs, durationMs, awsRequestId };
+      return start.outcome(result, result.logs);
     } catch (error) {
       if (!env.busy) release();
       throw error;

@@ -3,14 +3,11 @@
  * the result make a JSON round trip, as they would through Lambda, so a function cannot share objects with
  * the harness. Console calls made during the invocation (in its async context) are kept as its `logs`.
  */
-import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import { captureConsole } from './console-capture.js';
 import { MAX_RESPONSE_BYTES, responseTooLarge } from './payload-limit.js';
+import { InvocationStart, type Settled } from './invocation-start.js';
 import { identityFor, newLogStreamName, timeoutError, toInvokeError, type FunctionIdentity } from './lambda-context.js';
-import type { FunctionTarget, InProcessHandler, InvokeError, InvokeOptions, InvokeOutcome, LambdaContext } from './types.js';
-
-type Settled = { ok: true; value: unknown } | { ok: false; error: InvokeError };
+import type { FunctionTarget, InProcessHandler, InvokeOptions, InvokeOutcome, LambdaContext } from './types.js';
 
 function jsonValue(value: unknown): Settled {
   try {
@@ -52,9 +49,8 @@ export class InProcessTarget implements FunctionTarget {
   }
 
   async invoke(event: unknown, options: InvokeOptions = {}): Promise<InvokeOutcome> {
-    options.signal?.throwIfAborted();
-    const awsRequestId = randomUUID();
-    const started = performance.now();
+    const start = new InvocationStart(options);
+    const awsRequestId = start.awsRequestId;
     const timeoutMs = this.identity.timeoutSeconds * 1000;
     const deadline = Date.now() + timeoutMs;
     const input = jsonValue(event);
@@ -111,11 +107,7 @@ export class InProcessTarget implements FunctionTarget {
         callback(null, result);
       }
     });
-    const durationMs = performance.now() - started;
-    const logs = captured?.() ?? '';
-    return settled.ok
-      ? { ok: true, value: settled.value, logs, durationMs, awsRequestId }
-      : { ok: false, error: settled.error, logs, durationMs, awsRequestId };
+    return start.outcome(settled, captured?.() ?? '');
   }
 
   async close(): Promise<void> {}

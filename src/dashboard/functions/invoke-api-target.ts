@@ -4,13 +4,12 @@
  * `X-Amz-Function-Error` header or, for servers that omit it, by a body shaped like Lambda's error document.
  * With AWS credentials in the environment, requests are signed (SigV4), so a deployed function works too.
  */
-import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import { fromErrorDocument } from './child-environment.js';
+import { InvocationStart, type Settled } from './invocation-start.js';
 import { timeoutError, type FunctionIdentity } from './lambda-context.js';
 import { MAX_RESPONSE_BYTES, readCapped, responseTooLarge } from './payload-limit.js';
 import { credentialsFromEnvironment, signRequest, type AwsCredentials } from './sigv4.js';
-import type { FunctionTarget, InvokeError, InvokeOptions, InvokeOutcome } from './types.js';
+import type { FunctionTarget, InvokeOptions, InvokeOutcome } from './types.js';
 
 const ERROR_DOCUMENT_KEYS = new Set(['errorType', 'errorMessage', 'trace', 'stackTrace', 'requestId', 'cause']);
 
@@ -66,15 +65,9 @@ export class InvokeApiTarget implements FunctionTarget {
   }
 
   async invoke(event: unknown, options: InvokeOptions = {}): Promise<InvokeOutcome> {
-    options.signal?.throwIfAborted();
-    const started = performance.now();
-    const fallbackId: string = randomUUID();
-    const outcome = (fields: { ok: true; value: unknown } | { ok: false; error: InvokeError }, logs = '', requestId = fallbackId): InvokeOutcome => ({
-      ...fields,
-      logs,
-      durationMs: performance.now() - started,
-      awsRequestId: requestId,
-    });
+    const start = new InvocationStart(options);
+    const fallbackId: string = start.awsRequestId;
+    const outcome = (settled: Settled, logs = '', requestId = fallbackId): InvokeOutcome => start.outcome(settled, logs, requestId);
     let body: string;
     try {
       body = JSON.stringify(event ?? null);

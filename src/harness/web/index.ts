@@ -16,6 +16,7 @@ const TYPES: Record<string, string> = {
 /** The files the page is made of; nothing else under `assets/` is served. */
 export const WEB_ASSETS: readonly string[] = [
   'app.js', 'page.js', 'widgets.js', 'api.js', 'layout.js', 'frame.js', 'sanitize.js', 'forms.js', 'inspector.js', 'controls.js', 'loader.js', 'dialogs.js',
+  'geometry.js', 'panels.js', 'placeholder.js', 'zone.js',
   'app.css', 'widget.css',
 ];
 

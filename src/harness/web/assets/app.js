@@ -8,7 +8,9 @@ import { renderInspector } from './inspector.js';
 import { setupControls, showState } from './controls.js';
 import { setupLoader } from './loader.js';
 import { $, page, status } from './page.js';
-import { inspectorHandlers, readWidget, renderGrid, show } from './widgets.js';
+import { inspectorHandlers, readWidget, renderGrid, resizeFrames, show } from './widgets.js';
+import { setupPanels } from './panels.js';
+import { watchGridScale } from './geometry.js';
 
 async function listDashboards() {
   const res = await api.list();
@@ -57,6 +59,7 @@ async function openDashboard(id) {
   }
   const written = parseSource(source.body);
   const places = placeWidgets(info.body.widgets.map((s) => written[s.index] ?? {}));
+  const size = (v) => (Number.isInteger(v) && v > 0 ? v : 6);
   page.current = {
     id,
     name: info.body.name,
@@ -64,6 +67,8 @@ async function openDashboard(id) {
     widgets: info.body.widgets.map((s) => ({
       ...s,
       place: places[s.index],
+      source: written[s.index] ?? {},
+      model: { width: size(written[s.index]?.width), height: size(written[s.index]?.height) },
       result: null,
       actions: [],
       log: [],
@@ -114,6 +119,7 @@ async function applyState(patch) {
   const themeChanged = res.body.state.theme !== d.state.theme;
   d.state = res.body.state;
   showState(d.state);
+  resizeFrames();
   const updated = new Set(res.body.updated);
   await Promise.all(
     d.widgets.map((w) => {
@@ -140,11 +146,19 @@ async function route() {
 async function main() {
   const css = await fetch('/web/widget.css');
   page.defaultCss = css.ok ? await css.text() : '';
+  setupPanels();
+  const grid = $('grid');
+  let zoom = 'fit';
+  const rescale = watchGridScale(grid, () => zoom);
   setupControls({
-    onRange: (timeRange) => void changeState({ timeRange }),
+    onState: (patch) => void changeState(patch),
     onRefresh: () => void refresh('manual'),
     onAutoTick: () => void refresh('auto'),
-    onTheme: (theme) => void changeState({ theme }),
+    onZoom: (value) => {
+      zoom = value;
+      grid.classList.toggle('actual', zoom === 'actual');
+      rescale();
+    },
   });
   setupLoader((created) => {
     window.location.hash = `#/dashboards/${encodeURIComponent(created.id)}`;

@@ -1,15 +1,38 @@
-// The toolbar: time range, refresh (manual and automatic), theme.
-/* global document, window */
+// The toolbar: time range (presets and a custom range read in the dashboard's timezone), timezone, period
+// override, widget pixel size, refresh (manual and automatic), zoom and theme.
+/* global document, window, Option */
+import { LOCAL_ZONE, instantOf, wallTime, zoneLabel } from './zone.js';
 
 export const RANGES = [
   ['-PT1H', '1h'], ['-PT3H', '3h'], ['-PT12H', '12h'], ['-P1D', '1d'], ['-P3D', '3d'], ['-P7D', '1w'],
 ];
 
+const $ = (id) => document.getElementById(id);
+
+// The state the controls last showed: the custom range's inputs are read and filled in its timezone.
+let shown = null;
+
+/** Closes a <details> popover and gives focus back to its summary. */
+function closePopover(details) {
+  details.open = false;
+  details.querySelector('summary').focus();
+}
+
+/** Escape closes an open popover and returns focus to what opened it. */
+function escapeCloses(details) {
+  details.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && details.open) {
+      e.preventDefault();
+      closePopover(details);
+    }
+  });
+}
+
 /**
- * @param {{ onRange: (range: object) => void, onRefresh: () => void, onAutoTick: () => void, onTheme: (theme: string) => void }} h
+ * @param {{ onState: (patch: object) => void, onRefresh: () => void, onAutoTick: () => void, onZoom: (zoom: string) => void }} h
  */
 export function setupControls(h) {
-  const buttons = document.getElementById('range-buttons');
+  const buttons = $('range-buttons');
   for (const [relative, label] of RANGES) {
     const b = document.createElement('button');
     b.type = 'button';
@@ -18,42 +41,101 @@ export function setupControls(h) {
     b.dataset.relative = relative;
     b.setAttribute('aria-pressed', 'false');
     b.title = `Last ${label} (${relative})`;
-    b.addEventListener('click', () => h.onRange({ relative }));
+    b.addEventListener('click', () => h.onState({ timeRange: { relative } }));
     buttons.append(b);
   }
-  const custom = document.getElementById('custom-range');
-  document.getElementById('custom-range-form').addEventListener('submit', (e) => {
-    e.preventDefault();
-    const form = e.currentTarget;
-    const start = new Date(form.elements.start.value);
-    const end = new Date(form.elements.end.value);
-    if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) return;
-    custom.open = false;
-    h.onRange({ start: start.toISOString(), end: end.toISOString() });
+  const custom = $('custom-range');
+  const form = $('custom-range-form');
+  escapeCloses(custom);
+  custom.addEventListener('toggle', () => {
+    if (!custom.open || !shown) return;
+    // Opening shows the current range in the dashboard's zone.
+    const zone = shown.timezone;
+    const now = Date.now();
+    const t = shown.timeRange;
+    const start = 'relative' in t ? now - 3 * 3600_000 : t.start;
+    const end = 'relative' in t || t.end === null ? now : t.end;
+    form.elements.start.value = wallTime(zone, start);
+    form.elements.end.value = wallTime(zone, end);
+    form.elements.start.focus();
   });
-  document.getElementById('refresh').addEventListener('click', () => h.onRefresh());
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const zone = shown?.timezone ?? 'UTC';
+    const start = instantOf(zone, form.elements.start.value);
+    const end = instantOf(zone, form.elements.end.value);
+    if (start === null || end === null) return;
+    closePopover(custom);
+    h.onState({ timeRange: { start, end } });
+  });
+  $('timezone').addEventListener('change', (e) => h.onState({ timezone: e.currentTarget.value }));
+  $('period').addEventListener('change', (e) => {
+    const v = e.currentTarget.value;
+    h.onState({ period: v === 'auto' ? 'auto' : Number(v) });
+  });
+  const size = $('size-control');
+  const sizeForm = $('size-form');
+  escapeCloses(size);
+  size.addEventListener('toggle', () => {
+    if (!size.open) return;
+    sizeForm.elements.width.value = String(shown?.width ?? 588);
+    sizeForm.elements.height.value = String(shown?.height ?? 369);
+    sizeForm.elements.width.focus();
+  });
+  sizeForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const width = Number(sizeForm.elements.width.value);
+    const height = Number(sizeForm.elements.height.value);
+    if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) return;
+    closePopover(size);
+    h.onState({ width, height });
+  });
+  $('size-grid').addEventListener('click', () => {
+    closePopover(size);
+    h.onState({ width: null, height: null });
+  });
+  $('zoom').addEventListener('change', (e) => h.onZoom(e.currentTarget.value));
+  $('refresh').addEventListener('click', () => h.onRefresh());
   let timer = null;
-  document.getElementById('auto-refresh').addEventListener('change', (e) => {
+  $('auto-refresh').addEventListener('change', (e) => {
     if (timer) window.clearInterval(timer);
     timer = null;
     const seconds = Number(e.currentTarget.value);
     if (seconds > 0) timer = window.setInterval(() => h.onAutoTick(), seconds * 1000);
   });
-  const theme = document.getElementById('theme');
-  theme.addEventListener('click', () => h.onTheme(theme.getAttribute('aria-pressed') === 'true' ? 'light' : 'dark'));
+  const theme = $('theme');
+  theme.addEventListener('click', () => h.onState({ theme: theme.getAttribute('aria-pressed') === 'true' ? 'light' : 'dark' }));
 }
 
-/** Shows the state's time range and theme on the controls. */
+/** Puts `value` among a select's options (adding it, labelled, when it is not one) and selects it. */
+function choose(select, value, label) {
+  if (![...select.options].some((o) => o.value === value)) select.add(new Option(label, value));
+  select.value = value;
+}
+
+/** Shows the state on the controls. */
 export function showState(state) {
+  shown = state;
   const relative = state?.timeRange?.relative;
   for (const b of document.querySelectorAll('#range-buttons .seg')) b.setAttribute('aria-pressed', String(b.dataset.relative === relative));
-  const custom = document.querySelector('#custom-range summary');
-  custom.textContent = relative === undefined && state?.timeRange ? `Custom: ${fmt(state.timeRange.start)} – ${state.timeRange.end === null ? 'now' : fmt(state.timeRange.end)}` : 'Custom';
+  const zone = state?.timezone ?? 'UTC';
+  const summary = document.querySelector('#custom-range summary');
+  const fmt = (ms) => wallTime(zone, ms).replace('T', ' ');
+  summary.textContent = relative === undefined && state?.timeRange
+    ? `${fmt(state.timeRange.start)} – ${state.timeRange.end === null ? 'now' : fmt(state.timeRange.end)}`
+    : 'Custom';
+  $('custom-zone').textContent = `Times in ${zoneLabel(zone)}`;
+  const tz = $('timezone');
+  tz.replaceChildren(new Option('UTC', 'UTC'));
+  // A browser that runs in UTC has no other local zone to offer.
+  if (!['UTC', 'Etc/UTC', 'Etc/GMT', 'GMT'].includes(LOCAL_ZONE)) tz.add(new Option(`Local (${LOCAL_ZONE})`, LOCAL_ZONE));
+  choose(tz, zone, zoneLabel(zone));
+  const period = state?.period ?? 'auto';
+  choose($('period'), String(period), `${period} s`);
+  $('size-summary').textContent = state?.width || state?.height ? `Size: ${state.width ?? 'grid'} × ${state.height ?? 'grid'}` : 'Size: grid';
   const dark = state?.theme === 'dark';
-  const theme = document.getElementById('theme');
+  const theme = $('theme');
   theme.setAttribute('aria-pressed', String(dark));
   theme.textContent = dark ? 'Light theme' : 'Dark theme';
   document.documentElement.dataset.theme = dark ? 'dark' : 'light';
 }
-
-const fmt = (ms) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');

@@ -16,10 +16,34 @@ export function createFrame(container, { html, theme, defaultCss, title, fill = 
   frame.setAttribute('sandbox', 'allow-same-origin');
   frame.setAttribute('title', title);
   frame.className = 'widget-frame';
-  const loaded = new Promise((resolve) => frame.addEventListener('load', () => resolve(frame), { once: true }));
+  const loaded = new Promise((resolve) =>
+    frame.addEventListener(
+      'load',
+      () => {
+        trackFocus(frame);
+        resolve(frame);
+      },
+      { once: true },
+    ),
+  );
   frame.srcdoc = widgetDocument(html, { theme, defaultCss, fill });
   container.replaceChildren(frame);
   return loaded;
+}
+
+/**
+ * Marks the frame `has-focus` while something inside it has focus: the browser does not match `:focus` or
+ * `:focus-within` on a frame whose content has focus, and the page draws the frame's focus ring from this.
+ */
+function trackFocus(frame) {
+  const win = frame.contentWindow;
+  const doc = frame.contentDocument;
+  if (!win || !doc) return;
+  const set = (on) => frame.classList.toggle('has-focus', on);
+  doc.addEventListener('focusin', () => set(true));
+  doc.addEventListener('focusout', () => set(false));
+  win.addEventListener('focus', () => set(true));
+  win.addEventListener('blur', () => set(false));
 }
 
 /** The top-level <cwdb-action> elements of a frame in document order (those inside another action's content are its HTML). */

@@ -3,6 +3,7 @@
 // ran and how long it took.
 /* global document */
 import { escapeHtml } from './sanitize.js';
+import { createFrame, fitFrame } from './frame.js';
 
 const json = (v) => (v === undefined ? 'undefined' : JSON.stringify(v, null, 2));
 
@@ -77,12 +78,37 @@ function requestLog(log) {
     .join('')}</ol>`;
 }
 
+// The function's documentation (`describe`): its Markdown rendered, as the console shows it, or the raw text.
+function documentation(d) {
+  if (d.problem) return `<p class="bad">${escapeHtml(d.problem)}</p>`;
+  const toggle = d.markdown === null || d.markdown === undefined
+    ? ''
+    : `<p><button type="button" class="btn btn-small" id="insp-doc-raw" aria-pressed="${d.raw}">Raw Markdown</button></p>`;
+  return `${toggle}${d.raw ? `<pre class="json" id="insp-doc-text">${escapeHtml(d.markdown)}</pre>` : '<div class="doc-frame" id="insp-doc-body"></div>'}`;
+}
+
+async function showDocumentation(w, handlers) {
+  const d = w.describe;
+  if (!d || d.problem) return;
+  document.getElementById('insp-doc-raw')?.addEventListener('click', () => {
+    d.raw = !d.raw;
+    renderInspector(w, handlers);
+    document.getElementById('insp-doc-raw')?.focus();
+  });
+  const container = document.getElementById('insp-doc-body');
+  if (!container) return;
+  const theme = document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light';
+  const frame = await createFrame(container, { html: d.html, theme, defaultCss: handlers.defaultCss?.() ?? '', title: `Documentation of ${w.title || w.widgetId}`, fill: false });
+  fitFrame(frame, 480);
+}
+
 /**
  * Renders the inspector for a widget record (see app.js) into the aside.
  * @param {object|null} w
  * @param {{ onDescribe: (w: object) => void }} handlers
  */
-export function renderInspector(w, { onDescribe }) {
+export function renderInspector(w, handlers) {
+  const { onDescribe } = handlers;
   const body = document.getElementById('inspector-body');
   if (!w) {
     body.innerHTML = '<p class="muted">Choose “Inspect” on a widget to see the event its function received, the raw return value, findings, errors, logs, invocations and timing.</p>';
@@ -126,8 +152,11 @@ export function renderInspector(w, { onDescribe }) {
   if (w.type === 'custom') html += section('Actions', actionsList(w.actions), { open: false });
   html += section('Requests', requestLog(w.log), { open: false });
   if (w.type === 'custom') html += `<p><button type="button" class="btn" id="insp-describe">Show the function's documentation (describe)</button></p>`;
-  if (w.describe) html += section('Documentation', w.describe, { id: 'insp-doc' });
+  if (w.describe) html += section('Documentation', documentation(w.describe), { id: 'insp-doc' });
   body.innerHTML = html;
+  // Scrolling blocks are reachable from the keyboard.
+  for (const el of body.querySelectorAll('pre, .src')) el.tabIndex = 0;
+  void showDocumentation(w, handlers);
   for (const d of body.querySelectorAll('details[data-key]')) {
     d.addEventListener('toggle', () => remembered.set(d.dataset.key, d.open));
   }

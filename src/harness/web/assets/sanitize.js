@@ -8,7 +8,10 @@ const DROP = ['script', 'iframe', 'frame', 'frameset', 'object', 'embed', 'apple
 const URL_ATTRS = ['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'poster', 'background'];
 
 // Always on, even without default styles: action content is data, not something to show.
-const BASE_CSS = 'cwdb-action{display:none!important}[data-cwdb-action]{cursor:pointer}:root.cwdb-theme-dark{color-scheme:dark}';
+// A widget's frame is its content area: html and body fill it, so `height: 100%` and `calc(100% - …)` are
+// fractions of the widget's height as in the console, and what does not fit scrolls.
+const BASE_CSS = 'cwdb-action{display:none!important}[data-cwdb-action]{cursor:pointer}:root.cwdb-theme-dark{color-scheme:dark}'
+  + ':root.cwdb-fill{height:100%;overflow:auto}:root.cwdb-fill body{height:100%;margin:0;box-sizing:border-box}';
 
 function clean(root) {
   for (const el of [...root.querySelectorAll(DROP.join(','))]) el.remove();

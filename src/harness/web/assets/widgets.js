@@ -8,26 +8,33 @@ import { askConfirmation, openPopup } from './dialogs.js';
 import { renderInspector } from './inspector.js';
 import { escapeHtml } from './sanitize.js';
 import { $, page, status, logRequest } from './page.js';
+import { contextSize, sizeFrame } from './geometry.js';
+import { placeholderHtml } from './placeholder.js';
+import { openPanel } from './panels.js';
 
 export function renderGrid() {
   const grid = $('grid');
+  const rows = Math.max(0, ...page.current.widgets.map((w) => w.place.y + w.place.height));
+  grid.style.setProperty('--rows', String(rows));
   grid.replaceChildren(
     ...page.current.widgets.map((w) => {
       const card = document.createElement('section');
-      card.className = 'widget';
+      card.className = `widget widget-${w.type}`;
       card.dataset.widgetId = w.widgetId;
       card.dataset.state = 'loading';
-      // Untitled text widgets show no title, as in the console, but still have a name for assistive technology.
-      if (w.title || w.type !== 'text') card.setAttribute('aria-labelledby', `title-${w.widgetId}`);
-      else card.setAttribute('aria-label', `Text widget ${w.widgetId}`);
-      card.style.gridColumn = `${w.place.x + 1} / span ${w.place.width}`;
-      card.style.gridRow = `${w.place.y + 1} / span ${w.place.height}`;
-      card.innerHTML = `<header class="widget-head">
-          <h3 id="title-${w.widgetId}" class="widget-title">${escapeHtml(w.title || (w.type === 'text' ? '' : w.widgetId))}</h3>
-          <span class="badges"></span>
-          <button type="button" class="btn btn-small inspect" aria-pressed="false" aria-controls="inspector">Inspect</button>
+      // Text widgets have no title bar in the console; they still have a name for assistive technology.
+      const headed = w.type !== 'text';
+      if (headed) card.setAttribute('aria-labelledby', `title-${w.widgetId}`);
+      else card.setAttribute('aria-label', w.title ? `Text widget ${w.title}` : `Text widget ${w.widgetId}`);
+      for (const [k, v] of Object.entries({ x: w.place.x, y: w.place.y, w: w.place.width, h: w.place.height })) card.style.setProperty(`--${k}`, String(v));
+      const inspectButton = `<button type="button" class="btn btn-small inspect" aria-pressed="false" aria-controls="inspector"${headed ? '' : ` aria-label="Inspect ${escapeHtml(w.widgetId)}"`}>Inspect</button>`;
+      card.innerHTML = headed
+        ? `<header class="widget-head">
+          <h3 id="title-${w.widgetId}" class="widget-title${w.title ? '' : ' untitled'}" title="${escapeHtml(w.title || `${w.widgetId} (no title)`)}">${escapeHtml(w.title || w.widgetId)}</h3>
+          <span class="badges"></span>${inspectButton}
         </header>
-        <div class="widget-body"></div>`;
+        <div class="widget-body"></div>`
+        : `<div class="widget-body"></div><div class="widget-tools"><span class="badges"></span>${inspectButton}</div>`;
       card.querySelector('.inspect').addEventListener('click', () => inspect(w));
       w.card = card;
       w.body = card.querySelector('.widget-body');
@@ -38,6 +45,7 @@ export function renderGrid() {
 
 export function inspect(w) {
   page.inspected = w;
+  openPanel('inspector');
   for (const b of document.querySelectorAll('.widget .inspect')) b.setAttribute('aria-pressed', String(b.closest('.widget') === w.card));
   renderInspector(w, inspectorHandlers);
 }
@@ -45,20 +53,25 @@ export function inspect(w) {
 function updateBadges(w) {
   const r = w.result;
   const badges = [];
-  if (r && w.type === 'custom') {
-    badges.push(`<span class="badge" title="How many times a function ran for this widget">${r.invocations} call${r.invocations === 1 ? '' : 's'}</span>`);
-  }
+  // Most important first: narrow title bars drop badges from the end, never the title (see app.css).
   if (r) {
-    if (r.invocation) badges.push(`<span class="badge" title="How long the function ran for this content">${Math.round(r.invocation.durationMs)} ms</span>`);
+    if (r.error) badges.push(`<span class="badge bad" title="The function failed">${escapeHtml(r.error.type)}</span>`);
     if (r.findings?.length) badges.push(`<span class="badge warn" title="HTML the console would strip">${r.findings.length} finding${r.findings.length === 1 ? '' : 's'}</span>`);
-    if (r.error) badges.push(`<span class="badge bad">${escapeHtml(r.error.type)}</span>`);
   }
+  if (r && w.type === 'custom') {
+    badges.push(`<span class="badge calls" title="How many times a function ran for this widget">${r.invocations} call${r.invocations === 1 ? '' : 's'}</span>`);
+  }
+  if (r?.invocation) badges.push(`<span class="badge duration" title="How long the function ran for this content">${Math.round(r.invocation.durationMs)} ms</span>`);
   w.card.querySelector('.badges').innerHTML = badges.join('');
   w.card.dataset.invocations = String(r?.invocations ?? 0);
   if (page.inspected === w) renderInspector(w, inspectorHandlers);
 }
 
 export async function readWidget(w) {
+  if (w.type !== 'custom' && w.type !== 'text') {
+    showPlaceholder(w);
+    return;
+  }
   w.card.dataset.state = 'loading';
   w.card.setAttribute('aria-busy', 'true');
   const res = await api.widget(page.current.id, w.widgetId);
@@ -85,6 +98,7 @@ export async function show(w, result) {
     w.frame = null;
   } else {
     w.frame = await createFrame(w.body, { html: result.html, theme, defaultCss: page.defaultCss, title: w.title || w.widgetId });
+    sizeFrame(w.frame, contextSize(w, page.current.state));
   }
   if (w.type === 'custom') {
     const res = await api.actions(page.current.id, w.widgetId);
@@ -97,6 +111,22 @@ export async function show(w, result) {
   updateBadges(w);
 }
 
+/** A widget type the harness cannot run: what it would query, from the dashboard source; no request. */
+function showPlaceholder(w) {
+  w.result = null;
+  w.problem = null;
+  w.frame = null;
+  w.body.innerHTML = placeholderHtml(w.type, w.source?.properties);
+  w.card.dataset.state = 'placeholder';
+  w.card.removeAttribute('aria-busy');
+  updateBadges(w);
+}
+
+/** Lays every frame out again at the size its function was told (after a state change without a call). */
+export function resizeFrames() {
+  for (const w of page.current?.widgets ?? []) if (w.frame) sizeFrame(w.frame, contextSize(w, page.current.state));
+}
+
 async function runAction(w, entry) {
   if (w.running) return;
   w.running = true;
@@ -106,7 +136,7 @@ async function runAction(w, entry) {
   try {
     const forms = w.frame?.contentDocument ? readForms(w.frame.contentDocument) : {};
     const body = { forms };
-    if (entry.confirmation !== null) body.confirm = await askConfirmation(entry.confirmation);
+    if (entry.confirmation !== null) body.confirm = await askConfirmation(entry.confirmation, () => w.frame);
     const res = await api.runAction(page.current.id, w.widgetId, entry.index, body);
     logRequest(w, 'POST', `/widgets/${w.widgetId}/actions/${entry.index}`, res, body.confirm === false ? 'cancelled' : `${entry.action} ${entry.event}`);
     w.lastMs = res.ms;
@@ -128,11 +158,17 @@ async function runAction(w, entry) {
       w.lastPopup = { ...res.body, text: entry.text };
       updateBadges(w);
       status(`Popup from “${entry.text}”.`);
-      await openPopup({ title: entry.text || w.title || 'Popup', html: res.body.error ? `<p><strong>${escapeHtml(res.body.error.type)}</strong> ${escapeHtml(res.body.error.message)}</p>` : res.body.html, theme: page.current.state.theme, defaultCss: page.defaultCss });
+      await openPopup({ title: entry.text || w.title || 'Popup', html: res.body.error ? `<p><strong>${escapeHtml(res.body.error.type)}</strong> ${escapeHtml(res.body.error.message)}</p>` : res.body.html, theme: page.current.state.theme, defaultCss: page.defaultCss, fallback: () => w.frame });
       return;
     }
     status(`“${entry.text}” replaced ${w.title || w.widgetId}.`);
+    const hadFocus = document.activeElement === w.frame;
     await show(w, res.body);
+    // Keyboard users stay where they were: on the same action in the new content, or on the frame.
+    if (hadFocus && w.frame) {
+      w.frame.focus();
+      w.frame.contentDocument?.querySelector(`[data-cwdb-action="${entry.index}"]`)?.focus();
+    }
   } finally {
     w.running = false;
     if (w.card.dataset.state === 'loading') {
@@ -145,10 +181,10 @@ async function runAction(w, entry) {
 async function describe(w) {
   const res = await api.describe(page.current.id, w.widgetId);
   logRequest(w, 'GET', `/widgets/${w.widgetId}/describe`, res);
-  if (!res.ok) w.describe = `<p class="bad">${escapeHtml(problemText(res))}</p>`;
-  else if (res.body.error) w.describe = `<p class="bad">${escapeHtml(res.body.error.type)}: ${escapeHtml(res.body.error.message)}</p>`;
-  else w.describe = `<pre class="json">${escapeHtml(res.body.markdown ?? res.body.html)}</pre>`;
+  if (!res.ok) w.describe = { problem: problemText(res) };
+  else if (res.body.error) w.describe = { problem: `${res.body.error.type}: ${res.body.error.message}` };
+  else w.describe = { markdown: res.body.markdown, html: res.body.html, raw: false };
   renderInspector(w, inspectorHandlers);
 }
 
-export const inspectorHandlers = { onDescribe: (w) => void describe(w) };
+export const inspectorHandlers = { onDescribe: (w) => void describe(w), defaultCss: () => page.defaultCss };

@@ -1,0 +1,176 @@
+// The page's time controls, widget size, panels, focus and the inspector's documentation in chromium, in a
+// browser whose own timezone is New York: the timezone switch, custom ranges read and labelled in the
+// dashboard's zone, the period override, resizing, and focus going back where it came from.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FrameLocator, Page } from 'playwright-core';
+import { startHarness, type RunningHarness } from '../../src/harness/index.js';
+import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
+import { FIXTURE_DASHBOARD, fixtureFunctions } from './web-fixtures.js';
+
+const skip = chromiumSkipReason();
+const STEP = { timeout: 15_000 };
+const ZONE = 'America/New_York';
+
+describe('harness page controls in chromium (browser in New York)', { skip, timeout: 180_000 }, () => {
+  let harness: RunningHarness;
+  let browser: ChromiumHandle;
+  let page: Page;
+  let id: string;
+  const received: any[] = [];
+  const problems: string[] = [];
+  const context = (): FrameLocator => page.frameLocator('[data-widget-id="widget-2"] iframe');
+  const last = () => received.at(-1).widgetContext;
+  const state = async () => (await (await fetch(`${harness.url}/api/dashboards/${id}/state`)).json()) as any;
+  /** Waits until the context widget has run again (its function is called once more). */
+  const nextCall = async (act: () => Promise<unknown>) => {
+    const before = received.length;
+    await act();
+    await page.waitForFunction(() => document.querySelector('[data-widget-id="widget-2"]')?.getAttribute('data-state') === 'ready', null, STEP);
+    for (let i = 0; i < 100 && received.length === before; i++) await page.waitForTimeout(50);
+    assert.ok(received.length > before, 'the context widget did not run again');
+    await page.locator('[data-widget-id="widget-2"][data-state="ready"]:not([aria-busy])').waitFor(STEP);
+  };
+
+  before(async () => {
+    harness = await startHarness({ port: 0, functions: { functions: fixtureFunctions(received) } });
+    const res = await fetch(`${harness.url}/api/dashboards?name=controls`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(JSON.stringify(FIXTURE_DASHBOARD)),
+    });
+    id = ((await res.json()) as { id: string }).id;
+    browser = await launchChromium({ viewport: { width: 1600, height: 1000 }, timezoneId: ZONE });
+    page = await browser.context.newPage();
+    page.setDefaultTimeout(STEP.timeout);
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    await page.goto(`${harness.url}/#/dashboards/${id}`);
+    await page.locator('[data-widget-id="widget-2"][data-state="ready"]').waitFor(STEP);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await harness?.close();
+  });
+
+  it('switches between UTC and local time, with getTimezoneOffset() signs in widgetContext.timezone', async () => {
+    assert.deepEqual(last().timezone, { label: 'UTC', offsetISO: '+00:00', offsetInMinutes: 0 });
+    await nextCall(() => page.locator('#timezone').selectOption(ZONE));
+    const offset = await page.evaluate(() => new Date().getTimezoneOffset());
+    assert.ok(offset === 300 || offset === 240);
+    assert.deepEqual(last().timezone, { label: 'Local', offsetISO: `-0${offset / 60}:00`, offsetInMinutes: offset });
+    assert.match(await context().locator('.tz').innerText(), new RegExp(`Local -0${offset / 60}:00 ${offset}`));
+  });
+
+  it('reads a custom range in the dashboard timezone and labels it there', async () => {
+    await page.locator('#custom-range summary').click();
+    await page.locator('#custom-range-form input[name="start"]').fill('2024-01-15T00:00');
+    await page.locator('#custom-range-form input[name="end"]').fill('2024-01-16T00:00');
+    assert.equal(await page.locator('#custom-zone').innerText(), `Times in ${ZONE}`);
+    await nextCall(() => page.getByRole('button', { name: 'Apply' }).first().click());
+    // Midnight in New York in January is 05:00 UTC.
+    assert.deepEqual((await state()).timeRange, { start: Date.UTC(2024, 0, 15, 5), end: Date.UTC(2024, 0, 16, 5) });
+    assert.equal(last().timeRange.start, Date.UTC(2024, 0, 15, 5));
+    assert.equal(await page.locator('#custom-range summary').innerText(), '2024-01-15 00:00 – 2024-01-16 00:00');
+    await nextCall(() => page.locator('#timezone').selectOption('UTC'));
+    assert.equal(await page.locator('#custom-range summary').innerText(), '2024-01-15 05:00 – 2024-01-16 05:00');
+    assert.deepEqual(last().timezone, { label: 'UTC', offsetISO: '+00:00', offsetInMinutes: 0 });
+  });
+
+  it('overrides the period, and goes back to auto', async () => {
+    await nextCall(() => page.locator('#period').selectOption('3600'));
+    assert.deepEqual([last().period, last().isAutoPeriod], [3600, false]);
+    assert.equal(await context().locator('.period').innerText(), '3600 fixed');
+    await nextCall(() => page.locator('#period').selectOption('auto'));
+    assert.deepEqual([last().period, last().isAutoPeriod], [300, true]);
+  });
+
+  it('resizes: the new width and height reach widgets with updateOn.resize, and every frame takes the new size', async () => {
+    const pie = page.locator('[data-widget-id="widget-1"]');
+    const pieCalls = await pie.getAttribute('data-invocations');
+    await page.locator('#size-control summary').click();
+    await page.locator('#size-form input[name="width"]').fill('400');
+    await page.locator('#size-form input[name="height"]').fill('250');
+    await nextCall(() => page.locator('#size-form button[type="submit"]').click());
+    assert.deepEqual([last().width, last().height], [400, 250]);
+    const event = (await (await fetch(`${harness.url}/api/dashboards/${id}/widgets/widget-2`)).json()) as { event: string };
+    assert.equal(event.event, 'resize');
+    assert.equal(await page.locator('#size-summary').innerText(), 'Size: 400 × 250');
+    const frames = await page.locator('#grid .widget-body > iframe').evaluateAll((fs) => fs.map((f) => [(f as HTMLElement).offsetWidth, (f as HTMLElement).offsetHeight]));
+    for (const size of frames) assert.deepEqual(size, [400, 250]);
+    // The pie does not run again on resize (updateOn.resize is false), but its frame follows.
+    assert.equal(await pie.getAttribute('data-invocations'), pieCalls);
+    await page.locator('#size-control summary').click();
+    await nextCall(() => page.locator('#size-grid').click());
+    assert.deepEqual([last().width, last().height], [1176, 554]);
+    assert.equal(await page.locator('#size-summary').innerText(), 'Size: grid');
+  });
+
+  it('gives focus back to the element that opened a popup or a confirmation, and shows a focus ring on the frame', async () => {
+    const focusedInFrame = () =>
+      page.evaluate(() => {
+        const frame = document.activeElement as HTMLIFrameElement;
+        return frame?.localName === 'iframe' ? (frame.contentDocument?.activeElement?.textContent ?? null) : `page: ${frame?.id ?? frame?.localName}`;
+      });
+    await context().getByText('Popup', { exact: true }).focus();
+    const ring = await page.locator('[data-widget-id="widget-2"]').evaluate((el) => getComputedStyle(el).outlineStyle);
+    assert.notEqual(ring, 'none');
+    await page.keyboard.press('Enter');
+    await page.frameLocator('#popup-body iframe').locator('.in-popup').waitFor(STEP);
+    await page.keyboard.press('Escape');
+    await page.locator('#popup-dialog').waitFor({ state: 'hidden', ...STEP });
+    await page.waitForFunction(() => (document.activeElement as HTMLIFrameElement)?.contentDocument?.activeElement?.textContent === 'Popup', null, STEP);
+    assert.equal(await focusedInFrame(), 'Popup');
+
+    await context().getByText('Ask', { exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#confirm-dialog').waitFor({ state: 'visible', ...STEP });
+    await page.keyboard.press('Escape');
+    await page.locator('#confirm-dialog').waitFor({ state: 'hidden', ...STEP });
+    await page.waitForFunction(() => (document.activeElement as HTMLIFrameElement)?.contentDocument?.activeElement?.textContent === 'Ask', null, STEP);
+    // Confirmed, the action replaces the widget's content; focus goes to the same action in the new content.
+    await page.keyboard.press('Enter');
+    await page.locator('#confirm-dialog').waitFor({ state: 'visible', ...STEP });
+    await nextCall(() => page.locator('#confirm-ok').press('Enter'));
+    await page.waitForFunction(() => (document.activeElement as HTMLIFrameElement)?.contentDocument?.activeElement?.textContent === 'Ask', null, STEP);
+
+    await page.locator('#custom-range summary').click();
+    await page.keyboard.press('Escape');
+    assert.equal(await page.locator('#custom-range').getAttribute('open'), null);
+    assert.equal(await page.evaluate(() => document.activeElement?.closest('#custom-range') !== null && document.activeElement?.localName === 'summary'), true);
+  });
+
+  it('shows the function documentation rendered from Markdown, with a raw toggle', async () => {
+    await page.locator('[data-widget-id="widget-2"] .inspect').click();
+    await page.getByRole('button', { name: /documentation/ }).click();
+    const doc = page.frameLocator('#insp-doc-body iframe');
+    await doc.locator('h2', { hasText: 'Context printer' }).waitFor(STEP);
+    assert.equal(await doc.locator('table th').first().innerText(), 'Param');
+    await page.locator('#insp-doc-raw').click();
+    assert.match(await page.locator('#insp-doc-text').innerText(), /^## Context printer/);
+    assert.equal(await page.locator('#insp-doc-raw').getAttribute('aria-pressed'), 'true');
+    await page.locator('#insp-doc-raw').click();
+    await doc.locator('h2').waitFor(STEP);
+  });
+
+  it('closes the inspector and the dashboards panel, giving the grid their room', async () => {
+    const width = () => page.locator('#grid').evaluate((g) => g.clientWidth);
+    const open = await width();
+    await page.locator('#inspector .panel-close').click();
+    await page.locator('#inspector').waitFor({ state: 'hidden', ...STEP });
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'toggle-inspector');
+    assert.equal(await page.locator('#toggle-inspector').getAttribute('aria-expanded'), 'false');
+    await page.locator('#toggle-sidebar').click();
+    const closed = await width();
+    assert.ok(closed > open + 500, `${open} → ${closed}`);
+    const main = await page.locator('#dashboard').evaluate((m) => m.clientWidth);
+    assert.ok(main - closed < 30);
+  });
+
+  it('logged no console errors or warnings', () => {
+    assert.deepEqual(problems, []);
+  });
+});
