@@ -27,6 +27,7 @@ export {
   FilterOrder,
   HttpError,
   PayloadTooLargeError,
+  ClientAbortedError,
   PipelineError,
   RequestHeaders,
   ResponseHeaders,

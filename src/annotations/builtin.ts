@@ -60,6 +60,12 @@ export interface CacheSettings {
   readonly seconds: number;
   /** Besides path and query: `principal` (per caller; the response becomes private), or `header:<name>`. */
   readonly varyBy?: readonly CacheVary[];
+  /**
+   * Serve one stored response to every caller, authenticated or not (`public`). Without it, a request with a
+   * principal is cached per principal (`private`), and one that sends `Authorization` or `Cookie` without
+   * a principal is neither served from nor stored in the cache. Default false.
+   */
+  readonly shared?: boolean;
 }
 
 export const CacheKind: AnnotationKind<CacheSettings> = {
@@ -69,11 +75,13 @@ export const CacheKind: AnnotationKind<CacheSettings> = {
 };
 
 /**
- * Caches successful GET/HEAD responses in memory for `seconds`, keyed by path and query (and by caller when
- * `varyBy` includes `principal`).
+ * Caches successful GET/HEAD responses in memory for `seconds`, keyed by path and query, and by caller
+ * whenever the request has a principal (or `varyBy` includes `principal`). A response that all callers may
+ * share, authenticated or not, needs `shared: true`.
  *
  * @example
- * @Cache({ seconds: 30, varyBy: ['principal'] }) @Get('/me/orders') mine(ctx) { ... }
+ * @Cache({ seconds: 30 }) @Authorize('orders:read') @Get('/me/orders') mine(ctx) { ... } // per caller, private
+ * @Cache({ seconds: 300, shared: true }) @Get('/catalog') catalog() { ... } // one copy for everyone, public
  */
 export function Cache(settings: CacheSettings): AnnotationDecorator<CacheSettings> {
   if (!settings || !Number.isFinite(settings.seconds) || settings.seconds <= 0) {
@@ -84,8 +92,15 @@ export function Cache(settings: CacheSettings): AnnotationDecorator<CacheSetting
       throw new TypeError(`@Cache varyBy accepts "principal" or "header:<name>", got ${JSON.stringify(v)}.`);
     }
   }
+  if (settings.shared !== undefined && typeof settings.shared !== 'boolean') {
+    throw new TypeError(`@Cache shared should be true or false, got ${JSON.stringify(settings.shared)}.`);
+  }
+  if (settings.shared === true && settings.varyBy?.includes('principal')) {
+    throw new TypeError('@Cache cannot both vary by principal and be shared across callers; choose one.');
+  }
   const varyBy = [...new Set((settings.varyBy ?? []).map((v) => v.toLowerCase() as CacheVary))].sort();
-  return annotation(CacheKind, Object.freeze({ seconds: settings.seconds, varyBy: Object.freeze(varyBy) }));
+  const value: CacheSettings = { seconds: settings.seconds, varyBy: Object.freeze(varyBy), ...(settings.shared ? { shared: true } : {}) };
+  return annotation(CacheKind, Object.freeze(value));
 }
 
 export interface ValidateSchemas {

@@ -161,6 +161,7 @@ export class App {
         bodyLimit: options.bodyLimit,
         development: options.development,
         onError: (error, route) => logger.error(`Handler of ${route} failed`, { error }),
+        onClientAbort: (route) => logger.debug?.(`The client of ${route} left before sending the whole body`),
         errorHandlers: this.#errorHandlers,
       };
     });

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BodySource } from '../pipeline/index.js';
-import { PayloadTooLargeError } from '../pipeline/index.js';
+import { ClientAbortedError, PayloadTooLargeError } from '../pipeline/index.js';
 
 /** Reads a node:http request body on demand; sends `100 Continue` only when the body is really wanted. */
 export class NodeBodySource implements BodySource {
@@ -62,13 +62,14 @@ export class NodeBodySource implements BodySource {
         this.#complete = true;
         resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
       };
+      // An upload cut off mid-body is the client leaving, not a failure of ours.
       const onError = (error: Error) => {
         cleanup();
-        reject(error);
+        reject((error as NodeJS.ErrnoException).code === 'ECONNRESET' || this.req.destroyed ? new ClientAbortedError() : error);
       };
       const onClose = () => {
         cleanup();
-        if (!this.#complete) reject(new Error('The client closed the connection before sending the whole body.'));
+        if (!this.#complete) reject(new ClientAbortedError());
       };
       this.req.on('data', onData);
       this.req.on('end', onEnd);

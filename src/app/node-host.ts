@@ -22,7 +22,9 @@ function clientErrorResponse(code: string | undefined): string {
   const [status, title, detail] =
     code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'Request Header Fields Too Large', 'The request headers are larger than the server accepts.']
-      : [400, 'Bad Request', 'The request could not be parsed as HTTP.'];
+      : code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request did not arrive in time.']
+        : [400, 'Bad Request', 'The request could not be parsed as HTTP.'];
   const body = JSON.stringify({ type: 'about:blank', title, status, detail });
   return `HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 }

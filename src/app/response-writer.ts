@@ -5,6 +5,8 @@ import { problemResponse } from '../filters/index.js';
 /** Where a response goes: a node:http `ServerResponse`, or inject()'s recording of one. */
 export interface ResponseSink {
   writeHead(status: number, headers: (string | string[])[]): unknown;
+  /** node:http keeps the reason phrase of a failed writeHead; it is cleared before the 500 goes out. */
+  statusMessage?: string;
   end(body?: string | Buffer): unknown;
 }
 
@@ -31,6 +33,7 @@ export function deliver(sink: ResponseSink, method: string, response: OutgoingRe
     writeResponse(sink, method, response, bodyUnread);
   } catch (error) {
     onError(error);
+    if (sink.statusMessage !== undefined) sink.statusMessage = '';
     const detail = `The response could not be written: ${error instanceof Error ? error.message : String(error)}.`;
     writeResponse(sink, method, problemResponse(problem(500, detail)), bodyUnread);
   }

@@ -4,9 +4,10 @@ import { basename, extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DashboardValidationError, FunctionsConfigError, loadFunctionsFile, parseDashboard, type FunctionsConfig } from '../dashboard/index.js';
-import { startHarness, type RunningHarness } from '../harness/index.js';
+import { isLoopback, startHarness, type RunningHarness } from '../harness/index.js';
 
 const USAGE = `usage: trellis harness [--functions <file>] [--dashboard <file>]... [--port <n>] [--host <address>]
+                      [--allowed-host <name>]... [--insecure-no-token]
 
 Starts the dashboard harness HTTP API. With neither --functions nor --dashboard it serves the bundled
 example dashboard and widgets.
@@ -14,7 +15,13 @@ example dashboard and widgets.
   --functions <file>   functions file (JSON): which code answers which widget endpoint
   --dashboard <file>   dashboard JSON to preload (repeatable)
   --port <n>           default 4600; 0 picks a free port
-  --host <address>     default 127.0.0.1
+  --host <address>     default 127.0.0.1. Any other address needs a token: the harness prints one (or
+                       takes TRELLIS_HARNESS_TOKEN) and refuses API calls without it
+  --allowed-host <name>
+                       a host name to answer to besides IP addresses and localhost (repeatable;
+                       .example.com admits its subdomains)
+  --insecure-no-token  serve a non-loopback address without a token: anyone who reaches it can run
+                       your functions with your credentials
   -h, --help
 `;
 
@@ -27,6 +34,8 @@ interface Options {
   dashboards: string[];
   port: number;
   host: string;
+  allowedHosts: string[];
+  insecureNoToken: boolean;
 }
 
 function parse(args: string[]): Options | 'help' {
@@ -38,6 +47,8 @@ function parse(args: string[]): Options | 'help' {
       dashboard: { type: 'string', multiple: true },
       port: { type: 'string', default: '4600' },
       host: { type: 'string', default: '127.0.0.1' },
+      'allowed-host': { type: 'string', multiple: true },
+      'insecure-no-token': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -52,6 +63,8 @@ function parse(args: string[]): Options | 'help' {
     dashboards: useExample ? [resolve(EXAMPLE_DIR, 'dashboard.json')] : (values.dashboard ?? []),
     port,
     host: values.host,
+    allowedHosts: values['allowed-host'] ?? [],
+    insecureNoToken: values['insecure-no-token'] === true,
   };
 }
 
@@ -117,7 +130,8 @@ export async function run(args: string[]): Promise<number> {
   const stop = untilSignal();
   let running: RunningHarness;
   try {
-    running = await startHarness({ functions, port: options.port, host: options.host });
+    const token = process.env.TRELLIS_HARNESS_TOKEN || undefined;
+    running = await startHarness({ functions, port: options.port, host: options.host, allowedHosts: options.allowedHosts, token, insecureNoToken: options.insecureNoToken });
   } catch (error) {
     process.stderr.write(`trellis harness: cannot listen on ${options.host}:${options.port}: ${(error as Error).message}\n`);
     return 1;
@@ -127,6 +141,13 @@ export async function run(args: string[]): Promise<number> {
     const name = (basename(file, extname(file)) || 'dashboard').slice(0, 255);
     const dashboard = running.harness.store.create(text, { name });
     lines.push(`dashboard ${dashboard.id} ${dashboard.name} ${file}`);
+  }
+  if (running.token !== null) {
+    lines.push(`token ${running.token} (send "Authorization: Bearer <token>"; the page: ${running.url}/#token=${running.token})`);
+  } else if (!isLoopback(running.host)) {
+    process.stderr.write(
+      `trellis harness: WARNING: listening on ${running.url} without a token (--insecure-no-token). Anyone who can reach this address can list your dashboards and run your configured functions with your credentials.\n`,
+    );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
   await stop;

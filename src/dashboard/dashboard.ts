@@ -3,6 +3,7 @@ import { buildEvent, buildWidgetContext } from './event.js';
 import { mergeForms } from './forms.js';
 import { summarizeWidget, type DashboardModel } from './model.js';
 import type { FunctionInvoker, HtmlAnalyzer, InvokeOutcome, WidgetAction } from './ports.js';
+import { markdownLengthProblem } from './markdown.js';
 import { htmlOfValue, renderHtml, renderMarkdown, renderOutcome } from './render.js';
 import type {
   ActionEntry, CancelledAction, DashboardInfo, DescribeResult, RefreshResult, StateUpdate, WidgetEventKind, WidgetInvocation, WidgetResult,
@@ -17,6 +18,8 @@ export interface DashboardContext {
   analyzer: HtmlAnalyzer<any>;
   /** Epoch milliseconds; inject a fake in tests. */
   clock: () => number;
+  /** Hears when what a dashboard remembers grows or shrinks (in characters), so a store can bound memory. */
+  onResize?: (dashboard: Dashboard, delta: number) => void;
 }
 
 /** Options for running an action. */
@@ -62,7 +65,7 @@ export class Dashboard {
     this.#ctx = ctx;
     this.#defaults = defaultState(model, name);
     this.#state = this.#defaults;
-    this.#widgets = model.widgets.map((w) => new WidgetSession(w));
+    this.#widgets = model.widgets.map((w) => new WidgetSession(w, (delta) => ctx.onResize?.(this, delta)));
   }
 
   /** Id, name, effective state and the widget list. */
@@ -161,7 +164,7 @@ export class Dashboard {
         const { outcome, invocation } = await this.#call(action.endpoint ?? '', buildEvent(action.params ?? {}, context));
         next = { rendered: renderOutcome(this.#ctx.analyzer, outcome), display: action.display, event: action.event, invocation };
       }
-      if (action.display === 'widget') w.replaced = next;
+      if (action.display === 'widget') w.replace(next);
       return w.result(next);
     });
   }
@@ -185,6 +188,8 @@ export class Dashboard {
       const md = typeof v === 'string' ? v : typeof v === 'object' && v !== null && typeof (v as { markdown?: unknown }).markdown === 'string'
         ? (v as { markdown: string }).markdown
         : null;
+      const tooLong = md === null ? null : markdownLengthProblem(md);
+      if (tooLong !== null) return { markdown: md, html: '', error: { type: 'MarkdownTooLarge', message: tooLong } };
       return { markdown: md, html: md === null ? htmlOfValue(v) : renderMarkdown(md), error: null };
     });
   }

@@ -23,6 +23,10 @@ export function mergeForms(fields: FormField[], posted: unknown, defaults: FormV
   const known = [...byName.keys()];
   const result: FormValues = { ...defaults };
   for (const [name, value] of Object.entries(posted as Record<string, unknown>)) {
+    if (name === '__proto__') {
+      // Assigning it to forms.all (here as in the console's own JavaScript) would drop it without a word.
+      throw new UnprocessableError('forms.__proto__', 'A form field named "__proto__" cannot be sent: as a key of forms.all it would be dropped; rename the field');
+    }
     const group = byName.get(name);
     if (!group) {
       const list = known.length ? known.map((n) => `"${n}"`).join(', ') : 'none (the widget has no named form fields)';

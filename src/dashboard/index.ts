@@ -14,6 +14,8 @@ export type { DurationParts } from './time-range.js';
 export { PIXELS_PER_COLUMN, PIXELS_PER_ROW, buildEvent, buildWidgetContext } from './event.js';
 export type { WidgetContext, WidgetEvent, WidgetTimezone } from './event.js';
 export { htmlOfValue, renderMarkdown } from './render.js';
+export { MAX_MARKDOWN_LENGTH, MarkdownTooLargeError } from './markdown.js';
+export { MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
 export type { WidgetError } from './render.js';
 export type {
   ActionEntry, CancelledAction, DashboardInfo, DescribeResult, RefreshResult, StateUpdate, WidgetEventKind, WidgetInvocation, WidgetResult,

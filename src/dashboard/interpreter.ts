@@ -15,6 +15,8 @@ export interface InterpreterOptions {
   clock?: () => number;
   /** Cap on stored dashboards (least recently used goes first). Default 1,000. */
   maxDashboards?: number;
+  /** Cap on what stored dashboards hold, in characters of sources and widget content. Default 64 Mi. */
+  maxDashboardBytes?: number;
   /** Replaces the linter's analysis of widget HTML (rarely needed). */
   analyzer?: HtmlAnalyzer<any>;
 }
@@ -42,6 +44,7 @@ export class Interpreter {
       analyzer: options.analyzer ?? lintAnalyzer,
       clock: options.clock ?? Date.now,
       maxDashboards: options.maxDashboards ?? 1_000,
+      maxBytes: options.maxDashboardBytes,
     });
   }
 

@@ -1,6 +1,5 @@
-import { Marked } from 'marked';
+import { MarkdownTooLargeError, renderMarkdown } from './markdown.js';
 import type { Finding, FormField, HtmlAnalyzer, InvokeOutcome, WidgetAction } from './ports.js';
-import { buttonLinks } from './markdown-buttons.js';
 
 /** An error shown in place of a widget's content. */
 export interface WidgetError {
@@ -22,17 +21,7 @@ export interface Rendered {
   formValues(): Record<string, string | string[]>;
 }
 
-const markdown = new Marked({ async: false, gfm: true }, buttonLinks);
-
-/**
- * Renders Markdown to HTML.
- *
- * @example
- * renderMarkdown('# Hi'); // '<h1>Hi</h1>\n'
- */
-export function renderMarkdown(text: string): string {
-  return markdown.parse(text, { async: false }) as string;
-}
+export { renderMarkdown };
 
 const escapeHtml = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -96,5 +85,12 @@ export function renderOutcome<P>(analyzer: HtmlAnalyzer<P>, outcome: InvokeOutco
     return renderHtml(analyzer, '', null, { type: error.type, message: error.message });
   }
   const raw = outcome.value === undefined ? null : outcome.value;
-  return renderHtml(analyzer, htmlOfValue(raw), raw, null);
+  let html: string;
+  try {
+    html = htmlOfValue(raw);
+  } catch (error) {
+    if (!(error instanceof MarkdownTooLargeError)) throw error;
+    return renderHtml(analyzer, '', raw, { type: error.name, message: error.message });
+  }
+  return renderHtml(analyzer, html, raw, null);
 }

@@ -14,11 +14,18 @@ export interface DashboardStoreOptions {
   clock?: () => number;
   /** At most this many dashboards are kept; beyond it the least recently used goes. Default 1,000. */
   maxDashboards?: number;
+  /**
+   * At most this much is kept, counted in characters of dashboard sources and of the widget content (HTML,
+   * raw values, logs) they remember; beyond it the least recently used dashboards go. Default 64 Mi.
+   */
+  maxBytes?: number;
   /** Makes dashboard ids; default random UUIDs. */
   newId?: () => string;
 }
 
 const DEFAULT_NAME = 'dashboard';
+/** Default of {@link DashboardStoreOptions.maxBytes}: 64 Mi characters. */
+export const DEFAULT_MAX_DASHBOARD_BYTES = 64 * 1024 * 1024;
 
 /**
  * The dashboards of one harness, each isolated from the others, with a cap and least-recently-used eviction.
@@ -33,13 +40,24 @@ export class DashboardStore {
   readonly #dashboards = new Map<string, Dashboard>();
   readonly #ctx: DashboardContext;
   readonly #max: number;
+  readonly #maxBytes: number;
+  readonly #bytes = new Map<string, number>();
+  #totalBytes = 0;
   readonly #newId: () => string;
 
   constructor(options: DashboardStoreOptions) {
     const max = options.maxDashboards ?? 1_000;
     if (!Number.isInteger(max) || max < 1) throw new RangeError(`maxDashboards should be a positive integer; got ${max}`);
+    const maxBytes = options.maxBytes ?? DEFAULT_MAX_DASHBOARD_BYTES;
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new RangeError(`maxBytes should be a positive integer; got ${maxBytes}`);
     this.#max = max;
-    this.#ctx = { functions: options.functions, analyzer: options.analyzer, clock: options.clock ?? Date.now };
+    this.#maxBytes = maxBytes;
+    this.#ctx = {
+      functions: options.functions,
+      analyzer: options.analyzer,
+      clock: options.clock ?? Date.now,
+      onResize: (dashboard, delta) => this.#resize(dashboard, delta),
+    };
     this.#newId = options.newId ?? randomUUID;
   }
 
@@ -57,16 +75,45 @@ export class DashboardStore {
     if (typeof name !== 'string' || name.length === 0 || name.length > 255) {
       throw new UnprocessableError('name', `"name" should be a string of 1 to 255 characters; got ${JSON.stringify(name)}`);
     }
+    if (text.length > this.#maxBytes) {
+      throw new UnprocessableError('dashboard', `The dashboard is ${text.length} characters long; this harness keeps at most ${this.#maxBytes} characters of dashboards`);
+    }
     const model = parseDashboard(text);
     let id = this.#newId();
     while (this.#dashboards.has(id)) id = this.#newId();
     const dashboard = new Dashboard(id, name, text, model, this.#ctx);
     this.#dashboards.set(id, dashboard);
-    while (this.#dashboards.size > this.#max) {
-      const oldest = this.#dashboards.keys().next().value as string;
-      this.#dashboards.delete(oldest);
-    }
+    this.#bytes.set(id, text.length);
+    this.#totalBytes += text.length;
+    this.#evict();
     return dashboard;
+  }
+
+  /** Characters kept now: sources plus the widget content the dashboards remember. */
+  get bytes(): number {
+    return this.#totalBytes;
+  }
+
+  #resize(dashboard: Dashboard, delta: number): void {
+    const held = this.#bytes.get(dashboard.id);
+    if (held === undefined || this.#dashboards.get(dashboard.id) !== dashboard) return;
+    this.#bytes.set(dashboard.id, held + delta);
+    this.#totalBytes += delta;
+    this.#evict();
+  }
+
+  // Least recently used first; a dashboard that alone outgrows the cap goes too, so memory stays bounded.
+  #evict(): void {
+    while (this.#dashboards.size > this.#max || (this.#totalBytes > this.#maxBytes && this.#dashboards.size > 0)) {
+      this.#forget(this.#dashboards.keys().next().value as string);
+    }
+  }
+
+  #forget(id: string): boolean {
+    if (!this.#dashboards.delete(id)) return false;
+    this.#totalBytes -= this.#bytes.get(id) ?? 0;
+    this.#bytes.delete(id);
+    return true;
   }
 
   /**
@@ -107,7 +154,7 @@ export class DashboardStore {
    */
   delete(id: unknown): void {
     const key = typeof id === 'string' ? id : '';
-    if (!this.#dashboards.delete(key)) throw new NotFoundError('dashboard', `No dashboard ${JSON.stringify(id)}`);
+    if (!this.#forget(key)) throw new NotFoundError('dashboard', `No dashboard ${JSON.stringify(id)}`);
   }
 
   get size(): number {

@@ -1,5 +1,7 @@
 import { DashboardValidationError, type ValidationMessage } from './errors.js';
+import { MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
 import { parseJsonText } from './json-text.js';
+import { markdownLengthProblem } from './markdown.js';
 import { WIDGET_TYPES, type DashboardModel, type UpdateOn, type WidgetModel, type WidgetType } from './model.js';
 import { parseIsoDateTime, parseRelative } from './time-range.js';
 
@@ -22,6 +24,10 @@ export function parseDashboard(text: string): DashboardModel {
   const parsed = parseJsonText(text);
   if (!parsed.ok) {
     throw new DashboardValidationError([{ dataPath: '', message: `Invalid JSON: ${parsed.problem.message}` }]);
+  }
+  const deep = tooDeep(parsed.value);
+  if (deep !== null) {
+    throw new DashboardValidationError([{ dataPath: deep, message: `Nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (the dashboard itself is level 1)` }]);
   }
   const messages: ValidationMessage[] = [];
   const model = validateDashboard(parsed.value, messages);
@@ -132,6 +138,9 @@ function validateWidget(w: unknown, index: number, out: ValidationMessage[]): Wi
     if (properties.markdown === undefined) out.push({ dataPath: props, message: "Should have required property 'markdown'" });
     else if (typeof properties.markdown !== 'string') {
       out.push({ dataPath: `${props}/markdown`, message: `Should be a string, not ${typeName(properties.markdown)}` });
+    } else {
+      const tooLong = markdownLengthProblem(properties.markdown);
+      if (tooLong !== null) out.push({ dataPath: `${props}/markdown`, message: tooLong });
     }
   }
   if (out.length > before) return null;

@@ -13,6 +13,13 @@ export function logsOf(result: WidgetResult): string {
   return result.invocation?.logs ?? '';
 }
 
+function viewBytes(view: View | null): number {
+  if (view === null) return 0;
+  const r = view.rendered;
+  // A string result is the HTML itself (one string, counted once); other values are about as long as their HTML.
+  return r.html.length * (typeof r.raw === 'string' && r.raw !== r.html ? 2 : 1) + (view.invocation?.logs.length ?? 0);
+}
+
 /** A rendering shown in a widget (or a popup), with what produced it. */
 export interface View {
   rendered: Rendered;
@@ -32,8 +39,25 @@ export class WidgetSession {
   base: View | null = null;
   /** Content a `display: widget` action put in place of `base`; cleared when the widget runs again. */
   replaced: View | null = null;
+  #bytes = 0;
 
-  constructor(readonly model: WidgetModel) {}
+  /** `onResize` hears how many bytes the remembered content grew (or shrank) by. */
+  constructor(
+    readonly model: WidgetModel,
+    private readonly onResize: (delta: number) => void = () => {},
+  ) {}
+
+  /** Roughly what the remembered content holds: its HTML, raw value and logs, counted in characters. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  #measure(): void {
+    const size = viewBytes(this.base) + viewBytes(this.replaced);
+    const delta = size - this.#bytes;
+    this.#bytes = size;
+    if (delta !== 0) this.onResize(delta);
+  }
 
   get current(): View | null {
     return this.replaced ?? this.base;
@@ -47,6 +71,13 @@ export class WidgetSession {
   show(view: View): void {
     this.base = view;
     this.replaced = null;
+    this.#measure();
+  }
+
+  /** Shows content a `display: widget` action produced in place of the widget's own. */
+  replace(view: View): void {
+    this.replaced = view;
+    this.#measure();
   }
 
   result(view: View): WidgetResult {

@@ -1,6 +1,10 @@
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { DashboardError, createInterpreter, type FunctionInvoker, type FunctionsConfig, type Interpreter } from '../dashboard/index.js';
 import { createApp, type App, type RouteDefinition } from '../index.js';
 import { dashboardErrorToProblem } from './errors.js';
+import { isLoopback } from './hosts.js';
+import { requestGuard } from './request-guard.js';
 import { harnessRoutes } from './routes.js';
 import { webRoutes } from './web/index.js';
 
@@ -15,6 +19,8 @@ export interface HarnessAppOptions {
   functions?: FunctionsConfig | FunctionInvoker;
   /** Cap on stored dashboards (least recently used goes first) when a harness is made here. Default 1,000. */
   maxDashboards?: number;
+  /** Cap on what stored dashboards hold, in characters of sources and widget content, when a harness is made here. Default 64 Mi. */
+  maxDashboardBytes?: number;
   /** Epoch milliseconds, when a harness is made here. Default `Date.now`. */
   clock?: () => number;
   /** Largest accepted request body in bytes; default 5 MiB. */
@@ -23,6 +29,13 @@ export interface HarnessAppOptions {
   web?: boolean;
   /** More routes served by the same app. */
   extraRoutes?: readonly RouteDefinition[];
+  /**
+   * Host names (in the `Host` header) served besides IP addresses and loopback names; `.example.com` admits
+   * its subdomains too. Any other name gets 403, so a web page cannot reach the harness by DNS rebinding.
+   */
+  allowedHosts?: readonly string[];
+  /** When set, every `/api/` request must send `Authorization: Bearer <token>` (401 otherwise). */
+  token?: string;
 }
 
 /** The harness app and the interpreter behind it. */
@@ -46,9 +59,11 @@ export function createHarnessApp(options: HarnessAppOptions): HarnessApp {
     createInterpreter({
       functions: options.functions ?? { functions: {} },
       maxDashboards: options.maxDashboards,
+      maxDashboardBytes: options.maxDashboardBytes,
       clock: options.clock,
     });
   const app = createApp({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
+  app.filter(requestGuard({ allowedHosts: options.allowedHosts, token: options.token }));
   app.onError(DashboardError, dashboardErrorToProblem);
   app.route(harnessRoutes(harness));
   if (options.web !== false) app.route(webRoutes());
@@ -60,8 +75,16 @@ export function createHarnessApp(options: HarnessAppOptions): HarnessApp {
 export interface StartHarnessOptions extends HarnessAppOptions {
   /** Default 4600; 0 picks a free port. */
   port?: number;
-  /** Default 127.0.0.1. */
+  /**
+   * Default 127.0.0.1. Any address that is not loopback gets a token (`token`, or a random one) unless
+   * `insecureNoToken` is set.
+   */
   host?: string;
+  /**
+   * Serve a non-loopback address without a token: anyone who can reach it can run the configured functions
+   * with this process's credentials. Default false.
+   */
+  insecureNoToken?: boolean;
 }
 
 /** A listening harness. */
@@ -70,12 +93,15 @@ export interface RunningHarness extends HarnessApp {
   url: string;
   host: string;
   port: number;
+  /** The token API calls must send (`Authorization: Bearer <token>`), or null when none is needed. */
+  token: string | null;
   /** Stops listening, then stops the functions' child processes (when the harness was made here). */
   close(): Promise<void>;
 }
 
 /**
- * Builds the harness app and listens (127.0.0.1:4600 unless told otherwise).
+ * Builds the harness app and listens (127.0.0.1:4600 unless told otherwise). On an address other than
+ * loopback it requires a token, made at random unless given, unless `insecureNoToken` is set.
  *
  * @example
  * const running = await startHarness({ functions: config, port: 0 });
@@ -83,11 +109,15 @@ export interface RunningHarness extends HarnessApp {
  * await running.close();
  */
 export async function startHarness(options: StartHarnessOptions): Promise<RunningHarness> {
-  const { app, harness } = createHarnessApp(options);
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token ?? (isLoopback(host) || options.insecureNoToken === true ? undefined : randomBytes(24).toString('base64url'));
+  // A name the harness is told to listen on is a name it answers to.
+  const allowedHosts = [...(options.allowedHosts ?? []), ...(isIP(host) === 0 ? [host] : [])];
+  const { app, harness } = createHarnessApp({ ...options, token, allowedHosts });
   const owned = options.harness === undefined;
   let bound;
   try {
-    bound = await app.listen({ port: options.port ?? 4600, host: options.host ?? '127.0.0.1' });
+    bound = await app.listen({ port: options.port ?? 4600, host });
   } catch (error) {
     if (owned) await harness.close();
     throw error;
@@ -99,6 +129,7 @@ export async function startHarness(options: StartHarnessOptions): Promise<Runnin
     url: bound.url,
     host: bound.host,
     port: bound.port,
+    token: token ?? null,
     close: () =>
       (closing ??= (async () => {
         await app.close();

@@ -20,6 +20,8 @@ export interface DashboardDetails extends CreatedDashboard {
 export interface HarnessClientOptions {
   /** Replaces the global `fetch` (to record or check responses, or to add headers). */
   fetch?: typeof fetch;
+  /** The harness's token, sent as `Authorization: Bearer <token>` (needed when it listens beyond loopback). */
+  token?: string;
 }
 
 /**
@@ -54,10 +56,12 @@ type WidgetRef = number | string;
 export class HarnessClient {
   readonly baseUrl: string;
   readonly #fetch: typeof fetch;
+  readonly #auth: Record<string, string>;
 
   constructor(baseUrl: string, options: HarnessClientOptions = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
     this.#fetch = options.fetch ?? fetch;
+    this.#auth = options.token === undefined ? {} : { authorization: `Bearer ${options.token}` };
   }
 
   /** Loads a dashboard from its JSON text (kept exactly) or an object (serialised with two-space indent). */
@@ -155,7 +159,7 @@ export class HarnessClient {
   async #send(method: string, path: string, body?: string, contentType?: string): Promise<Response> {
     const res = await this.#fetch(`${this.baseUrl}${path}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': contentType ?? 'application/json' },
+      headers: body === undefined ? { ...this.#auth } : { ...this.#auth, 'content-type': contentType ?? 'application/json' },
       body,
     });
     if (res.ok) return res;

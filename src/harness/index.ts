@@ -6,6 +6,9 @@
 export { DEFAULT_BODY_LIMIT, createHarnessApp, startHarness } from './app.js';
 export type { HarnessApp, HarnessAppOptions, RunningHarness, StartHarnessOptions } from './app.js';
 export { harnessRoutes } from './routes.js';
+export { requestGuard } from './request-guard.js';
+export type { RequestGuardOptions } from './request-guard.js';
+export { isAllowedHost, isLoopback } from './hosts.js';
 export { dashboardErrorToProblem } from './errors.js';
 export { Accepts, AcceptsKind } from './accepts.js';
 export { openApiDocument } from './openapi.js';

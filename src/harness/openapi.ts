@@ -15,7 +15,7 @@ const wid = {
 };
 const index = { name: 'index', in: 'path', required: true, description: 'The action index from the action list.', schema: { type: 'string' } };
 
-const errors = (...codes: Array<400 | 404 | 413 | 415 | 422>) =>
+const errors = (...codes: Array<400 | 404 | 413 | 415 | 422 | 429>) =>
   Object.fromEntries(codes.map((c) => [String(c), problemRef(`Problem${c}`)]));
 
 const problemResponse = (description: string) => ({
@@ -125,13 +125,25 @@ function paths(): Record<string, object> {
         summary: 'Lint widget HTML',
         description: 'Reports the HTML the console would strip and malformed `<cwdb-action>` elements.',
         requestBody: { required: true, content: { 'text/html': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'string' } } } },
-        responses: { '200': ok('The findings', ref('LintResult')), ...errors(400, 413, 415) },
+        responses: { '200': ok('The findings', ref('LintResult')), ...errors(400, 413, 415, 422, 429) },
       },
     },
     '/api/openapi.json': {
       get: { operationId: 'openapi', summary: 'This document', responses: { '200': ok('OpenAPI 3.1', { type: 'object' }) } },
     },
   };
+}
+
+/** Every operation can be refused by the request guard: a foreign host or origin (403), a missing token (401). */
+function withGuard(all: Record<string, object>): Record<string, object> {
+  for (const item of Object.values(all) as Array<Record<string, { responses?: Record<string, object> }>>) {
+    for (const operation of Object.values(item)) {
+      if (!operation.responses) continue; // path-level parameters
+      operation.responses['401'] = problemRef('Problem401');
+      operation.responses['403'] = problemRef('Problem403');
+    }
+  }
+  return all;
 }
 
 let cached: object | null = null;
@@ -152,15 +164,26 @@ export function openApiDocument(): object {
         'Loads CloudWatch dashboards with custom widgets and behaves like the console: widget reads, actions with forms, state changes and refreshes. Errors are RFC 9457 problem details. Bodies over the limit (default 5 MiB) are a 413.',
     },
     servers: [{ url: 'http://127.0.0.1:4600' }],
-    paths: paths(),
+    paths: withGuard(paths()),
+    security: [{}, { token: [] }],
     components: {
       schemas,
+      securitySchemes: {
+        token: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Needed when the harness listens on an address other than loopback: the token it printed at start-up.',
+        },
+      },
       responses: {
+        Problem401: problemResponse('The harness needs its token (`Authorization: Bearer <token>`) and none or another was sent'),
+        Problem403: problemResponse('The `Host` is not one the harness answers to, or a browser sent the request from another origin'),
         Problem400: problemResponse('The body is not JSON, has the wrong shape, or the dashboard fails validation (`validationMessages`)'),
         Problem404: problemResponse('Unknown dashboard, widget or action index (`target`)'),
         Problem413: problemResponse('The body is over the limit'),
         Problem415: problemResponse('Wrong content type (`supported`)'),
-        Problem422: problemResponse('A state, forms or widget type that cannot be applied (`field`)'),
+        Problem422: problemResponse('A state, forms or widget type that cannot be applied (`field`), or HTML too costly to lint in time'),
+        Problem429: problemResponse('The linter is busy with other large documents (`Retry-After`)'),
       },
     },
   };

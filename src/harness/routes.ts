@@ -1,7 +1,7 @@
 import type { Interpreter, RefreshOptions, RunActionOptions, StateInput } from '../dashboard/index.js';
-import { lint } from '../lint/index.js';
 import { HttpError, Validate, reply, route, type ExecutionContext, type RouteDefinition } from '../index.js';
 import { Accepts } from './accepts.js';
+import { lintOffThread } from './lint-off-thread.js';
 import { openApiDocument } from './openapi.js';
 import { actionBody, dashboardTextBody, htmlBody, refreshBody, stateBody } from './schemas.js';
 
@@ -52,7 +52,7 @@ export function harnessRoutes(harness: Interpreter): RouteDefinition[] {
     route('POST', `${DASHBOARD}/refresh`, [...json, Validate({ body: refreshBody, fieldStatus: 422 })], (ctx) =>
       dashboard(ctx).refresh(ctx.body as RefreshOptions),
     ),
-    route('POST', '/api/lint', [Accepts('text/html', JSON_TYPE), Validate({ body: htmlBody })], (ctx) => ({ findings: lint(ctx.body as string) })),
+    route('POST', '/api/lint', [Accepts('text/html', JSON_TYPE), Validate({ body: htmlBody })], async (ctx) => ({ findings: await lintOffThread(ctx.body as string) })),
     route('GET', '/api/openapi.json', () => openApiDocument()),
   ];
 }

@@ -1,5 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-
+import { MAX_JSON_DEPTH, tooDeep } from '../dashboard/index.js';
 import type { RefreshOptions, RunActionOptions, StateInput } from '../dashboard/index.js';
 
 /** A failed check: what is wrong, and the field it is about (none: the body as a whole). */
@@ -22,11 +22,17 @@ function schema<T>(check: Check<T>): StandardSchemaV1<unknown, T> {
 const show = (value: unknown): string => JSON.stringify(value) ?? String(value);
 const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', ');
 
-/** An object body with only the `known` fields, each passing its check; absent is `{}` when `optional`. */
+/**
+ * An object body with only the `known` fields, each passing its check, nested at most 64 levels; absent is
+ * `{}` when `optional`.
+ */
 function fieldsBody<T>(what: string, known: readonly string[], checks: Record<string, (v: unknown) => string | undefined>, optional: boolean) {
   return schema<T>((value) => {
     if (value === undefined && optional) return { value: {} as T };
     if (!isObject(value)) return { message: `The body should be ${what}${optional ? ' or empty' : ''}; got ${kindOf(value)}` };
+    // Later steps (messages, cloning, copying into events) walk what is accepted; bounding depth keeps them safe.
+    const deep = tooDeep(value);
+    if (deep !== null) return { message: `The body nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (at ${deep})` };
     for (const key of Object.keys(value)) {
       if (!known.includes(key)) return { message: `Unknown field "${key}"; known fields are ${quoted(known)}`, path: [key] };
       const problem = checks[key]?.(value[key]);

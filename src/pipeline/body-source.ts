@@ -6,6 +6,14 @@ export class PayloadTooLargeError extends Error {
   }
 }
 
+/** Thrown when the client goes away before sending the whole body: nothing failed on this side. */
+export class ClientAbortedError extends Error {
+  override readonly name = 'ClientAbortedError';
+  constructor() {
+    super('The client closed the connection before sending the whole body.');
+  }
+}
+
 /**
  * Where a request's body comes from. Only the serialization stage reads it, and only for a request that is
  * not decided.

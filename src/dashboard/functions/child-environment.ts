@@ -4,8 +4,12 @@
  * timeout (the process is killed), and a crash (the process is gone; the next call starts a fresh one).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { timeoutError } from './lambda-context.js';
+import { LineReader, type OversizeLine } from './line-reader.js';
+import { ENVIRONMENT_MARKER, killEnvironment, residentMiB } from './process-tree.js';
+import { MAX_RESPONSE_BYTES, responseTooLarge } from './payload-limit.js';
 import type { InvokeError } from './types.js';
 
 export interface SpawnSpec {
@@ -13,6 +17,8 @@ export interface SpawnSpec {
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Resident memory the process may use (the function's memory, plus what the harness's own loader costs). */
+  memoryLimitMiB?: number;
 }
 
 /** What the child reports for one invocation, before the parent adds request id and duration. */
@@ -31,21 +37,27 @@ export function fromErrorDocument(doc: ErrorDocument | null | undefined): Invoke
 }
 
 const MAX_LOG_CHARS = 1024 * 1024;
+/** Longest line read from a child: a result at Lambda's limit with its envelope. */
+const MAX_LINE_BYTES = MAX_RESPONSE_BYTES + 1024;
 const TRUNCATED = '\n[log truncated: more than 1 MiB in one invocation]\n';
 
-// Children still running when the host exits without close() are killed with it, busy or not.
-const live = new Set<ChildProcess>();
+// Children still running when the host exits without close() are killed with it, busy or not, together with
+// every process they started.
+const live = new Map<ChildProcess, string>();
 let exitHookInstalled = false;
-function track(child: ChildProcess): void {
-  live.add(child);
+function track(child: ChildProcess, marker: string): void {
+  live.set(child, marker);
   child.once('exit', () => live.delete(child));
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.once('exit', () => {
-      for (const c of live) c.kill('SIGKILL');
+      for (const [c, m] of live) killEnvironment(c.pid, m);
     });
   }
 }
+
+/** How often a running process's resident memory is checked against its limit. */
+const MEMORY_CHECK_MS = 100;
 
 interface Running {
   id: number;
@@ -73,6 +85,10 @@ export class ChildEnvironment {
   private exitWaiters: Array<() => void> = [];
   private nextId = 1;
   dead = false;
+  /** Set when the process passed its memory limit: its death is reported as Lambda's out-of-memory error. */
+  private outOfMemory = false;
+  /** Marks this environment's processes (see process-tree.ts). */
+  private readonly marker = randomUUID();
   /** Set once the process is being killed: it must not be handed another invocation. */
   retiring = false;
   busy = false;
@@ -100,18 +116,21 @@ export class ChildEnvironment {
       };
       let child: ChildProcess;
       try {
+        // Its own process group, and a marker its descendants inherit: all of them die with it.
         child = spawn(this.spec.command, this.spec.args, {
           cwd: this.spec.cwd,
-          env: this.spec.env,
+          env: { ...this.spec.env, [ENVIRONMENT_MARKER]: this.marker },
           stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
           windowsHide: true,
+          detached: true,
         });
       } catch (error) {
         this.onReady({ type: 'Runtime.ExitError', message: `cannot start ${this.spec.command}: ${(error as Error).message}` });
         return;
       }
       this.child = child;
-      track(child);
+      track(child, this.marker);
+      this.watchMemory(child);
       this.channel = child.stdio[3] as Readable & Writable;
       this.listen(child);
     });
@@ -121,30 +140,33 @@ export class ChildEnvironment {
   private listen(child: ChildProcess): void {
     child.on('error', (error) => this.gone(`Runtime exited with error: ${error.message}`));
     child.on('exit', (code, signal) => {
+      killEnvironment(child.pid, this.marker);
       this.gone(`Runtime exited with error: ${signal ? `signal: ${signal === 'SIGKILL' ? 'killed' : signal}` : `exit status ${code}`}`);
     });
-    const stray = (chunk: Buffer): void => this.log(chunk.toString('utf8'));
+    const stray = (chunk: Buffer): void => {
+      const text = chunk.toString('utf8');
+      if (text.includes('JavaScript heap out of memory')) this.outOfMemory = true;
+      this.log(text);
+    };
     child.stdout?.on('data', stray);
     child.stderr?.on('data', stray);
     const channel = this.channel!;
     channel.on('error', () => {});
-    let pending: Buffer[] = [];
-    channel.on('data', (chunk: Buffer) => {
-      let start = 0;
-      let nl = chunk.indexOf(10);
-      while (nl !== -1) {
-        pending.push(chunk.subarray(start, nl));
-        const line = pending.length === 1 ? pending[0]!.toString('utf8') : Buffer.concat(pending).toString('utf8');
-        pending = [];
-        if (line) this.message(line);
-        start = nl + 1;
-        nl = chunk.indexOf(10, start);
-      }
-      if (start < chunk.length) pending.push(chunk.subarray(start));
-    });
+    const lines = new LineReader(MAX_LINE_BYTES, (line) => this.message(line), (line) => this.oversize(line));
+    channel.on('data', (chunk: Buffer) => lines.push(chunk));
     // A forgotten environment must not keep the host process alive; a running invocation's timer does.
     child.unref();
     for (const stream of [child.stdout, child.stderr, channel] as Array<{ unref?: () => void } | null>) stream?.unref?.();
+  }
+
+  /** A line longer than any result Lambda returns: a result is refused as Lambda would, a log write noted. */
+  private oversize(line: OversizeLine): void {
+    const result = /^\{\s*"t"\s*:\s*"result"\s*,\s*"id"\s*:\s*(\d+)/.exec(line.head);
+    if (result) {
+      if (this.running && Number(result[1]) === this.running.id) this.running.finish({ ok: false, error: responseTooLarge(), logs: '' });
+      return;
+    }
+    this.log(`[a write of ${line.bytes} bytes to the log was dropped: one write may be at most ${MAX_LINE_BYTES} bytes]\n`);
   }
 
   private message(line: string): void {
@@ -159,6 +181,11 @@ export class ChildEnvironment {
     else if (msg.t === 'ready') this.onReady?.(undefined);
     else if (msg.t === 'initError') this.onReady?.(fromErrorDocument(msg.error));
     else if (msg.t === 'result' && this.running && msg.id === this.running.id) {
+      if (msg.ok && line.length > MAX_RESPONSE_BYTES / 3) {
+        // Lambda counts the bytes of the serialised response: the line less its envelope.
+        const payload = Buffer.byteLength(line) - (line.indexOf('"value":') + '"value":'.length) - 1;
+        if (payload > MAX_RESPONSE_BYTES) return this.running.finish({ ok: false, error: responseTooLarge(payload), logs: '' });
+      }
       this.running.finish(msg.ok ? { ok: true, value: msg.value, logs: '' } : { ok: false, error: fromErrorDocument(msg.error), logs: '' });
     }
   }
@@ -171,11 +198,30 @@ export class ChildEnvironment {
     target.logChars += text.length > room ? MAX_LOG_CHARS : text.length;
   }
 
+  /** Kills the process once its resident memory passes its limit, as Lambda ends a function over its memory. */
+  private watchMemory(child: ChildProcess): void {
+    const limit = this.spec.memoryLimitMiB;
+    if (limit === undefined || child.pid === undefined) return;
+    const pid = child.pid;
+    const timer = setInterval(() => {
+      const rss = residentMiB(pid);
+      if (rss !== null && rss > limit && !this.dead) {
+        this.outOfMemory = true;
+        void this.kill();
+      }
+    }, MEMORY_CHECK_MS);
+    timer.unref();
+    child.once('exit', () => clearInterval(timer));
+  }
+
   private gone(reason: string): void {
     if (this.dead) return;
     this.dead = true;
-    this.onReady?.({ type: 'Runtime.ExitError', message: reason });
-    this.running?.finish({ ok: false, error: { type: 'Runtime.ExitError', message: reason }, logs: '' });
+    const error: InvokeError = this.outOfMemory
+      ? { type: 'Runtime.OutOfMemory', message: `${reason} (the function used more than its memory size)` }
+      : { type: 'Runtime.ExitError', message: reason };
+    this.onReady?.(error);
+    this.running?.finish({ ok: false, error, logs: '' });
     for (const waiter of this.exitWaiters.splice(0)) waiter();
     this.onDeath?.();
   }
@@ -229,7 +275,7 @@ export class ChildEnvironment {
     }
     const exited = new Promise<void>((resolve) => this.exitWaiters.push(resolve));
     this.child.ref();
-    this.child.kill('SIGKILL');
+    killEnvironment(this.child.pid, this.marker);
     return exited;
   }
 }

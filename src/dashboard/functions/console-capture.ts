@@ -28,8 +28,9 @@ function install(): void {
       if (!sink?.open) return original.apply(this, args);
       if (sink.chars >= MAX_LOG_CHARS) return;
       const line = `${new Date().toISOString()}\t${sink.requestId}\t${level}\t${format(...args)}\n`;
-      sink.parts.push(line);
-      sink.chars += line.length;
+      const room = MAX_LOG_CHARS - sink.chars;
+      sink.parts.push(line.length > room ? `${line.slice(0, room)}\n[log truncated: more than 1 MiB in one invocation]\n` : line);
+      sink.chars += Math.min(line.length, room);
     };
   }
 }

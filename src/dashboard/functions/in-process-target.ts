@@ -4,14 +4,18 @@
  * the harness. Console calls made during the invocation (in its async context) are kept as its `logs`.
  */
 import { captureConsole } from './console-capture.js';
+import { MAX_RESPONSE_BYTES, responseTooLarge } from './payload-limit.js';
 import { InvocationStart, type Settled } from './invocation-start.js';
 import { identityFor, newLogStreamName, timeoutError, toInvokeError, type FunctionIdentity } from './lambda-context.js';
 import type { FunctionTarget, InProcessHandler, InvokeOptions, InvokeOutcome, LambdaContext } from './types.js';
 
-
 function jsonValue(value: unknown): Settled {
   try {
     const text = JSON.stringify(value);
+    if (text !== undefined && text.length > MAX_RESPONSE_BYTES / 3) {
+      const bytes = Buffer.byteLength(text);
+      if (bytes > MAX_RESPONSE_BYTES) return { ok: false, error: responseTooLarge(bytes) };
+    }
     return { ok: true, value: text === undefined ? null : JSON.parse(text) };
   } catch (error) {
     return { ok: false, error: { type: 'Runtime.MarshalError', message: `Unable to stringify response body: ${(error as Error).message}` } };

@@ -7,6 +7,7 @@
 import { fromErrorDocument } from './child-environment.js';
 import { InvocationStart, type Settled } from './invocation-start.js';
 import { timeoutError, type FunctionIdentity } from './lambda-context.js';
+import { MAX_RESPONSE_BYTES, readCapped, responseTooLarge } from './payload-limit.js';
 import { credentialsFromEnvironment, signRequest, type AwsCredentials } from './sigv4.js';
 import type { FunctionTarget, InvokeOptions, InvokeOutcome } from './types.js';
 
@@ -81,9 +82,17 @@ export class InvokeApiTarget implements FunctionTarget {
       if (this.credentials) {
         headers = signRequest({ method: 'POST', url: new URL(this.url), headers, body, region: this.region, service: 'lambda', credentials: this.credentials });
       }
-      const response = await fetch(this.url, { method: 'POST', headers, body, signal });
-      const text = await response.text();
+      // A redirect could carry the signed request to another host: never follow one.
+      const response = await fetch(this.url, { method: 'POST', headers, body, signal, redirect: 'manual' });
       const requestId = response.headers.get('x-amzn-requestid') ?? fallbackId;
+      if (response.status >= 300 && response.status <= 399) {
+        await response.body?.cancel().catch(() => {});
+        const where = response.headers.get('location');
+        return outcome({ ok: false, error: { type: 'TargetUnreachable', message: `${this.url} answered ${response.status} (a redirect${where ? ` to ${where}` : ''}); the harness does not follow redirects` } }, '', requestId);
+      }
+      const read = await readCapped(response, MAX_RESPONSE_BYTES);
+      if (read.tooLarge) return outcome({ ok: false, error: responseTooLarge() }, '', requestId);
+      const text = read.text;
       const logHeader = response.headers.get('x-amz-log-result');
       const logs = logHeader ? Buffer.from(logHeader, 'base64').toString('utf8') : '';
       const payload = parsePayload(text);

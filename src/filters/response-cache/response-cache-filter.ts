@@ -4,22 +4,36 @@ import type { ExecutionContext, Filter } from '../../pipeline/index.js';
 import { FilterOrder, ResponseHeaders } from '../../pipeline/index.js';
 import { ResponseCacheStore } from './cache-store.js';
 
-function cacheKey(ctx: ExecutionContext, settings: CacheSettings): string {
-  const parts = [ctx.route.id, ctx.request.url];
+/**
+ * Whose response this is: `shared` (anyone's), a principal's, or `bypass` when the request carries
+ * credentials (`Authorization`, `Cookie`) that no authenticator turned into a principal — the handler may
+ * still answer per caller, so nothing is served or stored.
+ */
+type Audience = { kind: 'shared' } | { kind: 'principal'; key: string } | { kind: 'bypass' };
+
+function audience(ctx: ExecutionContext, settings: CacheSettings): Audience {
+  if (settings.shared) return { kind: 'shared' };
+  const p = ctx.principal;
+  if (p !== null) return { kind: 'principal', key: JSON.stringify([p.scheme ?? null, p.subject]) };
+  const headers = ctx.request.headers;
+  if (headers.get('authorization') !== undefined || headers.get('cookie') !== undefined) return { kind: 'bypass' };
+  return settings.varyBy?.includes('principal') ? { kind: 'principal', key: '-' } : { kind: 'shared' };
+}
+
+function cacheKey(ctx: ExecutionContext, settings: CacheSettings, who: Audience): string {
+  const parts = [ctx.route.id, ctx.request.url, who.kind === 'principal' ? `p:${who.key}` : 's'];
   for (const vary of settings.varyBy ?? []) {
-    if (vary === 'principal') parts.push(`p:${ctx.principal ? JSON.stringify(ctx.principal.subject) : '-'}`);
-    else parts.push(`h:${ctx.request.headers.get(vary.slice('header:'.length)) ?? ''}`);
+    if (vary !== 'principal') parts.push(`h:${ctx.request.headers.get(vary.slice('header:'.length)) ?? ''}`);
   }
   return parts.join('\n');
 }
 
-function cacheControl(settings: CacheSettings, maxAge: number): string {
-  const scope = settings.varyBy?.includes('principal') ? 'private' : 'public';
-  return `${scope}, max-age=${Math.max(0, Math.floor(maxAge))}`;
+function cacheControl(who: Audience, maxAge: number): string {
+  return `${who.kind === 'principal' ? 'private' : 'public'}, max-age=${Math.max(0, Math.floor(maxAge))}`;
 }
 
 /**
- * Serves and stores responses of handlers with `@Cache`. It observes decided requests only to check for a
+ * Serves and stores responses of handlers with `@Cache`, per principal unless the route says `shared`. It observes decided requests only to check for a
  * recorded failure explicitly: a decided request is neither served from nor stored in the cache.
  */
 export const responseCacheFilter: Filter = {
@@ -33,13 +47,21 @@ export const responseCacheFilter: Filter = {
     const settings = ctx.annotations(CacheKind)[0]!;
     const store = ctx.services.tryGet(ResponseCacheStore);
     if (!store) return next();
-    const key = cacheKey(ctx, settings);
+    const who = audience(ctx, settings);
+    if (who.kind === 'bypass') {
+      await next();
+      // A per-caller answer must not be kept by shared caches on the way either.
+      const response = ctx.response;
+      if (response !== null && !response.headers.has('cache-control')) response.headers.set('cache-control', 'private, no-store');
+      return;
+    }
+    const key = cacheKey(ctx, settings, who);
     const now = store.now ? store.now() : Date.now();
     const hit = store.get(key);
     if (hit) {
       const headers = new ResponseHeaders(hit.headers);
       headers.set('age', Math.max(0, Math.floor((now - hit.storedAt) / 1000)));
-      headers.set('cache-control', cacheControl(settings, Math.ceil((hit.expiresAt - now) / 1000)));
+      headers.set('cache-control', cacheControl(who, Math.ceil((hit.expiresAt - now) / 1000)));
       ctx.respond({ status: hit.status, headers, body: hit.body });
       return next();
     }
@@ -50,7 +72,7 @@ export const responseCacheFilter: Filter = {
     if (response.headers.has('set-cookie') || String(response.headers.get('cache-control') ?? '').includes('no-store')) return;
     const vary = (settings.varyBy ?? []).filter((v) => v.startsWith('header:')).map((v) => v.slice(7));
     if (vary.length) response.headers.set('vary', vary.join(', '));
-    response.headers.set('cache-control', cacheControl(settings, settings.seconds));
+    response.headers.set('cache-control', cacheControl(who, settings.seconds));
     response.headers.set('age', 0);
     const body = response.body === null ? Buffer.alloc(0) : Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body);
     store.set(key, { status: response.status, headers: response.headers.toObject(), body, storedAt: now, expiresAt: now + settings.seconds * 1000 });

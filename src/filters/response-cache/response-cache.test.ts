@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiKeyAuthenticator, Authenticator, Cache, createApp, MemoryResponseCache, reply, ResponseCacheStore, route } from '../../index.js';
+import { ApiKeyAuthenticator, Authenticator, Authorize, Cache, createApp, MemoryResponseCache, reply, ResponseCacheStore, route } from '../../index.js';
 
 function clock() {
   let now = 1_000_000;
@@ -46,6 +46,42 @@ describe('response cache', () => {
     assert.deepEqual(bob.json(), { me: 'bob' });
     assert.equal(bob.headers['cache-control'], 'private, max-age=30');
     assert.deepEqual((await app.inject({ url: '/me' })).json(), { me: null });
+  });
+
+  it('never serves one caller the response of another when the route does not say varyBy: principal', async () => {
+    const app = createApp();
+    app.services.add(Authenticator, () => new ApiKeyAuthenticator({ keys: { ka: { subject: 'alice', grants: ['me'] }, kb: { subject: 'bob', grants: ['me'] } } }));
+    let calls = 0;
+    app.route(route('GET', '/me', [Authorize('me'), Cache({ seconds: 60 })], (ctx) => ({ me: ctx.principal!.subject, n: ++calls })));
+    assert.deepEqual((await app.inject({ url: '/me', headers: { 'x-api-key': 'ka' } })).json(), { me: 'alice', n: 1 });
+    const bob = await app.inject({ url: '/me', headers: { 'x-api-key': 'kb' } });
+    assert.deepEqual(bob.json(), { me: 'bob', n: 2 });
+    assert.equal(bob.headers['cache-control'], 'private, max-age=60');
+    const again = await app.inject({ url: '/me', headers: { 'x-api-key': 'ka' } });
+    assert.deepEqual(again.json(), { me: 'alice', n: 1 }, 'each caller still gets their own cached copy');
+  });
+
+  it('neither serves nor stores a request with Authorization or Cookie that no authenticator turned into a principal', async () => {
+    const app = createApp();
+    app.route(route('GET', '/session', [Cache({ seconds: 60 })], (ctx) => ({ who: ctx.request.headers.get('cookie') ?? ctx.request.headers.get('authorization') ?? null })));
+    assert.deepEqual((await app.inject({ url: '/session', headers: { cookie: 'sid=alice' } })).json(), { who: 'sid=alice' });
+    const bob = await app.inject({ url: '/session', headers: { cookie: 'sid=bob' } });
+    assert.deepEqual(bob.json(), { who: 'sid=bob' });
+    assert.equal(bob.headers['cache-control'], 'private, no-store');
+    assert.deepEqual((await app.inject({ url: '/session', headers: { authorization: 'Bearer carol' } })).json(), { who: 'Bearer carol' });
+    assert.deepEqual((await app.inject({ url: '/session' })).json(), { who: null }, 'nothing personal was stored for anonymous callers');
+  });
+
+  it('shares one response across callers only when asked (shared: true, public)', async () => {
+    const app = createApp();
+    app.services.add(Authenticator, () => new ApiKeyAuthenticator({ keys: { ka: { subject: 'alice' }, kb: { subject: 'bob' } } }));
+    let calls = 0;
+    app.route(route('GET', '/catalog', [Cache({ seconds: 60, shared: true })], () => ({ n: ++calls })));
+    await app.inject({ url: '/catalog', headers: { 'x-api-key': 'ka' } });
+    const bob = await app.inject({ url: '/catalog', headers: { 'x-api-key': 'kb' } });
+    assert.deepEqual(bob.json(), { n: 1 });
+    assert.equal(bob.headers['cache-control'], 'public, max-age=60');
+    assert.throws(() => Cache({ seconds: 1, shared: true, varyBy: ['principal'] }), /cannot both vary by principal and be shared/);
   });
 
   it('is bounded: the least recently used entry goes first', () => {

@@ -2,7 +2,7 @@ import { ValidateKind } from '../../annotations/index.js';
 import type { ValidateSchemas } from '../../annotations/index.js';
 import type { ExecutionContext, Filter, OutgoingResponse } from '../../pipeline/index.js';
 import { findErrorHandler } from './error-handlers.js';
-import { FilterOrder, HttpError, PayloadTooLargeError, problem } from '../../pipeline/index.js';
+import { ClientAbortedError, FilterOrder, HttpError, PayloadTooLargeError, problem } from '../../pipeline/index.js';
 import { parseBody } from './body-parser.js';
 import { problemResponse, toResponse } from './result.js';
 import { SerializationSettings } from './settings.js';
@@ -38,6 +38,10 @@ function errorResponse(ctx: ExecutionContext, error: unknown, settings: Serializ
     return response;
   }
   if (error instanceof PayloadTooLargeError) return problemResponse(problem(413, error.message, { limit: error.limit }));
+  if (error instanceof ClientAbortedError) {
+    settings.onClientAbort?.(ctx.route.id);
+    return problemResponse(problem(400, error.message));
+  }
   settings.onError(error, ctx.route.id);
   const extensions: Record<string, unknown> = {};
   if (settings.development && error instanceof Error) extensions.stack = error.stack;

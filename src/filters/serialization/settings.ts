@@ -9,6 +9,8 @@ export interface SerializationSettings {
   readonly development: boolean;
   /** Called with errors thrown by handlers that no error handler answered (the response is a 500 problem). */
   readonly onError: (error: unknown, route: string) => void;
+  /** Called when a client leaves before sending the whole body (one line, at debug level). */
+  readonly onClientAbort?: (route: string) => void;
   /** The app's error handlers (`app.onError`), tried in order for errors thrown by handlers. */
   readonly errorHandlers?: readonly ErrorMapping[];
 }

@@ -40,6 +40,25 @@ for (const stream of [process.stdout, process.stderr]) {
   };
 }
 
+// Writes straight to fd 1 or 2 go to the log as on Lambda. The stdio pipes are non-blocking here (they are
+// sockets to the harness), so a synchronous write would otherwise fail with EAGAIN once the pipe is full.
+const writeSync = fs.writeSync;
+fs.writeSync = function (fd, data, ...rest) {
+  if (fd !== 1 && fd !== 2) return writeSync.call(fs, fd, data, ...rest);
+  let text;
+  if (typeof data === 'string') text = data;
+  else {
+    const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const offset = typeof rest[0] === 'number' ? rest[0] : 0;
+    const length = typeof rest[1] === 'number' ? rest[1] : bytes.length - offset;
+    text = bytes.subarray(offset, offset + length).toString('utf8');
+    emit(text);
+    return length;
+  }
+  emit(text);
+  return Buffer.byteLength(text);
+};
+
 globalThis.awslambda = {
   streamifyResponse(fn) { fn[STREAMING] = 'response'; return fn; },
   HttpResponseStream: { from(stream) { return stream; } },

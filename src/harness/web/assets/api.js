@@ -1,9 +1,33 @@
 // The harness's public HTTP API as the page uses it. Every call resolves to { ok, status, body, ms }; problem
 // details come back as the body of a failed call, never as a thrown error.
-/* global fetch, performance */
+/* global fetch, performance, location, history, sessionStorage */
+
+// A harness that listens beyond loopback needs its token. The URL it prints carries it in the fragment (never
+// sent to a server, nor in a Referer); the page keeps it for this tab and takes it out of the address bar.
+function takeToken() {
+  const match = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+  if (match) {
+    const token = decodeURIComponent(match[1]);
+    try {
+      sessionStorage.setItem('trellis-harness-token', token);
+    } catch {
+      // storage refused (private mode): the token still serves this page load
+    }
+    history.replaceState(null, '', location.pathname + location.search);
+    return token;
+  }
+  try {
+    return sessionStorage.getItem('trellis-harness-token');
+  } catch {
+    return null;
+  }
+}
+
+const token = takeToken();
 
 async function call(method, path, body) {
   const init = { method, headers: { accept: 'application/json' } };
+  if (token) init.headers.authorization = `Bearer ${token}`;
   if (body !== undefined) {
     init.headers['content-type'] = 'application/json';
     init.body = JSON.stringify(body);

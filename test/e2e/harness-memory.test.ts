@@ -1,0 +1,113 @@
+// Memory is bounded by bytes: stored dashboards by what they hold, widget results by Lambda's payload limit,
+// and one huge log write is dropped as it streams instead of being held and parsed.
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { after, describe, it } from 'node:test';
+import { FunctionRegistry } from '../../src/dashboard/index.js';
+import { createHarnessApp } from '../../src/harness/index.js';
+
+const fixtures = fileURLToPath(new URL('../fixtures/functions/', import.meta.url));
+const JSON_TYPE = { 'content-type': 'application/json' };
+const LIMIT_ERROR = 'Response payload size exceeded maximum allowed payload size (6291556 bytes).';
+
+describe('stored dashboards are capped by bytes', () => {
+  it('evicts the least recently used dashboards once sources and widget content pass maxDashboardBytes', async () => {
+    const { app, harness } = createHarnessApp({
+      web: false,
+      maxDashboardBytes: 1_000_000,
+      functions: { functions: { big: { handler: () => `<p>${'b'.repeat(300_000)}</p>` } } },
+    });
+    try {
+      const create = async (params: string) => {
+        const text = JSON.stringify({ widgets: [{ type: 'custom', properties: { endpoint: 'big', params: { pad: params } } }] });
+        const res = await app.inject({ method: 'POST', url: '/api/dashboards', headers: JSON_TYPE, body: JSON.stringify(text) });
+        assert.equal(res.statusCode, 201);
+        return res.json().id as string;
+      };
+      const ids = [await create('a'.repeat(400_000)), await create('a'.repeat(400_000)), await create('a'.repeat(400_000))];
+      assert.deepEqual((await app.inject({ url: '/api/dashboards' })).json().map((d: { id: string }) => d.id), ids.slice(1));
+      assert.ok(harness.store.bytes <= 1_000_000);
+      // Reading a widget adds its content: the other dashboard goes.
+      assert.equal((await app.inject({ url: `/api/dashboards/${ids[2]}/widgets/0` })).statusCode, 200);
+      assert.deepEqual((await app.inject({ url: '/api/dashboards' })).json().map((d: { id: string }) => d.id), [ids[2]]);
+      assert.ok(harness.store.bytes > 700_000 && harness.store.bytes <= 1_000_000, String(harness.store.bytes));
+      // One dashboard larger than the whole cap is refused, naming the limit, and changes nothing.
+      const huge = JSON.stringify({ widgets: [], pad: 'z'.repeat(1_000_000) });
+      const refused = await app.inject({ method: 'POST', url: '/api/dashboards', headers: JSON_TYPE, body: JSON.stringify(huge) });
+      assert.equal(refused.statusCode, 422);
+      assert.match(refused.json().detail, /keeps at most 1000000 characters/);
+      assert.equal((await app.inject({ url: '/api/dashboards' })).json().length, 1);
+    } finally {
+      await harness.close();
+    }
+  });
+});
+
+describe("widget results are held to Lambda's 6 MB response limit", () => {
+  const registry = new FunctionRegistry({
+    baseDir: fixtures,
+    functions: {
+      inProcessOver: { handler: () => 'x'.repeat(6_291_557 - 2) },
+      inProcessAt: { handler: () => 'x'.repeat(6_291_556 - 2) },
+      moduleOver: { handler: 'esm/sizes.overLimit', timeoutSeconds: 20 },
+      moduleAt: { handler: 'esm/sizes.atLimit', timeoutSeconds: 20 },
+      // A 100 MiB string and its JSON need memory, as on Lambda.
+      hugeLog: { handler: 'esm/sizes.hugeLog', timeoutSeconds: 20, memoryMB: 1024 },
+    },
+  });
+  after(() => registry.close());
+
+  it('refuses a result over 6,291,556 bytes with Function.ResponseSizeTooLarge, in process and in a child', async () => {
+    for (const name of ['inProcessOver', 'moduleOver']) {
+      const outcome = await registry.invoke(name, {});
+      assert.equal(outcome.ok, false, name);
+      assert.equal(outcome.error!.type, 'Function.ResponseSizeTooLarge', name);
+      assert.ok(outcome.error!.message.startsWith(LIMIT_ERROR), outcome.error!.message);
+    }
+    for (const name of ['inProcessAt', 'moduleAt']) {
+      const outcome = await registry.invoke(name, {});
+      assert.equal(outcome.ok, true, `${name}: ${JSON.stringify(outcome.error)}`);
+      assert.equal((outcome.value as string).length, 6_291_554);
+    }
+  });
+
+  it('drops a 100 MiB log write as it streams, keeps the rest of the log, and returns the result', { timeout: 60_000 }, async () => {
+    const outcome = await registry.invoke('hugeLog', {});
+    assert.equal(outcome.ok, true, JSON.stringify(outcome.error));
+    assert.equal(outcome.value, '<p>done</p>');
+    assert.match(outcome.logs, /\[a write of \d+ bytes to the log was dropped: one write may be at most 6292580 bytes\]/);
+    assert.match(outcome.logs, /after the huge line/);
+    assert.ok(outcome.logs.length < 10_000);
+  });
+});
+
+describe('an Invoke API target', () => {
+  it('does not follow a redirect (to another host or anywhere): the signed request stays where it was sent', async () => {
+    let elsewhere = 0;
+    const other = createServer((_req, res) => {
+      elsewhere++;
+      res.end('"stolen"');
+    });
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    const otherUrl = `http://localhost:${(other.address() as AddressInfo).port}/collect`;
+    const redirecting = createServer((_req, res) => {
+      res.writeHead(307, { location: otherUrl });
+      res.end();
+    });
+    await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r));
+    const registry = new FunctionRegistry({ functions: {}, invokeUrl: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}` });
+    try {
+      const outcome = await registry.invoke('anything', {});
+      assert.equal(outcome.ok, false);
+      assert.equal(outcome.error!.type, 'TargetUnreachable');
+      assert.match(outcome.error!.message, /answered 307 \(a redirect to http:\/\/localhost:\d+\/collect\); the harness does not follow redirects/);
+      assert.equal(elsewhere, 0);
+    } finally {
+      await registry.close();
+      redirecting.close();
+      other.close();
+    }
+  });
+});
