@@ -81,17 +81,29 @@ describe('harness page layout at the console fidelity, in chromium', { skip, tim
     await harness?.close();
   });
 
+  /**
+   * Opens a dashboard in the page with the theme set through the API first: these tests are about the layout
+   * in each theme (the theme button has tests of its own), so they do not depend on a click's timing.
+   */
+  async function openInTheme(dashboard: string, theme: 'light' | 'dark'): Promise<void> {
+    const state = (await (await fetch(`${harness.url}/api/dashboards/${dashboard}/state`)).json()) as Record<string, unknown>;
+    const put = await fetch(`${harness.url}/api/dashboards/${dashboard}/state`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...state, theme }),
+    });
+    assert.equal(put.status, 200, await put.text());
+    await page.goto(`${harness.url}/#/dashboards/${dashboard}`);
+    await page.reload();
+    await page.locator(`html[data-theme="${theme}"]`).waitFor(STEP);
+    await settled(page);
+  }
+
   for (const width of [1280, 1920]) {
     for (const theme of ['light', 'dark'] as const) {
       it(`lays out the example at ${width} px in the ${theme} theme`, async () => {
         await page.setViewportSize({ width, height: 1000 });
-        await page.goto(`${harness.url}/#/dashboards/${example}`);
-        await settled(page);
-        if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) {
-          await page.locator('#theme').click();
-          await page.locator(`html[data-theme="${theme}"]`).waitFor(STEP);
-          await settled(page);
-        }
+        await openInTheme(example, theme);
         // The dashboards panel closes and the grid takes its room.
         const before = await layoutFacts(page);
         await page.locator('#toggle-sidebar').click();
@@ -117,13 +129,7 @@ describe('harness page layout at the console fidelity, in chromium', { skip, tim
     for (const theme of ['light', 'dark'] as const) {
       it(`lays out the sample patterns at ${width} px in the ${theme} theme`, async () => {
         await page.setViewportSize({ width, height: 1000 });
-        await page.goto(`${harness.url}/#/dashboards/${fixtures}`);
-        await settled(page);
-        if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) {
-          await page.locator('#theme').click();
-          await page.locator(`html[data-theme="${theme}"]`).waitFor(STEP);
-          await settled(page);
-        }
+        await openInTheme(fixtures, theme);
         // Narrowest first: the dashboards panel and the inspector both open.
         await page.locator('#toggle-inspector').click();
         const narrow = await layoutFacts(page);
@@ -175,14 +181,8 @@ describe('harness page layout at the console fidelity, in chromium', { skip, tim
   });
 
   it('passes the accessibility check with no serious or critical violation, in both themes', async () => {
-    for (const theme of ['light', 'dark']) {
-      await page.goto(`${harness.url}/#/dashboards/${fixtures}`);
-      await settled(page);
-      if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) {
-        await page.locator('#theme').click();
-        await page.locator(`html[data-theme="${theme}"]`).waitFor(STEP);
-        await settled(page);
-      }
+    for (const theme of ['light', 'dark'] as const) {
+      await openInTheme(fixtures, theme);
       await page.locator('[data-widget-id="widget-2"] .inspect').click();
       await page.locator('#inspector .insp-title', { hasText: 'Context' }).waitFor(STEP);
       assert.deepEqual(await seriousViolations(page), [], `${theme} theme`);
