@@ -15,7 +15,7 @@ async function runHandler(ctx: ExecutionContext, settings: SerializationSettings
   }
   if (schemas?.body) ctx.body = await validate(schemas.body, ctx.body, 'body', schemas.fieldStatus);
   if (schemas?.query) ctx.validatedQuery = await validate(schemas.query, Object.fromEntries(ctx.request.query), 'query', schemas.fieldStatus);
-  ctx.respond(toResponse(await ctx.route.invoke(ctx)));
+  respondWith(ctx, await ctx.route.invoke(ctx));
 }
 
 /** The app's error handler for `error`, when one takes it: its result or its own error becomes the response. */
@@ -75,13 +75,19 @@ export const serializationFilter: Filter = {
     // Hot path: no body, nothing to validate, and a handler that answers at once costs no extra ticks.
     try {
       const result = ctx.route.invoke(ctx);
-      if (isThenable(result)) return Promise.resolve(result).then((value) => void ctx.respond(toResponse(value)), fail);
-      ctx.respond(toResponse(result));
+      if (isThenable(result)) return Promise.resolve(result).then((value) => respondWith(ctx, value), fail);
+      respondWith(ctx, result);
     } catch (error) {
       return fail(error);
     }
   },
 };
+
+/** Writes the handler's result, or the refusal the handler recorded itself with `ctx.refuse()`. */
+function respondWith(ctx: ExecutionContext, value: unknown): void {
+  const refusal = ctx.refusal;
+  ctx.respond(refusal === null ? toResponse(value) : problemResponse(refusal.problem, refusal.headers));
+}
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as PromiseLike<unknown>).then === 'function';

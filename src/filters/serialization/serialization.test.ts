@@ -2,11 +2,21 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as v from 'valibot';
 import { z } from 'zod';
-import { createApp, HttpError, Logger, reply, route, Validate } from '../../index.js';
+import { createApp, HttpError, Logger, problem, reply, route, Validate } from '../../index.js';
 
 const quiet = { warn() {}, error() {} };
 
 describe('serialization', () => {
+  it('a handler that records a refusal itself gets that refusal written, sync or async', async () => {
+    const app = createApp();
+    app.route(route('GET', '/sync', (ctx) => { ctx.refuse(409, problem(409, 'taken'), { 'x-why': 'taken' }); }));
+    app.route(route('GET', '/async', async (ctx) => { ctx.refuse(403, problem(403, 'no')); return { ignored: true }; }));
+    const sync = await app.inject({ url: '/sync' });
+    assert.deepEqual([sync.statusCode, sync.json().detail, sync.headers['x-why']], [409, 'taken', 'taken']);
+    const later = await app.inject({ url: '/async' });
+    assert.deepEqual([later.statusCode, later.json().detail], [403, 'no']);
+  });
+
   it('Validate fieldStatus: a field that cannot be applied is 422 naming it; a body of the wrong shape stays 400', async () => {
     const app = createApp();
     app.route(route('PUT', '/settings', [Validate({ body: z.object({ theme: z.enum(['light', 'dark']) }), fieldStatus: 422 })], (ctx) => ctx.body));
