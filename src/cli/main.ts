@@ -2,6 +2,14 @@
 // The `trellis` command: dispatches to one module per subcommand.
 import { commands } from './commands.js';
 
+// Output piped into a reader that stops early (`trellis lint … | head`) is not an error: stop quietly.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 const [name, ...args] = process.argv.slice(2);
 const usage = `usage: trellis <command> [options]\n\ncommands:\n${Object.entries(commands)
   .map(([n, c]) => `  ${n.padEnd(10)}${c.summary}`)

@@ -103,3 +103,11 @@ test('input that is not a string is read as text instead of throwing', () => {
     assert.deepEqual(lint(bad), []);
   }
 });
+
+test('javascript: among an SVG animation\'s values is an error at that attribute, beside the element\'s own finding', () => {
+  const set = lint('<svg><a><set attributeName="href" to=" JaVaScRiPt:alert(1)"/></a></svg>');
+  assert.deepEqual(set.map((f) => [f.rule, f.severity, f.attribute ?? null]), [['disallowed-element', 'warning', null], ['animated-script-url', 'error', 'to']]);
+  const values = lint('<svg><a><animate attributeName="href" values="https://example.com;javascript:alert(1)"/></a></svg>');
+  assert.deepEqual(values.map((f) => [f.rule, f.column]), [['disallowed-element', 9], ['animated-script-url', 39]]);
+  assert.deepEqual(lint('<svg><animate attributeName="x" values="1;2"/></svg>').map((f) => f.rule), ['disallowed-element']);
+});

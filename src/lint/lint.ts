@@ -16,8 +16,7 @@ export function lint(input: string | ParsedWidgetHtml): Finding[] {
   const parsed = asParsed(input);
   const findings: Finding[] = [];
   for (const r of findRemovals(parsed.root)) {
-    const f = removalFinding(parsed, r);
-    if (f) findings.push(f);
+    for (const f of removalFinding(parsed, r)) findings.push(f);
   }
   for (const f of actionFindings(parsed)) findings.push(f);
   return findings.sort((a, b) => a.line - b.line || a.column - b.column);

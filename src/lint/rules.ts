@@ -36,6 +36,7 @@ export const RULES = {
   'unsafe-url': { severity: 'warning', summary: 'a URL with a scheme the console does not allow' },
   'markup-in-attribute': { severity: 'warning', summary: 'an attribute value that could close a comment or raw-text element' },
   'animated-href': { severity: 'warning', summary: 'an SVG attributeName that animates an href' },
+  'animated-script-url': { severity: 'error', summary: 'an SVG animation whose values hold a javascript:/vbscript: URL' },
   'action-unbound': { severity: 'error', summary: '<cwdb-action> with no previous element to bind to' },
   'action-missing-endpoint': { severity: 'error', summary: 'action="call" without an endpoint' },
   'action-invalid-params': { severity: 'error', summary: 'action="call" content that is neither empty nor JSON' },
@@ -114,6 +115,30 @@ export function isHonouredName(name: string): boolean {
   return /^[A-Za-z_][\w.:\-\u00B7-\uFFFF]*$/.test(name);
 }
 
-export function removalFinding(parsed: ParsedWidgetHtml, r: Removal): Finding | undefined {
-  return r.kind === 'element' ? elementFinding(r) : attributeFinding(parsed, r);
+/** SVG animation elements, and the attributes whose values they write into the animated attribute. */
+const ANIMATIONS = new Set(['animate', 'set', 'animatemotion', 'animatetransform', 'animatecolor']);
+const ANIMATION_VALUES = ['values', 'to', 'from', 'by'];
+
+/**
+ * An SVG animation removed with a script URL among its values (`<set attributeName="href" to="javascript:…">`)
+ * was an attempt to run JavaScript: an error at each such attribute, beside the finding for the element,
+ * which the console removes whole (so this is not a removal of its own).
+ */
+function animationScriptFindings(parsed: ParsedWidgetHtml, r: Removal): Finding[] {
+  if (r.kind !== 'element' || !ANIMATIONS.has(r.tag.toLowerCase())) return [];
+  const el = r.element.tagName;
+  const out: Finding[] = [];
+  for (const attr of r.element.attrs) {
+    if (!ANIMATION_VALUES.includes(attr.name) || !attr.value.split(';').some((v) => SCRIPT_URL.test(compactUrl(v)))) continue;
+    const spot = attributePosition(parsed, r.element, attr.name);
+    const written = spot?.written ?? attr.name;
+    out.push(makeFinding('animated-script-url', `${written} on <${el}> animates an attribute to a script URL; the console strips the element. Use an http(s) link or a <cwdb-action>`, spot ?? elementPosition(r.element), el, written));
+  }
+  return out;
+}
+
+export function removalFinding(parsed: ParsedWidgetHtml, r: Removal): Finding[] {
+  const own = r.kind === 'element' ? elementFinding(r) : attributeFinding(parsed, r);
+  const scripts = animationScriptFindings(parsed, r);
+  return own ? [own, ...scripts] : scripts;
 }

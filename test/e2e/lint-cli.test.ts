@@ -58,3 +58,23 @@ test('usage errors and unreadable files exit 2 with a message on stderr', () => 
   assert.match(missing.stderr, /cannot read \/nonexistent\/widget\.html: no such file/);
   assert.equal(trellis(['--help']).code, 0);
 });
+
+test('--max-warnings N: warnings within N exit 0, one more or any error exits 1; --errors-only drops warnings', () => {
+  const warnings = '<a href="foo:bar">a</a><input name="name">';
+  assert.equal(trellis(['--max-warnings', '2', '-'], warnings).code, 0);
+  assert.equal(trellis(['--max-warnings=1', '-'], warnings).code, 1);
+  assert.equal(trellis(['--max-warnings', '5', fixture('dirty-widget.html')]).code, 1, 'errors always fail');
+  const quiet = trellis(['--errors-only', '-'], warnings);
+  assert.equal(quiet.code, 0);
+  assert.match(quiet.stdout, /^no findings in <stdin>\n$/);
+  const bad = trellis(['--max-warnings', 'many', '-'], warnings);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--max-warnings takes a whole number/);
+});
+
+test('output piped into a reader that stops early ends quietly, with no EPIPE trace', () => {
+  const many = '<p onclick="x()">a</p>\n'.repeat(20_000);
+  const r = spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" --import tsx "${main}" lint - | head -n 1`], { input: many, encoding: 'utf8' });
+  assert.match(r.stdout, /^<stdin>:1:4 +error +event-handler/);
+  assert.doesNotMatch(r.stderr, /EPIPE|Error/);
+});
