@@ -2,13 +2,14 @@
 // clean shutdown on SIGINT/SIGTERM that takes the widget processes along.
 import assert from 'node:assert/strict';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, it } from 'node:test';
 import { HarnessClient } from '../../src/harness/index.js';
 import { checkingFetch } from './harness-support.js';
+import { alive } from '../support/process-alive.js';
 
 const CLI = ['--import', 'tsx', 'src/cli/main.ts', 'harness'];
 
@@ -40,20 +41,6 @@ function childPids(pid: number): number[] {
     return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((s) => Number(s.trim())).filter((n) => n > 0);
   } catch {
     return [];
-  }
-}
-
-/** Whether a process still runs (a zombie waiting to be reaped no longer does). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
   }
 }
 

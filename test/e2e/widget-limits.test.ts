@@ -7,22 +7,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { FunctionRegistry } from '../../src/dashboard/index.js';
+import { alive } from '../support/process-alive.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/functions/', import.meta.url));
 const fn = (name: string, extra: object = {}) => ({ handler: `esm/limits.${name}`, timeoutSeconds: 20, ...extra });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 async function gone(pids: number[]): Promise<number[]> {
   for (let i = 0; i < 50 && pids.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
