@@ -43,14 +43,7 @@ interface Contender {
 
 const contenders: Contender[] = [
   {
-    name: 'InProcessRateLimitStore.acquireNow',
-    make: (cap) => {
-      const store = new InProcessRateLimitStore({ maxTrackedPartitions: cap, clock: new ManualClock(1_000) });
-      return { acquire: (p) => store.acquireNow(p, POLICY) };
-    },
-  },
-  {
-    name: 'InProcessRateLimitStore.acquire (awaited)',
+    name: 'InProcessRateLimitStore.acquire',
     make: (cap) => {
       const store = new InProcessRateLimitStore({ maxTrackedPartitions: cap, clock: new ManualClock(1_000) });
       return { acquire: (p) => store.acquire(p, POLICY) };

@@ -14,6 +14,8 @@ import { runInNewContext } from 'node:vm';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { MemoryStore as ExpressMemoryStore } from 'express-rate-limit';
 import { MemoryStore as HonoMemoryStore } from 'hono-rate-limiter';
+import type { ExecutionContext } from '../src/index.js';
+import { AcquireRequest } from '../src/ratelimit/filters.js';
 import { InProcessRateLimitStore } from '../src/ratelimit/in-process-store.js';
 import { ManualClock } from '../src/ratelimit/manual-clock.js';
 import { RateLimitScope, type RateLimitDecision, type RateLimitPolicy } from '../src/ratelimit/types.js';
@@ -39,9 +41,15 @@ interface Contender {
   make(permitLimit: number, windowSeconds: number): Limiter<any>;
 }
 
-const OURS = 'trellis InProcessRateLimitStore';
-/** The same store called as Trellis's own rate-limit filters call it: `acquireNow`, a decision without a promise. */
-const OURS_NOW = 'trellis acquireNow (no await, as its filters call it)';
+/**
+ * The store called as Trellis's own rate-limit filters call it: `acquire` with a fresh options object per
+ * request (the filters' own class, its cost and a signal made only if read), the decision used at once.
+ */
+const OURS = 'trellis InProcessRateLimitStore (as its filters call it)';
+/** The same store awaited, as every peer is called. */
+const OURS_AWAITED = 'trellis InProcessRateLimitStore (awaited)';
+/** The in-process store never reads the signal; a context that would make one is never asked. */
+const NO_CONTEXT = {} as ExecutionContext;
 
 const contenders: readonly Contender[] = [
   {
@@ -49,16 +57,16 @@ const contenders: readonly Contender[] = [
     make(permitLimit, windowSeconds): Limiter<RateLimitDecision> {
       const store = new InProcessRateLimitStore({ maxTrackedPartitions: 1_000_000 });
       const policy = benchPolicy(permitLimit, windowSeconds);
-      return { acquire: (key) => store.acquire(key, policy), allowed: (d) => d.allowed, close() {} };
+      return { acquire: (key) => store.acquire(key, policy, new AcquireRequest(NO_CONTEXT, 1)), sync: true, allowed: (d) => d.allowed, close() {} };
     },
   },
   {
-    name: OURS_NOW,
+    name: OURS_AWAITED,
     variant: true,
     make(permitLimit, windowSeconds): Limiter<RateLimitDecision> {
       const store = new InProcessRateLimitStore({ maxTrackedPartitions: 1_000_000 });
       const policy = benchPolicy(permitLimit, windowSeconds);
-      return { acquire: (key) => store.acquireNow(key, policy), sync: true, allowed: (d) => d.allowed, close() {} };
+      return { acquire: (key) => store.acquire(key, policy, new AcquireRequest(NO_CONTEXT, 1)), allowed: (d) => d.allowed, close() {} };
     },
   },
   {
@@ -217,16 +225,16 @@ export async function runRateLimitStoreBench(options: { rounds?: number } = {}):
       }
     }
     const ours = best.get(OURS)!.opsPerSecond;
-    const oursNow = best.get(OURS_NOW)!.opsPerSecond;
-    const fastestPeer = Math.max(...[...best].filter(([n]) => n !== OURS && n !== OURS_NOW).map(([, v]) => v.opsPerSecond));
+    const oursAwaited = best.get(OURS_AWAITED)!.opsPerSecond;
+    const fastestPeer = Math.max(...[...best].filter(([n]) => n !== OURS && n !== OURS_AWAITED).map(([, v]) => v.opsPerSecond));
     const perKey = s.keys.length > 1 ? `, ${fmt(s.acquires / s.keys.length)} per key` : '';
     console.log(`\n## ${s.title} — ${fmt(s.acquires)} acquires per round${perKey}`);
     for (const [name, { opsPerSecond, allowed }] of best) {
-      const ratio = name === OURS || name === OURS_NOW ? '' : `  (ours ${(ours / opsPerSecond).toFixed(2)}x)`;
+      const ratio = name === OURS || name === OURS_AWAITED ? '' : `  (ours ${(ours / opsPerSecond).toFixed(2)}x)`;
       console.log(`  ${name.padEnd(54)} ${fmt(opsPerSecond).padStart(12)} /cpu-s  allowed ${fmt(allowed)}${ratio}`);
     }
-    console.log(`  ours / fastest peer: ${(ours / fastestPeer).toFixed(2)}x (awaited acquire, as every peer is called)`);
-    console.log(`  ours acquireNow / fastest peer: ${(oursNow / fastestPeer).toFixed(2)}x (no await on our side only)`);
+    console.log(`  ours / fastest peer: ${(ours / fastestPeer).toFixed(2)}x (as the filters call it; goal >= 1.5x)`);
+    console.log(`  ours awaited / fastest peer: ${(oursAwaited / fastestPeer).toFixed(2)}x (awaited, as every peer is called)`);
   }
   console.log('\n## Retained heap per tracked partition, default policy (100/60 s), 10,000 partitions, one acquire each');
   for (const c of contenders.filter((x) => !x.variant)) {

@@ -4,9 +4,11 @@ import { RateLimitScope } from './types.js';
 import type { RateLimitSettings } from './types.js';
 import { rateLimitFeature } from './feature.js';
 
-const describe = (s: RateLimitSettings) => `@RateLimit({ name: "${s.name}", permitLimit: ${s.permitLimit}, windowSeconds: ${s.windowSeconds}, scope: "${s.scope}" })`;
+const describeCost = (cost: RateLimitSettings['cost']) => (typeof cost === 'function' ? `cost: ${cost.name || 'a function'}` : `cost: ${cost}`);
+const describe = (s: RateLimitSettings) =>
+  `@RateLimit({ name: "${s.name}", permitLimit: ${s.permitLimit}, windowSeconds: ${s.windowSeconds}, scope: "${s.scope}", ${describeCost(s.cost)} })`;
 const same = (a: RateLimitSettings, b: RateLimitSettings) =>
-  a.permitLimit === b.permitLimit && a.windowSeconds === b.windowSeconds && a.scope === b.scope;
+  a.permitLimit === b.permitLimit && a.windowSeconds === b.windowSeconds && a.scope === b.scope && a.cost === b.cost;
 
 function oneLevel(values: RateLimitSettings[], handler: string, level: string): Map<string, RateLimitSettings> {
   const byName = new Map<string, RateLimitSettings>();
@@ -46,7 +48,14 @@ export const RateLimitKind: FeatureKind<RateLimitSettings> = {
 /**
  * Limits how often a handler may be called: at most `permitLimit` requests in any interval of
  * `windowSeconds`, per partition (caller) and per `name`. Apply it several times with different names for
- * several limits (a burst limit beside an hourly one). Defaults: 100 per 60 s, name "default", transport scope.
+ * several limits (a burst limit beside an hourly one). Defaults: 100 per 60 s, name "default", transport scope,
+ * cost 1.
+ *
+ * `cost` is what one request spends: a whole number of permits, or a function `(ctx, policy) => number` (or a
+ * promise of one) asked before the handler runs — at transport scope from what the request line and headers
+ * say (no body is read), at principal scope also from `ctx.principal`. A request whose cost does not fit in
+ * what is left is refused and spends nothing; `RateLimit-Remaining` counts permits. A cost function that
+ * throws or returns anything but a whole number >= 1 answers 500 naming the limit.
  *
  * @example
  * class Reports {
@@ -55,9 +64,11 @@ export const RateLimitKind: FeatureKind<RateLimitSettings> = {
  *   @Get('/reports') list() { ... }
  * }
  * // functional form: route('GET', '/reports', [RateLimit({ permitLimit: 5, windowSeconds: 1 })], list)
+ * // a bulk export spends one permit per 100 rows asked for:
+ * // RateLimit({ name: 'rows', permitLimit: 100, cost: (ctx) => Math.max(1, Math.ceil(Number(ctx.request.query.get('rows') ?? 100) / 100)) })
  */
 export function RateLimit(options: Partial<RateLimitSettings> = {}): AnnotationDecorator<RateLimitSettings> {
-  const { permitLimit = 100, windowSeconds = 60, name = 'default', scope = RateLimitScope.Transport } = options ?? {};
+  const { permitLimit = 100, windowSeconds = 60, name = 'default', scope = RateLimitScope.Transport, cost = 1 } = options ?? {};
   if (!Number.isSafeInteger(permitLimit) || permitLimit < 1) {
     throw new TypeError(`@RateLimit: permitLimit must be a positive whole number, got ${String(permitLimit)}.`);
   }
@@ -70,7 +81,10 @@ export function RateLimit(options: Partial<RateLimitSettings> = {}): AnnotationD
   if (scope !== RateLimitScope.Transport && scope !== RateLimitScope.Principal) {
     throw new TypeError(`@RateLimit: scope must be RateLimitScope.Transport or RateLimitScope.Principal, got ${JSON.stringify(scope)}.`);
   }
-  return annotation(RateLimitKind, Object.freeze({ permitLimit, windowSeconds, name, scope }));
+  if (typeof cost !== 'function' && (typeof cost !== 'number' || !Number.isSafeInteger(cost) || cost < 1)) {
+    throw new TypeError(`@RateLimit: cost must be a whole number of permits (at least 1) or a function (ctx, policy) => number, got ${String(cost)}.`);
+  }
+  return annotation(RateLimitKind, Object.freeze({ permitLimit, windowSeconds, name, scope, cost }));
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ExecutionContext } from '../index.js';
-import type { RateLimitPolicy } from './types.js';
+import { monotonicClock } from './clock.js';
+import type { RateLimitClock, RateLimitPolicy } from './types.js';
 
 /** Decides per request and counter whether a request is left out of a limit: it spends nothing and gets no headers. */
 export type RateLimitSkip = (ctx: ExecutionContext, policy: RateLimitPolicy) => boolean;
@@ -30,9 +31,31 @@ export class RateLimitConfiguration {
    * new RateLimitConfiguration({ skip: (ctx) => ctx.request.headers.get('x-internal-token') === process.env.INTERNAL_TOKEN });
    */
   readonly skip: RateLimitSkip | undefined;
+  /**
+   * Most one log line per kind (refusal at debug; fail-open, store failure at warn) and counter in this many
+   * seconds; the next line says how many were held back. Default 60.
+   */
+  readonly logIntervalSeconds: number;
+  /** Where that interval reads time, in monotonic milliseconds (a `ManualClock` in tests). */
+  readonly clock: RateLimitClock;
 
-  constructor(init: { partitionHeader?: string; maxTrackedPartitions?: number; structuredHeaders?: boolean; skip?: RateLimitSkip } = {}) {
-    const { partitionHeader, maxTrackedPartitions = 10_000, structuredHeaders = false, skip } = init;
+  constructor(
+    init: {
+      partitionHeader?: string;
+      maxTrackedPartitions?: number;
+      structuredHeaders?: boolean;
+      skip?: RateLimitSkip;
+      logIntervalSeconds?: number;
+      clock?: RateLimitClock;
+    } = {},
+  ) {
+    const { partitionHeader, maxTrackedPartitions = 10_000, structuredHeaders = false, skip, logIntervalSeconds = 60, clock = monotonicClock } = init;
+    if (typeof logIntervalSeconds !== 'number' || !(logIntervalSeconds >= 0) || !Number.isFinite(logIntervalSeconds)) {
+      throw new TypeError(`RateLimitConfiguration: logIntervalSeconds must be a finite number of seconds >= 0, got ${String(logIntervalSeconds)}.`);
+    }
+    if (typeof clock?.now !== 'function') {
+      throw new TypeError('RateLimitConfiguration: clock must have a now() method returning milliseconds.');
+    }
     if (skip !== undefined && typeof skip !== 'function') {
       throw new TypeError(`RateLimitConfiguration: skip must be a function (ctx, policy) => boolean, got ${typeof skip}.`);
     }
@@ -46,5 +69,7 @@ export class RateLimitConfiguration {
     this.maxTrackedPartitions = maxTrackedPartitions;
     this.structuredHeaders = structuredHeaders;
     this.skip = skip;
+    this.logIntervalSeconds = logIntervalSeconds;
+    this.clock = clock;
   }
 }

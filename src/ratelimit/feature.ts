@@ -1,4 +1,6 @@
 import type { Feature, Filter, ServiceCollection } from '../index.js';
+import { Logger } from '../index.js';
+import { RateLimitLog, RateLimitLogToken } from './rate-limit-log.js';
 import type { RateLimitKinds } from './policies.js';
 import { RateLimitConfiguration } from './configuration.js';
 import { rateLimitFilters } from './filters.js';
@@ -24,4 +26,8 @@ function configure(services: ServiceCollection): void {
   services.addDefault(RateLimitConfiguration, () => new RateLimitConfiguration());
   services.addDefault(RateLimitStore, (s) => new InProcessRateLimitStore({ maxTrackedPartitions: s.get(RateLimitConfiguration).maxTrackedPartitions }));
   services.addDefault(RateLimitPartitioner, (s) => new DefaultRateLimitPartitioner(s.get(RateLimitConfiguration)));
+  services.addDefault(RateLimitLogToken, (s) => {
+    const { logIntervalSeconds, clock } = s.get(RateLimitConfiguration);
+    return new RateLimitLog(s.tryGet(Logger), logIntervalSeconds * 1000, clock);
+  });
 }

@@ -1,15 +1,21 @@
+import { performance } from 'node:perf_hooks';
 import type { ExecutionContext, Filter, RouteInfo } from '../index.js';
 import { FilterOrder, problem } from '../index.js';
 import { RateLimitConfiguration, type RateLimitSkip } from './configuration.js';
 import { retryAfterSeconds, writeHeaders, writeSingle } from './headers.js';
 import type { Outcome } from './headers.js';
+import { RateLimitObserver } from './observer.js';
 import { DefaultRateLimitPartitioner, RateLimitPartitioner } from './partitioner.js';
 import { planFor } from './policies.js';
 import type { RateLimitKinds, ScopePlan } from './policies.js';
+import { RateLimitPolicyResolver, policyWith, shortly } from './policy-resolver.js';
+import type { RateLimitPolicyNumbers } from './policy-resolver.js';
+import { RateLimitLogToken } from './rate-limit-log.js';
+import type { RateLimitLog } from './rate-limit-log.js';
 import { STORE_UNAVAILABLE_CODE } from './store-unavailable-error.js';
 import type { RateLimitStoreUnavailableError } from './store-unavailable-error.js';
 import { RateLimitScope, RateLimitStore } from './types.js';
-import type { RateLimitDecision, RateLimitPolicy } from './types.js';
+import type { AcquireOptions, RateLimitCostFunction, RateLimitDecision, RateLimitPolicy } from './types.js';
 
 /** Outcomes of both scopes for one request, so the headers report across all counters. */
 const OUTCOMES = Symbol('trellis.ratelimit.outcomes');
@@ -18,6 +24,45 @@ const fallbackConfiguration = new RateLimitConfiguration();
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** A promise, or anything else that `await` would wait on: a store or user function may answer either way. */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+}
+
+/**
+ * What a store is told besides the partition and the policy. The request's abort signal is made only when a
+ * store reads it (one that waits on I/O): a store that answers at once costs no AbortController.
+ */
+export class AcquireRequest implements AcquireOptions {
+  readonly #ctx: ExecutionContext;
+  readonly cost: number;
+
+  constructor(ctx: ExecutionContext, cost: number) {
+    this.#ctx = ctx;
+    this.cost = cost;
+  }
+
+  get signal(): AbortSignal {
+    return this.#ctx.signal;
+  }
+}
+
+/** Everything one request's pass through one scope needs, once it takes more than the one-counter path. */
+interface Run {
+  readonly ctx: ExecutionContext;
+  readonly plan: ScopePlan;
+  readonly store: RateLimitStore;
+  readonly partition: string;
+  readonly structured: boolean;
+  readonly observer: RateLimitObserver | undefined;
+  readonly resolver: RateLimitPolicyResolver | undefined;
+  readonly outcomes: Outcome[];
+}
+
+function logOf(ctx: ExecutionContext): RateLimitLog | undefined {
+  return ctx.services.tryGet(RateLimitLogToken);
 }
 
 /**
@@ -32,65 +77,232 @@ function refuseUnavailable(ctx: ExecutionContext, error: unknown): void {
   ctx.refuse(status, problem(status, detail, { reason: (error as Error)?.name ?? 'Error', retryAfter }), { 'retry-after': String(retryAfter) });
 }
 
-/** Records one decision; returns false when it refused the request (and the rest must not be acquired). */
-function record(ctx: ExecutionContext, policy: RateLimitPolicy, decision: RateLimitDecision, outcomes: Outcome[], structured: boolean): boolean {
-  outcomes.push({ policy, decision });
-  if (decision.allowed) return true;
+/** The store threw, rejected or answered nonsense: 503, reported to the observer and the log. */
+function storeFailed(
+  ctx: ExecutionContext,
+  observer: RateLimitObserver | undefined,
+  policy: RateLimitPolicy,
+  partition: string,
+  cost: number,
+  error: unknown,
+  started: number,
+): false {
+  refuseUnavailable(ctx, error);
+  const log = logOf(ctx);
+  log?.storeFailed(policy, partition, error);
+  if (observer?.storeFailed !== undefined) {
+    const event = { ctx, policy, partition, cost, error, durationMs: performance.now() - started };
+    tell(log, () => observer.storeFailed!(event));
+  }
+  return false;
+}
+
+/** A cost function or policy resolver that broke: 500 naming the limit, and an error in the log. */
+function limitBroken(ctx: ExecutionContext, policy: RateLimitPolicy, what: string, error: unknown): false {
+  const reason = error instanceof TypeError && error.message.startsWith('The ') ? error.message : `${what} failed: ${error instanceof Error ? error.message : shortly(error)}`;
+  logOf(ctx)?.failed(`Rate limit "${policy.name}" on ${policy.handler}: ${reason}`, error);
+  const detail = `The rate limit "${policy.name}" could not be applied to this request: its ${what} did not give a usable answer.`;
+  ctx.refuse(500, problem(500, detail, { limit: policy.name }));
+  return false;
+}
+
+/** Calls an observer, logging (never passing on) what it throws. */
+function tell(log: RateLimitLog | undefined, call: () => void): void {
+  try {
+    call();
+  } catch (error) {
+    log?.failed('A RateLimitObserver threw; the request went on', error);
+  }
+}
+
+/** Tells the observer and the log what a decision means: every decision, and a refusal or fail-open. */
+function report(
+  ctx: ExecutionContext,
+  observer: RateLimitObserver | undefined,
+  policy: RateLimitPolicy,
+  partition: string,
+  cost: number,
+  decision: RateLimitDecision,
+  started: number,
+): void {
+  const failedOpen = decision.failedOpen;
+  if (observer === undefined && decision.allowed && failedOpen === undefined) return;
+  const log = failedOpen !== undefined || !decision.allowed ? logOf(ctx) : undefined;
+  if (failedOpen !== undefined) log?.failedOpen(policy, partition, failedOpen.error);
+  else if (!decision.allowed) log?.refused(policy, partition, retryAfterSeconds(decision));
+  if (observer === undefined) return;
+  const event = { ctx, policy, partition, cost, decision, durationMs: performance.now() - started };
+  if (observer.decided !== undefined) tell(log, () => observer.decided!(event));
+  if (failedOpen !== undefined) {
+    if (observer.failedOpen !== undefined) tell(log, () => observer.failedOpen!(event));
+  } else if (!decision.allowed && observer.refused !== undefined) {
+    tell(log, () => observer.refused!(event));
+  }
+}
+
+/** Records a refusal with its 429 and headers. */
+function refuse(ctx: ExecutionContext, policy: RateLimitPolicy, cost: number, decision: RateLimitDecision, outcomes: Outcome[], structured: boolean): false {
   const retryAfter = retryAfterSeconds(decision);
+  const limit = `The rate limit "${policy.name}" of ${plural(policy.permitLimit, cost === 1 ? 'request' : 'permit')} per ${plural(policy.windowSeconds, 'second')}`;
   const detail =
-    `The rate limit "${policy.name}" of ${plural(policy.permitLimit, 'request')} per ${plural(policy.windowSeconds, 'second')} ` +
-    `was reached; retry after ${plural(retryAfter, 'second')}.`;
-  ctx.refuse(429, problem(429, detail, { limit: policy.name, retryAfter }), { 'retry-after': String(retryAfter) });
+    cost > policy.permitLimit
+      ? `This request needs ${plural(cost, 'permit')}: more than ${limit.charAt(0).toLowerCase()}${limit.slice(1)} allows at all.`
+      : cost === 1
+        ? `${limit} was reached; retry after ${plural(retryAfter, 'second')}.`
+        : `${limit} has fewer than the ${cost} this request needs left; retry after ${plural(retryAfter, 'second')}.`;
+  ctx.refuse(429, problem(429, detail, cost === 1 ? { limit: policy.name, retryAfter } : { limit: policy.name, retryAfter, cost }), { 'retry-after': String(retryAfter) });
   writeHeaders(ctx.refusal!.headers, outcomes, structured);
   return false;
 }
 
-/** The decision of a store that never waits, or undefined once a failing store has been answered with 503. */
-function decideNow(ctx: ExecutionContext, store: RateLimitStore, partition: string, policy: RateLimitPolicy): RateLimitDecision | undefined {
+/** A store's answer is a decision object; anything else is the store failing. */
+function badDecision(decision: unknown): boolean {
+  return decision === null || typeof decision !== 'object' || typeof (decision as RateLimitDecision).allowed !== 'boolean';
+}
+
+/** The one-counter path: one limit at this scope, cost 1, no resolver, no observer. No promise unless the store makes one. */
+function acquireOne(ctx: ExecutionContext, store: RateLimitStore, partition: string, policy: RateLimitPolicy, structured: boolean): void | Promise<void> {
+  let answer: RateLimitDecision | Promise<RateLimitDecision>;
   try {
-    return store.acquireNow!(partition, policy);
+    answer = store.acquire(partition, policy, new AcquireRequest(ctx, 1));
   } catch (error) {
-    refuseUnavailable(ctx, error);
-    return undefined;
+    storeFailed(ctx, undefined, policy, partition, 1, error, 0);
+    return;
   }
+  if (isThenable(answer)) {
+    return Promise.resolve(answer).then(
+      (decision) => decideOne(ctx, policy, partition, decision, structured),
+      (error: unknown) => void storeFailed(ctx, undefined, policy, partition, 1, error, 0),
+    );
+  }
+  decideOne(ctx, policy, partition, answer, structured);
+}
+
+function decideOne(ctx: ExecutionContext, policy: RateLimitPolicy, partition: string, decision: RateLimitDecision, structured: boolean): void {
+  if (badDecision(decision)) {
+    storeFailed(ctx, undefined, policy, partition, 1, new TypeError(`The RateLimitStore answered ${shortly(decision)}, not a decision`), 0);
+    return;
+  }
+  if (decision.allowed) {
+    if (decision.failedOpen !== undefined) report(ctx, undefined, policy, partition, 1, decision, 0);
+    writeSingle(ctx.responseHeaders, policy, decision, structured);
+    return;
+  }
+  report(ctx, undefined, policy, partition, 1, decision, 0);
+  refuse(ctx, policy, 1, decision, [{ policy, decision }], structured);
+}
+
+/** Counters `from` onwards; synchronous while everything answers at once. */
+function runFrom(run: Run, from: number): void | Promise<void> {
+  const n = run.plan.policies.length;
+  for (let i = from; i < n; i++) {
+    const step = resolveAt(run, i);
+    if (step === true) continue;
+    if (step === false) return;
+    const next = i + 1;
+    return step.then((go) => (go ? runFrom(run, next) : undefined));
+  }
+  writeHeaders(run.ctx.responseHeaders, run.outcomes, run.structured);
+}
+
+/** Counter `i`: its numbers (the resolver's or the annotation's), its cost, the store's answer. True to go on. */
+function resolveAt(run: Run, i: number): boolean | Promise<boolean> {
+  const base = run.plan.policies[i]!;
+  const resolver = run.resolver;
+  if (resolver === undefined) return costAt(run, i, base);
+  let answer: ReturnType<RateLimitPolicyResolver['resolve']>;
+  try {
+    answer = resolver.resolve(run.ctx, base);
+  } catch (error) {
+    return limitBroken(run.ctx, base, 'RateLimitPolicyResolver', error);
+  }
+  if (isThenable(answer)) {
+    return Promise.resolve(answer).then(
+      (numbers) => withNumbers(run, i, base, numbers),
+      (error: unknown) => limitBroken(run.ctx, base, 'RateLimitPolicyResolver', error),
+    );
+  }
+  return withNumbers(run, i, base, answer);
+}
+
+function withNumbers(run: Run, i: number, base: RateLimitPolicy, numbers: RateLimitPolicyNumbers | undefined): boolean | Promise<boolean> {
+  let policy: RateLimitPolicy;
+  try {
+    policy = policyWith(base, numbers);
+  } catch (error) {
+    return limitBroken(run.ctx, base, 'RateLimitPolicyResolver', error);
+  }
+  return costAt(run, i, policy);
+}
+
+function costAt(run: Run, i: number, policy: RateLimitPolicy): boolean | Promise<boolean> {
+  const cost = run.plan.costs[i]!;
+  if (typeof cost === 'number') return acquireAt(run, policy, cost);
+  let answer: ReturnType<RateLimitCostFunction>;
+  try {
+    answer = cost(run.ctx, policy);
+  } catch (error) {
+    return limitBroken(run.ctx, policy, 'cost function', error);
+  }
+  if (isThenable(answer)) {
+    return Promise.resolve(answer).then(
+      (value) => checkedCost(run, policy, value),
+      (error: unknown) => limitBroken(run.ctx, policy, 'cost function', error),
+    );
+  }
+  return checkedCost(run, policy, answer);
+}
+
+function checkedCost(run: Run, policy: RateLimitPolicy, cost: unknown): boolean | Promise<boolean> {
+  if (typeof cost !== 'number' || !Number.isSafeInteger(cost) || cost < 1) {
+    const error = new TypeError(`The cost function of the rate limit "${policy.name}" must return a whole number of permits >= 1; it returned ${shortly(cost)}.`);
+    return limitBroken(run.ctx, policy, 'cost function', error);
+  }
+  return acquireAt(run, policy, cost);
+}
+
+function acquireAt(run: Run, policy: RateLimitPolicy, cost: number): boolean | Promise<boolean> {
+  const { ctx, observer, partition } = run;
+  const started = observer === undefined ? 0 : performance.now();
+  let answer: RateLimitDecision | Promise<RateLimitDecision>;
+  try {
+    answer = run.store.acquire(partition, policy, new AcquireRequest(ctx, cost));
+  } catch (error) {
+    return storeFailed(ctx, observer, policy, partition, cost, error, started);
+  }
+  if (isThenable(answer)) {
+    return Promise.resolve(answer).then(
+      (decision) => decided(run, policy, cost, decision, started),
+      (error: unknown) => storeFailed(ctx, observer, policy, partition, cost, error, started),
+    );
+  }
+  return decided(run, policy, cost, answer, started);
+}
+
+function decided(run: Run, policy: RateLimitPolicy, cost: number, decision: RateLimitDecision, started: number): boolean {
+  const { ctx, observer, partition } = run;
+  if (badDecision(decision)) {
+    return storeFailed(ctx, observer, policy, partition, cost, new TypeError(`The RateLimitStore answered ${shortly(decision)}, not a decision`), started);
+  }
+  report(ctx, observer, policy, partition, cost, decision, started);
+  run.outcomes.push({ policy, decision });
+  if (decision.allowed) return true;
+  return refuse(ctx, policy, cost, decision, run.outcomes, run.structured);
 }
 
 function acquireAll(ctx: ExecutionContext, plan: ScopePlan, store: RateLimitStore, partition: unknown, structured: boolean): void | Promise<void> {
   if (typeof partition !== 'string') throw new TypeError('A RateLimitPartitioner must return a string partition key.');
+  const resolver = ctx.services.tryGet(RateLimitPolicyResolver);
+  const observer = ctx.services.tryGet(RateLimitObserver);
   const { policies, shared } = plan;
-  if (store.acquireNow && policies.length === 1 && !shared) {
-    // The common case — one counter, one scope, a store that never waits: no promise, no outcome list.
-    const policy = policies[0]!;
-    const decision = decideNow(ctx, store, partition, policy);
-    if (decision === undefined) return;
-    if (decision.allowed) writeSingle(ctx.responseHeaders, policy, decision, structured);
-    else record(ctx, policy, decision, [], structured);
-    return;
+  if (policies.length === 1 && !shared && plan.unitCost && resolver === undefined && observer === undefined) {
+    // The common case — one counter, one scope, cost 1: no outcome list, and no promise unless the store makes one.
+    return acquireOne(ctx, store, partition, policies[0]!, structured);
   }
   // Headers report across both scopes: the outcomes are shared only when the handler has limits at both.
   const outcomes = (shared ? (ctx.items.get(OUTCOMES) as Outcome[] | undefined) : undefined) ?? [];
   if (shared) ctx.items.set(OUTCOMES, outcomes);
-  if (store.acquireNow) {
-    // A store that never waits answers at once: no promise, no signal, no extra ticks per request.
-    for (const policy of policies) {
-      const decision = decideNow(ctx, store, partition, policy);
-      if (decision === undefined || !record(ctx, policy, decision, outcomes, structured)) return;
-    }
-    writeHeaders(ctx.responseHeaders, outcomes, structured);
-    return;
-  }
-  return (async () => {
-    for (const policy of policies) {
-      let decision: RateLimitDecision;
-      try {
-        decision = await store.acquire(partition, policy, ctx.signal);
-      } catch (error) {
-        return refuseUnavailable(ctx, error);
-      }
-      if (!record(ctx, policy, decision, outcomes, structured)) return;
-    }
-    writeHeaders(ctx.responseHeaders, outcomes, structured);
-  })();
+  return runFrom({ ctx, plan, store, partition, structured, observer, resolver, outcomes }, 0);
 }
 
 function limit(ctx: ExecutionContext, plan: ScopePlan): void | Promise<void> {
@@ -111,8 +323,11 @@ function limit(ctx: ExecutionContext, plan: ScopePlan): void | Promise<void> {
 
 /** The counters this request is not left out of. */
 function withoutSkipped(ctx: ExecutionContext, plan: ScopePlan, skip: RateLimitSkip): ScopePlan {
-  const kept = plan.policies.filter((policy) => skip(ctx, policy) !== true);
-  return kept.length === plan.policies.length ? plan : { policies: kept, shared: plan.shared };
+  const kept: number[] = [];
+  for (let i = 0; i < plan.policies.length; i++) if (skip(ctx, plan.policies[i]!) !== true) kept.push(i);
+  if (kept.length === plan.policies.length) return plan;
+  const costs = kept.map((i) => plan.costs[i]!);
+  return { policies: kept.map((i) => plan.policies[i]!), costs, unitCost: costs.every((c) => c === 1), shared: plan.shared };
 }
 
 function rateLimitFilter(name: string, order: number, kinds: RateLimitKinds, scope: RateLimitScope): Filter {

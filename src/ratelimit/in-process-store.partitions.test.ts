@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InProcessRateLimitStore } from './in-process-store.js';
 import { ManualClock } from './manual-clock.js';
-import { RateLimitScope, type RateLimitPolicy } from './types.js';
+import { RateLimitScope, type RateLimitDecision, type RateLimitPolicy } from './types.js';
 
 function policy(name: string, permitLimit: number, windowSeconds: number): RateLimitPolicy {
   return { key: `GET /orders#${name}`, handler: 'GET /orders', name, permitLimit, windowSeconds, scope: RateLimitScope.Principal };
@@ -15,14 +15,21 @@ async function fill(store: InProcessRateLimitStore, names: readonly string[], p:
 }
 
 describe('InProcessRateLimitStore partition cap', () => {
-  test('at the cap a new partition passes unlimited, with the headers of a fresh counter', async () => {
+  test('at the cap a new partition passes unlimited, with the headers of a fresh counter, marked as failed open', async () => {
     const store = new InProcessRateLimitStore({ clock: new ManualClock(), maxTrackedPartitions: 3 });
     await fill(store, ['sub:a', 'sub:b', 'sub:c']);
     const hourly = policy('hourly', 50, 3600.5);
+    const withoutCause = ({ failedOpen, ...rest }: RateLimitDecision) => {
+      assert.match(String((failedOpen?.error as Error)?.message), /3 partitions are tracked \(maxTrackedPartitions\)/);
+      return rest;
+    };
     for (let i = 0; i < 5; i++) {
-      assert.deepEqual(await store.acquire('sub:new', oncePer10s), { allowed: true, limit: 1, remaining: 0, reset: 10, retryAfter: 0 });
-      assert.deepEqual(await store.acquire('sub:new', hourly), { allowed: true, limit: 50, remaining: 49, reset: 3601, retryAfter: 0 });
+      assert.deepEqual(withoutCause(store.acquire('sub:new', oncePer10s)), { allowed: true, limit: 1, remaining: 0, reset: 10, retryAfter: 0 });
+      assert.deepEqual(withoutCause(store.acquire('sub:new', hourly)), { allowed: true, limit: 50, remaining: 49, reset: 3601, retryAfter: 0 });
+      assert.deepEqual(withoutCause(store.acquire('sub:new', hourly, { cost: 5 })), { allowed: true, limit: 50, remaining: 45, reset: 3601, retryAfter: 0 });
     }
+    assert.equal(store.acquire('sub:new', oncePer10s, { cost: 2 }).allowed, false, 'a cost above the limit never fits, even failing open');
+    assert.equal(store.acquire('sub:a', oncePer10s).failedOpen, undefined, 'a tracked partition is counted');
     assert.equal(store.trackedPartitions, 3);
   });
 

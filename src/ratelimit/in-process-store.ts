@@ -1,8 +1,8 @@
 import { monotonicClock } from './clock.js';
 import { ExpiryQueue } from './sliding-window-expiry-queue.js';
 import { SlidingWindowCounter, windowShape, type WindowShape } from './sliding-window.js';
-import { acquireAbortedError, checkPartition, checkPolicy, failOpenDecision } from './store-checks.js';
-import type { RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from './types.js';
+import { checkCost, checkPartition, checkPolicy, failOpenDecision } from './store-checks.js';
+import type { AcquireOptions, RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from './types.js';
 
 /** Options of {@link InProcessRateLimitStore}. */
 export interface InProcessRateLimitStoreOptions {
@@ -62,7 +62,7 @@ const DEFAULT_MAX_TRACKED_PARTITIONS = 10_000;
  * import { InProcessRateLimitStore } from 'trellis/ratelimit';
  *
  * const store = new InProcessRateLimitStore({ maxTrackedPartitions: 50_000 });
- * const decision = await store.acquire('sub:alice', policy);
+ * const decision = store.acquire('sub:alice', policy, { cost: 2 }); // a decision, no promise
  * if (!decision.allowed) console.log(`retry in ${decision.retryAfter} s`);
  */
 export class InProcessRateLimitStore implements RateLimitStore {
@@ -74,9 +74,7 @@ export class InProcessRateLimitStore implements RateLimitStore {
   #lastPolicy: RateLimitPolicy | undefined = undefined;
   #lastShape: WindowShape | undefined = undefined;
   #lastNow = Number.NEGATIVE_INFINITY;
-  /** The last refusal and its settled promise, handed out again while a caller keeps hitting a full counter. */
-  #lastRefusal: RateLimitDecision | undefined = undefined;
-  #lastRefusalPromise: Promise<RateLimitDecision> | undefined = undefined;
+  #capReached: Error | undefined = undefined;
 
   constructor(options: InProcessRateLimitStoreOptions = {}) {
     const max = options.maxTrackedPartitions ?? DEFAULT_MAX_TRACKED_PARTITIONS;
@@ -99,43 +97,28 @@ export class InProcessRateLimitStore implements RateLimitStore {
   }
 
   /**
-   * Takes one permit from the counter of `partition` + `policy.key`, or says when one frees up.
-   * Rejects with a TypeError for a policy whose numbers make no sense, and with an AbortError when `signal`
-   * is already aborted; in both cases nothing is counted.
+   * Takes `options.cost` permits (default 1) from the counter of `partition` + `policy.key`, or says when
+   * they will be free. Answers at once, without a promise: this store never waits, so it never reads
+   * `options.signal`. Throws a TypeError for a partition, policy or cost that makes no sense, counting
+   * nothing. A policy whose numbers changed for a key (a caller's plan) is decided on the new numbers over
+   * the permits the counter still holds.
    */
-  acquire(partition: string, policy: RateLimitPolicy, signal?: AbortSignal): Promise<RateLimitDecision> {
-    // Not `async`: the answer is known at once, and this spares a promise and a microtask per request.
-    try {
-      const decision = this.#acquireNow(partition, policy, signal);
-      if (decision === this.#lastRefusal) return this.#lastRefusalPromise!;
-      const answer = Promise.resolve(decision);
-      if (!decision.allowed) {
-        this.#lastRefusal = decision;
-        this.#lastRefusalPromise = answer;
+  acquire(partition: string, policy: RateLimitPolicy, options?: AcquireOptions): RateLimitDecision {
+    let cost = 1;
+    if (options !== undefined) {
+      const asked = options.cost;
+      if (asked !== undefined && asked !== 1) {
+        checkCost(STORE, asked);
+        cost = asked;
       }
-      return answer;
-    } catch (error) {
-      return Promise.reject(error);
     }
-  }
-
-  /**
-   * `acquire` without the promise, for callers in the same process that can use the answer at once (the
-   * framework's rate-limit filters do). Throws where `acquire` rejects.
-   */
-  acquireNow(partition: string, policy: RateLimitPolicy): RateLimitDecision {
-    return this.#acquireNow(partition, policy, undefined);
-  }
-
-  #acquireNow(partition: string, policy: RateLimitPolicy, signal: AbortSignal | undefined): RateLimitDecision {
-    if (signal?.aborted) throw acquireAbortedError(signal);
     checkPartition(STORE, partition);
     if (typeof policy?.key !== 'string') checkPolicy(STORE, policy);
     const now = this.#now();
     if (now >= this.#expiry.nextDue) this.#reclaim(now);
 
     const entry = this.#partitions.get(partition);
-    if (entry === undefined) return this.#acquireNewPartition(partition, policy, now);
+    if (entry === undefined) return this.#acquireNewPartition(partition, policy, now, cost);
 
     let counter: SlidingWindowCounter | undefined =
       entry.firstKey === policy.key ? entry : entry.others?.get(policy.key);
@@ -143,22 +126,31 @@ export class InProcessRateLimitStore implements RateLimitStore {
       counter = new SlidingWindowCounter(this.#shape(policy));
       (entry.others ??= new Map()).set(policy.key, counter);
     } else if (counter.shape.limit !== policy.permitLimit || counter.shape.windowSeconds !== policy.windowSeconds) {
-      // Admissions made under the old window now count for the new one.
+      // Admissions made under the old numbers count for the new ones.
       counter.reshape(this.#shape(policy));
     }
-    return counter.acquire(now);
+    return counter.acquire(now, cost);
   }
 
-  #acquireNewPartition(partition: string, policy: RateLimitPolicy, now: number): RateLimitDecision {
+  #acquireNewPartition(partition: string, policy: RateLimitPolicy, now: number, cost: number): RateLimitDecision {
     const shape = this.#shape(policy);
-    if (this.#partitions.size >= this.maxTrackedPartitions) {
-      return failOpenDecision(shape.limit, shape.windowSeconds);
-    }
     const entry = new PartitionEntry(partition, policy.key, shape);
+    if (this.#partitions.size >= this.maxTrackedPartitions && cost <= shape.limit) {
+      return failOpenDecision(shape.limit, shape.windowSeconds, { cost, error: this.#capError() });
+    }
+    const decision = entry.acquire(now, cost);
+    // A first request that can never fit (a cost above the limit) leaves nothing to track.
+    if (!decision.allowed) return decision;
     this.#partitions.set(partition, entry);
-    const decision = entry.acquire(now);
     this.#expiry.push(entry, now + shape.windowMs);
     return decision;
+  }
+
+  /** The cause a fail-open at the partition cap carries; one object, as every such answer has the same cause. */
+  #capError(): Error {
+    return (this.#capReached ??= new Error(
+      `InProcessRateLimitStore: ${this.maxTrackedPartitions} partitions are tracked (maxTrackedPartitions); a new partition passes unlimited until one expires`,
+    ));
   }
 
   /** Drops partitions whose windows have all expired; re-queues the ones that were used since. */

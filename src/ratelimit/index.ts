@@ -1,17 +1,22 @@
 /**
  * Rate limiting: `@RateLimit` on handlers, sliding-window counters per handler, partition and name, at
- * two pipeline stages; replaceable store and partitioner.
+ * two pipeline stages; per-request cost; replaceable store, partitioner and policy resolver; an observer
+ * and OpenTelemetry metrics.
  */
 export { RateLimit, RateLimitKind, SkipRateLimit, SkipRateLimitKind } from './annotation.js';
 export { RateLimitConfiguration } from './configuration.js';
 export type { RateLimitSkip } from './configuration.js';
 export { DefaultRateLimitPartitioner, RateLimitPartitioner } from './partitioner.js';
 export { RateLimitScope, RateLimitStore } from './types.js';
-export type { RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitSettings } from './types.js';
+export type { AcquireOptions, RateLimitClock, RateLimitCostFunction, RateLimitDecision, RateLimitPolicy, RateLimitSettings } from './types.js';
+export { RateLimitPolicyResolver } from './policy-resolver.js';
+export type { RateLimitPolicyNumbers } from './policy-resolver.js';
+export { RateLimitObserver, combineRateLimitObservers } from './observer.js';
+export type { RateLimitDecisionEvent, RateLimitStoreErrorEvent } from './observer.js';
 export { InProcessRateLimitStore } from './in-process-store.js';
 export type { InProcessRateLimitStoreOptions } from './in-process-store.js';
 export { monotonicClock } from './clock.js';
 export { ManualClock } from './manual-clock.js';
-export { acquireAbortedError, checkPartition, checkPolicy, failOpenDecision } from './store-checks.js';
+export { acquireAbortedError, checkCost, checkPartition, checkPolicy, failOpenDecision } from './store-checks.js';
 export { EXACT_PERMIT_LIMIT, WINDOW_SEGMENTS } from './sliding-window.js';
 export { RateLimitStoreUnavailableError } from './store-unavailable-error.js';

@@ -1,10 +1,14 @@
 import type { AnnotationKind, RouteInfo } from '../index.js';
 import { RateLimitScope } from './types.js';
-import type { RateLimitPolicy, RateLimitSettings } from './types.js';
+import type { RateLimitCostFunction, RateLimitPolicy, RateLimitSettings } from './types.js';
 
 /** A handler's counters at one scope, and whether it has counters at the other scope too. */
 export interface ScopePlan {
   readonly policies: readonly RateLimitPolicy[];
+  /** What a request spends on each counter, in the order of `policies`. */
+  readonly costs: readonly (number | RateLimitCostFunction)[];
+  /** True when every counter costs 1: nothing to compute per request. */
+  readonly unitCost: boolean;
   /** True when the handler is limited at both scopes: the headers then report across both. */
   readonly shared: boolean;
 }
@@ -36,17 +40,20 @@ function skippedNames(route: RouteInfo, kind: AnnotationKind<readonly string[]>)
 }
 
 /** Shortest window first (ties by name), so a refused burst does not spend a longer window's allowance. */
-function policiesAt(route: RouteInfo, kinds: RateLimitKinds, scope: RateLimitScope): readonly RateLimitPolicy[] {
+function settingsAt(route: RouteInfo, kinds: RateLimitKinds, scope: RateLimitScope): readonly RateLimitSettings[] {
   const skipped = skippedNames(route, kinds.skip);
-  if (skipped === true) return Object.freeze([]);
-  return Object.freeze(
-    route.annotations
+  if (skipped === true) return [];
+  return route.annotations
       .filter((a) => a.kind === kinds.limit)
       .map((a) => a.value as RateLimitSettings)
       .filter((s) => !skipped?.has(s.name))
       .filter((s) => s.scope === scope)
-      .sort((a, b) => a.windowSeconds - b.windowSeconds || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-      .map((s) =>
+      .sort((a, b) => a.windowSeconds - b.windowSeconds || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function scopePlan(route: RouteInfo, settings: readonly RateLimitSettings[], shared: boolean): ScopePlan {
+  const policies = Object.freeze(
+    settings.map((s) =>
         Object.freeze({
           key: `${route.id}#${s.name}`,
           handler: route.id,
@@ -57,6 +64,8 @@ function policiesAt(route: RouteInfo, kinds: RateLimitKinds, scope: RateLimitSco
         }),
       ),
   );
+  const costs = Object.freeze(settings.map((s) => s.cost ?? 1));
+  return { policies, costs, unitCost: costs.every((c) => c === 1), shared };
 }
 
 /**
@@ -66,10 +75,10 @@ function policiesAt(route: RouteInfo, kinds: RateLimitKinds, scope: RateLimitSco
 export function planFor(route: RouteInfo, kinds: RateLimitKinds, scope: RateLimitScope): ScopePlan {
   let plans = cache.get(route);
   if (plans === undefined) {
-    const transport = policiesAt(route, kinds, RateLimitScope.Transport);
-    const principal = policiesAt(route, kinds, RateLimitScope.Principal);
+    const transport = settingsAt(route, kinds, RateLimitScope.Transport);
+    const principal = settingsAt(route, kinds, RateLimitScope.Principal);
     const shared = transport.length > 0 && principal.length > 0;
-    plans = { transport: { policies: transport, shared }, principal: { policies: principal, shared } };
+    plans = { transport: scopePlan(route, transport, shared), principal: scopePlan(route, principal, shared) };
     cache.set(route, plans);
   }
   return scope === RateLimitScope.Transport ? plans.transport : plans.principal;

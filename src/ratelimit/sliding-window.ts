@@ -66,25 +66,28 @@ export class SlidingWindowCounter {
     this.shape = shape;
   }
 
-  /** Admits one request at `now` if the window has room; a refusal changes nothing. */
-  acquire(now: number): RateLimitDecision {
+  /** Admits a request of `cost` permits at `now` if the window has room for them; a refusal changes nothing. */
+  acquire(now: number, cost: number): RateLimitDecision {
     const shape = this.shape;
     const limit = shape.limit;
     const windowMs = shape.windowMs;
     if (this.size > 0 && this.ring[2 * this.front]! + windowMs <= now) this.expire(now, windowMs);
-    if (this.used < limit) {
-      this.admit(now);
-      this.used++;
-      return {
-        allowed: true,
-        limit,
-        remaining: limit - this.used,
-        reset: secondsUntilFree(this.ring[2 * this.front]!, windowMs, now),
-        retryAfter: 0,
-      };
+    const used = this.used + cost;
+    if (used <= limit) {
+      // The oldest permit in use frees first; a counter that held none frees this one a window from now.
+      const oldest = this.size > 0 ? this.ring[2 * this.front]! : now;
+      this.admit(now, cost);
+      this.used = used;
+      return { allowed: true, limit, remaining: limit - used, reset: secondsUntilFree(oldest, windowMs, now), retryAfter: 0 };
     }
-    const reset = secondsUntilFree(this.ring[2 * this.front]!, windowMs, now);
-    const retryAfter = this.retryAfter(now, limit, windowMs);
+    return this.refuse(now, cost, limit, windowMs);
+  }
+
+  private refuse(now: number, cost: number, limit: number, windowMs: number): RateLimitDecision {
+    const whole = Math.ceil(this.shape.windowSeconds);
+    const reset = this.size > 0 ? secondsUntilFree(this.ring[2 * this.front]!, windowMs, now) : whole;
+    // More than the limit can never fit: waiting a window is the honest answer for a client that retries.
+    const retryAfter = cost > limit ? whole : this.retryAfter(now, this.used + cost - limit, windowMs);
     const last = this.lastRefusal;
     // A caller hammering a full counter gets the same answer for a second at a time: reuse it.
     if (last !== undefined && last.reset === reset && last.retryAfter === retryAfter && last.limit === limit) return last;
@@ -92,13 +95,13 @@ export class SlidingWindowCounter {
   }
 
   /**
-   * Seconds until enough segments have freed for one more admission. That is the oldest segment, unless the
-   * limit was lowered below the permits still in use.
+   * Seconds until the oldest segments have freed `mustFree` permits (at least 1, at most the permits in use):
+   * the oldest segment for a request of one permit under an unchanged limit, later ones for a larger cost
+   * or after the limit was lowered below the permits still in use.
    */
-  private retryAfter(now: number, limit: number, windowMs: number): number {
+  private retryAfter(now: number, mustFree: number, windowMs: number): number {
     const ring = this.ring;
     const capacity = ring.length >> 1;
-    const mustFree = this.used - limit + 1;
     let slot = this.front;
     let freed = ring[2 * slot + 1]!;
     while (freed < mustFree) {
@@ -136,7 +139,7 @@ export class SlidingWindowCounter {
     this.size = size;
   }
 
-  private admit(now: number): void {
+  private admit(now: number, cost: number): void {
     const size = this.size;
     let capacity = this.ring.length >> 1;
     if (size > 0) {
@@ -153,14 +156,14 @@ export class SlidingWindowCounter {
         (size === capacity && capacity >= this.shape.maxSegments)
       ) {
         if (now > ring[back]!) ring[back] = now;
-        ring[back + 1]!++;
+        ring[back + 1] += cost;
         return;
       }
     }
     if (size === capacity) capacity = this.grow(capacity);
     const slot = 2 * ((this.front + size) % capacity);
     this.ring[slot] = now;
-    this.ring[slot + 1] = 1;
+    this.ring[slot + 1] = cost;
     this.size++;
     this.newestStart = now;
   }

@@ -4,9 +4,10 @@ import type { RateLimitDecision, RateLimitPolicy } from './types.js';
  * Checks an acquire's partition as every store must. Throws a TypeError naming the store.
  *
  * @example
- * async acquire(partition, policy, signal) {
+ * async acquire(partition, policy, options) {
  *   checkPartition('MyStore', partition);
  *   checkPolicy('MyStore', policy);
+ *   checkCost('MyStore', options?.cost);
  *   …
  * }
  */
@@ -50,8 +51,25 @@ export function acquireAbortedError(signal: AbortSignal): unknown {
 
 /**
  * What a store answers when it fails open (no counter can be kept for this request): allowed, and what a
- * fresh counter of the policy would say.
+ * fresh counter of the policy would say after `cost` permits (default 1). Give the cause as `error` so the
+ * decision carries `failedOpen` and the framework reports it (logs, metrics, `RateLimitObserver`).
+ *
+ * @example
+ * catch (error) { return failOpenDecision(policy.permitLimit, policy.windowSeconds, { cost: options?.cost, error }); }
  */
-export function failOpenDecision(permitLimit: number, windowSeconds: number): RateLimitDecision {
-  return { allowed: true, limit: permitLimit, remaining: permitLimit - 1, reset: Math.ceil(windowSeconds), retryAfter: 0 };
+export function failOpenDecision(permitLimit: number, windowSeconds: number, options?: { readonly cost?: number; readonly error?: unknown }): RateLimitDecision {
+  const cost = options?.cost ?? 1;
+  const decision = { allowed: true, limit: permitLimit, remaining: Math.max(0, permitLimit - cost), reset: Math.ceil(windowSeconds), retryAfter: 0 };
+  return options !== undefined && 'error' in options ? { ...decision, failedOpen: { error: options.error } } : decision;
+}
+
+/**
+ * Checks an acquire's cost: a whole number of permits, at least 1 (undefined means 1). Throws a TypeError
+ * naming the store.
+ */
+export function checkCost(store: string, cost: unknown): void {
+  if (cost === undefined) return;
+  if (typeof cost !== 'number' || !Number.isSafeInteger(cost) || cost < 1) {
+    throw new TypeError(`${store}.acquire: cost must be a whole number of permits, at least 1; got ${typeof cost === 'number' ? String(cost) : typeof cost}`);
+  }
 }

@@ -147,9 +147,9 @@ export function rateLimitStoreContract(
     };
   }
 
-  async function acquireMany(f: Fixture, partition: string, policy: RateLimitPolicy, n: number): Promise<RateLimitDecision[]> {
+  async function acquireMany(f: Fixture, partition: string, policy: RateLimitPolicy, n: number, cost?: number): Promise<RateLimitDecision[]> {
     const out: RateLimitDecision[] = [];
-    for (let i = 0; i < n; i++) out.push(await f.store.acquire(partition, policy));
+    for (let i = 0; i < n; i++) out.push(await f.store.acquire(partition, policy, cost === undefined ? undefined : { cost }));
     return out;
   }
 
@@ -327,7 +327,7 @@ export function rateLimitStoreContract(
         [10, Number.POSITIVE_INFINITY],
       ];
       for (const [permitLimit, windowSeconds] of bad) {
-        await assert.rejects(f.store.acquire(alice, f.policy('default', permitLimit, windowSeconds)), TypeError);
+        await assert.rejects(async () => f.store.acquire(alice, f.policy('default', permitLimit, windowSeconds)), TypeError);
       }
       assert.equal((await f.store.acquire(alice, f.policy('default', 10, 60))).remaining, 9);
     });
@@ -359,12 +359,138 @@ export function rateLimitStoreContract(
       );
     });
 
-    test('an already aborted signal rejects with an AbortError and counts nothing', async () => {
+    test('an already aborted signal: a store that waits rejects with an AbortError and counts nothing', async () => {
       const f = await fixture();
       const policy = f.policy('default', 1, 60);
       const alice = f.partition('alice');
-      await assert.rejects(f.store.acquire(alice, policy, AbortSignal.abort()), { name: 'AbortError' });
-      assert.equal((await f.store.acquire(alice, policy, new AbortController().signal)).allowed, true);
+      let answer: RateLimitDecision | Promise<RateLimitDecision> | undefined;
+      try {
+        answer = f.store.acquire(alice, policy, { signal: AbortSignal.abort() });
+      } catch (error) {
+        assert.equal((error as Error).name, 'AbortError');
+      }
+      if (answer instanceof Promise || typeof (answer as { then?: unknown } | undefined)?.then === 'function') {
+        await assert.rejects(answer as Promise<RateLimitDecision>, { name: 'AbortError' });
+      } else if (answer !== undefined) {
+        // A store that answers at once never waits, so it has nothing to abort: it decides.
+        assert.equal(answer.allowed, true);
+        assert.equal((await f.store.acquire(alice, policy, { signal: new AbortController().signal })).allowed, false);
+        return;
+      }
+      assert.equal((await f.store.acquire(alice, policy, { signal: new AbortController().signal })).allowed, true);
+    });
+
+    test('cost: a request spends cost permits, remaining counts permits, a refusal spends nothing', async () => {
+      const f = await fixture();
+      const policy = f.policy('default', 5, 10);
+      const alice = f.partition('alice');
+      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 2 }), { allowed: true, limit: 5, remaining: 3, reset: 10, retryAfter: 0 });
+      f.clock.advance(2_000);
+      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 2 }), { allowed: true, limit: 5, remaining: 1, reset: 8, retryAfter: 0 });
+      f.clock.advance(2_000);
+      // 4 in use: 3 more fit once the first 2 have freed (at 10 s), 5 once all 4 have (at 12 s).
+      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 3 }), { allowed: false, limit: 5, remaining: 0, reset: 6, retryAfter: 6 });
+      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 5 }), { allowed: false, limit: 5, remaining: 0, reset: 6, retryAfter: 8 });
+      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 1 }), { allowed: true, limit: 5, remaining: 0, reset: 6, retryAfter: 0 });
+      f.clock.set(START_MS + 10_000);
+      assert.equal((await f.store.acquire(alice, policy, { cost: 3 })).allowed, false, 'the permit taken at 4 s is still in use');
+      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 2 }), { allowed: true, limit: 5, remaining: 0, reset: 2, retryAfter: 0 });
+      assert.deepEqual(await f.store.acquire(alice, policy), { allowed: false, limit: 5, remaining: 0, reset: 2, retryAfter: 2 });
+    });
+
+    test('cost: more than the limit is refused with a retry of one window, and spends nothing', async () => {
+      const f = await fixture();
+      const policy = f.policy('default', 3, 7.5);
+      const alice = f.partition('alice');
+      const refused = await f.store.acquire(alice, policy, { cost: 4 });
+      assert.equal(refused.allowed, false);
+      assert.equal(refused.remaining, 0);
+      assert.equal(refused.retryAfter, 8);
+      assert.ok(refused.reset >= 1 && refused.reset <= 8, `reset ${refused.reset}`);
+      assert.equal((await f.store.acquire(alice, policy, { cost: 3 })).remaining, 0, 'the whole allowance was still there');
+      assert.equal((await f.store.acquire(alice, policy, { cost: 4 })).retryAfter, 8);
+    });
+
+    test('cost: anything but a whole number >= 1 is a TypeError, and nothing is counted', async () => {
+      const f = await fixture();
+      const policy = f.policy('default', 3, 60);
+      const alice = f.partition('alice');
+      for (const cost of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, '2', null]) {
+        await assert.rejects(async () => f.store.acquire(alice, policy, { cost: cost as number }), TypeError, `cost ${String(cost)}`);
+      }
+      assert.equal((await f.store.acquire(alice, policy, { cost: 1 })).remaining, 2);
+      assert.equal((await f.store.acquire(alice, policy, {})).remaining, 1, 'no cost means 1');
+    });
+
+    test("a caller's plan changes: the same counter is judged by this call's numbers", async () => {
+      const f = await fixture();
+      const alice = f.partition('alice');
+      const at = (permitLimit: number, windowSeconds: number) => f.policy('plan', permitLimit, windowSeconds);
+      await acquireMany(f, alice, at(5, 10), 4);
+      // Lowered below the permits in use: refused until two of them have freed.
+      assert.deepEqual(await f.store.acquire(alice, at(3, 10)), { allowed: false, limit: 3, remaining: 0, reset: 10, retryAfter: 10 });
+      // Raised: more at once, counted over the same permits.
+      assert.deepEqual(await f.store.acquire(alice, at(10, 10), { cost: 2 }), { allowed: true, limit: 10, remaining: 4, reset: 10, retryAfter: 0 });
+      // A grown window still counts the permits of the previous one.
+      f.clock.advance(5_000);
+      assert.deepEqual(await f.store.acquire(alice, at(6, 60)), { allowed: false, limit: 6, remaining: 0, reset: 55, retryAfter: 55 });
+      // A shrunk window counts only what falls inside it.
+      f.clock.advance(1_000);
+      assert.deepEqual(await f.store.acquire(alice, at(6, 5)), { allowed: true, limit: 6, remaining: 5, reset: 5, retryAfter: 0 });
+    });
+
+    test('random plan changes never admit more than the current limit over what the counter must remember, nor refuse what fits', async () => {
+      interface Call { readonly gapMs: number; readonly permitLimit: number; readonly windowSeconds: number; readonly cost: number }
+      const call = fc.record({
+        gapMs: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 3_000 }), fc.constantFrom(1_000, 2_000, 5_000, 10_000), fc.integer({ min: 0, max: 12_000 })),
+        permitLimit: fc.integer({ min: 1, max: 5 }),
+        windowSeconds: fc.constantFrom(1, 2, 5, 10),
+        cost: fc.oneof({ arbitrary: fc.constant(1), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 6 }), weight: 1 }),
+      });
+      // The same numbers for a while, then a change: plans change now and then, not on every call.
+      const calls = fc.array(fc.tuple(call, fc.integer({ min: 1, max: 4 })), { minLength: 1, maxLength: 14 }).map((runs) =>
+        runs.flatMap(([c, repeat]) => Array.from({ length: repeat }, (_, i): Call => (i === 0 ? c : { ...c, gapMs: (c.gapMs * i) % 1_700 }))),
+      );
+      await fc.assert(
+        fc.asyncProperty(calls, async (script) => {
+          const f = await fixture();
+          const alice = f.partition('alice');
+          const times: number[] = [];
+          const windows: number[] = [];
+          const admitted: Array<{ readonly index: number; readonly cost: number }> = [];
+          for (const [i, c] of script.entries()) {
+            f.clock.advance(c.gapMs);
+            const t = f.clock.now();
+            times.push(t);
+            windows.push(c.windowSeconds * 1000);
+            // Must remember: permits no call since has seen fall out of its window, nor any gap left behind.
+            const mustRemember = admitted.filter(({ index: j }) => {
+              if (times[j]! + windows[i]! <= t) return false;
+              for (let k = j; k < i; k++) if (times[j]! + windows[k]! <= times[k + 1]!) return false;
+              return true;
+            });
+            // May remember: permits that no call has seen fall out of its own window.
+            const mayRemember = admitted.filter(({ index: j }) => {
+              for (let k = j + 1; k <= i; k++) if (times[j]! + windows[k]! <= times[k]!) return false;
+              return true;
+            });
+            const least = mustRemember.reduce((sum, a) => sum + a.cost, 0);
+            const most = mayRemember.reduce((sum, a) => sum + a.cost, 0);
+            const d = await f.store.acquire(alice, f.policy('plan', c.permitLimit, c.windowSeconds), { cost: c.cost });
+            const where = `call ${i} (${JSON.stringify(c)}), remembered between ${least} and ${most}`;
+            assert.equal(d.limit, c.permitLimit, where);
+            if (d.allowed) {
+              assert.ok(least + c.cost <= c.permitLimit, `admitted over the limit: ${where}`);
+              assert.ok(d.remaining >= c.permitLimit - most - c.cost && d.remaining <= c.permitLimit - least - c.cost, `remaining ${d.remaining}: ${where}`);
+              admitted.push({ index: i, cost: c.cost });
+            } else {
+              assert.ok(c.cost > c.permitLimit || most + c.cost > c.permitLimit, `refused what fits: ${where}`);
+              assert.ok(d.retryAfter >= 1 && d.retryAfter <= c.windowSeconds, `retryAfter ${d.retryAfter}: ${where}`);
+            }
+          }
+        }),
+        { numRuns: 80 },
+      );
     });
   });
 }

@@ -1,3 +1,4 @@
+import type { ExecutionContext } from '../index.js';
 import { createToken } from '../services/index.js';
 
 /**
@@ -40,22 +41,37 @@ export interface RateLimitDecision {
   readonly reset: number;
   /** Seconds to wait before a retry can succeed; 0 when allowed. */
   readonly retryAfter: number;
+  /** Set only by a store that admitted because it could not count (failed open); `error` is the cause. */
+  readonly failedOpen?: { readonly error: unknown };
+}
+
+/** What one acquire asks of a store beyond the partition and the policy. */
+export interface AcquireOptions {
+  /** Permits this request spends: a safe integer >= 1; default 1. */
+  readonly cost?: number;
+  /** Aborts a wait (a store that waits on I/O rejects with an AbortError). */
+  readonly signal?: AbortSignal;
 }
 
 /**
  * Counts permits. One call per request per counter: the decision carries everything the response needs.
  *
+ * `acquire` is the only method. A store that never waits (the in-process store) returns the decision itself;
+ * one that waits on I/O returns a promise of it — an `async acquire()` is fine. Semantics every store keeps:
+ * - a request is admitted iff the permits in use within the window plus `cost` fit in `permitLimit`; a
+ *   refusal spends nothing. A cost above `permitLimit` is refused with `retryAfter` = the window (rounded up);
+ * - the same `policy.key` may arrive with other numbers (a caller's plan changed): each decision uses the
+ *   numbers of this call over the permits the counter remembers. A store may forget permits older than the
+ *   window it last used for the key, so a window that grows counts at least the previous window's permits.
+ * - a bad partition, policy or cost throws (or rejects with) a TypeError and counts nothing; an aborted
+ *   `signal` an AbortError.
+ *
  * @example
  * app.services.add(RateLimitStore, () => new RedisRateLimitStore({ client }), { type: RegistrationType.Replace });
  */
 export interface RateLimitStore {
-  acquire(partition: string, policy: RateLimitPolicy, signal?: AbortSignal): Promise<RateLimitDecision>;
-  /**
-   * Optional: the same answer without a promise, for a store that never waits (the in-process store). The
-   * rate-limit filters call it instead of `acquire` when it is there, so it must decide exactly as `acquire`
-   * does — a subclass that overrides one overrides both.
-   */
-  acquireNow?(partition: string, policy: RateLimitPolicy): RateLimitDecision;
+  /** The ONLY store method. A store that never waits returns the decision itself; one that does returns a promise. */
+  acquire(partition: string, policy: RateLimitPolicy, options?: AcquireOptions): RateLimitDecision | Promise<RateLimitDecision>;
 }
 
 /** A monotonic clock in milliseconds; inject a manual one in tests. */
@@ -66,10 +82,19 @@ export interface RateLimitClock {
 /** Service token for the store; register a custom one with `RegistrationType.Replace`. */
 export const RateLimitStore = createToken<RateLimitStore>('RateLimitStore');
 
+/**
+ * What a request spends on a counter, computed before the handler runs: a whole number of permits, at least 1.
+ * At transport scope the body has not been read and there is no principal yet; at principal scope
+ * `ctx.principal` is set.
+ */
+export type RateLimitCostFunction = (ctx: ExecutionContext, policy: RateLimitPolicy) => number | Promise<number>;
+
 /** The settings of one `@RateLimit`. */
 export interface RateLimitSettings {
   readonly permitLimit: number;
   readonly windowSeconds: number;
   readonly name: string;
   readonly scope: RateLimitScope;
+  /** Permits one request spends: a whole number (default 1), or a function of the request. */
+  readonly cost: number | RateLimitCostFunction;
 }

@@ -9,7 +9,7 @@ import {
   DefaultRateLimitPartitioner, InProcessRateLimitStore, ManualClock, RateLimit, RateLimitConfiguration,
   RateLimitPartitioner, RateLimitScope, RateLimitStore, RateLimitStoreUnavailableError, SkipRateLimit,
 } from '../../src/ratelimit/index.js';
-import type { RateLimitDecision, RateLimitPolicy } from '../../src/ratelimit/index.js';
+import type { AcquireOptions, RateLimitDecision, RateLimitPolicy } from '../../src/ratelimit/index.js';
 
 function limitedApp(annotations: readonly Annotation[], options: { clock?: ManualClock; config?: RateLimitConfiguration; auth?: boolean } = {}) {
   const clock = options.clock ?? new ManualClock(0);
@@ -295,19 +295,31 @@ describe('rate limiting over HTTP', () => {
     assert.equal(constructed, 3);
   });
 
-  it('a store that offers acquireNow is asked through it, and decides the same way', async () => {
-    let viaNow = 0;
-    let viaPromise = 0;
+  it('a store that answers at once is used without a promise or an abort signal; an async one gets the signal', async () => {
     const inner = new InProcessRateLimitStore({ clock: new ManualClock(0) });
+    const seen: Array<{ sync: boolean; signal: boolean; cost: number | undefined }> = [];
     const app = createApp();
+    let sync = true;
     app.services.replace(RateLimitStore, () => ({
-      acquire: (p: string, policy: RateLimitPolicy) => { viaPromise++; return inner.acquire(p, policy); },
-      acquireNow: (p: string, policy: RateLimitPolicy) => { viaNow++; return inner.acquireNow(p, policy); },
+      acquire(p: string, policy: RateLimitPolicy, options?: AcquireOptions) {
+        if (sync) {
+          seen.push({ sync, signal: false, cost: options?.cost });
+          return inner.acquire(p, policy, options);
+        }
+        seen.push({ sync, signal: options?.signal instanceof AbortSignal, cost: options?.cost });
+        return Promise.resolve(inner.acquire(p, policy, options));
+      },
     }));
-    app.route(route('GET', '/n', [RateLimit({ permitLimit: 1 })], () => 'ok'));
+    app.route(route('GET', '/n', [RateLimit({ permitLimit: 2 })], () => 'ok'));
     assert.equal((await app.inject({ url: '/n' })).statusCode, 200);
+    sync = false;
+    assert.equal((await app.inject({ url: '/n' })).headers['ratelimit-remaining'], '0');
     assert.equal((await app.inject({ url: '/n' })).statusCode, 429);
-    assert.deepEqual([viaNow, viaPromise], [2, 0]);
+    assert.deepEqual(seen, [
+      { sync: true, signal: false, cost: 1 },
+      { sync: false, signal: true, cost: 1 },
+      { sync: false, signal: true, cost: 1 },
+    ]);
   });
 
   it('a handler with the annotation but no store registered is not limited', async () => {

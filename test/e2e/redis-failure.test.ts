@@ -122,7 +122,7 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
     try {
       const controller = new AbortController();
       controller.abort(new Error('client went away'));
-      await assert.rejects(store.acquire('p', policy, controller.signal), (error: Error) => error.name === 'AbortError' && /client went away/.test(String(error.cause)));
+      await assert.rejects(store.acquire('p', policy, { signal: controller.signal }), (error: Error) => error.name === 'AbortError' && /client went away/.test(String(error.cause)));
     } finally {
       await store.close();
     }

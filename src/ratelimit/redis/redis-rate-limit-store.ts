@@ -1,5 +1,5 @@
 import { EXACT_PERMIT_LIMIT, RateLimitStoreUnavailableError, WINDOW_SEGMENTS, acquireAbortedError, checkPartition, checkPolicy, failOpenDecision } from '../index.js';
-import type { RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../index.js';
+import type { AcquireOptions, RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../index.js';
 import { checkKeyPrefix, counterKeyParts, escapeName } from './counter-key.js';
 import { checkCounterLayout, checkLayoutOptions, clockMicros, counterLayout } from './counter-layout.js';
 import { FailureWarning, type RateLimitStoreLogger } from './failure-warning.js';
@@ -141,7 +141,8 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   /** Takes one permit of `policy` for `partition`, or says when one will be free. */
-  acquire(partition: string, policy: RateLimitPolicy, signal?: AbortSignal): Promise<RateLimitDecision> {
+  acquire(partition: string, policy: RateLimitPolicy, options?: AcquireOptions): Promise<RateLimitDecision> {
+    const signal = options?.signal;
     let plan: CounterPlan;
     let key: string;
     let previousKey: string;
