@@ -13,6 +13,8 @@ export { RateLimitPolicyResolver } from './policy-resolver.js';
 export type { RateLimitPolicyNumbers } from './policy-resolver.js';
 export { RateLimitObserver, combineRateLimitObservers } from './observer.js';
 export type { RateLimitDecisionEvent, RateLimitStoreErrorEvent } from './observer.js';
+export { rateLimitMetrics } from './metrics.js';
+export type { RateLimitMeter, RateLimitMetricsOptions } from './metrics.js';
 export { InProcessRateLimitStore } from './in-process-store.js';
 export type { InProcessRateLimitStoreOptions } from './in-process-store.js';
 export { monotonicClock } from './clock.js';

@@ -1,15 +1,18 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { describe, it } from 'node:test';
+import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import { SignJWT } from 'jose';
 import {
-  ApiKeyAuthenticator, Authenticator, Authorize, createApp, Get, Lifetime, RegistrationType, route,
+  ApiKeyAuthenticator, Authenticator, Authorize, createApp, Get, JwtBearerAuthenticator, Lifetime, Logger, RegistrationType, route,
 } from '../../src/index.js';
 import type { Annotation, App, ExecutionContext } from '../../src/index.js';
 import {
-  DefaultRateLimitPartitioner, InProcessRateLimitStore, ManualClock, RateLimit, RateLimitConfiguration,
-  RateLimitPartitioner, RateLimitScope, RateLimitStore, RateLimitStoreUnavailableError, SkipRateLimit,
+  DefaultRateLimitPartitioner, InProcessRateLimitStore, ManualClock, RateLimit, RateLimitConfiguration, RateLimitObserver,
+  RateLimitPartitioner, RateLimitPolicyResolver, RateLimitScope, RateLimitStore, RateLimitStoreUnavailableError, SkipRateLimit,
+  combineRateLimitObservers, rateLimitMetrics,
 } from '../../src/ratelimit/index.js';
-import type { AcquireOptions, RateLimitDecision, RateLimitPolicy } from '../../src/ratelimit/index.js';
+import type { AcquireOptions, RateLimitDecision, RateLimitDecisionEvent, RateLimitPolicy, RateLimitPolicyNumbers } from '../../src/ratelimit/index.js';
 
 function limitedApp(annotations: readonly Annotation[], options: { clock?: ManualClock; config?: RateLimitConfiguration; auth?: boolean } = {}) {
   const clock = options.clock ?? new ManualClock(0);
@@ -371,5 +374,290 @@ describe('rate limiting over HTTP', () => {
     assert.equal(res.headers['retry-after'], '7');
     assert.equal(res.json().retryAfter, 7);
     assert.equal(res.json().reason, 'RateLimitStoreUnavailableError');
+  });
+});
+
+describe('cost over HTTP', () => {
+  it('a constant cost spends that many permits; RateLimit-Remaining counts permits; a request that does not fit is refused and spends nothing', async () => {
+    const { app, clock, calls } = limitedApp([RateLimit({ name: 'exports', permitLimit: 10, windowSeconds: 60, cost: 4 })]);
+    const first = await hit(app);
+    assert.equal(first.statusCode, 200);
+    assert.equal(first.headers['ratelimit-remaining'], '6');
+    clock.advance(10_000);
+    assert.equal((await hit(app)).headers['ratelimit-remaining'], '2');
+    clock.advance(20_000);
+    const refused = await hit(app);
+    assert.equal(refused.statusCode, 429);
+    assert.equal(refused.headers['ratelimit-remaining'], '0');
+    assert.equal(refused.headers['retry-after'], '30', 'the first 4 permits free at 60 s');
+    assert.deepEqual(
+      { detail: refused.json().detail, cost: refused.json().cost },
+      { detail: 'The rate limit "exports" of 10 permits per 60 seconds has fewer than the 4 this request needs left; retry after 30 seconds.', cost: 4 },
+    );
+    assert.equal(calls(), 2);
+    clock.advance(30_000);
+    assert.equal((await hit(app)).headers['ratelimit-remaining'], '2', 'the refusal spent nothing: 4 freed, 4 spent');
+  });
+
+  it('a cost computed from the request line and headers at transport scope, from the principal at principal scope, sync or async', async () => {
+    const seenBodies: unknown[] = [];
+    const app = createApp();
+    app.services.add(RateLimitStore, () => new InProcessRateLimitStore({ clock: new ManualClock(0) }), { type: RegistrationType.Replace });
+    app.services.add(Authenticator, () => new ApiKeyAuthenticator({ keys: { big: { subject: 'big' }, small: { subject: 'small' } } }));
+    app.route(route('POST', '/rows', [
+      RateLimit({ name: 'rows', permitLimit: 1000, windowSeconds: 60, cost: (ctx) => { seenBodies.push(ctx.body); return Number(ctx.request.query.get('rows') ?? '1'); } }),
+      RateLimit({ name: 'weight', permitLimit: 10, windowSeconds: 60, scope: RateLimitScope.Principal, cost: async (ctx) => (ctx.principal?.subject === 'big' ? 5 : 1) }),
+    ], () => 'ok'));
+    const res = await app.inject({ method: 'POST', url: '/rows?rows=250', headers: { 'x-api-key': 'big', 'content-type': 'application/json' }, body: '{"a":1}' });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['ratelimit-remaining'], '5', 'the principal counter (10 - 5) has fewer left than the rows one (750)');
+    assert.deepEqual(seenBodies, [undefined], 'no body read before the transport-scope cost');
+    // Transport scope has no subject yet: one bucket, 1000 - 250 - 700 = 50 left; small's own counter has 9.
+    assert.equal((await app.inject({ method: 'POST', url: '/rows?rows=700', headers: { 'x-api-key': 'small' } })).headers['ratelimit-remaining'], '9');
+    const over = await app.inject({ method: 'POST', url: '/rows?rows=51', headers: { 'x-api-key': 'small' } });
+    assert.equal(over.statusCode, 429);
+    assert.equal(over.json().limit, 'rows');
+    assert.equal((await app.inject({ method: 'POST', url: '/rows?rows=50', headers: { 'x-api-key': 'small' } })).headers['ratelimit-remaining'], '0');
+  });
+
+  it('a cost above the limit is refused with Retry-After of one window, and the counter keeps its allowance', async () => {
+    const { app } = limitedApp([RateLimit({ name: 'tiny', permitLimit: 3, windowSeconds: 20, cost: (ctx) => Number(ctx.request.headers.get('x-cost')) })]);
+    const refused = await hit(app, { 'x-cost': '5' });
+    assert.equal(refused.statusCode, 429);
+    assert.equal(refused.headers['retry-after'], '20');
+    assert.match(refused.json().detail, /needs 5 permits: more than the rate limit "tiny" of 3 permits per 20 seconds allows at all/);
+    assert.equal((await hit(app, { 'x-cost': '3' })).headers['ratelimit-remaining'], '0');
+  });
+
+  it('a cost function that throws or answers nonsense gives a 500 problem naming the limit, spends nothing, and is logged', async () => {
+    const logged: string[] = [];
+    for (const [bad, expected] of [
+      [() => { throw new Error('boom'); }, /cost function failed: boom/],
+      [() => 0, /returned 0/],
+      [() => 2.5, /returned 2\.5/],
+      [() => Number.NaN, /returned NaN/],
+      [() => '3', /returned "3"/],
+      [async () => Promise.reject(new Error('late boom')), /late boom/],
+      [async () => -1, /returned -1/],
+    ] as const) {
+      const { app, calls } = limitedApp([RateLimit({ name: 'uploads', permitLimit: 2, cost: bad as () => number })]);
+      app.services.replace(Logger, () => ({ warn() {}, error: (m: string) => logged.push(m) }));
+      const res = await hit(app);
+      assert.equal(res.statusCode, 500);
+      assert.equal(res.json().limit, 'uploads');
+      assert.match(res.json().detail, /The rate limit "uploads" could not be applied to this request: its cost function did not give a usable answer/);
+      assert.equal(calls(), 0);
+      assert.match(logged.at(-1)!, expected);
+    }
+    assert.throws(() => RateLimit({ cost: 0 }), /cost must be a whole number/);
+    assert.throws(() => RateLimit({ cost: 'x' as never }), /cost must be a whole number/);
+  });
+
+  it('the functional form takes a cost too, and so does a real socket', async () => {
+    const app = createApp();
+    app.route(route('GET', '/heavy', [RateLimit({ permitLimit: 6, cost: 3 })], () => 'ok'));
+    const { port } = await app.listen();
+    try {
+      const get = () => fetch(`http://127.0.0.1:${port}/heavy`);
+      assert.equal((await get()).headers.get('ratelimit-remaining'), '3');
+      assert.equal((await get()).headers.get('ratelimit-remaining'), '0');
+      assert.equal((await get()).status, 429);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('limits per caller over HTTP', () => {
+  const secret = 'a-test-secret-that-is-long-enough-32b';
+  const key = new TextEncoder().encode(secret);
+  const tokenFor = (sub: string, plan?: string) => {
+    const jwt = new SignJWT(plan === undefined ? {} : { plan }).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setIssuedAt().setExpirationTime('5m');
+    return jwt.sign(key);
+  };
+  const plans: Record<string, RateLimitPolicyNumbers> = { free: { permitLimit: 2, windowSeconds: 60 }, pro: { permitLimit: 5, windowSeconds: 60 } };
+
+  function planApp(resolver: RateLimitPolicyResolver, clock = new ManualClock(0)) {
+    const app = createApp();
+    app.services.add(RateLimitStore, () => new InProcessRateLimitStore({ clock }), { type: RegistrationType.Replace });
+    app.services.add(Authenticator, () => new JwtBearerAuthenticator({ secret }));
+    app.services.add(RateLimitPolicyResolver, () => resolver);
+    app.route(route('GET', '/api', [RateLimit({ name: 'api', permitLimit: 3, windowSeconds: 60, scope: RateLimitScope.Principal })], () => 'ok'));
+    return { app, clock };
+  }
+  const call = async (app: App, token?: string) => app.inject({ url: '/api', headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+  it('a resolver reading a plan from a JWT claim sets each caller\'s limit; without an answer the annotation\'s numbers hold', async () => {
+    const { app } = planApp({ resolve: (ctx) => plans[ctx.principal?.claims?.plan as string] });
+    const free = await tokenFor('ann', 'free');
+    const pro = await tokenFor('bo', 'pro');
+    const none = await tokenFor('cy');
+    assert.deepEqual([(await call(app, free)).headers['ratelimit-limit'], (await call(app, free)).statusCode, (await call(app, free)).statusCode], ['2', 200, 429]);
+    const proAnswers = [];
+    for (let i = 0; i < 6; i++) proAnswers.push((await call(app, pro)).statusCode);
+    assert.deepEqual(proAnswers, [200, 200, 200, 200, 200, 429]);
+    assert.equal((await call(app, none)).headers['ratelimit-limit'], '3');
+    const refused = await call(app, free);
+    assert.match(refused.json().detail, /"api" of 2 requests per 60 seconds/);
+  });
+
+  it('a caller whose plan changes keeps its counter: an upgrade admits more at once, a downgrade refuses until permits expire', async () => {
+    let plan = 'pro';
+    const { app, clock } = planApp({ resolve: async () => plans[plan] });
+    const token = await tokenFor('dee');
+    for (let i = 0; i < 4; i++) assert.equal((await call(app, token)).statusCode, 200);
+    plan = 'free';
+    const down = await call(app, token);
+    assert.equal(down.statusCode, 429, '4 permits in use, the free plan allows 2');
+    assert.equal(down.headers['ratelimit-limit'], '2');
+    plan = 'pro';
+    assert.equal((await call(app, token)).headers['ratelimit-remaining'], '0', 'back on pro: the 5th permit');
+    clock.advance(60_000);
+    plan = 'free';
+    assert.equal((await call(app, token)).headers['ratelimit-remaining'], '1');
+  });
+
+  it('a resolver that throws or answers nonsense gives a 500 problem naming the limit', async () => {
+    const answers: unknown[] = [{ permitLimit: 0, windowSeconds: 60 }, { permitLimit: 5 }, { permitLimit: 5, windowSeconds: -1 }, 'pro', null, 7];
+    for (const answer of answers) {
+      const { app } = planApp({ resolve: () => answer as RateLimitPolicyNumbers });
+      const res = await call(app, await tokenFor('eve'));
+      assert.equal(res.statusCode, 500, JSON.stringify(answer));
+      assert.equal(res.json().limit, 'api');
+      assert.match(res.json().detail, /its RateLimitPolicyResolver did not give a usable answer/);
+    }
+    const { app } = planApp({ resolve: () => { throw new Error('plan service down'); } });
+    assert.equal((await call(app, await tokenFor('eve'))).statusCode, 500);
+  });
+});
+
+describe('observing rate limiting', () => {
+  interface Seen { kind: string; policy: string; partition: string; allowed?: boolean; failedOpen?: boolean; error?: string; cost: number; timed: boolean }
+  function recorder(seen: Seen[]): RateLimitObserver {
+    const of = (kind: string, e: RateLimitDecisionEvent): Seen => ({
+      kind, policy: e.policy.name, partition: e.partition, allowed: e.decision.allowed, failedOpen: e.decision.failedOpen !== undefined, cost: e.cost, timed: e.durationMs >= 0,
+    });
+    return {
+      decided: (e) => seen.push(of('decided', e)),
+      refused: (e) => seen.push(of('refused', e)),
+      failedOpen: (e) => seen.push(of('failedOpen', e)),
+      storeFailed: (e) => seen.push({ kind: 'storeFailed', policy: e.policy.name, partition: e.partition, error: (e.error as Error).message, cost: e.cost, timed: e.durationMs >= 0 }),
+    };
+  }
+
+  it('the observer hears every decision, each refusal, each fail-open and each store error, with policy and partition', async () => {
+    const seen: Seen[] = [];
+    const { app } = limitedApp([RateLimit({ name: 'n', permitLimit: 1, windowSeconds: 60 })], { config: new RateLimitConfiguration({ maxTrackedPartitions: 1, partitionHeader: 'x-t' }) });
+    app.services.add(RateLimitObserver, () => recorder(seen));
+    await hit(app, { 'x-t': 'a' });
+    await hit(app, { 'x-t': 'a' });
+    await hit(app, { 'x-t': 'b' }); // over the partition cap: fails open
+    assert.deepEqual(seen, [
+      { kind: 'decided', policy: 'n', partition: 'header:a', allowed: true, failedOpen: false, cost: 1, timed: true },
+      { kind: 'decided', policy: 'n', partition: 'header:a', allowed: false, failedOpen: false, cost: 1, timed: true },
+      { kind: 'refused', policy: 'n', partition: 'header:a', allowed: false, failedOpen: false, cost: 1, timed: true },
+      { kind: 'decided', policy: 'n', partition: 'header:b', allowed: true, failedOpen: true, cost: 1, timed: true },
+      { kind: 'failedOpen', policy: 'n', partition: 'header:b', allowed: true, failedOpen: true, cost: 1, timed: true },
+    ]);
+
+    seen.length = 0;
+    const broken = createApp();
+    broken.services.replace(RateLimitStore, () => ({ acquire: async () => { throw new Error('store down'); } }));
+    broken.services.add(RateLimitObserver, () => combineRateLimitObservers(recorder(seen), { storeFailed: () => { throw new Error('a broken observer'); } }));
+    broken.services.replace(Logger, () => ({ warn() {}, error() {} }));
+    broken.route(route('GET', '/s', [RateLimit({ name: 's' })], () => 'ok'));
+    assert.equal((await broken.inject({ url: '/s' })).statusCode, 503, 'an observer that throws changes nothing');
+    assert.deepEqual(seen, [{ kind: 'storeFailed', policy: 's', partition: 'anonymous', error: 'store down', cost: 1, timed: true }]);
+  });
+
+  it('refusals are logged at debug and fail-opens and store errors at warn, at most one line per counter per interval, with the count held back', async () => {
+    const lines: Array<[string, string, unknown]> = [];
+    const logClock = new ManualClock(0);
+    let failing = false;
+    const app = createApp();
+    const inner = new InProcessRateLimitStore({ clock: new ManualClock(0) });
+    app.services.replace(RateLimitStore, () => ({
+      acquire(p: string, policy: RateLimitPolicy, options?: AcquireOptions) {
+        if (failing) throw new Error('redis timed out');
+        const d = inner.acquire(p, policy, options);
+        return p === 'header:open' ? { ...d, allowed: true, failedOpen: { error: new Error('no answer within 200 ms') } } : d;
+      },
+    }));
+    app.services.addValue(RateLimitConfiguration, new RateLimitConfiguration({ partitionHeader: 'x-t', logIntervalSeconds: 10, clock: logClock }));
+    app.services.replace(Logger, () => ({
+      debug: (m: string, d?: Record<string, unknown>) => lines.push(['debug', m, d?.partition]),
+      warn: (m: string, d?: Record<string, unknown>) => lines.push(['warn', m, d?.partition]),
+      error: (m: string) => lines.push(['error', m, undefined]),
+    }));
+    app.route(route('GET', '/l', [RateLimit({ name: 'burst', permitLimit: 1, windowSeconds: 60 })], () => 'ok'));
+    const get = (t: string) => app.inject({ url: '/l', headers: { 'x-t': t } });
+    await get('a');
+    for (let i = 0; i < 1000; i++) await get('a'); // an attack: 1,000 refusals
+    for (let i = 0; i < 1000; i++) await get('open');
+    assert.deepEqual(lines, [
+      ['debug', 'Rate limit "burst" on GET /l refused a request (1 per 60 s; retry after 60 s)', 'header:a'],
+      ['warn', 'Rate limit "burst" on GET /l failed open: the store could not count, so requests pass unlimited (Error: no answer within 200 ms)', 'header:open'],
+    ]);
+    logClock.advance(9_999);
+    await get('a');
+    assert.equal(lines.length, 2, 'still within the interval');
+    logClock.advance(1);
+    await get('open');
+    await get('a');
+    assert.deepEqual(lines.slice(2).map(([level, m]) => [level, m.replace(/^.*\)(; )?/, '')]), [
+      ['warn', '999 more like it since the last such line'],
+      ['debug', '1000 more like it since the last such line'],
+    ]);
+    failing = true;
+    for (let i = 0; i < 50; i++) assert.equal((await get('x')).statusCode, 503);
+    assert.deepEqual(lines.slice(4).map(([level, m]) => [level, m]), [
+      ['warn', 'Rate limit "burst" on GET /l could not reach its store; requests are refused with 503 (Error: redis timed out)'],
+    ]);
+  });
+});
+
+describe('OpenTelemetry metrics', () => {
+  it('rateLimitMetrics counts allowed, refused and failed-open requests and store errors, and records store latency', async () => {
+    const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+    const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
+    const provider = new MeterProvider({ readers: [reader] });
+    try {
+      let down = false;
+      const inner = new InProcessRateLimitStore({ clock: new ManualClock(0), maxTrackedPartitions: 2 });
+      const app = createApp();
+      app.services.replace(RateLimitStore, () => ({
+        acquire: (p: string, policy: RateLimitPolicy, o?: AcquireOptions) => (down ? Promise.reject(new Error('down')) : inner.acquire(p, policy, o)),
+      }));
+      app.services.addValue(RateLimitConfiguration, new RateLimitConfiguration({ partitionHeader: 'x-t' }));
+      app.services.replace(Logger, () => ({ warn() {}, error() {} }));
+      app.services.add(RateLimitObserver, () => rateLimitMetrics({ meter: provider.getMeter('test') }));
+      app.route(route('GET', '/m', [RateLimit({ name: 'm', permitLimit: 2, windowSeconds: 60 })], () => 'ok'));
+      const get = (t: string) => app.inject({ url: '/m', headers: { 'x-t': t } });
+      for (let i = 0; i < 5; i++) await get('a'); // 2 allowed, 3 refused
+      await get('b'); // allowed
+      await get('c'); // cap of 2 partitions: failed open
+      down = true;
+      await get('a'); // store error
+      await reader.forceFlush();
+      const metrics = exporter.getMetrics().at(-1)!.scopeMetrics.flatMap((s) => s.metrics);
+      const sum = (name: string) => {
+        const m = metrics.find((x) => x.descriptor.name === name);
+        return m === undefined ? 0 : m.dataPoints.reduce((n, p) => n + (p.value as number), 0);
+      };
+      assert.deepEqual(
+        ['allowed', 'refused', 'failed_open', 'store_errors'].map((n) => sum(`trellis.ratelimit.${n}`)),
+        [3, 3, 1, 1],
+      );
+      const allowed = metrics.find((x) => x.descriptor.name === 'trellis.ratelimit.allowed')!;
+      assert.deepEqual(allowed.dataPoints[0]!.attributes, { 'trellis.ratelimit.limit': 'm', 'trellis.ratelimit.handler': 'GET /m', 'trellis.ratelimit.scope': 'transport' });
+      const latency = metrics.find((x) => x.descriptor.name === 'trellis.ratelimit.store.duration')!;
+      assert.equal(latency.descriptor.unit, 's');
+      const point = latency.dataPoints[0]!.value as { count: number; min?: number; max?: number };
+      assert.equal(point.count, 8, 'every store call is timed');
+      assert.ok(point.min! >= 0 && point.max! < 5, `latency between ${point.min} and ${point.max} s`);
+      assert.throws(() => rateLimitMetrics({ meter: {} as never }), /must be an OpenTelemetry Meter/);
+    } finally {
+      await provider.shutdown();
+    }
   });
 });
