@@ -97,9 +97,12 @@ function storeFailed(
   return false;
 }
 
-/** A cost function or policy resolver that broke: 500 naming the limit, and an error in the log. */
-function limitBroken(ctx: ExecutionContext, policy: RateLimitPolicy, what: string, error: unknown): false {
-  const reason = error instanceof TypeError && error.message.startsWith('The ') ? error.message : `${what} failed: ${error instanceof Error ? error.message : shortly(error)}`;
+/**
+ * A cost function or policy resolver that broke: 500 naming the limit, and an error in the log. `unusable`
+ * is set when it answered (and the answer was checked here); otherwise it threw or rejected with `error`.
+ */
+function limitBroken(ctx: ExecutionContext, policy: RateLimitPolicy, what: string, error: unknown, unusable = false): false {
+  const reason = unusable ? (error as Error).message : `${what} failed: ${error instanceof Error ? error.message : shortly(error)}`;
   logOf(ctx)?.failed(`Rate limit "${policy.name}" on ${policy.handler}: ${reason}`, error);
   const detail = `The rate limit "${policy.name}" could not be applied to this request: its ${what} did not give a usable answer.`;
   ctx.refuse(500, problem(500, detail, { limit: policy.name }));
@@ -230,7 +233,7 @@ function withNumbers(run: Run, i: number, base: RateLimitPolicy, numbers: RateLi
   try {
     policy = policyWith(base, numbers);
   } catch (error) {
-    return limitBroken(run.ctx, base, 'RateLimitPolicyResolver', error);
+    return limitBroken(run.ctx, base, 'RateLimitPolicyResolver', error, true);
   }
   return costAt(run, i, policy);
 }
@@ -256,7 +259,7 @@ function costAt(run: Run, i: number, policy: RateLimitPolicy): boolean | Promise
 function checkedCost(run: Run, policy: RateLimitPolicy, cost: unknown): boolean | Promise<boolean> {
   if (typeof cost !== 'number' || !Number.isSafeInteger(cost) || cost < 1) {
     const error = new TypeError(`The cost function of the rate limit "${policy.name}" must return a whole number of permits >= 1; it returned ${shortly(cost)}.`);
-    return limitBroken(run.ctx, policy, 'cost function', error);
+    return limitBroken(run.ctx, policy, 'cost function', error, true);
   }
   return acquireAt(run, policy, cost);
 }

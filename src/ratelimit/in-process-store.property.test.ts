@@ -150,3 +150,51 @@ test('segmented regime (large limits): never over-admits, and a permit comes bac
     { numRuns: 1000 },
   );
 });
+
+test('plan changes across the exact and segmented layouts never admit more than the current limit over what must be remembered', async () => {
+  // Limits on both sides of EXACT_PERMIT_LIMIT, so a counter's ring is grown, shrunk in meaning and re-segmented
+  // while it holds permits; a segmented counter may return a permit late, never early, so only over-admission
+  // (against the permits no call has yet seen leave its window) is checked here.
+  const call = fc.record({
+    gapMs: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 400 }), fc.integer({ min: 0, max: 70_000 })),
+    permitLimit: fc.constantFrom(1, 3, 50, EXACT_PERMIT_LIMIT, EXACT_PERMIT_LIMIT + 1, 300, 10_000),
+    windowSeconds: fc.constantFrom(1, 10, 60),
+    cost: fc.oneof({ arbitrary: fc.constant(1), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 40 }), weight: 1 }),
+    repeat: fc.integer({ min: 1, max: 60 }),
+  });
+  await fc.assert(
+    fc.asyncProperty(fc.array(call, { minLength: 1, maxLength: 12 }), fc.integer({ min: 0, max: 2 ** 40 }), async (calls, startMs) => {
+      const clock = new ManualClock(startMs);
+      const store = new InProcessRateLimitStore({ clock });
+      const times: number[] = [];
+      const windows: number[] = [];
+      const admitted: Array<{ index: number; cost: number }> = [];
+      for (const c of calls) {
+        for (let r = 0; r < c.repeat; r++) {
+          clock.advance(r === 0 ? c.gapMs : c.gapMs % 97);
+          const i = times.length;
+          const t = clock.now();
+          times.push(t);
+          windows.push(c.windowSeconds * 1000);
+          let held = 0;
+          for (const { index: j, cost } of admitted) {
+            let kept = times[j]! + windows[i]! > t;
+            for (let k = j; kept && k < i; k++) kept = times[j]! + windows[k]! > times[k + 1]!;
+            if (kept) held += cost;
+          }
+          const policy = { key: 'GET /p#plan', handler: 'GET /p', name: 'plan', permitLimit: c.permitLimit, windowSeconds: c.windowSeconds, scope: RateLimitScope.Transport };
+          const d = store.acquire('sub:alice', policy, { cost: c.cost });
+          assert.equal(d.limit, c.permitLimit);
+          if (d.allowed) {
+            assert.ok(held + c.cost <= c.permitLimit, `call ${i}: admitted ${c.cost} over ${held} held, limit ${c.permitLimit}`);
+            assert.ok(d.remaining <= c.permitLimit - held - c.cost, `call ${i}: remaining ${d.remaining} with ${held} held`);
+            admitted.push({ index: i, cost: c.cost });
+          } else {
+            assert.ok(d.retryAfter >= 1 && d.retryAfter <= Math.ceil(c.windowSeconds), `call ${i}: retryAfter ${d.retryAfter}`);
+          }
+        }
+      }
+    }),
+    { numRuns: 120 },
+  );
+});
