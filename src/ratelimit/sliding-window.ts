@@ -74,11 +74,10 @@ export class SlidingWindowCounter {
     if (this.size > 0 && this.ring[2 * this.front]! + windowMs <= now) this.expire(now, windowMs);
     const used = this.used + cost;
     if (used <= limit) {
-      // The oldest permit in use frees first; a counter that held none frees this one a window from now.
-      const oldest = this.size > 0 ? this.ring[2 * this.front]! : now;
       this.admit(now, cost);
       this.used = used;
-      return { allowed: true, limit, remaining: limit - used, reset: secondsUntilFree(oldest, windowMs, now), retryAfter: 0 };
+      // Read after admitting: an admission that joins the oldest segment moves the time that segment frees.
+      return { allowed: true, limit, remaining: limit - used, reset: secondsUntilFree(this.ring[2 * this.front]!, windowMs, now), retryAfter: 0 };
     }
     return this.refuse(now, cost, limit, windowMs);
   }
