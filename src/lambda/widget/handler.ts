@@ -75,7 +75,7 @@ export async function handleWidgetEvent(app: App, event: unknown, context?: Lamb
     const { route, values } = mergeParams(event, routeParam);
     const problem = routeProblem(route, routeParam);
     if (problem !== null) return messageHtml(400, 'Bad Request', problem).toString();
-    const invocation = invocationOf(event as WidgetLambdaEvent, context, values);
+    const invocation = invocationOf(event as WidgetLambdaEvent, context, values, routeParam);
     return widgetOutput(await dispatch(app, route as string, queryOf(values), invocation));
   } catch (error) {
     const message = development && error instanceof Error ? error.message : 'The widget function failed.';

@@ -9,4 +9,6 @@ export { Describe, DescribeKind, describeWidgetRoutes } from './describe.js';
 export type { DescribeOptions } from './describe.js';
 export { WidgetRateLimitPartitioner } from './partitioner.js';
 export type { WidgetPartitionBy, WidgetRateLimitPartitionerOptions } from './partitioner.js';
+export { routeAction } from './route-action.js';
+export type { RouteActionOptions } from './route-action.js';
 export { DEFAULT_ROUTE, DEFAULT_ROUTE_PARAM } from './params.js';

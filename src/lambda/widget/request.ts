@@ -15,6 +15,8 @@ export interface WidgetInvocation<WidgetParams = unknown> {
   readonly lambdaContext: LambdaContext | undefined;
   /** The merged parameters (also the request body and query), without the route parameter. */
   readonly values: Readonly<Record<string, unknown>>;
+  /** The name of the parameter that picks the route. */
+  readonly routeParam: string;
 }
 
 /**
@@ -82,8 +84,8 @@ export function widgetRequest(method: string, path: string, query: string, invoc
 }
 
 /** Builds what handlers read of an event. */
-export function invocationOf(event: WidgetLambdaEvent, lambdaContext: LambdaContext | undefined, values: Record<string, unknown>): WidgetInvocation {
-  return { event, widgetContext: contextOf(event) as WidgetContext, lambdaContext, values };
+export function invocationOf(event: WidgetLambdaEvent, lambdaContext: LambdaContext | undefined, values: Record<string, unknown>, routeParam: string): WidgetInvocation {
+  return { event, widgetContext: contextOf(event) as WidgetContext, lambdaContext, values, routeParam };
 }
 
 /**

@@ -9,7 +9,7 @@ import { Authorize, Cache, createApp, HttpError, Logger, RegistrationType, reply
 import { InProcessRateLimitStore, ManualClock, RateLimit, RateLimitPartitioner, RateLimitStore } from '../../ratelimit/index.js';
 import { html, markdown, type LambdaContext, type WidgetContext } from '../../widgets/index.js';
 import {
-  Describe, handleWidgetEvent, isWidgetEvent, isWidgetRequest, widgetContext, widgetHandler, widgetInvocation, WidgetRateLimitPartitioner,
+  Describe, handleWidgetEvent, routeAction, isWidgetEvent, isWidgetRequest, widgetContext, widgetHandler, widgetInvocation, WidgetRateLimitPartitioner,
 } from '../index.js';
 
 const fixture = (name: string): Record<string, any> => JSON.parse(readFileSync(new URL(`../../../test/fixtures/lambda-widget/${name}.json`, import.meta.url), 'utf8'));
@@ -231,6 +231,20 @@ describe('widget events', () => {
     built.route(route('GET', '/', () => 'x'));
     widgetHandler(built);
     assert.throws(() => built.route(route('GET', '/late', () => 'y')), /cannot change once the app is built/);
+  });
+});
+
+describe('routeAction', () => {
+  it('calls this same function by its ARN on another route, under the configured route parameter', async () => {
+    const app = createApp();
+    app.services.addValue(Logger, quiet);
+    app.route(route('GET', '/', (ctx) => html`<button>Next</button>${routeAction(ctx, '/orders', { page: 2 }, { display: 'popup', confirmation: 'Sure?' })}`));
+    app.route(route('GET', '/http', (ctx) => routeAction(ctx, '/x')));
+    const arn = 'arn:aws:lambda:eu-west-1:111122223333:function:orders-widget';
+    const out = await handleWidgetEvent(app, LOAD, { ...lambdaContext, invokedFunctionArn: arn }, { routeParam: 'screen' });
+    assert.equal(out, `<button>Next</button><cwdb-action action="call" endpoint="${arn}" display="popup" confirmation="Sure?">{&quot;page&quot;:2,&quot;screen&quot;:&quot;/orders&quot;}</cwdb-action>`);
+    assert.equal((await app.inject({ url: '/http' })).statusCode, 500, 'no Lambda context, no endpoint');
+    assert.throws(() => routeAction({} as ExecutionContext, 'orders'), /a path starting with "\/"/);
   });
 });
 
