@@ -200,6 +200,25 @@ describe('widget events', () => {
     assert.throws(() => new WidgetRateLimitPartitioner({ by: 'caller' as never }), /"by" must be "account", "dashboard", "widget" or a function/);
   });
 
+  it('widget partitions never collide: distinct places give distinct keys, none a subject, header or the anonymous bucket (property)', async () => {
+    const partitioner = new WidgetRateLimitPartitioner({ by: 'widget' });
+    const app = createApp();
+    app.route(route('GET', '/', (ctx) => ({ key: partitioner.partition(ctx) })));
+    const keyOf = async (accountId: string, dashboardName: string, widgetId: string): Promise<string> => {
+      const widgetContext = { ...LOAD.widgetContext, accountId, dashboardName, widgetId };
+      return ((await handleWidgetEvent(app, { widgetContext })) as { key: string }).key;
+    };
+    const text = fc.string({ maxLength: 6 });
+    await fc.assert(
+      fc.asyncProperty(fc.tuple(text, text, text), fc.tuple(text, text, text), async (a, b) => {
+        const [ka, kb] = [await keyOf(...a), await keyOf(...b)];
+        assert.equal(ka === kb, a.join('\u0000') === b.join('\u0000'));
+        assert.ok(ka.startsWith('widget:') && ka !== 'anonymous');
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('authorization refuses anonymous widget events with a 401 message; the cache keys by parameters and can vary by the time range', async () => {
     const app = createApp();
     let runs = 0;
