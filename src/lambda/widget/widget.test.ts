@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { z } from 'zod';
-import { Authorize, Cache, createApp, HttpError, Logger, RegistrationType, reply, route, Validate, type App, type ExecutionContext } from '../../index.js';
+import { Authorize, Cache, Controller, createApp, Get, HttpError, Logger, RegistrationType, reply, route, Validate, type App, type ExecutionContext } from '../../index.js';
 import { InProcessRateLimitStore, ManualClock, RateLimit, RateLimitPartitioner, RateLimitStore } from '../../ratelimit/index.js';
 import { html, markdown, type LambdaContext, type WidgetContext } from '../../widgets/index.js';
 import {
@@ -307,5 +307,21 @@ Rate limit \`default\`: 5 per 60 s.
 Parameters are checked by a valibot schema that does not describe itself.
 `);
     assert.match(String(await handleWidgetEvent(createApp(), { describe: true, widgetContext: LOAD.widgetContext })), /This function has no widget routes\./);
+  });
+
+  it('Describe is also a decorator, on methods and classes (a method\'s own summary replaces the class\'s)', async () => {
+    @Describe('Every view of the alarms widget.')
+    @Controller('/alarms')
+    class Alarms {
+      @Describe('Alarms in ALARM state.') @Get('/') list() { return html`<p>none</p>`; }
+      @Get('/muted') muted() { return html`<p>muted</p>`; }
+    }
+    const app = createApp();
+    app.controller(Alarms);
+    const md = String(await handleWidgetEvent(app, DESCRIBE));
+    assert.match(md, /### `\/alarms`\n\nAlarms in ALARM state\.\n\nNo declared parameters\./);
+    assert.match(md, /### `\/alarms\/muted`\n\nEvery view of the alarms widget\.\n/);
+    assert.equal(await handleWidgetEvent(app, load({ route: '/alarms/muted' })), '<p>muted</p>');
+    assert.throws(() => Describe('  '), /non-empty Markdown summary/);
   });
 });
