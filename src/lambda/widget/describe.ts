@@ -1,0 +1,127 @@
+// `describe` events: Markdown documentation generated from the app's routes, their summaries and schemas.
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
+import { annotation, Validate, type AnnotationDecorator, type AnnotationKind, type App, type RouteInfo } from '../../index.js';
+import { RateLimitKind, type RateLimitSettings } from '../../ratelimit/index.js';
+
+export const DescribeKind: AnnotationKind<string> = {
+  name: 'Describe',
+  // One summary per handler: a method-level one replaces a class-level one.
+  combine: (classLevel, methodLevel) => {
+    const level = methodLevel.length > 0 ? methodLevel : classLevel;
+    return level.length > 0 ? [level.join('\n\n')] : [];
+  },
+  sortKey: (v) => v,
+};
+
+/**
+ * Documents a route in one or a few sentences of Markdown: a widget function answers `describe` events with
+ * every route's summary, its parameters (from the route's `Validate` schemas) and its rate limits.
+ *
+ * @example
+ * route('GET', '/alarms', [Describe('Lists alarms in **ALARM** state.'), Validate({ query: schema })], list);
+ * class Widgets { @Describe('The overview.') @Get('/') overview() { … } }
+ */
+export function Describe(summary: string): AnnotationDecorator<string> {
+  if (typeof summary !== 'string' || summary.trim() === '') throw new TypeError('@Describe takes a non-empty Markdown summary of the route.');
+  return annotation(DescribeKind, summary.trim());
+}
+
+/** Options of the generated documentation. */
+export interface DescribeOptions {
+  /** The heading; default `Widget routes`. */
+  readonly title?: string;
+  /** Markdown shown under the heading. */
+  readonly introduction?: string;
+  /** Which routes to list; default every GET and POST route. */
+  readonly include?: (route: RouteInfo) => boolean;
+}
+
+const ValidateKind = Validate({}).kind;
+
+type JsonSchema = Record<string, unknown>;
+
+/** The JSON Schema of a Standard Schema, when its library offers one (zod does; others may not). */
+function jsonSchemaOf(schema: StandardSchemaV1 | undefined): JsonSchema | null | undefined {
+  if (!schema) return undefined;
+  const converter = (schema['~standard'] as Partial<StandardJSONSchemaV1.Props>).jsonSchema;
+  if (!converter || typeof converter.input !== 'function') return null;
+  try {
+    return converter.input({ target: 'draft-2020-12' });
+  } catch {
+    return null;
+  }
+}
+
+const cell = (value: string): string => value.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+
+function typeOf(schema: JsonSchema): string {
+  if (Array.isArray(schema.enum)) return schema.enum.map((v) => `\`${JSON.stringify(v)}\``).join(', ');
+  if ('const' in schema) return `\`${JSON.stringify(schema.const)}\``;
+  if (typeof schema.type === 'string') {
+    if (schema.type === 'array' && typeof schema.items === 'object' && schema.items !== null) return `array of ${typeOf(schema.items as JsonSchema)}`;
+    return schema.type;
+  }
+  if (Array.isArray(schema.type)) return schema.type.join(' or ');
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    if (Array.isArray(schema[key])) return (schema[key] as JsonSchema[]).map(typeOf).join(' or ');
+  }
+  return 'any';
+}
+
+function parameterTable(json: JsonSchema): string[] {
+  const properties = typeof json.properties === 'object' && json.properties !== null ? (json.properties as Record<string, JsonSchema>) : {};
+  const names = Object.keys(properties);
+  if (names.length === 0) return ['No parameters.'];
+  const required = new Set(Array.isArray(json.required) ? json.required : []);
+  const lines = ['| Parameter | Type | Required | Description |', '|---|---|---|---|'];
+  for (const name of names) {
+    const p = properties[name]!;
+    let description = typeof p.description === 'string' ? p.description : '';
+    if ('default' in p) description = `${description}${description ? ' ' : ''}Default: \`${JSON.stringify(p.default)}\`.`;
+    lines.push(`| \`${cell(name)}\` | ${cell(typeOf(p))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(description)} |`);
+  }
+  return lines;
+}
+
+function parameters(route: RouteInfo): string[] {
+  const schemas = route.annotations.filter((a) => a.kind === ValidateKind).map((a) => a.value as { body?: StandardSchemaV1; query?: StandardSchemaV1 });
+  const schema = schemas[0]?.body ?? schemas[0]?.query;
+  const json = jsonSchemaOf(schema);
+  if (json === undefined) return ['No declared parameters.'];
+  if (json === null) return [`Parameters are checked by a ${schema!['~standard'].vendor} schema that does not describe itself.`];
+  return parameterTable(json);
+}
+
+function limits(route: RouteInfo): string[] {
+  const settings = route.annotations.filter((a) => a.kind === RateLimitKind).map((a) => a.value as RateLimitSettings);
+  return settings.map((s) => `Rate limit \`${s.name}\`: ${s.permitLimit} per ${s.windowSeconds} s.`);
+}
+
+/**
+ * The Markdown a widget function answers `describe` with: how to pick a route, then each route with its
+ * summary, parameters and limits.
+ *
+ * @example
+ * describeWidgetRoutes(app, 'route', { title: 'Orders widget' });
+ */
+export function describeWidgetRoutes(app: App, routeParam: string, options: DescribeOptions = {}): string {
+  const include = options.include ?? ((r: RouteInfo) => r.method === 'GET' || r.method === 'POST');
+  const routes = app.routes.filter(include);
+  const out = [`## ${options.title ?? 'Widget routes'}`, ''];
+  if (options.introduction) out.push(options.introduction.trim(), '');
+  out.push(
+    `Pick a view with the \`${routeParam}\` parameter (default \`/\`) in the widget's params or an action's params. ` +
+      'Values come from the widget\'s params, then the call\'s own params, then the widget\'s form fields; a later source wins.',
+    '',
+  );
+  if (routes.length === 0) out.push('This function has no widget routes.');
+  for (const route of routes) {
+    const summary = route.annotations.find((a) => a.kind === DescribeKind)?.value as string | undefined;
+    out.push(`### \`${route.path}\`${route.method === 'POST' ? ' (POST)' : ''}`, '');
+    if (summary) out.push(summary, '');
+    out.push(...parameters(route), '');
+    const limited = limits(route);
+    if (limited.length) out.push(...limited, '');
+  }
+  return out.join('\n').trimEnd() + '\n';
+}

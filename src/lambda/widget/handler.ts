@@ -1,0 +1,99 @@
+// The widget front door: a CloudWatch custom-widget event in, through the app's own pipeline, widget output out.
+import type { App, OutgoingResponse } from '../../index.js';
+import type { LambdaContext } from '../../widgets/index.js';
+import { describeWidgetRoutes, type DescribeOptions } from './describe.js';
+import { isWidgetEvent, type WidgetLambdaEvent } from './event.js';
+import { messageHtml, widgetOutput } from './output.js';
+import { DEFAULT_ROUTE_PARAM, mergeParams, queryOf, routeProblem } from './params.js';
+import { invocationOf, widgetRequest } from './request.js';
+
+export interface WidgetEventOptions {
+  /** The parameter that picks the route; default `route`. Its value is a path such as `/` or `/orders/42`. */
+  readonly routeParam?: string;
+  /** How `describe` events are answered. */
+  readonly describe?: DescribeOptions;
+  /**
+   * Development mode: a failure outside the app's pipeline shows its message and stack in the widget.
+   * Default: `NODE_ENV === 'development'`, as for `createApp`. (Errors inside the pipeline follow the app's
+   * own development mode: its 500 problems carry a stack only then, and the widget shows what they carry.)
+   */
+  readonly development?: boolean;
+}
+
+/** The output of a widget function: HTML, `{ markdown }`, or any JSON value. */
+export type WidgetOutput = unknown;
+
+const ROUTE_PARAM = /^[A-Za-z_$][\w$-]*$/;
+
+function checkOptions(options: WidgetEventOptions): string {
+  const routeParam = options.routeParam ?? DEFAULT_ROUTE_PARAM;
+  if (typeof routeParam !== 'string' || !ROUTE_PARAM.test(routeParam) || routeParam === 'widgetContext' || routeParam === 'describe') {
+    throw new TypeError(`routeParam must be a parameter name such as "route" (not widgetContext or describe), got ${JSON.stringify(routeParam)}.`);
+  }
+  return routeParam;
+}
+
+const describeCache = new WeakMap<App, Map<string, string>>();
+
+function describeOnce(app: App, routeParam: string, options: DescribeOptions | undefined): string {
+  if (options?.include) return describeWidgetRoutes(app, routeParam, options);
+  let byKey = describeCache.get(app);
+  if (!byKey) describeCache.set(app, (byKey = new Map()));
+  const key = JSON.stringify([routeParam, options?.title, options?.introduction]);
+  let text = byKey.get(key);
+  if (text === undefined) byKey.set(key, (text = describeWidgetRoutes(app, routeParam, options)));
+  return text;
+}
+
+async function dispatch(app: App, path: string, query: string, invocation: ReturnType<typeof invocationOf>): Promise<OutgoingResponse> {
+  const response = await app.handle(widgetRequest('GET', path, query, invocation));
+  // A path that answers only POST (an action that changes something) gets a POST; nothing ran for the 405.
+  if (response.status === 405 && String(response.headers.get('allow') ?? '').split(/,\s*/).includes('POST')) {
+    return app.handle(widgetRequest('POST', path, query, invocation));
+  }
+  return response;
+}
+
+/**
+ * Answers one CloudWatch custom-widget event with the app: the route named by the `route` parameter runs
+ * through the app's pipeline (rate limits, authentication, cache, validation, serialization) and its
+ * result becomes widget output; a refusal or error becomes a readable HTML message; `describe` events get
+ * Markdown generated from the routes. Never rejects for a widget event; throws a TypeError for any other.
+ *
+ * @example
+ * export const handler = async (event, context) =>
+ *   isWidgetEvent(event) ? handleWidgetEvent(app, event, context) : httpHandler(event, context);
+ */
+export async function handleWidgetEvent(app: App, event: unknown, context?: LambdaContext, options: WidgetEventOptions = {}): Promise<WidgetOutput> {
+  const routeParam = checkOptions(options);
+  if (!isWidgetEvent(event)) {
+    throw new TypeError('handleWidgetEvent takes a CloudWatch custom-widget event (an object with widgetContext, or { describe: true }).');
+  }
+  const development = options.development ?? process.env.NODE_ENV === 'development';
+  try {
+    if (event.describe === true) return describeOnce(app, routeParam, options.describe);
+    const { route, values } = mergeParams(event, routeParam);
+    const problem = routeProblem(route, routeParam);
+    if (problem !== null) return messageHtml(400, 'Bad Request', problem).toString();
+    const invocation = invocationOf(event as WidgetLambdaEvent, context, values, routeParam);
+    return widgetOutput(await dispatch(app, route as string, queryOf(values), invocation));
+  } catch (error) {
+    const message = development && error instanceof Error ? error.message : 'The widget function failed.';
+    return messageHtml(500, 'Internal Server Error', message, undefined, development && error instanceof Error ? error.stack : undefined).toString();
+  }
+}
+
+/**
+ * A Node.js Lambda handler for a function that only serves CloudWatch custom widgets. The app is built
+ * here, once per execution environment (a declaration conflict fails the cold start, not an event).
+ *
+ * @example
+ * const app = createApp();
+ * app.route(route('GET', '/', () => html`<h1>Hello</h1>`));
+ * export const handler = widgetHandler(app);
+ */
+export function widgetHandler(app: App, options: WidgetEventOptions = {}): (event: unknown, context?: LambdaContext) => Promise<WidgetOutput> {
+  checkOptions(options);
+  app.build();
+  return (event, context) => handleWidgetEvent(app, event, context, options);
+}

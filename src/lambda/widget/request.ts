@@ -1,0 +1,122 @@
+// A widget event as a request for the app's own pipeline, and the typed way handlers read the event back.
+import { PayloadTooLargeError, type ExecutionContext, type IncomingRequest } from '../../index.js';
+import type { LambdaContext, WidgetContext } from '../../widgets/index.js';
+import { contextOf, type WidgetLambdaEvent } from './event.js';
+
+type BodySource = ExecutionContext['bodySource'];
+
+/** What a handler can read of the widget event that started its request. */
+export interface WidgetInvocation<WidgetParams = unknown> {
+  /** The event exactly as the console sent it. */
+  readonly event: WidgetLambdaEvent;
+  /** The event's `widgetContext`. */
+  readonly widgetContext: WidgetContext<WidgetParams>;
+  /** The Lambda context of the invocation, when the host passed one. */
+  readonly lambdaContext: LambdaContext | undefined;
+  /** The merged parameters (also the request body and query), without the route parameter. */
+  readonly values: Readonly<Record<string, unknown>>;
+  /** The name of the parameter that picks the route. */
+  readonly routeParam: string;
+}
+
+/**
+ * The body of a request made from a widget event: the merged parameters as JSON. Being the request's body
+ * source, it also carries the event to `widgetContext(ctx)`, so no header or query value can forge one.
+ */
+class WidgetEventBody implements BodySource {
+  #consumed = false;
+  readonly #json: Buffer;
+  constructor(readonly invocation: WidgetInvocation) {
+    this.#json = Buffer.from(JSON.stringify(invocation.values));
+  }
+  get present(): boolean {
+    return true;
+  }
+  get length(): number {
+    return this.#json.length;
+  }
+  get consumed(): boolean {
+    return this.#consumed;
+  }
+  async read(limit: number): Promise<Buffer> {
+    this.#consumed = true;
+    if (this.#json.length > limit) throw new PayloadTooLargeError(limit);
+    return this.#json;
+  }
+}
+
+/** Request headers that describe the widget, so `@Cache({ varyBy })` can tell widgets and time ranges apart. */
+function widgetHeaders(context: WidgetContext | undefined, length: number): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(length) };
+  if (!context) return headers;
+  const put = (name: string, value: unknown): void => {
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      headers[name] = String(value).replace(/\p{Cc}/gu, ' ');
+    }
+  };
+  put('x-widget-dashboard', context.dashboardName);
+  put('x-widget-id', context.widgetId);
+  put('x-widget-account', context.accountId);
+  put('x-widget-theme', context.theme);
+  put('x-widget-locale', context.locale);
+  put('x-widget-timezone', context.timezone?.offsetISO);
+  put('x-widget-period', context.period);
+  if (typeof context.width === 'number' && typeof context.height === 'number') put('x-widget-size', `${context.width}x${context.height}`);
+  const range = context.timeRange;
+  if (range && typeof range === 'object') {
+    let text = range.mode === 'relative' && typeof range.relativeStart === 'number' ? `relative:${range.relativeStart}` : `${range.start}/${range.end}`;
+    if (range.zoom && typeof range.zoom === 'object') text += `;zoom=${range.zoom.start}/${range.zoom.end}`;
+    put('x-widget-time-range', text);
+  }
+  return headers;
+}
+
+/** The request a widget event becomes: `method` on the route's path, the values as query and JSON body. */
+export function widgetRequest(method: string, path: string, query: string, invocation: WidgetInvocation): IncomingRequest {
+  const body = new WidgetEventBody(invocation);
+  return {
+    method,
+    url: query ? `${path}?${query}` : path,
+    headers: widgetHeaders(invocation.widgetContext as WidgetContext | undefined, body.length),
+    body,
+    signal: () => new AbortController().signal,
+  };
+}
+
+/** Builds what handlers read of an event. */
+export function invocationOf(event: WidgetLambdaEvent, lambdaContext: LambdaContext | undefined, values: Record<string, unknown>, routeParam: string): WidgetInvocation {
+  return { event, widgetContext: contextOf(event) as WidgetContext, lambdaContext, values, routeParam };
+}
+
+/**
+ * The widget event behind a request, or undefined for a request that did not come from one (HTTP, inject()).
+ *
+ * @example
+ * const invocation = widgetInvocation(ctx);
+ * if (invocation) console.log(invocation.lambdaContext?.awsRequestId);
+ */
+export function widgetInvocation<WidgetParams = unknown>(ctx: ExecutionContext): WidgetInvocation<WidgetParams> | undefined {
+  const source = ctx.bodySource;
+  return source instanceof WidgetEventBody ? (source.invocation as WidgetInvocation<WidgetParams>) : undefined;
+}
+
+/** True when the request came from a CloudWatch custom-widget event. */
+export function isWidgetRequest(ctx: ExecutionContext): boolean {
+  return ctx.bodySource instanceof WidgetEventBody;
+}
+
+/**
+ * The `widgetContext` of the widget event behind a request: dashboard, widget id, account, time range,
+ * theme, form values, the widget's own params, size. Throws a TypeError for a request that did not come
+ * from a widget event; check with `isWidgetRequest(ctx)` on routes that also answer HTTP.
+ *
+ * @example
+ * route('GET', '/', (ctx) => html`<p>${widgetContext(ctx).dashboardName}</p>`);
+ */
+export function widgetContext<WidgetParams = unknown>(ctx: ExecutionContext): WidgetContext<WidgetParams> {
+  const invocation = widgetInvocation<WidgetParams>(ctx);
+  if (!invocation?.widgetContext) {
+    throw new TypeError(`${ctx.route.id} read widgetContext(ctx), but this request did not come from a CloudWatch custom-widget event (check isWidgetRequest(ctx) first).`);
+  }
+  return invocation.widgetContext;
+}
