@@ -2,7 +2,7 @@
 // client. Plain CommonJS, so the child needs no TypeScript loader unless the handler itself is TypeScript.
 //
 // Protocol: JSON lines on fd 3. Parent -> child: { t: 'invoke', id, requestId, deadline, arn, event }.
-// Child -> parent: { t: 'ready' }, { t: 'initError', error }, { t: 'log', d },
+// Child -> parent: { t: 'ready' }, { t: 'initError', error }, { t: 'log', d }, { t: 'exiting' } (a crash),
 // { t: 'result', id, ok, value | error } where error is Lambda's { errorType, errorMessage, trace }.
 'use strict';
 const net = require('node:net');
@@ -203,6 +203,8 @@ process.on('beforeExit', () => {
 });
 function fatal(doc, label) {
   emit(new Date().toISOString() + '\t' + (current ? current.requestId : 'undefined') + '\tERROR\t' + label + ' \t' + JSON.stringify(doc) + '\n');
+  // The process is about to end: the harness must hand the next invocation to a fresh environment.
+  send({ t: 'exiting' });
   const inv = current;
   if (inv && !inv.finished) { inv.finished = true; send({ t: 'result', id: inv.id, ok: false, error: doc }); }
   channel.ref();
