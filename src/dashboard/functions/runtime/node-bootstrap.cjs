@@ -13,6 +13,13 @@ const { pathToFileURL } = require('node:url');
 const { createRequire } = require('node:module');
 const { Writable } = require('node:stream');
 
+// `import` finds what NODE_PATH holds (the AWS SDK the harness provides), as `require` does.
+if (process.env.NODE_PATH) require('node:module').register(pathToFileURL(path.join(__dirname, 'node-path-hook.mjs')).href);
+
+// Setup modules (`--setup <file>`, repeatable) load before the handler, in order.
+const setupFiles = [];
+for (let i = 2; i < process.argv.length; i++) if (process.argv[i] === '--setup' && process.argv[i + 1]) setupFiles.push(process.argv[++i]);
+
 const channel = new net.Socket({ fd: 3, readable: true, writable: true });
 channel.on('error', () => process.exit(0));
 channel.on('end', () => process.exit(0));
@@ -113,7 +120,19 @@ async function loadModule(basePath, moduleName) {
   }
   throw runtimeError('Runtime.ImportModuleError', "Error: Cannot find module '" + moduleName + "'");
 }
+async function loadSetup(file) {
+  try {
+    const esm = file.endsWith('.mjs') || file.endsWith('.mts') || ((file.endsWith('.js') || file.endsWith('.ts')) && packageIsModule(file));
+    if (esm) await import(pathToFileURL(file).href);
+    else createRequire(file)(file);
+  } catch (e) {
+    const wrapped = wrapLoadError(e);
+    if (wrapped && typeof wrapped === 'object' && 'message' in wrapped) wrapped.message = 'in the setup module ' + file + ': ' + wrapped.message;
+    throw wrapped;
+  }
+}
 async function loadHandler() {
+  for (const file of setupFiles) await loadSetup(file);
   const full = process.env._HANDLER || '';
   const slash = full.lastIndexOf('/');
   const match = /^([^.]*)\.(.*)$/.exec(full.slice(slash + 1));

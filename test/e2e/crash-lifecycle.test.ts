@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { alive } from '../../../test/support/process-alive.js';
-import { FunctionRegistry, type InvokeOutcome } from './index.js';
+import { alive } from '../support/process-alive.js';
+import { FunctionRegistry, type InvokeOutcome } from '../../src/dashboard/index.js';
 
-const fixtures = fileURLToPath(new URL('../../../test/fixtures/functions/', import.meta.url));
+const fixtures = fileURLToPath(new URL('../fixtures/functions/', import.meta.url));
 
 function registry(): FunctionRegistry {
   const r = new FunctionRegistry({ functions: { crashes: { handler: 'cjs/crashes.handler', timeoutSeconds: 10 } }, baseDir: fixtures });
