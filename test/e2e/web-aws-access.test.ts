@@ -52,7 +52,7 @@ describe('harness web page: which functions got AWS credentials', { skip, timeou
     page.setDefaultTimeout(STEP.timeout);
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
     await page.goto(`${harness.url}/#/dashboards/${id}`);
-    for (const n of [0, 1, 2]) await widget(n).locator('xpath=.').and(page.locator('[data-state="ready"], [data-state="error"]')).waitFor(STEP);
+    for (const n of [0, 1, 2]) await page.locator(`[data-widget-id="widget-${n}"][data-state="ready"]`).waitFor(STEP);
   });
 
   after(async () => {
