@@ -4,14 +4,12 @@
 /* global document */
 import { escapeHtml } from './sanitize.js';
 import { createFrame, fitFrame } from './frame.js';
-import { api } from './api.js';
 
 // The configured functions (GET /api/functions): which got real AWS credentials, an endpoint, setup modules.
 let functionList = [];
-/** Reads the configured functions once; the inspector shows what the function behind a widget may reach. */
-export async function loadFunctions() {
-  const res = await api.functions();
-  if (res.ok && Array.isArray(res.body)) functionList = res.body;
+/** Sets the configured functions; the inspector shows what the function behind a widget may reach. */
+export function setFunctions(list) {
+  functionList = Array.isArray(list) ? list : [];
 }
 
 /** A function's name from a name or an ARN (`arn:aws:lambda:region:account:function:name[:qualifier]`). */
