@@ -13,13 +13,14 @@ export default tseslint.config(
     },
   },
   {
-    // The programs function child processes run: plain CommonJS on Node.js, required as Lambda's runtime does.
-    files: ['src/**/*.cjs'],
+    // The programs function child processes run: plain CommonJS on Node.js, required as Lambda's runtime does;
+    // and the example setup modules a function loads before its handler.
+    files: ['src/**/*.cjs', 'examples/**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: globals.node },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['scripts/**/*.mjs', '**/*.cjs'],
+    files: ['scripts/**/*.mjs', 'src/**/*.mjs', '**/*.cjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable' } },
   },
 );

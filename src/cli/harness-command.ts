@@ -3,11 +3,15 @@ import { readFile } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DashboardValidationError, FunctionsConfigError, loadFunctionsFile, parseDashboard, type FunctionsConfig } from '../dashboard/index.js';
+import {
+  DashboardValidationError, FunctionsConfigError, loadFunctionsFile, parseDashboard, validateFunctionsConfig, type FunctionsConfig,
+} from '../dashboard/index.js';
 import { isLoopback, startHarness, type RunningHarness } from '../harness/index.js';
 
 const USAGE = `usage: trellis harness [--functions <file>] [--dashboard <file>]... [--port <n>] [--host <address>]
-                      [--allowed-host <name>]... [--insecure-no-token]
+                      [--allowed-host <name>]... [--insecure-no-token] [--aws-endpoint <url>]
+                      [--aws-credentials <source>] [--aws-profile <name>] [--pass-env <name>]...
+                      [--aws-sdk-path <dir>]
 
 Starts the dashboard harness HTTP API. With neither --functions nor --dashboard it serves the bundled
 example dashboard and widgets.
@@ -22,6 +26,16 @@ example dashboard and widgets.
                        .example.com admits its subdomains)
   --insecure-no-token  serve a non-loopback address without a token: anyone who reaches it can run
                        your functions with your credentials
+  --aws-endpoint <url> point every function's AWS SDK at this endpoint (an emulator such as LocalStack,
+                       moto or s3rver) with dummy credentials; http://KEY:SECRET@host:port sets them
+  --aws-credentials <source>
+                       real AWS credentials for every function: "environment" (this shell's
+                       AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN) or "profile:NAME".
+                       Default: none, unless the functions file says otherwise
+  --aws-profile <name> the same as --aws-credentials profile:<name>
+  --pass-env <name>    copy this variable of this shell into every function's environment (repeatable)
+  --aws-sdk-path <dir> a node_modules folder with more @aws-sdk/* packages, searched before the SDK
+                       the harness provides
   -h, --help
 `;
 
@@ -36,6 +50,8 @@ interface Options {
   host: string;
   allowedHosts: string[];
   insecureNoToken: boolean;
+  /** The AWS settings given as flags, as the functions file's top-level fields (checked like them). */
+  aws: Record<string, unknown>;
 }
 
 function parse(args: string[]): Options | 'help' {
@@ -49,6 +65,11 @@ function parse(args: string[]): Options | 'help' {
       host: { type: 'string', default: '127.0.0.1' },
       'allowed-host': { type: 'string', multiple: true },
       'insecure-no-token': { type: 'boolean' },
+      'aws-endpoint': { type: 'string' },
+      'aws-credentials': { type: 'string' },
+      'aws-profile': { type: 'string' },
+      'pass-env': { type: 'string', multiple: true },
+      'aws-sdk-path': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -58,6 +79,13 @@ function parse(args: string[]): Options | 'help' {
   if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port should be a whole number from 0 to 65535; got ${JSON.stringify(values.port)}`);
   if (values.host.trim() === '') throw new UsageError('--host should not be empty');
   const useExample = values.functions === undefined && values.dashboard === undefined;
+  if (values['aws-credentials'] !== undefined && values['aws-profile'] !== undefined) throw new UsageError('give --aws-credentials or --aws-profile, not both');
+  const aws: Record<string, unknown> = {};
+  if (values['aws-endpoint'] !== undefined) aws.awsEndpoint = values['aws-endpoint'];
+  if (values['aws-credentials'] !== undefined) aws.awsCredentials = values['aws-credentials'];
+  if (values['aws-profile'] !== undefined) aws.awsCredentials = `profile:${values['aws-profile']}`;
+  if (values['pass-env'] !== undefined) aws.passEnvironment = values['pass-env'];
+  if (values['aws-sdk-path'] !== undefined) aws.awsSdkPath = values['aws-sdk-path'];
   return {
     functions: useExample ? resolve(EXAMPLE_DIR, 'functions.json') : values.functions,
     dashboards: useExample ? [resolve(EXAMPLE_DIR, 'dashboard.json')] : (values.dashboard ?? []),
@@ -65,7 +93,37 @@ function parse(args: string[]): Options | 'help' {
     host: values.host,
     allowedHosts: values['allowed-host'] ?? [],
     insecureNoToken: values['insecure-no-token'] === true,
+    aws,
   };
+}
+
+const FLAG_OF: Record<string, string> = {
+  awsEndpoint: '--aws-endpoint',
+  awsCredentials: '--aws-credentials',
+  passEnvironment: '--pass-env',
+  awsSdkPath: '--aws-sdk-path',
+};
+
+/**
+ * The functions configuration with the AWS flags applied: a flag replaces the file's top-level value
+ * (`--pass-env` adds to it). Flags are checked as the file's fields are; an error names the flag.
+ */
+function withAwsFlags(config: FunctionsConfig, aws: Record<string, unknown>): FunctionsConfig {
+  if (Object.keys(aws).length === 0) return config;
+  let flags: FunctionsConfig;
+  try {
+    flags = validateFunctionsConfig({ functions: {}, ...aws }, process.cwd());
+  } catch (error) {
+    if (!(error instanceof FunctionsConfigError)) throw error;
+    const flag = FLAG_OF[error.entry.split(/[.[]/)[0]!] ?? error.entry;
+    throw new UsageError(`${flag}: ${error.message}`);
+  }
+  const merged: FunctionsConfig = { ...config };
+  if (flags.awsEndpoint !== undefined) merged.awsEndpoint = flags.awsEndpoint;
+  if (flags.awsCredentials !== undefined) merged.awsCredentials = flags.awsCredentials;
+  if (flags.awsSdkPath !== undefined) merged.awsSdkPath = flags.awsSdkPath;
+  if (flags.passEnvironment !== undefined) merged.passEnvironment = [...(config.passEnvironment ?? []), ...flags.passEnvironment];
+  return merged;
 }
 
 async function readDashboard(file: string): Promise<string> {
@@ -111,6 +169,7 @@ export async function run(args: string[]): Promise<number> {
   const sources: Array<{ file: string; text: string }> = [];
   try {
     if (options.functions !== undefined) functions = await loadFunctionsFile(options.functions);
+    functions = withAwsFlags(functions, options.aws);
     for (const file of options.dashboards) {
       const text = await readDashboard(file);
       try {
@@ -148,6 +207,10 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(
       `trellis harness: WARNING: listening on ${running.url} without a token (--insecure-no-token). Anyone who can reach this address can list your dashboards and run your configured functions with your credentials.\n`,
     );
+  }
+  const credentialed = running.harness.functions.describe?.().filter((f) => f.awsCredentials !== 'none' && f.awsCredentials !== null && f.awsCredentials !== 'host') ?? [];
+  if (credentialed.length > 0) {
+    process.stderr.write(`trellis harness: real AWS credentials for ${credentialed.map((f) => `${f.name} (${f.awsCredentials})`).join(', ')}\n`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
   await stop;

@@ -23,7 +23,7 @@ export type {
 export type { Finding, FormField, FunctionInvoker, HtmlAnalyzer, WidgetAction } from './ports.js';
 export { FunctionRegistry, FunctionsConfigError, loadFunctionsFile, validateFunctionsConfig } from './functions/index.js';
 export type {
-  FunctionSpec, FunctionsConfig, InProcessHandler, InvokeError, InvokeOptions, InvokeOutcome, LambdaContext,
+  AwsCredentialsSource, AwsEndpoint, FunctionInfo, FunctionSpec, FunctionsConfig, InProcessHandler, InvokeError, InvokeOptions, InvokeOutcome, LambdaContext,
 } from './functions/index.js';
 export { Dashboard } from './dashboard.js';
 export { logsOf } from './widget-session.js';

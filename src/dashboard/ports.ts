@@ -1,4 +1,4 @@
-import type { InvokeOutcome } from './functions/index.js';
+import type { FunctionInfo, InvokeOutcome } from './functions/index.js';
 
 export type { InvokeOutcome };
 
@@ -28,4 +28,6 @@ export interface HtmlAnalyzer<P = unknown> {
  */
 export interface FunctionInvoker {
   invoke(endpoint: string, event: unknown, options?: { signal?: AbortSignal }): Promise<InvokeOutcome>;
+  /** How each configured function runs and what of AWS it reaches (the registry has it; a fake may not). */
+  describe?(): FunctionInfo[];
 }

@@ -1,5 +1,5 @@
 import type {
-  ActionEntry, CancelledAction, DashboardState, DescribeResult, RefreshResult, StateInput, StateUpdate, WidgetResult, WidgetSummary,
+  FunctionInfo, ActionEntry, CancelledAction, DashboardState, DescribeResult, RefreshResult, StateInput, StateUpdate, WidgetResult, WidgetSummary,
 } from '../dashboard/index.js';
 import type { Finding } from '../lint/index.js';
 import type { ProblemDetails } from '../index.js';
@@ -137,6 +137,11 @@ export class HarnessClient {
   async lint(html: string): Promise<Finding[]> {
     const res = await this.#send('POST', '/api/lint', html, 'text/html; charset=utf-8');
     return ((await res.json()) as { findings: Finding[] }).findings;
+  }
+
+  /** The configured functions: which got real AWS credentials, an endpoint, setup modules. */
+  listFunctions(): Promise<FunctionInfo[]> {
+    return this.#json('GET', '/api/functions');
   }
 
   openApi(): Promise<Record<string, unknown>> {

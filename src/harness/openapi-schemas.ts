@@ -56,6 +56,21 @@ export const schemas: Record<string, object> = {
     additionalProperties: false,
     properties: { id: { type: 'string' }, name: { type: 'string' }, widgets: { type: 'array', items: ref('WidgetSummary') } },
   },
+  FunctionInfo: {
+    type: 'object',
+    required: ['name', 'runtime', 'awsCredentials', 'awsEndpoint', 'setup'],
+    additionalProperties: false,
+    properties: {
+      name: { type: 'string', description: 'The key in the functions file: a function name or an ARN.' },
+      runtime: { type: 'string', enum: ['nodejs', 'python', 'in-process', 'invoke-api'] },
+      awsCredentials: {
+        type: ['string', 'null'],
+        description: '`none`, `environment` or `profile:NAME`; `host` for a function run in the harness process; null when another program runs it.',
+      },
+      awsEndpoint: { type: ['string', 'null'], description: 'The AWS endpoint its SDK calls (`AWS_ENDPOINT_URL`), or null.' },
+      setup: { type: 'array', items: { type: 'string' }, description: 'Modules loaded before its handler.' },
+    },
+  },
   DashboardListEntry: {
     type: 'object',
     required: ['id', 'name'],

@@ -119,6 +119,15 @@ function paths(): Record<string, object> {
         responses: { '200': ok('Which widgets ran', ref('RefreshResult')), ...errors(400, 404, 413, 415, 422) },
       },
     },
+    '/api/functions': {
+      get: {
+        operationId: 'listFunctions',
+        summary: 'The configured functions',
+        description:
+          'How each configured function runs, whether its process got real AWS credentials (`awsCredentials`: `none` unless the functions file or a flag opted in), the endpoint its AWS SDK calls instead of AWS, and its setup modules.',
+        responses: { '200': ok('Every configured function, in configuration order', { type: 'array', items: ref('FunctionInfo') }) },
+      },
+    },
     '/api/lint': {
       post: {
         operationId: 'lint',

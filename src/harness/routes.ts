@@ -52,6 +52,8 @@ export function harnessRoutes(harness: Interpreter): RouteDefinition[] {
     route('POST', `${DASHBOARD}/refresh`, [...json, Validate({ body: refreshBody, fieldStatus: 422 })], (ctx) =>
       dashboard(ctx).refresh(ctx.body as RefreshOptions),
     ),
+    // Which functions are configured, and which of them got real AWS credentials or an endpoint.
+    route('GET', '/api/functions', () => harness.functions.describe?.() ?? []),
     route('POST', '/api/lint', [Accepts('text/html', JSON_TYPE), Validate({ body: htmlBody })], async (ctx) => ({ findings: await lintOffThread(ctx.body as string) })),
     route('GET', '/api/openapi.json', () => openApiDocument()),
   ];

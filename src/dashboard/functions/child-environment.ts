@@ -94,6 +94,8 @@ export class ChildEnvironment {
   busy = false;
   /** Called once when the process has gone (for the pool to forget it). */
   onDeath: (() => void) | undefined;
+  /** Called when the process announces that it is ending, before it has gone. */
+  onRetire: (() => void) | undefined;
 
   constructor(
     private readonly spec: SpawnSpec,
@@ -180,6 +182,7 @@ export class ChildEnvironment {
     if (msg.t === 'log') this.log(String(msg.d));
     else if (msg.t === 'ready') this.onReady?.(undefined);
     else if (msg.t === 'initError') this.onReady?.(fromErrorDocument(msg.error));
+    else if (msg.t === 'exiting') this.retire();
     else if (msg.t === 'result' && this.running && msg.id === this.running.id) {
       if (msg.ok && line.length > MAX_RESPONSE_BYTES / 3) {
         // Lambda counts the bytes of the serialised response: the line less its envelope.
@@ -264,6 +267,16 @@ export class ChildEnvironment {
       }
       this.channel.write(line + '\n');
     });
+  }
+
+  /**
+   * The process announced that it is ending (an uncaught exception or rejection): it takes no further
+   * invocation, and the pool forgets it at once, so the next call starts a fresh environment.
+   */
+  private retire(): void {
+    if (this.retiring) return;
+    this.retiring = true;
+    this.onRetire?.();
   }
 
   /** Kills the process (SIGKILL); resolves when it has exited. */

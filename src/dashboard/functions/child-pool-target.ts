@@ -110,6 +110,7 @@ export class ChildPoolTarget implements FunctionTarget {
       const at = this.idle.indexOf(env);
       if (at !== -1) this.idle.splice(at, 1);
     };
+    env.onRetire = env.onDeath;
     this.environments.add(env);
     return env;
   }

@@ -2,12 +2,15 @@
  * The functions file (SPEC §4.5): which code answers which endpoint. Validation is strict so that a typo stops
  * the start with a message naming the entry, instead of surfacing later as a widget error.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { FUNCTION_NAME, parseEndpoint } from './endpoint.js';
+import { sdkNodeModules } from './aws-sdk-path.js';
 import { findNodeModuleFile, splitNodeHandler, splitPythonHandler } from './handler-path.js';
-import type { FunctionSpec, FunctionsConfig } from './types.js';
+import { CREDENTIAL_VARIABLES } from './lambda-environment.js';
+import type { AwsCredentialsSource, AwsEndpoint, FunctionSpec, FunctionsConfig } from './types.js';
 
 /**
  * A functions configuration that cannot be used. `entry` is where the problem is, e.g.
@@ -35,8 +38,14 @@ export const RESERVED_ENVIRONMENT = new Set([
   'AWS_LAMBDA_RUNTIME_API', 'LAMBDA_TASK_ROOT', 'LAMBDA_RUNTIME_DIR',
 ]);
 
-const SPEC_KEYS = ['handler', 'runtime', 'invokeUrl', 'timeoutSeconds', 'memoryMB', 'environment', 'initTimeoutSeconds'];
-const TOP_KEYS = ['functions', 'invokeUrl', 'baseDir'];
+const SPEC_KEYS = [
+  'handler', 'runtime', 'invokeUrl', 'timeoutSeconds', 'memoryMB', 'environment', 'initTimeoutSeconds',
+  'awsCredentials', 'awsEndpoint', 'passEnvironment', 'setup',
+];
+const TOP_KEYS = ['functions', 'invokeUrl', 'baseDir', 'awsCredentials', 'awsEndpoint', 'passEnvironment', 'awsSdkPath'];
+const PROFILE_NAME = /^[A-Za-z0-9_.+=,@-]{1,128}$/;
+const REGION = /^[a-z]{2}(-[a-z0-9]+)+-\d+$/;
+const SETUP_EXTENSIONS = { nodejs: ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'], python: ['.py'] };
 const ENV_NAME = /^[a-zA-Z][a-zA-Z0-9_]*$/;
 
 const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v) ?? String(v));
@@ -97,7 +106,111 @@ function checkSpec(key: string, raw: unknown, baseDir: string): FunctionSpec {
     spec.memoryMB = m;
   }
   if (raw.environment !== undefined) spec.environment = checkEnvironment(raw.environment, `${at}.environment`);
+  const moduleOnly = (field: string): void => {
+    if (raw[field] !== undefined && typeof raw.handler !== 'string') {
+      throw new FunctionsConfigError(`${at}.${field} applies only to a module "handler" (a path), whose process the harness starts`, `${at}.${field}`);
+    }
+  };
+  for (const field of ['awsCredentials', 'awsEndpoint', 'passEnvironment', 'setup']) moduleOnly(field);
+  if (raw.awsCredentials !== undefined) spec.awsCredentials = checkCredentials(raw.awsCredentials, `${at}.awsCredentials`);
+  if (raw.awsEndpoint !== undefined) spec.awsEndpoint = checkEndpoint(raw.awsEndpoint, `${at}.awsEndpoint`);
+  if (raw.passEnvironment !== undefined) spec.passEnvironment = checkPassEnvironment(raw.passEnvironment, `${at}.passEnvironment`);
+  if (raw.setup !== undefined) spec.setup = checkSetup(raw.setup, spec.runtime ?? 'nodejs', `${at}.setup`, baseDir);
   return spec;
+}
+
+/** Whether the shared AWS config files name a profile (`[profile NAME]` or `[NAME]`). */
+function profileExists(name: string, env: NodeJS.ProcessEnv): boolean {
+  const home = env.HOME || homedir();
+  const files = [env.AWS_CONFIG_FILE || join(home, '.aws', 'config'), env.AWS_SHARED_CREDENTIALS_FILE || join(home, '.aws', 'credentials')];
+  const escaped = name.replace(/[.+]/g, '\\$&');
+  const header = new RegExp(`^\\s*\\[\\s*(profile\\s+)?${escaped}\\s*\\]`, 'm');
+  return files.some((file) => {
+    try {
+      return header.test(readFileSync(file, 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Checks an `awsCredentials` value: `none`, `environment` (the harness's own variables must be set) or
+ * `profile:NAME` (a profile the shared config files name).
+ *
+ * @example
+ * checkCredentials('profile:dev', 'awsCredentials'); // 'profile:dev', when ~/.aws/config has [profile dev]
+ */
+export function checkCredentials(value: unknown, entry: string, env: NodeJS.ProcessEnv = process.env): AwsCredentialsSource {
+  const usage = `${entry} must be "none", "environment" (pass the harness's AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN) or "profile:NAME", got ${show(value)}`;
+  if (value === 'none') return value;
+  if (value === 'environment') {
+    if (!env.AWS_ACCESS_KEY_ID || !env.AWS_SECRET_ACCESS_KEY) {
+      throw new FunctionsConfigError(`${entry} is "environment", but AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not both set in the harness's environment`, entry);
+    }
+    return value;
+  }
+  if (typeof value !== 'string' || !value.startsWith('profile:')) throw new FunctionsConfigError(usage, entry);
+  const name = value.slice('profile:'.length);
+  if (!PROFILE_NAME.test(name)) throw new FunctionsConfigError(`${entry}: ${show(name)} is not a profile name (letters, digits and _.+=,@-)`, entry);
+  if (!profileExists(name, env)) {
+    throw new FunctionsConfigError(`${entry}: no profile ${show(name)} in the shared AWS config files (AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE, else ~/.aws/config and ~/.aws/credentials)`, entry);
+  }
+  return `profile:${name}`;
+}
+
+/**
+ * Checks an `awsEndpoint` value: an http(s) URL (its user and password, if any, are the credentials) or
+ * `{ url, region?, accessKeyId?, secretAccessKey? }`.
+ *
+ * @example
+ * checkEndpoint('http://127.0.0.1:4566', 'awsEndpoint');
+ */
+export function checkEndpoint(value: unknown, entry: string): string | AwsEndpoint {
+  if (typeof value === 'string') return checkUrl(value, entry);
+  if (!isRecord(value)) throw new FunctionsConfigError(`${entry} must be a URL such as "http://127.0.0.1:4566" or { "url": ..., "region": ... }, got ${show(value)}`, entry);
+  const unknown = Object.keys(value).filter((k) => !['url', 'region', 'accessKeyId', 'secretAccessKey'].includes(k));
+  if (unknown.length) throw new FunctionsConfigError(`${entry} has unknown field "${unknown[0]}"; known fields: url, region, accessKeyId, secretAccessKey`, `${entry}.${unknown[0]}`);
+  const endpoint: AwsEndpoint = { url: checkUrl(value.url, `${entry}.url`) };
+  if (value.region !== undefined) {
+    if (typeof value.region !== 'string' || !REGION.test(value.region)) throw new FunctionsConfigError(`${entry}.region must be a region such as "eu-west-1", got ${show(value.region)}`, `${entry}.region`);
+    endpoint.region = value.region;
+  }
+  for (const key of ['accessKeyId', 'secretAccessKey'] as const) {
+    const v = value[key];
+    if (v === undefined) continue;
+    if (typeof v !== 'string' || v === '' || /[\s]/.test(v)) throw new FunctionsConfigError(`${entry}.${key} must be a non-empty string without spaces, got ${show(v)}`, `${entry}.${key}`);
+    endpoint[key] = v;
+  }
+  return endpoint;
+}
+
+function checkPassEnvironment(value: unknown, entry: string): string[] {
+  if (!Array.isArray(value)) throw new FunctionsConfigError(`${entry} must be an array of variable names such as ["API_KEY"], got ${show(value)}`, entry);
+  return value.map((name, i) => {
+    const at = `${entry}[${i}]`;
+    if (typeof name !== 'string' || !ENV_NAME.test(name)) throw new FunctionsConfigError(`${at} must be a variable name (a letter, then letters, digits and _), got ${show(name)}`, at);
+    if ((CREDENTIAL_VARIABLES as readonly string[]).includes(name) || name === 'AWS_PROFILE') {
+      throw new FunctionsConfigError(`${at}: ${name} carries AWS credentials; give "awsCredentials": "environment" or "profile:NAME" instead, so the harness can say which functions get them`, at);
+    }
+    if (RESERVED_ENVIRONMENT.has(name)) throw new FunctionsConfigError(`${at}: ${name} is reserved by Lambda and set by the harness`, at);
+    return name;
+  });
+}
+
+function checkSetup(value: unknown, runtime: 'nodejs' | 'python', entry: string, baseDir: string): string[] {
+  if (!Array.isArray(value)) throw new FunctionsConfigError(`${entry} must be an array of module paths such as ["test/stub-aws.cjs"], got ${show(value)}`, entry);
+  const extensions = SETUP_EXTENSIONS[runtime];
+  return value.map((file, i) => {
+    const at = `${entry}[${i}]`;
+    if (typeof file !== 'string' || file === '') throw new FunctionsConfigError(`${at} must be a path to a module, got ${show(file)}`, at);
+    const full = resolve(baseDir, file);
+    if (!extensions.some((ext) => full.endsWith(ext))) {
+      throw new FunctionsConfigError(`${at}: a ${runtime === 'python' ? 'Python' : 'Node.js'} function's setup module ends with ${extensions.join(', ')}, got ${show(file)}`, at);
+    }
+    if (!existsSync(full)) throw new FunctionsConfigError(`${at}: no module at ${full}`, at);
+    return file;
+  });
 }
 
 function checkHandler(value: unknown, runtime: FunctionSpec['runtime'], entry: string, baseDir: string): FunctionSpec['handler'] {
@@ -146,7 +259,7 @@ export function validateFunctionsConfig(value: unknown, baseDir: string): Functi
   if (!isRecord(value)) throw new FunctionsConfigError(`the functions configuration must be an object such as { "functions": { ... } }, got ${show(value)}`, '');
   const unknown = Object.keys(value).filter((k) => !TOP_KEYS.includes(k));
   if (unknown.length) {
-    throw new FunctionsConfigError(`unknown field ${unknown.map((k) => `"${k}"`).join(', ')}; known fields: functions, invokeUrl`, unknown[0]!);
+    throw new FunctionsConfigError(`unknown field ${unknown.map((k) => `"${k}"`).join(', ')}; known fields: ${TOP_KEYS.join(', ')}`, unknown[0]!);
   }
   const dir = resolve(typeof value.baseDir === 'string' ? resolve(baseDir, value.baseDir) : baseDir);
   if (!isRecord(value.functions)) {
@@ -166,6 +279,15 @@ export function validateFunctionsConfig(value: unknown, baseDir: string): Functi
   }
   const config: FunctionsConfig = { functions, baseDir: dir };
   if (value.invokeUrl !== undefined) config.invokeUrl = checkUrl(value.invokeUrl, 'invokeUrl');
+  if (value.awsCredentials !== undefined) config.awsCredentials = checkCredentials(value.awsCredentials, 'awsCredentials');
+  if (value.awsEndpoint !== undefined) config.awsEndpoint = checkEndpoint(value.awsEndpoint, 'awsEndpoint');
+  if (value.passEnvironment !== undefined) config.passEnvironment = checkPassEnvironment(value.passEnvironment, 'passEnvironment');
+  if (value.awsSdkPath !== undefined) {
+    if (typeof value.awsSdkPath !== 'string' || value.awsSdkPath === '') throw new FunctionsConfigError(`awsSdkPath must be a folder path, got ${show(value.awsSdkPath)}`, 'awsSdkPath');
+    const found = sdkNodeModules(resolve(baseDir, value.awsSdkPath));
+    if ('error' in found) throw new FunctionsConfigError(`awsSdkPath: ${found.error}`, 'awsSdkPath');
+    config.awsSdkPath = found.dir;
+  }
   return config;
 }
 

@@ -3,6 +3,9 @@
  * in-process JavaScript, Node.js and Python Lambda modules in warm child processes, or the Lambda Invoke API.
  */
 export type {
+  AwsCredentialsSource,
+  AwsEndpoint,
+  FunctionInfo,
   FunctionSpec,
   FunctionTarget,
   FunctionsConfig,

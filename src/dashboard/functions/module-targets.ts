@@ -3,18 +3,44 @@
  * Python (`path/module.function`), each in warm child processes with Lambda's environment variables.
  */
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ChildPoolTarget } from './child-pool-target.js';
 import type { SpawnSpec } from './child-environment.js';
+import { providedSdkNodePath } from './aws-sdk-path.js';
 import { findNodeModuleFile, splitNodeHandler } from './handler-path.js';
-import {
-  DEFAULT_INIT_TIMEOUT_SECONDS,
-  identityFor,
-  newLogStreamName,
-  type FunctionIdentity,
-} from './lambda-context.js';
-import type { FunctionSpec } from './types.js';
+import { DEFAULT_INIT_TIMEOUT_SECONDS, identityFor, type FunctionIdentity } from './lambda-context.js';
+import { findProgram, lambdaEnvironment, toAwsEndpoint, type EnvironmentSettings } from './lambda-environment.js';
+import type { AwsCredentialsSource, AwsEndpoint, FunctionSpec } from './types.js';
+
+/**
+ * What a module function takes from its configuration's top level: the defaults of its AWS settings, the
+ * host variables every function gets, and where else Node.js functions find the AWS SDK.
+ */
+export interface ModuleDefaults {
+  awsCredentials?: AwsCredentialsSource;
+  awsEndpoint?: string | AwsEndpoint;
+  passEnvironment?: string[];
+  /** A `node_modules` folder with `@aws-sdk/*` packages, searched before the harness's own. */
+  awsSdkNodeModules?: string;
+}
+
+/** The AWS settings one module function ends up with, its own over the defaults. */
+export function awsSettings(spec: FunctionSpec, defaults: ModuleDefaults): Pick<EnvironmentSettings, 'awsCredentials' | 'awsEndpoint' | 'passEnvironment'> {
+  const credentials = spec.awsCredentials ?? defaults.awsCredentials;
+  const endpoint = spec.awsEndpoint ?? defaults.awsEndpoint;
+  const settings: Pick<EnvironmentSettings, 'awsCredentials' | 'awsEndpoint' | 'passEnvironment'> = {
+    passEnvironment: [...(defaults.passEnvironment ?? []), ...(spec.passEnvironment ?? [])],
+  };
+  if (credentials && credentials !== 'none') settings.awsCredentials = credentials;
+  if (endpoint) settings.awsEndpoint = toAwsEndpoint(endpoint);
+  return settings;
+}
+
+/** The absolute paths of a function's setup modules. */
+export function setupFiles(spec: FunctionSpec, baseDir: string): string[] {
+  return (spec.setup ?? []).map((file) => resolve(baseDir, file));
+}
 
 /** The programs a function's child process runs in place of Lambda's runtime (shipped beside this module). */
 const NODE_BOOTSTRAP = fileURLToPath(new URL('./runtime/node-bootstrap.cjs', import.meta.url));
@@ -22,31 +48,8 @@ const PYTHON_BOOTSTRAP = fileURLToPath(new URL('./runtime/python-bootstrap.py', 
 
 /** Resident memory tsx adds to a Node.js process (measured: about 33 MiB), allowed on top of a TypeScript function's memory. */
 const TSX_OVERHEAD_MIB = 48;
-
-/** Variables of the host that must not leak into a function's process. */
-const HOST_ONLY = ['NODE_TEST_CONTEXT', 'NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE'];
-
-function lambdaEnvironment(identity: FunctionIdentity, handler: string, taskRoot: string, executionEnv: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of HOST_ONLY) delete env[name];
-  return {
-    ...env,
-    AWS_LAMBDA_FUNCTION_NAME: identity.name,
-    AWS_LAMBDA_FUNCTION_VERSION: identity.version,
-    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(identity.memoryMB),
-    AWS_LAMBDA_LOG_GROUP_NAME: identity.logGroupName,
-    AWS_LAMBDA_LOG_STREAM_NAME: newLogStreamName(),
-    AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
-    AWS_REGION: identity.region,
-    AWS_DEFAULT_REGION: identity.region,
-    AWS_EXECUTION_ENV: executionEnv,
-    LAMBDA_TASK_ROOT: taskRoot,
-    LAMBDA_RUNTIME_DIR: taskRoot,
-    _HANDLER: handler,
-    TZ: ':UTC',
-    ...extra,
-  };
-}
+/** Resident memory of the loader thread that lets `import` read NODE_PATH (measured: 12 MiB idle, up to 30 MiB while it hands over a client as large as EC2's), likewise allowed. */
+const NODE_PATH_HOOK_OVERHEAD_MIB = 48;
 
 /** The `--import` URL of tsx, found from this package or else from the handler's folder. */
 function tsxImport(handlerFile: string): string | undefined {
@@ -73,28 +76,44 @@ function targetSettings(key: string, spec: FunctionSpec): { identity: FunctionId
  * @example
  * const target = nodeModuleTarget('greeter', { handler: 'widgets/greeter.handler' }, '/srv');
  */
-export function nodeModuleTarget(key: string, spec: FunctionSpec & { handler: string }, baseDir: string): ChildPoolTarget {
+export function nodeModuleTarget(key: string, spec: FunctionSpec & { handler: string }, baseDir: string, defaults: ModuleDefaults = {}): ChildPoolTarget {
   const { identity, initTimeout } = targetSettings(key, spec);
   const split = splitNodeHandler(spec.handler, baseDir);
   const file = split && findNodeModuleFile(split.modulePath);
-  // The JavaScript heap stops at the function's memory size, as Lambda's Node.js runtime sets it.
-  const args: string[] = [`--max-old-space-size=${identity.memoryMB}`];
+  const setup = setupFiles(spec, baseDir);
+  // The JavaScript heap is sized from the function's memory as Lambda's Node.js runtime sizes it: a tenth for
+  // the young generation (two semi-spaces), the rest for the old one.
+  const newSpaceMiB = Math.floor(identity.memoryMB / 10);
+  const args: string[] = [`--max-semi-space-size=${Math.floor(newSpaceMiB / 2)}`, `--max-old-space-size=${identity.memoryMB - newSpaceMiB}`];
   let loaderMiB = 0;
-  if (file && /\.[mc]?ts$/.test(file)) {
-    const tsx = tsxImport(file);
+  const typeScript = [file ?? '', ...setup].find((f) => /\.[mc]?ts$/.test(f));
+  if (typeScript) {
+    const tsx = tsxImport(typeScript);
     if (tsx) args.push('--import', tsx);
     // The TypeScript loader is the harness's, not the function's: its memory is not counted against it.
     if (tsx) loaderMiB = TSX_OVERHEAD_MIB;
   }
-  args.push(NODE_BOOTSTRAP);
+  args.push(NODE_BOOTSTRAP, ...setup.flatMap((f) => ['--setup', f]));
   const taskRoot = resolve(baseDir);
+  const nodePath = [defaults.awsSdkNodeModules, providedSdkNodePath()].filter((dir): dir is string => dir !== undefined);
+  if (nodePath.length) loaderMiB += NODE_PATH_HOOK_OVERHEAD_MIB;
+  const aws = awsSettings(spec, defaults);
   return new ChildPoolTarget(
     identity,
     () => ({
       command: process.execPath,
       args,
       cwd: taskRoot,
-      env: lambdaEnvironment(identity, spec.handler, taskRoot, 'AWS_Lambda_nodejs20.x', spec.environment),
+      env: lambdaEnvironment({
+        identity,
+        handler: spec.handler,
+        taskRoot,
+        executionEnv: `AWS_Lambda_nodejs${process.versions.node.split('.')[0]}.x`,
+        programDir: dirname(process.execPath),
+        nodePath,
+        ...aws,
+        ...(spec.environment ? { environment: spec.environment } : {}),
+      }),
       memoryLimitMiB: identity.memoryMB + loaderMiB,
     }),
     initTimeout,
@@ -110,15 +129,27 @@ export const pythonCommand = (): string => process.env.TRELLIS_PYTHON ?? 'python
  * @example
  * const target = pythonModuleTarget('inventory', { handler: 'py/inventory.lambda_handler', runtime: 'python' }, '/srv');
  */
-export function pythonModuleTarget(key: string, spec: FunctionSpec & { handler: string }, baseDir: string): ChildPoolTarget {
+export function pythonModuleTarget(key: string, spec: FunctionSpec & { handler: string }, baseDir: string, defaults: ModuleDefaults = {}): ChildPoolTarget {
   const { identity, initTimeout } = targetSettings(key, spec);
   const taskRoot = resolve(baseDir);
   const handler = spec.handler;
+  const setup = setupFiles(spec, baseDir);
+  const aws = awsSettings(spec, defaults);
+  // Found on the harness's PATH once: the function's own PATH is Lambda's, not the developer's.
+  const python = findProgram(pythonCommand());
   const spawnSpec = (): SpawnSpec => ({
-    command: pythonCommand(),
-    args: ['-u', PYTHON_BOOTSTRAP],
+    command: python,
+    args: ['-u', PYTHON_BOOTSTRAP, ...setup.flatMap((f) => ['--setup', f])],
     cwd: taskRoot,
-    env: lambdaEnvironment(identity, handler, taskRoot, 'AWS_Lambda_python3', { PYTHONDONTWRITEBYTECODE: '1', ...spec.environment }),
+    env: lambdaEnvironment({
+      identity,
+      handler,
+      taskRoot,
+      executionEnv: 'AWS_Lambda_python3',
+      programDir: dirname(python),
+      ...aws,
+      environment: { PYTHONDONTWRITEBYTECODE: '1', ...spec.environment },
+    }),
     memoryLimitMiB: identity.memoryMB,
   });
   return new ChildPoolTarget(identity, spawnSpec, initTimeout);

@@ -9,8 +9,9 @@ import { parseEndpoint } from './endpoint.js';
 import { InProcessTarget } from './in-process-target.js';
 import { InvokeApiTarget } from './invoke-api-target.js';
 import { identityFor } from './lambda-context.js';
-import { nodeModuleTarget, pythonModuleTarget } from './module-targets.js';
-import type { FunctionSpec, FunctionTarget, FunctionsConfig, InvokeError, InvokeOptions, InvokeOutcome } from './types.js';
+import { sdkNodeModules } from './aws-sdk-path.js';
+import { awsSettings, nodeModuleTarget, pythonModuleTarget, setupFiles, type ModuleDefaults } from './module-targets.js';
+import type { FunctionInfo, FunctionSpec, FunctionTarget, FunctionsConfig, InvokeError, InvokeOptions, InvokeOutcome } from './types.js';
 
 /**
  * The configured functions of one harness.
@@ -27,10 +28,19 @@ export class FunctionRegistry {
   private readonly byName = new Map<string, string>();
   private readonly byArnName = new Map<string, string>();
   private readonly baseDir: string;
+  private readonly defaults: ModuleDefaults;
   private closed = false;
 
   constructor(private readonly config: FunctionsConfig) {
     this.baseDir = config.baseDir ?? process.cwd();
+    this.defaults = {};
+    if (config.awsCredentials) this.defaults.awsCredentials = config.awsCredentials;
+    if (config.awsEndpoint) this.defaults.awsEndpoint = config.awsEndpoint;
+    if (config.passEnvironment) this.defaults.passEnvironment = config.passEnvironment;
+    if (config.awsSdkPath) {
+      const found = sdkNodeModules(config.awsSdkPath);
+      if ('dir' in found) this.defaults.awsSdkNodeModules = found.dir;
+    }
     for (const key of Object.keys(config.functions)) {
       const parsed = parseEndpoint(key);
       if (parsed?.unqualifiedArn) {
@@ -40,6 +50,28 @@ export class FunctionRegistry {
         this.byName.set(parsed?.name ?? key, key);
       }
     }
+  }
+
+  /**
+   * How each configured function runs and what of AWS it reaches: which got real credentials, which an
+   * endpoint, which setup modules.
+   *
+   * @example
+   * registry.describe().filter((f) => f.awsCredentials !== 'none').map((f) => f.name);
+   */
+  describe(): FunctionInfo[] {
+    return Object.entries(this.config.functions).map(([name, spec]) => {
+      if (typeof spec.handler === 'function') return { name, runtime: 'in-process', awsCredentials: 'host', awsEndpoint: null, setup: [] };
+      if (typeof spec.handler !== 'string') return { name, runtime: 'invoke-api', awsCredentials: null, awsEndpoint: null, setup: [] };
+      const aws = awsSettings(spec, this.defaults);
+      return {
+        name,
+        runtime: spec.runtime === 'python' ? 'python' : 'nodejs',
+        awsCredentials: aws.awsCredentials ?? 'none',
+        awsEndpoint: aws.awsEndpoint?.url ?? null,
+        setup: setupFiles(spec, this.baseDir),
+      };
+    });
   }
 
   /** The configured keys (names and ARNs), in configuration order. */
@@ -88,7 +120,9 @@ export class FunctionRegistry {
     if (typeof spec.handler === 'function') return new InProcessTarget(key, spec.handler, spec.timeoutSeconds, spec.memoryMB);
     if (typeof spec.handler === 'string') {
       const moduleSpec = { ...spec, handler: spec.handler };
-      return spec.runtime === 'python' ? pythonModuleTarget(key, moduleSpec, this.baseDir) : nodeModuleTarget(key, moduleSpec, this.baseDir);
+      return spec.runtime === 'python'
+        ? pythonModuleTarget(key, moduleSpec, this.baseDir, this.defaults)
+        : nodeModuleTarget(key, moduleSpec, this.baseDir, this.defaults);
     }
     return new InvokeApiTarget(identityFor(key, spec.timeoutSeconds, spec.memoryMB), spec.invokeUrl ?? this.config.invokeUrl ?? '');
   }

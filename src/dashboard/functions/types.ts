@@ -86,13 +86,68 @@ export interface FunctionSpec {
   runtime?: 'nodejs' | 'python';
   /** Base URL of a Lambda Invoke API (`sam local start-lambda`, LocalStack, …). */
   invokeUrl?: string;
-  /** Default 30, like Lambda. */
+  /** Default 30 (Lambda's own default is 3; see the harness guide). */
   timeoutSeconds?: number;
   /** Default 128; reported to the function, not enforced. */
   memoryMB?: number;
   environment?: Record<string, string>;
   /** Limit for starting a process and loading the module (Lambda's init phase); default 10. */
   initTimeoutSeconds?: number;
+  /**
+   * Real AWS credentials for this module function (default: the configuration's `awsCredentials`, else none):
+   * `"environment"` passes the harness's `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN`;
+   * `"profile:NAME"` lets the function's SDK read that profile of the shared AWS config files; `"none"` gives
+   * none even when the configuration's default does.
+   */
+  awsCredentials?: AwsCredentialsSource;
+  /** An AWS endpoint (an emulator) for this function's SDK; default: the configuration's `awsEndpoint`. */
+  awsEndpoint?: string | AwsEndpoint;
+  /** Variables of the harness's own environment copied into this function's (when set there). */
+  passEnvironment?: string[];
+  /** Modules (paths like `handler`) loaded in the function's process before its handler, in order. */
+  setup?: string[];
+}
+
+/**
+ * An AWS endpoint that stands in for AWS (an emulator such as LocalStack, moto or s3rver). As a string, a URL
+ * whose user and password, if any, are the credentials: `http://S3RVER:S3RVER@127.0.0.1:4568`.
+ *
+ * @example
+ * const endpoint: AwsEndpoint = { url: 'http://127.0.0.1:4566', region: 'eu-west-1' };
+ */
+export interface AwsEndpoint {
+  url: string;
+  /** The region the function's SDK uses; default the function's own (from its ARN, else `us-east-1`). */
+  region?: string;
+  /** Default `test` (what LocalStack and moto accept). */
+  accessKeyId?: string;
+  /** Default `test`. */
+  secretAccessKey?: string;
+}
+
+/** Where a function's real AWS credentials come from: `none`, `environment` or `profile:NAME`. */
+export type AwsCredentialsSource = 'none' | 'environment' | `profile:${string}`;
+
+/**
+ * What the harness tells about one configured function: how it runs and what of AWS it can reach.
+ *
+ * @example
+ * registry.describe(); // [{ name: 'report', runtime: 'nodejs', awsCredentials: 'none', awsEndpoint: 'http://127.0.0.1:4566', setup: [] }]
+ */
+export interface FunctionInfo {
+  /** The key in the functions configuration (a name or an ARN). */
+  name: string;
+  /** `in-process` runs in the harness's own process (and sees its whole environment); `invoke-api` elsewhere. */
+  runtime: 'nodejs' | 'python' | 'in-process' | 'invoke-api';
+  /**
+   * The real credentials its process gets: `none`, `environment`, `profile:NAME`; `host` for an in-process
+   * function (it shares the harness's environment); `null` when another program runs it (`invokeUrl`).
+   */
+  awsCredentials: AwsCredentialsSource | 'host' | null;
+  /** The endpoint its AWS SDK calls instead of AWS, or null. */
+  awsEndpoint: string | null;
+  /** The setup modules loaded before its handler (absolute paths). */
+  setup: string[];
 }
 
 /**
@@ -106,4 +161,15 @@ export interface FunctionsConfig {
   functions: Record<string, FunctionSpec>;
   invokeUrl?: string;
   baseDir?: string;
+  /** Default real AWS credentials for every module function; default `none`. */
+  awsCredentials?: AwsCredentialsSource;
+  /** Points every module function's AWS SDK at this endpoint (`AWS_ENDPOINT_URL`), with dummy credentials. */
+  awsEndpoint?: string | AwsEndpoint;
+  /** Variables of the harness's environment copied into every module function's. */
+  passEnvironment?: string[];
+  /**
+   * A `node_modules` folder holding `@aws-sdk/*` packages, searched after a Node.js function's own
+   * `node_modules` and before the AWS SDK the harness provides.
+   */
+  awsSdkPath?: string;
 }

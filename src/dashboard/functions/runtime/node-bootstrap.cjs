@@ -2,7 +2,7 @@
 // client. Plain CommonJS, so the child needs no TypeScript loader unless the handler itself is TypeScript.
 //
 // Protocol: JSON lines on fd 3. Parent -> child: { t: 'invoke', id, requestId, deadline, arn, event }.
-// Child -> parent: { t: 'ready' }, { t: 'initError', error }, { t: 'log', d },
+// Child -> parent: { t: 'ready' }, { t: 'initError', error }, { t: 'log', d }, { t: 'exiting' } (a crash),
 // { t: 'result', id, ok, value | error } where error is Lambda's { errorType, errorMessage, trace }.
 'use strict';
 const net = require('node:net');
@@ -12,6 +12,13 @@ const util = require('node:util');
 const { pathToFileURL } = require('node:url');
 const { createRequire } = require('node:module');
 const { Writable } = require('node:stream');
+
+// `import` finds what NODE_PATH holds (the AWS SDK the harness provides), as `require` does.
+if (process.env.NODE_PATH) require('node:module').register(pathToFileURL(path.join(__dirname, 'node-path-hook.mjs')).href);
+
+// Setup modules (`--setup <file>`, repeatable) load before the handler, in order.
+const setupFiles = [];
+for (let i = 2; i < process.argv.length; i++) if (process.argv[i] === '--setup' && process.argv[i + 1]) setupFiles.push(process.argv[++i]);
 
 const channel = new net.Socket({ fd: 3, readable: true, writable: true });
 channel.on('error', () => process.exit(0));
@@ -113,7 +120,19 @@ async function loadModule(basePath, moduleName) {
   }
   throw runtimeError('Runtime.ImportModuleError', "Error: Cannot find module '" + moduleName + "'");
 }
+async function loadSetup(file) {
+  try {
+    const esm = file.endsWith('.mjs') || file.endsWith('.mts') || ((file.endsWith('.js') || file.endsWith('.ts')) && packageIsModule(file));
+    if (esm) await import(pathToFileURL(file).href);
+    else createRequire(file)(file);
+  } catch (e) {
+    const wrapped = wrapLoadError(e);
+    if (wrapped && typeof wrapped === 'object' && 'message' in wrapped) wrapped.message = 'in the setup module ' + file + ': ' + wrapped.message;
+    throw wrapped;
+  }
+}
 async function loadHandler() {
+  for (const file of setupFiles) await loadSetup(file);
   const full = process.env._HANDLER || '';
   const slash = full.lastIndexOf('/');
   const match = /^([^.]*)\.(.*)$/.exec(full.slice(slash + 1));
@@ -203,6 +222,8 @@ process.on('beforeExit', () => {
 });
 function fatal(doc, label) {
   emit(new Date().toISOString() + '\t' + (current ? current.requestId : 'undefined') + '\tERROR\t' + label + ' \t' + JSON.stringify(doc) + '\n');
+  // The process is about to end: the harness must hand the next invocation to a fresh environment.
+  send({ t: 'exiting' });
   const inv = current;
   if (inv && !inv.finished) { inv.finished = true; send({ t: 'result', id: inv.id, ok: false, error: doc }); }
   channel.ref();

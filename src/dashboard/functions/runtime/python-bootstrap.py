@@ -103,6 +103,27 @@ def error_document(error, skip_frames=0):
     }
 
 
+def setup_files():
+    args, files = sys.argv[1:], []
+    for i, arg in enumerate(args):
+        if arg == '--setup' and i + 1 < len(args):
+            files.append(args[i + 1])
+    return files
+
+
+def load_setup(path):
+    """Runs a setup module (`--setup <file>`) before the handler is imported, as a module of its own name."""
+    import importlib.util
+    name = os.path.splitext(os.path.basename(path))[0]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:
+        raise Fault('Runtime.ImportModuleError', "Unable to run the setup module '%s': %s: %s" % (path, type(e).__name__, e))
+
+
 def load_handler():
     handler = os.environ.get('_HANDLER', '')
     try:
@@ -113,6 +134,8 @@ def load_handler():
     module_path = os.path.join(task_root, module_name)
     sys.path.insert(0, task_root)
     sys.path.insert(0, os.path.dirname(module_path))
+    for path in setup_files():
+        load_setup(path)
     try:
         module = importlib.import_module(os.path.basename(module_path))
     except ImportError as e:

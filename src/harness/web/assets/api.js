@@ -67,6 +67,7 @@ export const api = {
   describe: (id, wid) => call('GET', `${d(id)}/widgets/${encodeURIComponent(wid)}/describe`),
   runAction: (id, wid, index, body) => call('POST', `${d(id)}/widgets/${encodeURIComponent(wid)}/actions/${index}`, body),
   refresh: (id, mode) => call('POST', `${d(id)}/refresh`, { mode }),
+  functions: () => call('GET', '/api/functions'),
 };
 
 /** One line for a failed call: the problem's title and detail, or the status. */

@@ -4,7 +4,7 @@
 /* global document, window, fetch */
 import { api, problemText } from './api.js';
 import { placeWidgets } from './layout.js';
-import { renderInspector } from './inspector.js';
+import { renderInspector, setFunctions } from './inspector.js';
 import { setupControls, showState } from './controls.js';
 import { setupLoader } from './loader.js';
 import { $, page, status } from './page.js';
@@ -165,6 +165,8 @@ async function main() {
     void listDashboards();
   });
   window.addEventListener('hashchange', () => void route());
+  const functions = await api.functions();
+  if (functions.ok) setFunctions(functions.body);
   await route();
   document.body.dataset.ready = 'true';
 }

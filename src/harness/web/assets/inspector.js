@@ -5,6 +5,38 @@
 import { escapeHtml } from './sanitize.js';
 import { createFrame, fitFrame } from './frame.js';
 
+// The configured functions (GET /api/functions): which got real AWS credentials, an endpoint, setup modules.
+let functionList = [];
+/** Sets the configured functions; the inspector shows what the function behind a widget may reach. */
+export function setFunctions(list) {
+  functionList = Array.isArray(list) ? list : [];
+}
+
+/** A function's name from a name or an ARN (`arn:aws:lambda:region:account:function:name[:qualifier]`). */
+const functionName = (endpoint) => (endpoint.startsWith('arn:') ? endpoint.split(':')[6] ?? endpoint : endpoint.split(':')[0]);
+
+/** The configured function that answers an endpoint: the same ARN, else the same function name. */
+function functionFor(endpoint) {
+  const unqualified = endpoint.startsWith('arn:') ? endpoint.split(':').slice(0, 7).join(':') : null;
+  return functionList.find((f) => f.name === unqualified) ?? functionList.find((f) => functionName(f.name) === functionName(endpoint));
+}
+
+/** One line on what the widget's function may reach of AWS. */
+function awsLine(endpoint) {
+  const f = functionFor(endpoint);
+  if (!f) return '';
+  const credentials = {
+    none: 'no AWS credentials',
+    host: "the harness's own environment (runs in its process)",
+    environment: 'real AWS credentials from the environment',
+  }[f.awsCredentials ?? ''] ?? (f.awsCredentials?.startsWith('profile:') ? `real AWS credentials from profile ${f.awsCredentials.slice(8)}` : 'credentials of the program that runs it');
+  const real = f.awsCredentials === 'environment' || f.awsCredentials?.startsWith('profile:');
+  const parts = [`<span class="aws-credentials${real ? ' real' : ''}">${escapeHtml(credentials)}</span>`];
+  if (f.awsEndpoint) parts.push(`AWS endpoint <code>${escapeHtml(f.awsEndpoint)}</code>`);
+  if (f.setup.length) parts.push(`setup ${f.setup.map((s) => `<code>${escapeHtml(s.split(/[\\/]/).pop())}</code>`).join(', ')}`);
+  return `<p class="muted aws-access" id="insp-aws">${escapeHtml(f.runtime)} · ${parts.join(' · ')}</p>`;
+}
+
 const json = (v) => (v === undefined ? 'undefined' : JSON.stringify(v, null, 2));
 
 // Which sections a person opened or closed, so re-rendering keeps them as they were.
@@ -116,7 +148,7 @@ export function renderInspector(w, handlers) {
   }
   const r = w.result;
   const head = `<h3 class="insp-title">${escapeHtml(w.title || w.widgetId)} <span class="muted">${escapeHtml(w.widgetId)} · ${escapeHtml(w.type)}</span></h3>
-    ${w.endpoint ? `<p class="muted">endpoint <code>${escapeHtml(w.endpoint)}</code>${w.updateOn ? ` · updateOn ${escapeHtml(Object.entries(w.updateOn).filter(([, v]) => v).map(([k]) => k).join(', ') || 'nothing')}` : ''}</p>` : ''}`;
+    ${w.endpoint ? `<p class="muted">endpoint <code>${escapeHtml(w.endpoint)}</code>${w.updateOn ? ` · updateOn ${escapeHtml(Object.entries(w.updateOn).filter(([, v]) => v).map(([k]) => k).join(', ') || 'nothing')}` : ''}</p>${awsLine(w.endpoint)}` : ''}`;
   let html = head;
   if (w.problem) html += `<div class="error-box" role="alert"><strong>Request failed</strong><div>${escapeHtml(w.problem)}</div></div>`;
   if (r) {
