@@ -7,7 +7,7 @@ import { DashboardValidationError, FunctionsConfigError, loadFunctionsFile, pars
 import { isLoopback, startHarness, type RunningHarness } from '../harness/index.js';
 
 const USAGE = `usage: trellis harness [--functions <file>] [--dashboard <file>]... [--port <n>] [--host <address>]
-                      [--allowed-host <name>]... [--insecure-no-token]
+                      [--allowed-host <name>]... [--insecure-no-token] [--watch]
 
 Starts the dashboard harness HTTP API. With neither --functions nor --dashboard it serves the bundled
 example dashboard and widgets.
@@ -22,6 +22,8 @@ example dashboard and widgets.
                        .example.com admits its subdomains)
   --insecure-no-token  serve a non-loopback address without a token: anyone who reaches it can run
                        your functions with your credentials
+  --watch              restart a function when its files change and have the page read its widgets
+                       again (a line on stderr says which)
   -h, --help
 `;
 
@@ -36,6 +38,7 @@ interface Options {
   host: string;
   allowedHosts: string[];
   insecureNoToken: boolean;
+  watch: boolean;
 }
 
 function parse(args: string[]): Options | 'help' {
@@ -49,6 +52,7 @@ function parse(args: string[]): Options | 'help' {
       host: { type: 'string', default: '127.0.0.1' },
       'allowed-host': { type: 'string', multiple: true },
       'insecure-no-token': { type: 'boolean' },
+      watch: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -65,6 +69,7 @@ function parse(args: string[]): Options | 'help' {
     host: values.host,
     allowedHosts: values['allowed-host'] ?? [],
     insecureNoToken: values['insecure-no-token'] === true,
+    watch: values.watch === true,
   };
 }
 
@@ -131,7 +136,9 @@ export async function run(args: string[]): Promise<number> {
   let running: RunningHarness;
   try {
     const token = process.env.TRELLIS_HARNESS_TOKEN || undefined;
-    running = await startHarness({ functions, port: options.port, host: options.host, allowedHosts: options.allowedHosts, token, insecureNoToken: options.insecureNoToken });
+    running = await startHarness({ functions, port: options.port, host: options.host, allowedHosts: options.allowedHosts, token, insecureNoToken: options.insecureNoToken,
+      ...(options.watch ? { watch: { log: (line: string) => process.stderr.write(`trellis harness: ${line}\n`) } } : {}),
+    });
   } catch (error) {
     process.stderr.write(`trellis harness: cannot listen on ${options.host}:${options.port}: ${(error as Error).message}\n`);
     return 1;
@@ -150,6 +157,7 @@ export async function run(args: string[]): Promise<number> {
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
+  if (running.watch) process.stderr.write(`trellis harness: watching ${running.watch.roots.join(', ')} for changes\n`);
   await stop;
   await running.close();
   return 0;
