@@ -111,6 +111,8 @@ describe('trellis harness --watch', { timeout: 120_000 }, () => {
     assert.equal(bad.status, 400);
     assert.match(((await bad.json()) as { detail: string }).detail, /"after" should be given once, a whole number/);
     assert.equal((await checkingFetch(`${harness.url}/api/changes?after=1&wait=61`)).status, 400);
+    // The request guard covers it as every API route: another web page cannot follow the changes.
+    assert.equal((await checkingFetch(`${harness.url}/api/changes`, { headers: { origin: 'http://evil.example' } })).status, 403);
     const plain = await startHarness({ port: 0, functions: { functions: { x: { handler: () => 'x' } } } });
     try {
       const started = Date.now();
