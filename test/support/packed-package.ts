@@ -7,6 +7,7 @@
  * try { execFileSync('node', ['index.js'], { cwd: project.dir }); } finally { project.remove(); }
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,11 +28,32 @@ function newest(dir: string, skip: RegExp): number {
   return latest;
 }
 
-/** Builds `dist/` unless it is newer than every source file it is made from. */
-async function ensureBuilt(): Promise<void> {
+function built(): boolean {
   const marker = join(REPO, 'dist', 'widgets', 'index.d.cts');
-  if (existsSync(marker) && statSync(marker).mtimeMs >= newest(join(REPO, 'src'), /\.test(-suite)?\.ts$/)) return;
-  await run(NPM, ['run', 'build'], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 });
+  return existsSync(marker) && statSync(marker).mtimeMs >= newest(join(REPO, 'src'), /\.test(-suite)?\.ts$/);
+}
+
+/**
+ * Builds `dist/` unless it is newer than every source file it is made from. Test files run at the same time
+ * take turns through a lock folder, so one builds and the others wait for it.
+ */
+async function ensureBuilt(): Promise<void> {
+  const lock = join(tmpdir(), `trellis-build-${createHash('sha256').update(REPO).digest('hex').slice(0, 16)}`);
+  const giveUp = Date.now() + 10 * 60_000;
+  while (!built()) {
+    try {
+      mkdirSync(lock);
+    } catch {
+      if (Date.now() > giveUp) throw new Error(`another build holds ${lock}; remove it if no build is running`);
+      await new Promise((r) => setTimeout(r, 500));
+      continue;
+    }
+    try {
+      if (!built()) await run(NPM, ['run', 'build'], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 });
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
 }
 
 export interface InstalledProject {
