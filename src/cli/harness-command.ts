@@ -11,7 +11,7 @@ import { isLoopback, startHarness, type RunningHarness } from '../harness/index.
 const USAGE = `usage: trellis harness [--functions <file>] [--dashboard <file>]... [--port <n>] [--host <address>]
                       [--allowed-host <name>]... [--insecure-no-token] [--aws-endpoint <url>]
                       [--aws-credentials <source>] [--aws-profile <name>] [--pass-env <name>]...
-                      [--aws-sdk-path <dir>]
+                      [--aws-sdk-path <dir>] [--watch]
 
 Starts the dashboard harness HTTP API. With neither --functions nor --dashboard it serves the bundled
 example dashboard and widgets.
@@ -36,6 +36,8 @@ example dashboard and widgets.
   --pass-env <name>    copy this variable of this shell into every function's environment (repeatable)
   --aws-sdk-path <dir> a node_modules folder with more @aws-sdk/* packages, searched before the SDK
                        the harness provides
+  --watch              restart a function when its files change and have the page read its widgets
+                       again (a line on stderr says which)
   -h, --help
 `;
 
@@ -52,6 +54,8 @@ interface Options {
   insecureNoToken: boolean;
   /** The AWS settings given as flags, as the functions file's top-level fields (checked like them). */
   aws: Record<string, unknown>;
+  /** Restart a function's environments when its files change. */
+  watch: boolean;
 }
 
 function parse(args: string[]): Options | 'help' {
@@ -70,6 +74,7 @@ function parse(args: string[]): Options | 'help' {
       'aws-profile': { type: 'string' },
       'pass-env': { type: 'string', multiple: true },
       'aws-sdk-path': { type: 'string' },
+      watch: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -94,6 +99,7 @@ function parse(args: string[]): Options | 'help' {
     allowedHosts: values['allowed-host'] ?? [],
     insecureNoToken: values['insecure-no-token'] === true,
     aws,
+    watch: values.watch === true,
   };
 }
 
@@ -190,7 +196,9 @@ export async function run(args: string[]): Promise<number> {
   let running: RunningHarness;
   try {
     const token = process.env.TRELLIS_HARNESS_TOKEN || undefined;
-    running = await startHarness({ functions, port: options.port, host: options.host, allowedHosts: options.allowedHosts, token, insecureNoToken: options.insecureNoToken });
+    running = await startHarness({ functions, port: options.port, host: options.host, allowedHosts: options.allowedHosts, token, insecureNoToken: options.insecureNoToken,
+      ...(options.watch ? { watch: { log: (line: string) => process.stderr.write(`trellis harness: ${line}\n`) } } : {}),
+    });
   } catch (error) {
     process.stderr.write(`trellis harness: cannot listen on ${options.host}:${options.port}: ${(error as Error).message}\n`);
     return 1;
@@ -213,6 +221,7 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`trellis harness: real AWS credentials for ${credentialed.map((f) => `${f.name} (${f.awsCredentials})`).join(', ')}\n`);
   }
   process.stdout.write(`${lines.join('\n')}\n`);
+  if (running.watch) process.stderr.write(`trellis harness: watching ${running.watch.roots.join(', ')} for changes\n`);
   await stop;
   await running.close();
   return 0;

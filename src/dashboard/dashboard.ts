@@ -218,6 +218,22 @@ export class Dashboard {
     });
   }
 
+  /**
+   * Forgets what the custom widgets whose endpoint `affected` accepts show, after the operations in progress
+   * on this dashboard: their next read runs their function again, as a first read (`event: "load"`). Returns
+   * the ids of the widgets that had content. Used when a function's code changed.
+   *
+   * @example
+   * await dashboard.forget((endpoint) => endpoint === 'greeter'); // ['widget-2']
+   */
+  forget(affected: (endpoint: string) => boolean): Promise<string[]> {
+    return this.#exclusive(async () => {
+      const due = this.#widgets.filter((w) => w.read && w.model.type === 'custom' && w.model.endpoint !== null && affected(w.model.endpoint));
+      for (const w of due) w.forget();
+      return due.map((w) => w.model.widgetId);
+    });
+  }
+
   #exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.#tail.then(fn, fn);
     this.#tail = run.catch(() => undefined);

@@ -157,6 +157,16 @@ export class DashboardStore {
     if (!this.#forget(key)) throw new NotFoundError('dashboard', `No dashboard ${JSON.stringify(id)}`);
   }
 
+  /**
+   * Every stored dashboard, oldest use first (not counted as a use).
+   *
+   * @example
+   * for (const d of store.dashboards()) await d.forget(() => true);
+   */
+  dashboards(): Dashboard[] {
+    return [...this.#dashboards.values()];
+  }
+
   get size(): number {
     return this.#dashboards.size;
   }

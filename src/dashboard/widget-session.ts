@@ -80,6 +80,13 @@ export class WidgetSession {
     this.#measure();
   }
 
+  /** Forgets the content: the next read runs the widget's function again, as on a first read. */
+  forget(): void {
+    this.base = null;
+    this.replaced = null;
+    this.#measure();
+  }
+
   result(view: View): WidgetResult {
     const r = view.rendered;
     const result: WidgetResult = {

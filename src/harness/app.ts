@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import { DashboardError, createInterpreter, type FunctionInvoker, type FunctionsConfig, type Interpreter } from '../dashboard/index.js';
+import { DashboardError, FunctionRegistry, createInterpreter, type FunctionInvoker, type FunctionsConfig, type Interpreter } from '../dashboard/index.js';
 import { createApp, type App, type RouteDefinition } from '../index.js';
+import { ChangeFeed } from './change-feed.js';
+import { changesRoutes } from './changes-route.js';
 import { dashboardErrorToProblem } from './errors.js';
+import { watchFunctions, type FunctionWatch, type WatchOptions } from './function-watch.js';
 import { isLoopback } from './hosts.js';
 import { requestGuard } from './request-guard.js';
 import { harnessRoutes } from './routes.js';
@@ -36,12 +39,16 @@ export interface HarnessAppOptions {
   allowedHosts?: readonly string[];
   /** When set, every `/api/` request must send `Authorization: Bearer <token>` (401 otherwise). */
   token?: string;
+  /** What `GET /api/changes` reports; default a feed of a harness that does not watch (no change ever comes). */
+  changes?: ChangeFeed;
 }
 
 /** The harness app and the interpreter behind it. */
 export interface HarnessApp {
   app: App;
   harness: Interpreter;
+  /** The changes `GET /api/changes` reports. */
+  changes: ChangeFeed;
 }
 
 /**
@@ -65,10 +72,12 @@ export function createHarnessApp(options: HarnessAppOptions): HarnessApp {
   const app = createApp({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
   app.filter(requestGuard({ allowedHosts: options.allowedHosts, token: options.token }));
   app.onError(DashboardError, dashboardErrorToProblem);
+  const changes = options.changes ?? new ChangeFeed(false);
   app.route(harnessRoutes(harness));
+  app.route(changesRoutes(changes));
   if (options.web !== false) app.route(webRoutes());
   if (options.extraRoutes) app.route(options.extraRoutes);
-  return { app, harness };
+  return { app, harness, changes };
 }
 
 /** Options of {@link startHarness}. */
@@ -85,6 +94,12 @@ export interface StartHarnessOptions extends HarnessAppOptions {
    * with this process's credentials. Default false.
    */
   insecureNoToken?: boolean;
+  /**
+   * Watch mode: when a file of a function given as a module (`handler: "path/file.export"`) changes, its
+   * execution environments restart, the widgets showing its output run it again on their next read, and
+   * `GET /api/changes` (which the page listens to) reports it. Needs `functions` to be a configuration.
+   */
+  watch?: boolean | WatchOptions;
 }
 
 /** A listening harness. */
@@ -95,7 +110,9 @@ export interface RunningHarness extends HarnessApp {
   port: number;
   /** The token API calls must send (`Authorization: Bearer <token>`), or null when none is needed. */
   token: string | null;
-  /** Stops listening, then stops the functions' child processes (when the harness was made here). */
+  /** The watch, in watch mode (`roots` are the folders watched), else null. */
+  watch: FunctionWatch | null;
+  /** Stops watching and listening, then stops the functions' child processes (when the harness was made here). */
   close(): Promise<void>;
 }
 
@@ -113,7 +130,13 @@ export async function startHarness(options: StartHarnessOptions): Promise<Runnin
   const token = options.token ?? (isLoopback(host) || options.insecureNoToken === true ? undefined : randomBytes(24).toString('base64url'));
   // A name the harness is told to listen on is a name it answers to.
   const allowedHosts = [...(options.allowedHosts ?? []), ...(isIP(host) === 0 ? [host] : [])];
-  const { app, harness } = createHarnessApp({ ...options, token, allowedHosts });
+  const watching = options.watch !== undefined && options.watch !== false;
+  const config = options.functions;
+  if (watching && (config === undefined || typeof (config as FunctionInvoker).invoke === 'function' || options.harness !== undefined)) {
+    throw new TypeError('watch needs "functions" to be a functions configuration (the harness restarts the functions it starts itself)');
+  }
+  const changes = new ChangeFeed(watching);
+  const { app, harness } = createHarnessApp({ ...options, token, allowedHosts, changes });
   const owned = options.harness === undefined;
   let bound;
   try {
@@ -122,16 +145,24 @@ export async function startHarness(options: StartHarnessOptions): Promise<Runnin
     if (owned) await harness.close();
     throw error;
   }
+  let watch: FunctionWatch | null = null;
+  if (watching && harness.functions instanceof FunctionRegistry) {
+    watch = watchFunctions(config as FunctionsConfig, harness.functions, harness.store, changes, options.watch === true ? {} : (options.watch as WatchOptions));
+  }
   let closing: Promise<void> | null = null;
   return {
     app,
     harness,
+    changes,
+    watch,
     url: bound.url,
     host: bound.host,
     port: bound.port,
     token: token ?? null,
     close: () =>
       (closing ??= (async () => {
+        watch?.close();
+        changes.close();
         await app.close();
         if (owned) await harness.close();
       })()),

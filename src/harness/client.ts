@@ -3,6 +3,7 @@ import type {
 } from '../dashboard/index.js';
 import type { Finding } from '../lint/index.js';
 import type { ProblemDetails } from '../index.js';
+import type { ChangesAnswer } from './change-feed.js';
 
 /** A dashboard as creation returns it. */
 export interface CreatedDashboard {
@@ -82,6 +83,22 @@ export class HarnessClient {
   /** The exact text the dashboard was loaded from. */
   async getSource(id: string): Promise<string> {
     return (await this.#send('GET', `${this.#dash(id)}/source`)).text();
+  }
+
+  /**
+   * Watch mode's changes: without `after`, the latest change number at once; with it, the changes after it,
+   * waiting up to `waitSeconds` (default 25) for the next.
+   *
+   * @example
+   * const { seq } = await client.changes();
+   * const next = await client.changes(seq, 10); // after editing a widget's file
+   */
+  changes(after?: number, waitSeconds?: number): Promise<ChangesAnswer> {
+    const query = new URLSearchParams();
+    if (after !== undefined) query.set('after', String(after));
+    if (waitSeconds !== undefined) query.set('wait', String(waitSeconds));
+    const text = query.toString();
+    return this.#json('GET', `/api/changes${text ? `?${text}` : ''}`);
   }
 
   async deleteDashboard(id: string): Promise<void> {

@@ -6,6 +6,11 @@
 export { DEFAULT_BODY_LIMIT, createHarnessApp, startHarness } from './app.js';
 export type { HarnessApp, HarnessAppOptions, RunningHarness, StartHarnessOptions } from './app.js';
 export { harnessRoutes } from './routes.js';
+export { ChangeFeed } from './change-feed.js';
+export type { ChangesAnswer, HarnessChange } from './change-feed.js';
+export { changesRoutes, MAX_CHANGES_WAIT_SECONDS } from './changes-route.js';
+export { watchFunctions } from './function-watch.js';
+export type { FunctionWatch, WatchOptions } from './function-watch.js';
 export { requestGuard } from './request-guard.js';
 export type { RequestGuardOptions } from './request-guard.js';
 export { isAllowedHost, isLoopback } from './hosts.js';

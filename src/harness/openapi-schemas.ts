@@ -241,6 +241,30 @@ export const schemas: Record<string, object> = {
     additionalProperties: false,
     properties: { refreshed: { type: 'array', items: widgetId }, skipped: { type: 'array', items: widgetId } },
   },
+  Changes: {
+    type: 'object',
+    required: ['watching', 'seq', 'changes'],
+    additionalProperties: false,
+    properties: {
+      watching: { type: 'boolean' },
+      seq: { type: 'integer', minimum: 0 },
+      changes: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['seq', 'at', 'files', 'functions', 'widgets'],
+          additionalProperties: false,
+          properties: {
+            seq: { type: 'integer', minimum: 1 },
+            at: { type: 'string' },
+            files: { type: 'array', items: { type: 'string' } },
+            functions: { type: 'array', items: { type: 'string' } },
+            widgets: { type: 'object', additionalProperties: { type: 'array', items: widgetId } },
+          },
+        },
+      },
+    },
+  },
   LintResult: {
     type: 'object',
     required: ['findings'],

@@ -137,6 +137,19 @@ function paths(): Record<string, object> {
         responses: { '200': ok('The findings', ref('LintResult')), ...errors(400, 413, 415, 422, 429) },
       },
     },
+    '/api/changes': {
+      get: {
+        operationId: 'changes',
+        summary: 'Wait for the next change (watch mode)',
+        description:
+          'In watch mode (`trellis harness --watch`) a change to a function\'s files restarts its environments and makes the widgets showing its output run it again on their next read. Without `after`, answers at once with the latest change number; with `after`, answers with the changes after it, waiting up to `wait` seconds for one. `watching` is false when the harness does not watch.',
+        parameters: [
+          { name: 'after', in: 'query', required: false, description: 'The last change number seen.', schema: { type: 'integer', minimum: 0 } },
+          { name: 'wait', in: 'query', required: false, description: 'Seconds to wait for a change; default 25, at most 60.', schema: { type: 'integer', minimum: 0, maximum: 60 } },
+        ],
+        responses: { '200': ok('The changes after `after`', ref('Changes')), ...errors(400) },
+      },
+    },
     '/api/openapi.json': {
       get: { operationId: 'openapi', summary: 'This document', responses: { '200': ok('OpenAPI 3.1', { type: 'object' }) } },
     },

@@ -88,11 +88,7 @@ export class FunctionRegistry {
    */
   resolve(endpoint: string): FunctionTarget | InvokeError {
     const parsed = typeof endpoint === 'string' ? parseEndpoint(endpoint) : undefined;
-    const key =
-      parsed &&
-      ((parsed.unqualifiedArn && this.byArn.get(parsed.unqualifiedArn)) ||
-        this.byName.get(parsed.name) ||
-        this.byArnName.get(parsed.name));
+    const key = this.keyFor(endpoint);
     if (key) return this.target(key, key, this.config.functions[key]!);
     if (parsed && this.config.invokeUrl) {
       const cacheKey = `invokeUrl:${parsed.name}`;
@@ -104,6 +100,41 @@ export class FunctionRegistry {
       type: 'FunctionNotFound',
       message: `No function is configured for endpoint ${JSON.stringify(endpoint)} (${known}); add it to the functions file by name or full ARN`,
     };
+  }
+
+  /**
+   * The configured key (name or ARN) that answers an endpoint, or undefined when none does (the top-level
+   * `invokeUrl`, if any, answers those).
+   *
+   * @example
+   * registry.keyFor('arn:aws:lambda:us-east-1:123456789012:function:hello:prod'); // 'hello'
+   */
+  keyFor(endpoint: string): string | undefined {
+    const parsed = typeof endpoint === 'string' ? parseEndpoint(endpoint) : undefined;
+    if (!parsed) return undefined;
+    return (parsed.unqualifiedArn && this.byArn.get(parsed.unqualifiedArn)) || this.byName.get(parsed.name) || this.byArnName.get(parsed.name) || undefined;
+  }
+
+  /**
+   * Ends the execution environments of the named functions (every function when no names are given): their
+   * processes stop, and the next invocation starts a fresh one that loads the code again, as after a deploy.
+   * Invocations still running in them end with `Runtime.ExitError`. Returns the keys that had environments.
+   *
+   * @example
+   * await registry.restart(['greeter']); // after widgets/greeter.ts changed
+   */
+  async restart(keys?: readonly string[]): Promise<string[]> {
+    const chosen = keys ? new Set(keys) : null;
+    const stopping: FunctionTarget[] = [];
+    const restarted: string[] = [];
+    for (const [cacheKey, target] of this.targets) {
+      if (chosen && !chosen.has(cacheKey)) continue;
+      this.targets.delete(cacheKey);
+      stopping.push(target);
+      restarted.push(cacheKey);
+    }
+    await Promise.all(stopping.map((t) => t.close()));
+    return restarted;
   }
 
   private target(cacheKey: string, key: string, spec: FunctionSpec): FunctionTarget {

@@ -71,7 +71,7 @@ export type { LambdaContext };
 export type InProcessHandler = (
   event: any,
   context: LambdaContext,
-  callback?: (err?: unknown, result?: unknown) => void,
+  callback: (err?: unknown, result?: unknown) => void,
 ) => unknown;
 
 /**

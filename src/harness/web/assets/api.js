@@ -68,6 +68,8 @@ export const api = {
   runAction: (id, wid, index, body) => call('POST', `${d(id)}/widgets/${encodeURIComponent(wid)}/actions/${index}`, body),
   refresh: (id, mode) => call('POST', `${d(id)}/refresh`, { mode }),
   functions: () => call('GET', '/api/functions'),
+  /** Watch mode: the latest change number (no `after`), or the changes after `after`, waiting for one. */
+  changes: (after) => call('GET', after === undefined ? '/api/changes' : `/api/changes?after=${after}`),
 };
 
 /** One line for a failed call: the problem's title and detail, or the status. */

@@ -143,6 +143,35 @@ async function route() {
   if (id) await openDashboard(id);
 }
 
+// Watch mode: when the harness restarts a function after its files changed, the widgets of the dashboard on
+// screen that show its output are read again, which runs the new code.
+async function applyChange(change) {
+  const d = page.current;
+  if (!d) return;
+  const ids = new Set(change.widgets[d.id] ?? []);
+  await Promise.all(d.widgets.filter((w) => ids.has(w.widgetId)).map((w) => readWidget(w)));
+  const files = change.files.map((f) => f.split(/[\\/]/).pop()).join(', ');
+  status(`${files} changed: restarted ${change.functions.join(', ')}; read ${ids.size} widget${ids.size === 1 ? '' : 's'} again at ${new Date().toLocaleTimeString()}.`);
+}
+
+async function followChanges() {
+  const first = await api.changes();
+  if (!first.ok || !first.body.watching) return;
+  document.body.dataset.watching = 'true';
+  let seq = first.body.seq;
+  for (;;) {
+    const res = await api.changes(seq);
+    if (!res.ok) {
+      // The harness is gone or refused: try again a little later rather than in a tight loop.
+      await new Promise((resume) => window.setTimeout(resume, 2000));
+      continue;
+    }
+    seq = res.body.seq;
+    for (const change of res.body.changes) await applyChange(change);
+    document.body.dataset.changeSeq = String(seq);
+  }
+}
+
 async function main() {
   const css = await fetch('/web/widget.css');
   page.defaultCss = css.ok ? await css.text() : '';
@@ -169,6 +198,7 @@ async function main() {
   if (functions.ok) setFunctions(functions.body);
   await route();
   document.body.dataset.ready = 'true';
+  void followChanges();
 }
 
 void main();

@@ -1,0 +1,153 @@
+// The package as users install it (`npm pack`, then `npm install <tarball>` into an empty project): a CommonJS
+// project, an ES module project and a TypeScript project compiled to CommonJS each load every subpath, and the
+// harness installed there runs a CommonJS widget that requires `trellis/widgets`.
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { installPackedPackage, REPO, type InstalledProject } from '../support/packed-package.js';
+
+const run = promisify(execFile);
+const TSC = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
+
+/** Each subpath with one export it must have. `trellis/ratelimit/redis` needs the optional peer `ioredis`. */
+const SUBPATHS: Record<string, string> = {
+  trellis: 'createApp',
+  'trellis/ratelimit': 'ManualClock',
+  'trellis/widgets': 'html',
+  'trellis/lint': 'lint',
+  'trellis/dashboard': 'createInterpreter',
+  'trellis/harness': 'startHarness',
+};
+
+const PROBE = `const expected = ${JSON.stringify(SUBPATHS)};`;
+const REPORT = `
+const seen = {};
+for (const [name, mod] of Object.entries(loaded)) seen[name] = typeof mod[expected[name]];
+console.log(JSON.stringify(seen));`;
+const ALL_FUNCTIONS = JSON.stringify(Object.fromEntries(Object.keys(SUBPATHS).map((k) => [k, 'function'])));
+
+let project: InstalledProject;
+
+before(async () => {
+  project = await installPackedPackage();
+});
+
+after(() => project?.remove());
+
+async function node(file: string, cwd = project.dir): Promise<string> {
+  const { stdout } = await run(process.execPath, [file], { cwd });
+  return stdout.trim();
+}
+
+describe('the packed package in a new project', () => {
+  it('is exported for both import and require, and the package states the Node.js versions that can require it', () => {
+    const manifest = JSON.parse(readFileSync(join(project.dir, 'node_modules', 'trellis', 'package.json'), 'utf8'));
+    assert.equal(manifest.engines.node, '>=20.19');
+    for (const name of Object.keys(SUBPATHS)) {
+      const entry = manifest.exports[name === 'trellis' ? '.' : `./${name.slice('trellis/'.length)}`];
+      assert.ok(entry.require.types.endsWith('.d.cts'), `${name} has CommonJS types`);
+      assert.equal(entry.require.default, entry.import.default, `${name}: one module for both`);
+    }
+  });
+
+  it('a CommonJS project (npm init) requires every subpath', async () => {
+    const lines = Object.keys(SUBPATHS).map((name) => `  ${JSON.stringify(name)}: require(${JSON.stringify(name)}),`);
+    writeFileSync(join(project.dir, 'index.js'), `'use strict';\n${PROBE}\nconst loaded = {\n${lines.join('\n')}\n};${REPORT}\n`);
+    assert.equal(await node('index.js'), ALL_FUNCTIONS);
+  });
+
+  it('an ES module project imports every subpath', async () => {
+    const dir = join(project.dir, 'esm');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+    const imports = Object.keys(SUBPATHS).map((name, i) => `import * as m${i} from ${JSON.stringify(name)};`);
+    const loaded = Object.keys(SUBPATHS).map((name, i) => `  ${JSON.stringify(name)}: m${i},`);
+    writeFileSync(join(dir, 'index.js'), `${imports.join('\n')}\n${PROBE}\nconst loaded = {\n${loaded.join('\n')}\n};${REPORT}\n`);
+    assert.equal(await node('index.js', dir), ALL_FUNCTIONS);
+  });
+
+  it('trellis/ratelimit/redis says which package it needs when the optional peer ioredis is not installed, in both module systems', async () => {
+    writeFileSync(join(project.dir, 'redis.js'), `try { require('trellis/ratelimit/redis'); console.log('loaded'); } catch (e) { console.log(e.message.split('\\n')[0]); }\n`);
+    assert.match(await node('redis.js'), /Cannot find (package|module) 'ioredis'/);
+  });
+
+  // node16 reads the CommonJS declarations (.d.cts), so they are checked in full there; nodenext (and node20)
+  // read the ES module ones, which the repository's own typecheck covers; commonjs is what older tsc --init wrote.
+  for (const [module, skipLibCheck] of [['nodenext', true], ['node16', false], ['commonjs', true]] as const) {
+    it(`TypeScript with "module": "${module}" compiles to CommonJS with tsc and runs`, async () => {
+      const dir = join(project.dir, `ts-${module}`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(
+        join(dir, 'index.ts'),
+        [
+          `import { html, type WidgetHandler } from 'trellis/widgets';`,
+          `import { createInterpreter } from 'trellis/dashboard';`,
+          `import { HarnessClient } from 'trellis/harness';`,
+          `import { ManualClock } from 'trellis/ratelimit';`,
+          `import { lint } from 'trellis/lint';`,
+          `import { createApp } from 'trellis';`,
+          `const handler: WidgetHandler<{ name: string }> = async (event) => html\`<p>Hello \${event.name}</p>\`;`,
+          `const interpreter = createInterpreter({ functions: { functions: { hello: { handler } } } });`,
+          `const findings: number = lint('<p onclick="x()">hi</p>').length;`,
+          `void (async () => {`,
+          `  const dash = await interpreter.load({ widgets: [{ type: 'custom', properties: { endpoint: 'hello', params: { name: '<Ada>' } } }] });`,
+          `  const widget = await dash.widget(0);`,
+          `  console.log(JSON.stringify({ html: widget.html, findings, client: typeof HarnessClient, clock: new ManualClock(5).now(), app: typeof createApp }));`,
+          `  await interpreter.close();`,
+          `})();`,
+          '',
+        ].join('\n'),
+      );
+      const types = join(REPO, 'node_modules', '@types');
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({ compilerOptions: { module, target: 'es2022', strict: true, skipLibCheck, outDir: 'out', typeRoots: [types], types: ['node'] }, files: ['index.ts'] }),
+      );
+      await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir }).catch((e: { stdout: string }) => assert.fail(`tsc failed:\n${e.stdout}`));
+      const compiled = readFileSync(join(dir, 'out', 'index.js'), 'utf8');
+      assert.match(compiled, /require\("trellis\/widgets"\)/, 'compiled to CommonJS');
+      const printed = JSON.parse(await node(join('out', 'index.js'), dir));
+      assert.deepEqual(printed, { html: '<p>Hello &lt;Ada&gt;</p>', findings: 1, client: 'function', clock: 5, app: 'function' });
+    });
+  }
+
+  it('the installed trellis harness runs a CommonJS widget that requires trellis/widgets', async () => {
+    const dir = join(project.dir, 'widgets');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'greeting.js'),
+      `const { html } = require('trellis/widgets');\nexports.handler = async (event) => html\`<p class="greeting">Hello, \${event.name}</p>\`;\n`,
+    );
+    writeFileSync(join(project.dir, 'functions.json'), JSON.stringify({ functions: { greeting: { handler: 'widgets/greeting.handler' } } }));
+    writeFileSync(join(project.dir, 'dashboard.json'), JSON.stringify({ widgets: [{ type: 'custom', properties: { endpoint: 'greeting', params: { name: '<Ada>' } } }] }));
+    const child = spawn(process.execPath, [join('node_modules', '.bin', 'trellis'), 'harness', '--functions', 'functions.json', '--dashboard', 'dashboard.json', '--port', '0'], {
+      cwd: project.dir,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    try {
+      const lines: string[] = [];
+      const rl = createInterface({ input: child.stdout! });
+      await new Promise<void>((ready, fail) => {
+        rl.on('line', (line) => {
+          lines.push(line);
+          if (lines.length === 2) ready();
+        });
+        void exited.then((code) => fail(new Error(`the harness exited with ${code}: ${lines.join('\n')}`)));
+      });
+      const url = /^Trellis harness listening on (http:\/\/\S+)$/.exec(lines[0]!)?.[1];
+      const id = /^dashboard (\S+) dashboard /.exec(lines[1]!)?.[1];
+      assert.ok(url && id, lines.join('\n'));
+      const widget = (await (await fetch(`${url}/api/dashboards/${id}/widgets/0`)).json()) as { html: string; error: unknown };
+      assert.equal(widget.error, null);
+      assert.equal(widget.html, '<p class="greeting">Hello, &lt;Ada&gt;</p>');
+    } finally {
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0);
+    }
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * The package as a user gets it: `npm pack` of this repository (built first when `dist/` is missing or older
+ * than the sources), installed from the tarball into a new, empty project folder.
+ *
+ * @example
+ * const project = await installPackedPackage();
+ * try { execFileSync('node', ['index.js'], { cwd: project.dir }); } finally { project.remove(); }
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+export const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function newest(dir: string, skip: RegExp): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) latest = Math.max(latest, newest(path, skip));
+    else if (!skip.test(entry.name)) latest = Math.max(latest, statSync(path).mtimeMs);
+  }
+  return latest;
+}
+
+function built(): boolean {
+  const marker = join(REPO, 'dist', 'widgets', 'index.d.cts');
+  return existsSync(marker) && statSync(marker).mtimeMs >= newest(join(REPO, 'src'), /\.test(-suite)?\.ts$/);
+}
+
+/**
+ * Builds `dist/` unless it is newer than every source file it is made from. Test files run at the same time
+ * take turns through a lock folder, so one builds and the others wait for it.
+ */
+async function ensureBuilt(): Promise<void> {
+  const lock = join(tmpdir(), `trellis-build-${createHash('sha256').update(REPO).digest('hex').slice(0, 16)}`);
+  const giveUp = Date.now() + 10 * 60_000;
+  while (!built()) {
+    try {
+      mkdirSync(lock);
+    } catch {
+      if (Date.now() > giveUp) throw new Error(`another build holds ${lock}; remove it if no build is running`);
+      await new Promise((r) => setTimeout(r, 500));
+      continue;
+    }
+    try {
+      if (!built()) await run(NPM, ['run', 'build'], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 });
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+}
+
+export interface InstalledProject {
+  /** The project folder: a CommonJS package (as `npm init` makes it) with the package installed. */
+  dir: string;
+  /** The tarball `npm pack` made. */
+  tarball: string;
+  remove(): void;
+}
+
+/**
+ * Packs the package and installs the tarball into a new project whose package.json is what `npm init -y`
+ * writes (no `"type"`, so `.js` files are CommonJS). Its dependencies come from the npm cache when they are
+ * there (`--prefer-offline`).
+ */
+export async function installPackedPackage(): Promise<InstalledProject> {
+  await ensureBuilt();
+  const root = mkdtempSync(join(tmpdir(), 'trellis-consumer-'));
+  try {
+    const packDir = join(root, 'pack');
+    const dir = join(root, 'project');
+    for (const d of [packDir, dir]) mkdirSync(d);
+    const { stdout } = await run(NPM, ['pack', REPO, '--pack-destination', packDir, '--silent'], { cwd: root });
+    const tarball = join(packDir, stdout.trim().split('\n').pop()!);
+    writeFileSync(
+      join(dir, 'package.json'),
+      `${JSON.stringify({ name: 'widget-project', version: '1.0.0', main: 'index.js', scripts: { test: 'echo "Error: no test specified" && exit 1' }, license: 'ISC' }, null, 2)}\n`,
+    );
+    await run(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir, maxBuffer: 16 * 1024 * 1024 });
+    return { dir, tarball, remove: () => rmSync(root, { recursive: true, force: true }) };
+  } catch (error) {
+    rmSync(root, { recursive: true, force: true });
+    throw error;
+  }
+}
