@@ -39,6 +39,18 @@ export function checkPolicyNumbers(policyKey: string, permitLimit: unknown, wind
 }
 
 /**
+ * Checks an acquire's cost: a safe integer of at least 1 (the permits the request spends). Throws a
+ * TypeError naming the store; `undefined` means 1.
+ */
+export function checkCost(store: string, cost: unknown): number {
+  if (cost === undefined) return 1;
+  if (typeof cost !== 'number' || !Number.isSafeInteger(cost) || cost < 1) {
+    throw new TypeError(`${store}.acquire: cost must be a whole number of permits, at least 1; got ${String(cost)}`);
+  }
+  return cost;
+}
+
+/**
  * The rejection for an acquire whose signal was aborted: an `AbortError` whatever the abort reason was (the
  * reason is kept as `cause`).
  */

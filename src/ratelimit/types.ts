@@ -40,6 +40,16 @@ export interface RateLimitDecision {
   readonly reset: number;
   /** Seconds to wait before a retry can succeed; 0 when allowed. */
   readonly retryAfter: number;
+  /** Set only by a store that admitted because it could not count (failed open); `error` is the cause. */
+  readonly failedOpen?: { readonly error: unknown };
+}
+
+/** What one acquire asks for beyond its partition and policy. */
+export interface AcquireOptions {
+  /** Permits this request spends: a safe integer >= 1; default 1. */
+  readonly cost?: number;
+  /** Aborts a wait (a store that waits on I/O rejects with an AbortError). */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -49,13 +59,8 @@ export interface RateLimitDecision {
  * app.services.add(RateLimitStore, () => new RedisRateLimitStore({ client }), { type: RegistrationType.Replace });
  */
 export interface RateLimitStore {
-  acquire(partition: string, policy: RateLimitPolicy, signal?: AbortSignal): Promise<RateLimitDecision>;
-  /**
-   * Optional: the same answer without a promise, for a store that never waits (the in-process store). The
-   * rate-limit filters call it instead of `acquire` when it is there, so it must decide exactly as `acquire`
-   * does — a subclass that overrides one overrides both.
-   */
-  acquireNow?(partition: string, policy: RateLimitPolicy): RateLimitDecision;
+  /** The ONLY store method. A store that never waits returns the decision itself; one that does returns a promise. */
+  acquire(partition: string, policy: RateLimitPolicy, options?: AcquireOptions): RateLimitDecision | Promise<RateLimitDecision>;
 }
 
 /** A monotonic clock in milliseconds; inject a manual one in tests. */
