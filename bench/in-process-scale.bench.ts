@@ -46,7 +46,7 @@ const contenders: Contender[] = [
     name: 'InProcessRateLimitStore.acquireNow',
     make: (cap) => {
       const store = new InProcessRateLimitStore({ maxTrackedPartitions: cap, clock: new ManualClock(1_000) });
-      return { acquire: (p) => store.acquireNow(p, POLICY) };
+      return { acquire: (p) => store.acquire(p, POLICY) };
     },
   },
   {

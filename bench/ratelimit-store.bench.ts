@@ -58,7 +58,7 @@ const contenders: readonly Contender[] = [
     make(permitLimit, windowSeconds): Limiter<RateLimitDecision> {
       const store = new InProcessRateLimitStore({ maxTrackedPartitions: 1_000_000 });
       const policy = benchPolicy(permitLimit, windowSeconds);
-      return { acquire: (key) => store.acquireNow(key, policy), sync: true, allowed: (d) => d.allowed, close() {} };
+      return { acquire: (key) => store.acquire(key, policy), sync: true, allowed: (d) => d.allowed, close() {} };
     },
   },
   {

@@ -10,6 +10,7 @@ import { STORE_UNAVAILABLE_CODE } from './store-unavailable-error.js';
 import type { RateLimitStoreUnavailableError } from './store-unavailable-error.js';
 import { RateLimitScope, RateLimitStore } from './types.js';
 import type { RateLimitDecision, RateLimitPolicy } from './types.js';
+import { InProcessRateLimitStore } from './in-process-store.js';
 
 /** Outcomes of both scopes for one request, so the headers report across all counters. */
 const OUTCOMES = Symbol('trellis.ratelimit.outcomes');
@@ -48,7 +49,7 @@ function record(ctx: ExecutionContext, policy: RateLimitPolicy, decision: RateLi
 /** The decision of a store that never waits, or undefined once a failing store has been answered with 503. */
 function decideNow(ctx: ExecutionContext, store: RateLimitStore, partition: string, policy: RateLimitPolicy): RateLimitDecision | undefined {
   try {
-    return store.acquireNow!(partition, policy);
+    return store.acquire(partition, policy) as RateLimitDecision;
   } catch (error) {
     refuseUnavailable(ctx, error);
     return undefined;
@@ -58,7 +59,8 @@ function decideNow(ctx: ExecutionContext, store: RateLimitStore, partition: stri
 function acquireAll(ctx: ExecutionContext, plan: ScopePlan, store: RateLimitStore, partition: unknown, structured: boolean): void | Promise<void> {
   if (typeof partition !== 'string') throw new TypeError('A RateLimitPartitioner must return a string partition key.');
   const { policies, shared } = plan;
-  if (store.acquireNow && policies.length === 1 && !shared) {
+  const now = store instanceof InProcessRateLimitStore;
+  if (now && policies.length === 1 && !shared) {
     // The common case — one counter, one scope, a store that never waits: no promise, no outcome list.
     const policy = policies[0]!;
     const decision = decideNow(ctx, store, partition, policy);
@@ -70,7 +72,7 @@ function acquireAll(ctx: ExecutionContext, plan: ScopePlan, store: RateLimitStor
   // Headers report across both scopes: the outcomes are shared only when the handler has limits at both.
   const outcomes = (shared ? (ctx.items.get(OUTCOMES) as Outcome[] | undefined) : undefined) ?? [];
   if (shared) ctx.items.set(OUTCOMES, outcomes);
-  if (store.acquireNow) {
+  if (now) {
     // A store that never waits answers at once: no promise, no signal, no extra ticks per request.
     for (const policy of policies) {
       const decision = decideNow(ctx, store, partition, policy);
@@ -83,7 +85,7 @@ function acquireAll(ctx: ExecutionContext, plan: ScopePlan, store: RateLimitStor
     for (const policy of policies) {
       let decision: RateLimitDecision;
       try {
-        decision = await store.acquire(partition, policy, ctx.signal);
+        decision = await store.acquire(partition, policy, { signal: ctx.signal });
       } catch (error) {
         return refuseUnavailable(ctx, error);
       }

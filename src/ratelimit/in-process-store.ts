@@ -2,7 +2,7 @@ import { monotonicClock } from './clock.js';
 import { ExpiryQueue } from './sliding-window-expiry-queue.js';
 import { SlidingWindowCounter, windowShape, type WindowShape } from './sliding-window.js';
 import { acquireAbortedError, checkPartition, checkPolicy, failOpenDecision } from './store-checks.js';
-import type { RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from './types.js';
+import type { AcquireOptions, RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from './types.js';
 
 /** Options of {@link InProcessRateLimitStore}. */
 export interface InProcessRateLimitStoreOptions {
@@ -74,9 +74,6 @@ export class InProcessRateLimitStore implements RateLimitStore {
   #lastPolicy: RateLimitPolicy | undefined = undefined;
   #lastShape: WindowShape | undefined = undefined;
   #lastNow = Number.NEGATIVE_INFINITY;
-  /** The last refusal and its settled promise, handed out again while a caller keeps hitting a full counter. */
-  #lastRefusal: RateLimitDecision | undefined = undefined;
-  #lastRefusalPromise: Promise<RateLimitDecision> | undefined = undefined;
 
   constructor(options: InProcessRateLimitStoreOptions = {}) {
     const max = options.maxTrackedPartitions ?? DEFAULT_MAX_TRACKED_PARTITIONS;
@@ -99,32 +96,12 @@ export class InProcessRateLimitStore implements RateLimitStore {
   }
 
   /**
-   * Takes one permit from the counter of `partition` + `policy.key`, or says when one frees up.
-   * Rejects with a TypeError for a policy whose numbers make no sense, and with an AbortError when `signal`
-   * is already aborted; in both cases nothing is counted.
+   * Takes one permit from the counter of `partition` + `policy.key`, or says when one frees up; the answer
+   * comes at once, without a promise. Throws a TypeError for a policy whose numbers make no sense, and an
+   * AbortError when `options.signal` is already aborted; in both cases nothing is counted.
    */
-  acquire(partition: string, policy: RateLimitPolicy, signal?: AbortSignal): Promise<RateLimitDecision> {
-    // Not `async`: the answer is known at once, and this spares a promise and a microtask per request.
-    try {
-      const decision = this.#acquireNow(partition, policy, signal);
-      if (decision === this.#lastRefusal) return this.#lastRefusalPromise!;
-      const answer = Promise.resolve(decision);
-      if (!decision.allowed) {
-        this.#lastRefusal = decision;
-        this.#lastRefusalPromise = answer;
-      }
-      return answer;
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-
-  /**
-   * `acquire` without the promise, for callers in the same process that can use the answer at once (the
-   * framework's rate-limit filters do). Throws where `acquire` rejects.
-   */
-  acquireNow(partition: string, policy: RateLimitPolicy): RateLimitDecision {
-    return this.#acquireNow(partition, policy, undefined);
+  acquire(partition: string, policy: RateLimitPolicy, options?: AcquireOptions): RateLimitDecision {
+    return this.#acquireNow(partition, policy, options?.signal);
   }
 
   #acquireNow(partition: string, policy: RateLimitPolicy, signal: AbortSignal | undefined): RateLimitDecision {

@@ -113,12 +113,12 @@ describe('store clocks', () => {
     const p = policy(1, 10);
     for (const broken of [Number.NaN, Number.POSITIVE_INFINITY]) {
       now = broken;
-      await assert.rejects(store.acquire('sub:a', p), { name: 'TypeError', message: /clock.now\(\) must return finite milliseconds/ });
+      await assert.rejects(async () => store.acquire('sub:a', p), { name: 'TypeError', message: /clock.now\(\) must return finite milliseconds/ });
     }
     now = 1_000;
     assert.equal((await store.acquire('sub:a', p)).allowed, true);
     now = Number.POSITIVE_INFINITY;
-    await assert.rejects(store.acquire('sub:a', p), TypeError);
+    await assert.rejects(async () => store.acquire('sub:a', p), TypeError);
     now = 2_000;
     assert.equal((await store.acquire('sub:a', p)).allowed, false, 'the broken reading freed nothing');
   });

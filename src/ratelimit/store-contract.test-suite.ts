@@ -327,7 +327,7 @@ export function rateLimitStoreContract(
         [10, Number.POSITIVE_INFINITY],
       ];
       for (const [permitLimit, windowSeconds] of bad) {
-        await assert.rejects(f.store.acquire(alice, f.policy('default', permitLimit, windowSeconds)), TypeError);
+        await assert.rejects(async () => f.store.acquire(alice, f.policy('default', permitLimit, windowSeconds)), TypeError);
       }
       assert.equal((await f.store.acquire(alice, f.policy('default', 10, 60))).remaining, 9);
     });
@@ -363,8 +363,8 @@ export function rateLimitStoreContract(
       const f = await fixture();
       const policy = f.policy('default', 1, 60);
       const alice = f.partition('alice');
-      await assert.rejects(f.store.acquire(alice, policy, AbortSignal.abort()), { name: 'AbortError' });
-      assert.equal((await f.store.acquire(alice, policy, new AbortController().signal)).allowed, true);
+      await assert.rejects(async () => f.store.acquire(alice, policy, { signal: AbortSignal.abort() }), { name: 'AbortError' });
+      assert.equal((await f.store.acquire(alice, policy, { signal: new AbortController().signal })).allowed, true);
     });
   });
 }

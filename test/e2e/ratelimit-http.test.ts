@@ -295,21 +295,6 @@ describe('rate limiting over HTTP', () => {
     assert.equal(constructed, 3);
   });
 
-  it('a store that offers acquireNow is asked through it, and decides the same way', async () => {
-    let viaNow = 0;
-    let viaPromise = 0;
-    const inner = new InProcessRateLimitStore({ clock: new ManualClock(0) });
-    const app = createApp();
-    app.services.replace(RateLimitStore, () => ({
-      acquire: (p: string, policy: RateLimitPolicy) => { viaPromise++; return inner.acquire(p, policy); },
-      acquireNow: (p: string, policy: RateLimitPolicy) => { viaNow++; return inner.acquireNow(p, policy); },
-    }));
-    app.route(route('GET', '/n', [RateLimit({ permitLimit: 1 })], () => 'ok'));
-    assert.equal((await app.inject({ url: '/n' })).statusCode, 200);
-    assert.equal((await app.inject({ url: '/n' })).statusCode, 429);
-    assert.deepEqual([viaNow, viaPromise], [2, 0]);
-  });
-
   it('a handler with the annotation but no store registered is not limited', async () => {
     const app = createApp();
     app.services.remove(RateLimitStore);
