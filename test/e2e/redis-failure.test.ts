@@ -52,14 +52,12 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
 
   for (const clientKind of ['url', 'client'] as const) {
     test(`Redis stopped mid-test, then back (${clientKind === 'url' ? 'store-owned client from a URL' : 'client passed in'})`, async () => {
-      const warnings: string[] = [];
       const userClient = clientKind === 'client' ? new Redis(server.url) : undefined;
       userClient?.on('error', () => undefined);
       const base: RedisRateLimitStoreOptions = {
         ...(userClient ? { client: userClient } : { url: server.url }),
         keyPrefix: `f:${randomUUID()}:`,
         timeoutMs: TIMEOUT_MS,
-        logger: { warn: (m) => warnings.push(m) },
       };
       const open = new RedisRateLimitStore(base);
       const closed = new RedisRateLimitStore({ ...base, failureMode: 'failClosed' });
@@ -71,14 +69,13 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
         for (let i = 0; i < 10; i++) {
           const r = await timed(() => open.acquire('open', policy));
           assert.equal(r.value?.allowed, true, 'failOpen allows while Redis is down');
+          assert.ok(r.value?.failedOpen?.error instanceof Error, 'and says it failed open, with the cause');
           assert.ok(r.ms < BOUND_MS, `failOpen answered in ${r.ms.toFixed(0)} ms`);
           const c = await timed(() => closed.acquire('closed', policy));
           assert.ok(c.error instanceof RateLimitStoreUnavailableError, `failClosed throws the typed error (got ${String(c.error)})`);
           assert.equal(c.error.status, 503);
           assert.ok(c.ms < BOUND_MS, `failClosed answered in ${c.ms.toFixed(0)} ms`);
         }
-        assert.equal(warnings.length, 2, `one warning per store, not one per request: ${warnings.join(' / ')}`);
-        assert.match(warnings[0]!, /Redis failed .*failOpen/);
 
         await server.start();
         // Limiting resumes: failOpen never refuses, so a refusal shows the counter is back.
@@ -96,8 +93,7 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
   }
 
   test('a frozen Redis (connection open, no answers) costs at most the timeout, then limiting resumes', async () => {
-    const warnings: string[] = [];
-    const store = new RedisRateLimitStore({ url: server.url, keyPrefix: `h:${randomUUID()}:`, timeoutMs: TIMEOUT_MS, failureMode: 'failClosed', logger: { warn: (m) => warnings.push(m) } });
+    const store = new RedisRateLimitStore({ url: server.url, keyPrefix: `h:${randomUUID()}:`, timeoutMs: TIMEOUT_MS, failureMode: 'failClosed' });
     try {
       await exhaust(store, 'p');
       process.kill(server.pid, 'SIGSTOP');
@@ -107,7 +103,6 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
           assert.ok(r.error instanceof RateLimitStoreUnavailableError);
           assert.ok(r.ms < BOUND_MS, `answered in ${r.ms.toFixed(0)} ms`);
         }
-        assert.equal(warnings.length, 1);
       } finally {
         process.kill(server.pid, 'SIGCONT');
       }
@@ -122,7 +117,7 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
     try {
       const controller = new AbortController();
       controller.abort(new Error('client went away'));
-      await assert.rejects(store.acquire('p', policy, controller.signal), (error: Error) => error.name === 'AbortError' && /client went away/.test(String(error.cause)));
+      await assert.rejects(store.acquire('p', policy, { signal: controller.signal }), (error: Error) => error.name === 'AbortError' && /client went away/.test(String(error.cause)));
     } finally {
       await store.close();
     }
