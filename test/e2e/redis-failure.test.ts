@@ -112,6 +112,55 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
     }
   });
 
+  test('a frozen Redis with more calls than slots: queued calls also answer within the timeout, failing open with the cause', async () => {
+    const store = new RedisRateLimitStore({ url: server.url, keyPrefix: `q:${randomUUID()}:`, timeoutMs: TIMEOUT_MS, maxInFlight: 4 });
+    try {
+      await exhaust(store, 'p');
+      process.kill(server.pid, 'SIGSTOP');
+      try {
+        const results = await Promise.all(Array.from({ length: 40 }, () => timed(() => store.acquire('p', policy))));
+        for (const r of results) {
+          assert.equal(r.value?.allowed, true, 'failOpen');
+          assert.match(String((r.value?.failedOpen?.error as Error | undefined)?.message), /Redis answered nothing for \d+ ms/);
+          assert.ok(r.ms < BOUND_MS, `answered in ${r.ms.toFixed(0)} ms`);
+        }
+      } finally {
+        process.kill(server.pid, 'SIGCONT');
+      }
+      await eventually(async () => (await store.acquire('p', policy)).allowed === false, 'the counter answers again');
+    } finally {
+      await store.close();
+    }
+  });
+
+  test("overflow 'reject': a call that finds every slot taken is refused at once with the typed error, even under failOpen", async () => {
+    const store = new RedisRateLimitStore({ url: server.url, keyPrefix: `r:${randomUUID()}:`, timeoutMs: TIMEOUT_MS, maxInFlight: 2, overflow: 'reject' });
+    try {
+      await store.acquire('warm', policy);
+      process.kill(server.pid, 'SIGSTOP');
+      let pending: Array<Promise<{ value?: RateLimitDecision; error?: unknown; ms: number }>> = [];
+      try {
+        pending = [timed(() => store.acquire('p', policy)), timed(() => store.acquire('p', policy))];
+        const third = await timed(() => store.acquire('p', policy));
+        assert.ok(third.error instanceof RateLimitStoreUnavailableError, `rejected with the typed error (got ${String(third.error)})`);
+        assert.match(third.error.message, /2 calls already wait on Redis/);
+        assert.ok(third.ms < 50, `at once (${third.ms.toFixed(0)} ms)`);
+        for (const r of await Promise.all(pending)) assert.equal(r.value?.allowed, true, 'the two in flight fail open at the timeout');
+      } finally {
+        process.kill(server.pid, 'SIGCONT');
+      }
+      await eventually(async () => (await store.acquire('p', policy).catch(() => undefined))?.allowed === false, 'slots free again once Redis answers');
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('bad flight options get a clear error', () => {
+    assert.throws(() => new RedisRateLimitStore({ url: server.url, maxInFlight: 0 }), /maxInFlight must be a positive integer/);
+    assert.throws(() => new RedisRateLimitStore({ url: server.url, overflow: 'drop' as never }), /overflow must be "queue" or "reject"/);
+    assert.throws(() => new RedisRateLimitStore({ url: server.url, readPreviousLayout: 'no' as never }), /readPreviousLayout must be true or false/);
+  });
+
   test('an aborted request rejects with an AbortError at once', async () => {
     const store = new RedisRateLimitStore({ url: server.url, keyPrefix: `a:${randomUUID()}:` });
     try {
