@@ -22,6 +22,8 @@ export type RedisOverflow = 'queue' | 'reject';
 export interface FlightCall {
   /** Sends the command; the promise settles when Redis (or the client) answers. */
   send(): Promise<unknown>;
+  /** A second command for the same call after an error (the script was not cached), or undefined. */
+  resend(error: unknown): Promise<unknown> | undefined;
   /** Called once with the answer, unless the call was settled before (timed out, aborted). */
   answered(reply: unknown): void;
   /** Called once with the client's error, unless the call was settled before. */
@@ -30,20 +32,19 @@ export interface FlightCall {
   timedOut(silentMs: number): void;
 }
 
-/** A call the flight control tracks: its timer, whether its caller has an answer, and its command's state. */
+/** A call the flight control tracks: when it started, whether its caller has an answer, its command's state. */
 class Tracked {
   settled = false;
   /** The command has an answer (or the client gave up on it). */
   replied = false;
-  queued = false;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  resent = false;
   constructor(
     readonly call: FlightCall,
     readonly startedAt: number,
   ) {}
 }
 
-/** A FIFO with O(1) push and shift that compacts itself (dropped entries are skipped, not spliced out). */
+/** A FIFO with O(1) push and shift that compacts itself; `at` reads the live entries front to back. */
 class Fifo<T> {
   #items: (T | undefined)[] = [];
   #head = 0;
@@ -55,6 +56,9 @@ class Fifo<T> {
   }
   peek(): T | undefined {
     return this.#items[this.#head];
+  }
+  at(index: number): T | undefined {
+    return this.#items[this.#head + index];
   }
   shift(): T | undefined {
     const item = this.#items[this.#head];
@@ -75,13 +79,18 @@ export class FlightControl {
   readonly #queue = new Fifo<Tracked>();
   /** When Redis last answered the oldest command waiting on it. */
   #progressAt = Number.NEGATIVE_INFINITY;
+  /** One timer for every call: it sweeps the waiting calls a few times per timeout. */
+  #sweep: ReturnType<typeof setTimeout> | undefined;
+  readonly #sweepMs: number;
 
   constructor(
     readonly timeoutMs: number,
     readonly maxInFlight: number,
     readonly overflow: RedisOverflow,
     private readonly now: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.#sweepMs = Math.max(1, Math.floor(timeoutMs / 8));
+  }
 
   /** Commands sent and not yet answered. */
   get inFlight(): number {
@@ -95,17 +104,13 @@ export class FlightControl {
   start(call: FlightCall): { cancel(): void } | false {
     if (this.#inFlight >= this.maxInFlight && this.overflow === 'reject') return false;
     const tracked = new Tracked(call, this.now());
-    tracked.timer = setTimeout(() => this.#onTimer(tracked), this.timeoutMs);
     if (this.#inFlight < this.maxInFlight) this.#send(tracked);
-    else {
-      tracked.queued = true;
-      this.#queue.push(tracked);
-    }
-    return { cancel: () => this.#settle(tracked) };
+    else this.#queue.push(tracked);
+    this.#sweep ??= setTimeout(this.#onSweep, this.#sweepMs);
+    return { cancel: () => void (tracked.settled = true) };
   }
 
   #send(tracked: Tracked): void {
-    tracked.queued = false;
     this.#inFlight++;
     this.#wire.push(tracked);
     let sent: Promise<unknown>;
@@ -115,16 +120,35 @@ export class FlightControl {
       sent = Promise.reject(error);
     }
     sent.then(
-      (reply) => {
-        this.#replied(tracked, true);
-        if (this.#settle(tracked)) tracked.call.answered(reply);
-      },
-      (error: unknown) => {
-        // An error reply from Redis (a script error) is an answer too; a client-side failure is not.
-        this.#replied(tracked, isServerReply(error));
-        if (this.#settle(tracked)) tracked.call.failed(error);
-      },
+      (reply) => this.#reply(tracked, reply),
+      (error: unknown) => this.#error(tracked, error),
     );
+  }
+
+  #reply(tracked: Tracked, reply: unknown): void {
+    this.#replied(tracked, true);
+    if (tracked.settled) return;
+    tracked.settled = true;
+    tracked.call.answered(reply);
+  }
+
+  #error(tracked: Tracked, error: unknown): void {
+    if (!tracked.resent) {
+      const again = tracked.call.resend(error);
+      if (again !== undefined) {
+        tracked.resent = true;
+        again.then(
+          (reply) => this.#reply(tracked, reply),
+          (e: unknown) => this.#error(tracked, e),
+        );
+        return;
+      }
+    }
+    // An error reply from Redis (a script error) is an answer too; a client-side failure is not.
+    this.#replied(tracked, isServerReply(error));
+    if (tracked.settled) return;
+    tracked.settled = true;
+    tracked.call.failed(error);
   }
 
   /** A command has its answer: free its slot, note Redis's progress, and send the next queued call. */
@@ -139,28 +163,42 @@ export class FlightControl {
     }
   }
 
-  /** Marks a call answered for its caller; false when it already was. */
-  #settle(tracked: Tracked): boolean {
-    if (tracked.settled) return false;
-    tracked.settled = true;
-    clearTimeout(tracked.timer);
-    return true;
+  readonly #onSweep = (): void => {
+    // Which calls are due is judged now, before this turn of the event loop reads its sockets; they are
+    // timed out only after it has (setImmediate runs after the I/O phase), unless Redis's answer came then.
+    // A call sent during that I/O phase is not due yet: its answer may be in the socket, unread.
+    const cutoff = this.now();
+    setImmediate(() => this.#sweepNow(cutoff));
+  };
+
+  /** Times out the calls Redis had been silent on for the timeout at `cutoff`; re-arms while any call waits. */
+  #sweepNow(cutoff: number): void {
+    this.#sweep = undefined;
+    const silentSince = (t: Tracked): number => Math.max(t.startedAt, this.#progressAt);
+    let waiting = false;
+    // Both lists are in start order, so the calls that are due come first.
+    for (const list of [this.#wire, this.#queue]) {
+      for (let i = 0; i < list.size; i++) {
+        const t = list.at(i)!;
+        if (t.settled) continue;
+        const since = silentSince(t);
+        if (cutoff - since < this.timeoutMs) {
+          waiting = true;
+          break;
+        }
+        t.settled = true;
+        t.call.timedOut(this.now() - since);
+      }
+    }
+    while (this.#queue.size > 0 && this.#queue.peek()!.settled) this.#queue.shift();
+    if (waiting || this.#hasUnsettled()) this.#sweep = setTimeout(this.#onSweep, this.#sweepMs);
   }
 
-  #onTimer(tracked: Tracked): void {
-    if (tracked.settled) return;
-    // Let the event loop read what Redis has sent before deciding it said nothing.
-    setImmediate(() => {
-      if (tracked.settled) return;
-      const now = this.now();
-      const silentSince = Math.max(tracked.startedAt, this.#progressAt);
-      const silentMs = now - silentSince;
-      if (silentMs >= this.timeoutMs) {
-        if (this.#settle(tracked)) tracked.call.timedOut(silentMs);
-        return;
-      }
-      tracked.timer = setTimeout(() => this.#onTimer(tracked), Math.max(1, Math.ceil(silentSince + this.timeoutMs - now)));
-    });
+  #hasUnsettled(): boolean {
+    for (const list of [this.#wire, this.#queue]) {
+      for (let i = 0; i < list.size; i++) if (!list.at(i)!.settled) return true;
+    }
+    return false;
   }
 }
 

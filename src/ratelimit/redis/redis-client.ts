@@ -42,10 +42,14 @@ export interface ScriptRunner {
   readonly kind: 'ioredis' | 'node-redis';
   /** Why the client cannot send now (it knows it is disconnected), or undefined. */
   unavailable(): string | undefined;
+  /** EVALSHA of the script. */
   run(keys: readonly string[], args: readonly string[]): Promise<unknown>;
+  /** EVAL of the script, after `run` failed with NOSCRIPT (the server had not cached it). */
+  load(keys: readonly string[], args: readonly string[]): Promise<unknown>;
 }
 
-function isNoScript(error: unknown): boolean {
+/** True for the error of an EVALSHA whose script the server has not cached. */
+export function isNoScript(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);
   return message.startsWith('NOSCRIPT');
 }
@@ -64,12 +68,8 @@ export function scriptRunner(client: unknown, sha: string, script: string): Scri
         const status = io.status;
         return status === 'reconnecting' || status === 'close' || status === 'end' ? `the Redis connection is ${status}` : undefined;
       },
-      run(keys, args) {
-        return io.evalsha(sha, keys.length, ...keys, ...args).catch((error: unknown) => {
-          if (!isNoScript(error)) throw error;
-          return io.eval(script, keys.length, ...keys, ...args);
-        });
-      },
+      run: (keys, args) => io.evalsha(sha, keys.length, ...keys, ...args),
+      load: (keys, args) => io.eval(script, keys.length, ...keys, ...args),
     };
   }
   if (c !== null && typeof c === 'object' && typeof c.evalSha === 'function' && typeof c.eval === 'function') {
@@ -79,13 +79,8 @@ export function scriptRunner(client: unknown, sha: string, script: string): Scri
       unavailable() {
         return nr.isReady === false ? 'the Redis connection is not ready' : undefined;
       },
-      run(keys, args) {
-        const options = { keys: keys as string[], arguments: args as string[] };
-        return nr.evalSha(sha, options).catch((error: unknown) => {
-          if (!isNoScript(error)) throw error;
-          return nr.eval(script, options);
-        });
-      },
+      run: (keys, args) => nr.evalSha(sha, { keys: keys as string[], arguments: args as string[] }),
+      load: (keys, args) => nr.eval(script, { keys: keys as string[], arguments: args as string[] }),
     };
   }
   throw new TypeError(

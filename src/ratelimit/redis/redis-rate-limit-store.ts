@@ -5,7 +5,7 @@ import { checkCounterLayout, checkLayoutOptions, clockMicros, counterLayout } fr
 import { FlightControl, type RedisOverflow } from './flight-control.js';
 import { SLIDING_WINDOW_SCRIPT, SLIDING_WINDOW_SHA } from './sliding-window-script.js';
 import { decodeReply } from './script-codec.js';
-import { createRedisClient, scriptRunner } from './redis-client.js';
+import { createRedisClient, isNoScript, scriptRunner } from './redis-client.js';
 import type { RedisScriptClient, ScriptRunner } from './redis-client.js';
 
 /**
@@ -83,6 +83,8 @@ interface CounterPlan {
   readonly previousKeyTail: string;
   /** permitLimit, windowMicros, segments ('0' for an exact window) and the layout's byte and struct formats. */
   readonly args: readonly [string, string, string, string, string, string];
+  /** The same with a cost of 1, the common call. */
+  readonly argsCostOne: readonly string[];
 }
 
 function positiveInteger(name: string, value: unknown, fallback: number): number {
@@ -175,7 +177,7 @@ export class RedisRateLimitStore implements RateLimitStore {
    */
   acquire(partition: string, policy: RateLimitPolicy, options?: AcquireOptions): Promise<RateLimitDecision> {
     let keys: string[];
-    let args: string[];
+    let args: readonly string[];
     let cost: number;
     let signal: AbortSignal | undefined;
     try {
@@ -188,7 +190,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       const key = plan.keyHead + name + plan.keyTail;
       keys = this.#readPrevious ? [key, plan.keyHead + name + plan.previousKeyTail] : [key];
       const now = this.#clock ? clockMicros(this.#clock) : undefined;
-      args = now === undefined ? [...plan.args, String(cost)] : [...plan.args, String(cost), now];
+      args = now === undefined ? (cost === 1 ? plan.argsCostOne : [...plan.args, String(cost)]) : [...plan.args, String(cost), now];
     } catch (error) {
       return Promise.reject(error);
     }
@@ -203,6 +205,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       };
       const started = this.#flights.start({
         send: () => this.#runner.run(keys, args),
+        resend: (error) => (isNoScript(error) ? this.#runner.load(keys, args) : undefined),
         answered: (reply) => {
           done();
           const decision = decodeReply(reply, policy.permitLimit);
@@ -249,6 +252,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     checkCounterLayout(policy);
     const layout = counterLayout(policy.permitLimit, windowMicros, exact ? 0 : this.#segments);
     const { head, tail, previousTail } = counterKeyParts(this.#prefix, policy.key);
+    const args = [String(policy.permitLimit), String(windowMicros), exact ? '0' : String(this.#segments), layout.format, layout.headerFormat, layout.recordFormat] as const;
     const plan: CounterPlan = {
       key: policy.key,
       permitLimit: policy.permitLimit,
@@ -256,7 +260,8 @@ export class RedisRateLimitStore implements RateLimitStore {
       keyHead: head,
       keyTail: tail,
       previousKeyTail: previousTail,
-      args: [String(policy.permitLimit), String(windowMicros), exact ? '0' : String(this.#segments), layout.format, layout.headerFormat, layout.recordFormat],
+      args,
+      argsCostOne: [...args, '1'],
     };
     this.#plans.set(policy, plan);
     return plan;
