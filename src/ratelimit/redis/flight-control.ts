@@ -106,7 +106,7 @@ export class FlightControl {
     const tracked = new Tracked(call, this.now());
     if (this.#inFlight < this.maxInFlight) this.#send(tracked);
     else this.#queue.push(tracked);
-    this.#sweep ??= setTimeout(this.#onSweep, this.#sweepMs);
+    if (this.#sweep === undefined) this.#sweep = setTimeout(this.#onSweep, this.#sweepMs);
     return { cancel: () => void (tracked.settled = true) };
   }
 
