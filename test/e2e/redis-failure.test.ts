@@ -145,7 +145,7 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
         assert.ok(third.error instanceof RateLimitStoreUnavailableError, `rejected with the typed error (got ${String(third.error)})`);
         assert.match(third.error.message, /2 calls already wait on Redis/);
         assert.ok(third.ms < 50, `at once (${third.ms.toFixed(0)} ms)`);
-        for (const r of await Promise.all(pending)) assert.equal(r.value?.allowed, true, 'the two in flight fail open at the timeout');
+        for (const r of await Promise.all(pending)) assert.equal(r.value?.allowed, true, `the two in flight fail open at the timeout (got ${String(r.error)})`);
       } finally {
         process.kill(server.pid, 'SIGCONT');
       }

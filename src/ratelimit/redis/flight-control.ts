@@ -18,30 +18,27 @@
 /** What happens to a call that finds `maxInFlight` commands already waiting on Redis. */
 export type RedisOverflow = 'queue' | 'reject';
 
-/** One call as the flight control sees it. */
-export interface FlightCall {
-  /** Sends the command; the promise settles when Redis (or the client) answers. */
-  send(): Promise<unknown>;
-  /** A second command for the same call after an error (the script was not cached), or undefined. */
-  resend(error: unknown): Promise<unknown> | undefined;
-  /** Called once with the answer, unless the call was settled before (timed out, aborted). */
-  answered(reply: unknown): void;
-  /** Called once with the client's error, unless the call was settled before. */
-  failed(error: unknown): void;
-  /** Called once when Redis has been silent for the timeout, unless the call was settled before. */
-  timedOut(silentMs: number): void;
-}
-
-/** A call the flight control tracks: when it started, whether its caller has an answer, its command's state. */
-class Tracked {
+/**
+ * One call as the flight control sees it: what to send, what to do with the outcome, and the control's own
+ * bookkeeping (one object per call, so a call costs no closures of its own).
+ */
+export abstract class FlightCall {
+  /** The caller has its answer (or gave up): later outcomes are ignored. */
   settled = false;
-  /** The command has an answer (or the client gave up on it). */
+  /** The command has its answer (or the client gave up on it). */
   replied = false;
   resent = false;
-  constructor(
-    readonly call: FlightCall,
-    readonly startedAt: number,
-  ) {}
+  startedAt = 0;
+  /** Sends the command; the promise settles when Redis (or the client) answers. */
+  abstract send(): Promise<unknown>;
+  /** A second command for the same call after an error (the script was not cached), or undefined. */
+  abstract resend(error: unknown): Promise<unknown> | undefined;
+  /** Called once with the answer, unless the call was settled before (timed out, aborted). */
+  abstract answered(reply: unknown): void;
+  /** Called once with the client's error, unless the call was settled before. */
+  abstract failed(error: unknown): void;
+  /** Called once when Redis has been silent for the timeout, unless the call was settled before. */
+  abstract timedOut(silentMs: number): void;
 }
 
 /** A FIFO with O(1) push and shift that compacts itself; `at` reads the live entries front to back. */
@@ -74,9 +71,9 @@ class Fifo<T> {
 export class FlightControl {
   #inFlight = 0;
   /** Commands on the wire, in the order they were sent; the front is the oldest still waiting for its answer. */
-  readonly #wire = new Fifo<Tracked>();
+  readonly #wire = new Fifo<FlightCall>();
   /** Calls waiting for a free slot (overflow 'queue'); settled ones are skipped when they come up. */
-  readonly #queue = new Fifo<Tracked>();
+  readonly #queue = new Fifo<FlightCall>();
   /** When Redis last answered the oldest command waiting on it. */
   #progressAt = Number.NEGATIVE_INFINITY;
   /** One timer for every call: it sweeps the waiting calls a few times per timeout. */
@@ -99,60 +96,60 @@ export class FlightControl {
 
   /**
    * Starts a call: sends it now, queues it, or (overflow 'reject', every slot taken) returns false without
-   * doing anything. The returned handle settles the call early (an abort).
+   * doing anything. Setting `call.settled` later gives it up (an abort).
    */
-  start(call: FlightCall): { cancel(): void } | false {
+  start(call: FlightCall): boolean {
     if (this.#inFlight >= this.maxInFlight && this.overflow === 'reject') return false;
-    const tracked = new Tracked(call, this.now());
-    if (this.#inFlight < this.maxInFlight) this.#send(tracked);
-    else this.#queue.push(tracked);
+    call.startedAt = this.now();
+    if (this.#inFlight < this.maxInFlight) this.#send(call);
+    else this.#queue.push(call);
     if (this.#sweep === undefined) this.#sweep = setTimeout(this.#onSweep, this.#sweepMs);
-    return { cancel: () => void (tracked.settled = true) };
+    return true;
   }
 
-  #send(tracked: Tracked): void {
+  #send(call: FlightCall): void {
     this.#inFlight++;
-    this.#wire.push(tracked);
+    this.#wire.push(call);
     let sent: Promise<unknown>;
     try {
-      sent = tracked.call.send();
+      sent = call.send();
     } catch (error) {
       sent = Promise.reject(error);
     }
     sent.then(
-      (reply) => this.#reply(tracked, reply),
-      (error: unknown) => this.#error(tracked, error),
+      (reply) => this.#reply(call, reply),
+      (error: unknown) => this.#error(call, error),
     );
   }
 
-  #reply(tracked: Tracked, reply: unknown): void {
-    this.#replied(tracked, true);
-    if (tracked.settled) return;
-    tracked.settled = true;
-    tracked.call.answered(reply);
+  #reply(call: FlightCall, reply: unknown): void {
+    this.#replied(call, true);
+    if (call.settled) return;
+    call.settled = true;
+    call.answered(reply);
   }
 
-  #error(tracked: Tracked, error: unknown): void {
-    if (!tracked.resent) {
-      const again = tracked.call.resend(error);
+  #error(call: FlightCall, error: unknown): void {
+    if (!call.resent) {
+      const again = call.resend(error);
       if (again !== undefined) {
-        tracked.resent = true;
+        call.resent = true;
         again.then(
-          (reply) => this.#reply(tracked, reply),
-          (e: unknown) => this.#error(tracked, e),
+          (reply) => this.#reply(call, reply),
+          (e: unknown) => this.#error(call, e),
         );
         return;
       }
     }
     // An error reply from Redis (a script error) is an answer too; a client-side failure is not.
-    this.#replied(tracked, isServerReply(error));
-    if (tracked.settled) return;
-    tracked.settled = true;
-    tracked.call.failed(error);
+    this.#replied(call, isServerReply(error));
+    if (call.settled) return;
+    call.settled = true;
+    call.failed(error);
   }
 
   /** A command has its answer: free its slot, note Redis's progress, and send the next queued call. */
-  #replied(tracked: Tracked, fromRedis: boolean): void {
+  #replied(tracked: FlightCall, fromRedis: boolean): void {
     tracked.replied = true;
     this.#inFlight--;
     if (fromRedis && this.#wire.peek() === tracked) this.#progressAt = this.now();
@@ -174,7 +171,7 @@ export class FlightControl {
   /** Times out the calls Redis had been silent on for the timeout at `cutoff`; re-arms while any call waits. */
   #sweepNow(cutoff: number): void {
     this.#sweep = undefined;
-    const silentSince = (t: Tracked): number => Math.max(t.startedAt, this.#progressAt);
+    const silentSince = (t: FlightCall): number => Math.max(t.startedAt, this.#progressAt);
     let waiting = false;
     // Both lists are in start order, so the calls that are due come first.
     for (const list of [this.#wire, this.#queue]) {
@@ -187,7 +184,7 @@ export class FlightControl {
           break;
         }
         t.settled = true;
-        t.call.timedOut(this.now() - since);
+        t.timedOut(this.now() - since);
       }
     }
     while (this.#queue.size > 0 && this.#queue.peek()!.settled) this.#queue.shift();

@@ -2,7 +2,7 @@ import { EXACT_PERMIT_LIMIT, RateLimitStoreUnavailableError, WINDOW_SEGMENTS, ac
 import type { AcquireOptions, RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../index.js';
 import { checkKeyPrefix, counterKeyParts, escapeName } from './counter-key.js';
 import { checkCounterLayout, checkLayoutOptions, clockMicros, counterLayout } from './counter-layout.js';
-import { FlightControl, type RedisOverflow } from './flight-control.js';
+import { FlightCall, FlightControl, type RedisOverflow } from './flight-control.js';
 import { SLIDING_WINDOW_SCRIPT, SLIDING_WINDOW_SHA } from './sliding-window-script.js';
 import { decodeReply } from './script-codec.js';
 import { createRedisClient, isNoScript, scriptRunner } from './redis-client.js';
@@ -196,43 +196,20 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
     const down = this.#runner.unavailable();
     if (down !== undefined) {
-      return new Promise((resolve, reject) => this.#failInto(new Error(down), policy, cost, resolve, reject));
+      return new Promise((resolve, reject) => failInto(this.#failureMode, new Error(down), policy, cost, resolve, reject));
     }
-    return new Promise<RateLimitDecision>((resolve, reject) => {
-      let onAbort: (() => void) | undefined;
-      const done = (): void => {
-        if (onAbort) signal?.removeEventListener('abort', onAbort);
-      };
-      const started = this.#flights.start({
-        send: () => this.#runner.run(keys, args),
-        resend: (error) => (isNoScript(error) ? this.#runner.load(keys, args) : undefined),
-        answered: (reply) => {
-          done();
-          const decision = decodeReply(reply, policy.permitLimit);
-          if (decision === undefined) this.#failInto(new Error(`unexpected script reply ${JSON.stringify(reply)}`), policy, cost, resolve, reject);
-          else resolve(decision);
-        },
-        failed: (error) => {
-          done();
-          this.#failInto(error, policy, cost, resolve, reject);
-        },
-        timedOut: (silentMs) => {
-          done();
-          this.#failInto(new Error(`Redis answered nothing for ${Math.round(silentMs)} ms`), policy, cost, resolve, reject);
-        },
-      });
-      if (started === false) {
-        reject(new RateLimitStoreUnavailableError(`rate limit store busy: ${this.#flights.maxInFlight} calls already wait on Redis`));
-        return;
-      }
-      if (signal !== undefined) {
-        onAbort = () => {
-          started.cancel();
-          reject(acquireAbortedError(signal));
-        };
-        signal.addEventListener('abort', onAbort, { once: true });
-      }
+    const call = new AcquireCall(this.#runner, keys, args, policy, cost, this.#failureMode, signal);
+    const answer = new Promise<RateLimitDecision>((resolve, reject) => {
+      call.resolve = resolve;
+      call.reject = reject;
     });
+    if (!this.#flights.start(call)) {
+      call.settled = true;
+      call.reject(new RateLimitStoreUnavailableError(`rate limit store busy: ${this.#flights.maxInFlight} calls already wait on Redis`));
+      return answer;
+    }
+    signal?.addEventListener('abort', call, { once: true });
+    return answer;
   }
 
   /** Closes the client if the store created it from a URL; a client passed in is left to its owner. */
@@ -266,18 +243,79 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.#plans.set(policy, plan);
     return plan;
   }
+}
 
-  /**
-   * Applies the failure mode: resolves a fail-open decision carrying the cause, or rejects with the typed
-   * error. Nothing is logged here: the rate-limit filters report fail-opens and store errors.
-   */
-  #failInto(error: unknown, policy: RateLimitPolicy, cost: number, resolve: (d: RateLimitDecision) => void, reject: (e: unknown) => void): void {
-    if (this.#failureMode === RedisFailureMode.FailClosed) {
-      reject(new RateLimitStoreUnavailableError(`rate limit store unavailable: ${describe(error)}`, { cause: error }));
-      return;
-    }
-    // What a fresh counter would say after this request, as the in-process store does when it fails open.
-    const limit = policy.permitLimit;
-    resolve({ allowed: true, limit, remaining: Math.max(0, limit - cost), reset: Math.ceil(policy.windowSeconds), retryAfter: 0, failedOpen: { error } });
+/**
+ * Applies the failure mode: resolves a fail-open decision carrying the cause, or rejects with the typed
+ * error. Nothing is logged here: the rate-limit filters report fail-opens and store errors.
+ */
+function failInto(
+  mode: RedisFailureMode,
+  error: unknown,
+  policy: RateLimitPolicy,
+  cost: number,
+  resolve: (d: RateLimitDecision) => void,
+  reject: (e: unknown) => void,
+): void {
+  if (mode === RedisFailureMode.FailClosed) {
+    reject(new RateLimitStoreUnavailableError(`rate limit store unavailable: ${describe(error)}`, { cause: error }));
+    return;
+  }
+  // What a fresh counter would say after this request, as the in-process store does when it fails open.
+  const limit = policy.permitLimit;
+  resolve({ allowed: true, limit, remaining: Math.max(0, limit - cost), reset: Math.ceil(policy.windowSeconds), retryAfter: 0, failedOpen: { error } });
+}
+
+/** One acquire on its way to Redis: the command, its outcome, and the abort listener (one object per call). */
+class AcquireCall extends FlightCall {
+  resolve!: (decision: RateLimitDecision) => void;
+  reject!: (error: unknown) => void;
+
+  constructor(
+    private readonly runner: ScriptRunner,
+    private readonly keys: readonly string[],
+    private readonly args: readonly string[],
+    private readonly policy: RateLimitPolicy,
+    private readonly cost: number,
+    private readonly mode: RedisFailureMode,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    super();
+  }
+
+  send(): Promise<unknown> {
+    return this.runner.run(this.keys, this.args);
+  }
+
+  resend(error: unknown): Promise<unknown> | undefined {
+    return isNoScript(error) ? this.runner.load(this.keys, this.args) : undefined;
+  }
+
+  answered(reply: unknown): void {
+    this.signal?.removeEventListener('abort', this);
+    const decision = decodeReply(reply, this.policy.permitLimit);
+    if (decision === undefined) this.#fail(new Error(`unexpected script reply ${JSON.stringify(reply)}`));
+    else this.resolve(decision);
+  }
+
+  failed(error: unknown): void {
+    this.signal?.removeEventListener('abort', this);
+    this.#fail(error);
+  }
+
+  timedOut(silentMs: number): void {
+    this.signal?.removeEventListener('abort', this);
+    this.#fail(new Error(`Redis answered nothing for ${Math.round(silentMs)} ms`));
+  }
+
+  /** The abort listener: the caller gives up; the command, if sent, still takes its slot until Redis answers. */
+  handleEvent(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.reject(acquireAbortedError(this.signal!));
+  }
+
+  #fail(error: unknown): void {
+    failInto(this.mode, error, this.policy, this.cost, this.resolve, this.reject);
   }
 }
