@@ -1,4 +1,16 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis, RedisOptions } from 'ioredis';
+
+/** ioredis, loaded only when the store creates its own client from a URL (node-redis users need not install it). */
+function loadIoredis(): new (url: string, options: RedisOptions) => Redis {
+  try {
+    return (createRequire(import.meta.url)('ioredis') as { Redis: new (url: string, options: RedisOptions) => Redis }).Redis;
+  } catch (error) {
+    throw new Error('RedisRateLimitStore: the `url` option needs the ioredis package (npm install ioredis), or pass a connected node-redis client as `client`', {
+      cause: error,
+    });
+  }
+}
 
 /**
  * The part of an ioredis client the store uses; both `Redis` and `Cluster` fit. `status` lets the store
@@ -99,7 +111,8 @@ export function createRedisClient(url: string, timeoutMs: number): Redis {
   if (typeof url !== 'string' || !/^rediss?:\/\//.test(url)) {
     throw new TypeError(`url must be a redis:// or rediss:// URL (got ${JSON.stringify(url)})`);
   }
-  const client = new Redis(url, {
+  const IoRedis = loadIoredis();
+  const client = new IoRedis(url, {
     connectTimeout: Math.max(1_000, timeoutMs),
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,
