@@ -133,6 +133,8 @@ export class FlightControl {
     if (!call.resent) {
       const again = call.resend(error);
       if (again !== undefined) {
+        // Redis answered (it had not cached the script): that is progress too.
+        if (this.#wire.peek() === call) this.#progressAt = this.now();
         call.resent = true;
         again.then(
           (reply) => this.#reply(call, reply),
