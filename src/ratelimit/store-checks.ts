@@ -40,6 +40,18 @@ export function checkPolicyNumbers(policyKey: string, permitLimit: unknown, wind
 }
 
 /**
+ * Checks an acquire's cost: a safe integer of at least 1 (the permits the request spends). Throws a
+ * TypeError naming the store; `undefined` means 1.
+ */
+export function checkCost(store: string, cost: unknown): number {
+  if (cost === undefined) return 1;
+  if (typeof cost !== 'number' || !Number.isSafeInteger(cost) || cost < 1) {
+    throw new TypeError(`${store}.acquire: cost must be a whole number of permits, at least 1; got ${String(cost)}`);
+  }
+  return cost;
+}
+
+/**
  * The rejection for an acquire whose signal was aborted: an `AbortError` whatever the abort reason was (the
  * reason is kept as `cause`).
  */
@@ -61,15 +73,4 @@ export function failOpenDecision(permitLimit: number, windowSeconds: number, opt
   const cost = options?.cost ?? 1;
   const decision = { allowed: true, limit: permitLimit, remaining: Math.max(0, permitLimit - cost), reset: Math.ceil(windowSeconds), retryAfter: 0 };
   return options !== undefined && 'error' in options ? { ...decision, failedOpen: { error: options.error } } : decision;
-}
-
-/**
- * Checks an acquire's cost: a whole number of permits, at least 1 (undefined means 1). Throws a TypeError
- * naming the store.
- */
-export function checkCost(store: string, cost: unknown): void {
-  if (cost === undefined) return;
-  if (typeof cost !== 'number' || !Number.isSafeInteger(cost) || cost < 1) {
-    throw new TypeError(`${store}.acquire: cost must be a whole number of permits, at least 1; got ${typeof cost === 'number' ? String(cost) : typeof cost}`);
-  }
 }

@@ -1,9 +1,11 @@
-// RedisRateLimitStore on a real three-master Redis Cluster through an ioredis Cluster client: the script
-// runs on the node owning the counter's slot, is loaded on each node as needed, and counts stay exact.
+// RedisRateLimitStore on a real three-master Redis Cluster, through an ioredis Cluster client and through a
+// node-redis cluster: the script runs on the node owning the counter's slot, is loaded on each node as
+// needed, and counts stay exact.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Cluster, Redis } from 'ioredis';
+import { createCluster } from 'redis';
 import { RedisRateLimitStore } from '../../src/ratelimit/redis/index.js';
 import type { RateLimitPolicy } from '../../src/ratelimit/types.js';
 import { redisSkipReason, startRedisCluster, type RedisClusterHandle } from '../support/redis-server.js';
@@ -14,18 +16,22 @@ const policy: RateLimitPolicy = { key: 'GET /search:burst', handler: 'GET /searc
 describe('RedisRateLimitStore on a Redis Cluster', { skip }, () => {
   let cluster: RedisClusterHandle;
   let client: Cluster;
+  let nodeRedis: ReturnType<typeof createCluster>;
   before(async () => {
     cluster = await startRedisCluster();
     client = new Cluster([{ host: '127.0.0.1', port: cluster.ports[0]! }]);
+    nodeRedis = await createCluster({ rootNodes: [{ url: `redis://127.0.0.1:${cluster.ports[0]!}` }] }).connect();
   });
   after(async () => {
     await client?.quit();
+    await nodeRedis?.quit();
     await cluster?.close();
   });
 
-  test('counters spread over every master, and each stays exact under concurrency', { timeout: 60_000 }, async () => {
+  for (const kind of ['ioredis', 'node-redis'] as const) test(`counters spread over every master, and each stays exact under concurrency (${kind})`, { timeout: 60_000 }, async () => {
     const keyPrefix = `cl:${randomUUID()}:`;
-    const store = new RedisRateLimitStore({ client, keyPrefix, timeoutMs: 5_000 });
+    const store = new RedisRateLimitStore({ client: kind === 'ioredis' ? client : nodeRedis, keyPrefix, timeoutMs: 5_000 });
+    assert.equal(store.clientKind, kind);
     const partitions = Array.from({ length: 30 }, (_, i) => `subject:user-${i}`);
     const decisions = await Promise.all(partitions.flatMap((p) => Array.from({ length: 50 }, () => store.acquire(p, policy).then((d) => ({ p, d })))));
     for (const p of partitions) {

@@ -24,7 +24,7 @@ describe('RedisRateLimitStore behind the framework', { skip }, () => {
   let server: RedisServerHandle;
   const stores: RedisRateLimitStore[] = [];
   const store = (options: Omit<RedisRateLimitStoreOptions, 'url'> = {}, keyPrefix = `h:${randomUUID()}:`): RedisRateLimitStore => {
-    const s = new RedisRateLimitStore({ url: server.url, keyPrefix, timeoutMs: 250, logger: { warn: () => undefined }, ...options });
+    const s = new RedisRateLimitStore({ url: server.url, keyPrefix, timeoutMs: 250, ...options });
     stores.push(s);
     return s;
   };

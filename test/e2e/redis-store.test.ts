@@ -220,6 +220,8 @@ describe('RedisRateLimitStore on a real redis-server', { skip }, () => {
     assert.throws(() => new RedisRateLimitStore({ client, url: server.url }), /exactly one of/);
     assert.throws(() => new RedisRateLimitStore({ url: 'http://x' }), /redis:\/\//);
     assert.throws(() => new RedisRateLimitStore({ client, keyPrefix: 'a{b' }), /without "\{"/);
+    assert.throws(() => new RedisRateLimitStore({ client: { get: () => undefined } as never }), /ioredis Redis or Cluster .* node-redis v5 client/);
+    assert.equal(new RedisRateLimitStore({ client }).clientKind, 'ioredis');
     assert.throws(() => new RedisRateLimitStore({ client, timeoutMs: 0 }), /timeoutMs must be a positive integer/);
     assert.throws(() => new RedisRateLimitStore({ client, failureMode: 'maybe' as never }), /"failOpen" or "failClosed"/);
     assert.throws(() => new RedisRateLimitStore({ client, clock: {} as never }), /clock must have a now\(\) method/);

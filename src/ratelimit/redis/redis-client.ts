@@ -1,37 +1,125 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis, RedisOptions } from 'ioredis';
+
+/** ioredis, loaded only when the store creates its own client from a URL (node-redis users need not install it). */
+function loadIoredis(): new (url: string, options: RedisOptions) => Redis {
+  try {
+    return (createRequire(import.meta.url)('ioredis') as { Redis: new (url: string, options: RedisOptions) => Redis }).Redis;
+  } catch (error) {
+    throw new Error('RedisRateLimitStore: the `url` option needs the ioredis package (npm install ioredis), or pass a connected node-redis client as `client`', {
+      cause: error,
+    });
+  }
+}
 
 /**
  * The part of an ioredis client the store uses; both `Redis` and `Cluster` fit. `status` lets the store
  * fail at once while the client knows it is disconnected instead of waiting out the timeout.
  *
  * @example
- * const client: RedisScriptClient = new Redis(process.env.REDIS_URL);
+ * const client: IoredisScriptClient = new Redis(process.env.REDIS_URL);
  */
-export interface RedisScriptClient {
+export interface IoredisScriptClient {
   evalsha(sha1: string, numkeys: number, ...args: string[]): Promise<unknown>;
   eval(script: string, numkeys: number, ...args: string[]): Promise<unknown>;
   readonly status?: string;
   quit?(): Promise<unknown>;
 }
 
+/** The keys and arguments of a node-redis `evalSha` / `eval` call. */
+export interface NodeRedisEvalOptions {
+  keys?: string[];
+  arguments?: string[];
+}
+
 /**
- * A client for a URL, tuned so a request never hangs on Redis: each command times out, a command is never
- * retried or replayed after a reconnect (a late replay would spend a permit nobody waits for), and while
- * disconnected the client reconnects quickly in the background.
+ * The part of a node-redis v5 client the store uses; what `createClient()` and `createCluster()` return fits.
+ * `isReady` lets the store fail at once while the client is reconnecting.
+ *
+ * @example
+ * const client: NodeRedisScriptClient = await createClient({ url: process.env.REDIS_URL }).connect();
+ */
+export interface NodeRedisScriptClient {
+  evalSha(sha1: string, options?: NodeRedisEvalOptions): Promise<unknown>;
+  eval(script: string, options?: NodeRedisEvalOptions): Promise<unknown>;
+  readonly isReady?: boolean;
+}
+
+/** A connected ioredis `Redis` or `Cluster`, or a connected node-redis v5 client or cluster. */
+export type RedisScriptClient = IoredisScriptClient | NodeRedisScriptClient;
+
+/** Runs the store's script on either kind of client, loading it with EVAL when the server has not cached it. */
+export interface ScriptRunner {
+  /** Which client library the store talks through. */
+  readonly kind: 'ioredis' | 'node-redis';
+  /** Why the client cannot send now (it knows it is disconnected), or undefined. */
+  unavailable(): string | undefined;
+  /** EVALSHA of the script. */
+  run(keys: readonly string[], args: readonly string[]): Promise<unknown>;
+  /** EVAL of the script, after `run` failed with NOSCRIPT (the server had not cached it). */
+  load(keys: readonly string[], args: readonly string[]): Promise<unknown>;
+}
+
+/** True for the error of an EVALSHA whose script the server has not cached. */
+export function isNoScript(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.startsWith('NOSCRIPT');
+}
+
+/**
+ * Tells the client kind from its methods: ioredis names commands in lower case (`evalsha`), node-redis in
+ * camel case (`evalSha`). Anything else is a TypeError that says what is accepted.
+ */
+export function scriptRunner(client: unknown, sha: string, script: string): ScriptRunner {
+  const c = client as Partial<IoredisScriptClient & NodeRedisScriptClient> | null;
+  if (c !== null && typeof c === 'object' && typeof c.evalsha === 'function' && typeof c.eval === 'function') {
+    const io = c as IoredisScriptClient;
+    return {
+      kind: 'ioredis',
+      unavailable() {
+        const status = io.status;
+        return status === 'reconnecting' || status === 'close' || status === 'end' ? `the Redis connection is ${status}` : undefined;
+      },
+      run: (keys, args) => io.evalsha(sha, keys.length, ...keys, ...args),
+      load: (keys, args) => io.eval(script, keys.length, ...keys, ...args),
+    };
+  }
+  if (c !== null && typeof c === 'object' && typeof c.evalSha === 'function' && typeof c.eval === 'function') {
+    const nr = c as NodeRedisScriptClient;
+    return {
+      kind: 'node-redis',
+      unavailable() {
+        return nr.isReady === false ? 'the Redis connection is not ready' : undefined;
+      },
+      run: (keys, args) => nr.evalSha(sha, { keys: keys as string[], arguments: args as string[] }),
+      load: (keys, args) => nr.eval(script, { keys: keys as string[], arguments: args as string[] }),
+    };
+  }
+  throw new TypeError(
+    'RedisRateLimitStore: `client` must be an ioredis Redis or Cluster (it has evalsha and eval) or a node-redis v5 client or cluster (evalSha and eval)',
+  );
+}
+
+/**
+ * A client for a URL, tuned so a request never hangs on Redis: a command is never retried or replayed
+ * after a reconnect (a late replay would spend a permit nobody waits for), and while disconnected the
+ * client reconnects quickly in the background. There is no per-command timeout in the client: the store
+ * judges a delay by whether Redis answers at all (see the store's `timeoutMs`), and a command in flight is
+ * dropped with its connection.
  */
 export function createRedisClient(url: string, timeoutMs: number): Redis {
   if (typeof url !== 'string' || !/^rediss?:\/\//.test(url)) {
     throw new TypeError(`url must be a redis:// or rediss:// URL (got ${JSON.stringify(url)})`);
   }
-  const client = new Redis(url, {
-    commandTimeout: timeoutMs,
+  const IoRedis = loadIoredis();
+  const client = new IoRedis(url, {
     connectTimeout: Math.max(1_000, timeoutMs),
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,
     enableOfflineQueue: true,
     retryStrategy: (attempt: number) => Math.min(50 * attempt, 1_000),
   });
-  // Failures surface through acquire (failure mode + warning); an unhandled 'error' event would crash the process.
+  // Failures surface through acquire (failure mode); an unhandled 'error' event would crash the process.
   client.on('error', () => undefined);
   return client;
 }

@@ -1,21 +1,21 @@
-import { EXACT_PERMIT_LIMIT, RateLimitStoreUnavailableError, WINDOW_SEGMENTS, acquireAbortedError, checkPartition, checkPolicy, failOpenDecision } from '../index.js';
+import { EXACT_PERMIT_LIMIT, RateLimitStoreUnavailableError, WINDOW_SEGMENTS, acquireAbortedError, checkCost, checkPartition, checkPolicy } from '../index.js';
 import type { AcquireOptions, RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../index.js';
 import { checkKeyPrefix, counterKeyParts, escapeName } from './counter-key.js';
 import { checkCounterLayout, checkLayoutOptions, clockMicros, counterLayout } from './counter-layout.js';
-import { FailureWarning, type RateLimitStoreLogger } from './failure-warning.js';
+import { FlightCall, FlightControl, type RedisOverflow } from './flight-control.js';
 import { SLIDING_WINDOW_SCRIPT, SLIDING_WINDOW_SHA } from './sliding-window-script.js';
 import { decodeReply } from './script-codec.js';
-import { createRedisClient } from './redis-client.js';
-import type { RedisScriptClient } from './redis-client.js';
+import { createRedisClient, isNoScript, scriptRunner } from './redis-client.js';
+import type { RedisScriptClient, ScriptRunner } from './redis-client.js';
 
 /**
- * What happens when Redis is slow or unreachable.
+ * What happens when Redis is unreachable or stops answering.
  *
  * @example
  * new RedisRateLimitStore({ client, failureMode: RedisFailureMode.FailClosed });
  */
 export const RedisFailureMode = {
-  /** Allow the request unlimited and log a (rate-limited) warning. The default. */
+  /** Allow the request unlimited; the decision carries `failedOpen: { error }`. The default. */
   FailOpen: 'failOpen',
   /** Reject with `RateLimitStoreUnavailableError`, which the framework answers with a 503 problem. */
   FailClosed: 'failClosed',
@@ -29,24 +29,41 @@ export type RedisFailureMode = (typeof RedisFailureMode)[keyof typeof RedisFailu
  * const options: RedisRateLimitStoreOptions = { client: new Redis(url), timeoutMs: 100, failureMode: 'failClosed' };
  */
 export interface RedisRateLimitStoreOptions {
-  /** A connected ioredis `Redis` or `Cluster` (the store never closes it). Give this or `url`. */
+  /**
+   * A connected client the store never closes: an ioredis `Redis` or `Cluster`, or a node-redis v5 client
+   * (`createClient`) or cluster (`createCluster`). Give this or `url`.
+   */
   readonly client?: RedisScriptClient;
-  /** A `redis://` or `rediss://` URL; the store creates and owns a client tuned never to hang (see docs). */
+  /** A `redis://` or `rediss://` URL; the store creates and owns an ioredis client tuned never to hang (see docs). */
   readonly url?: string;
   /** Prefix of every key; default `trellis:rl:`. Must not contain braces. */
   readonly keyPrefix?: string;
-  /** Longest wait for one acquire, in milliseconds; default 200. */
+  /**
+   * How long Redis may stay silent before an acquire gives up (failure mode), in milliseconds; default 200.
+   * Counted from the acquire's start or from Redis's last answer, whichever is later, so a busy application
+   * never gives up on a Redis that is answering.
+   */
   readonly timeoutMs?: number;
   /** Default `failOpen`. */
   readonly failureMode?: RedisFailureMode;
-  /** Receives the failure warnings; default `console`. */
-  readonly logger?: RateLimitStoreLogger;
-  /** At most one warning per this many milliseconds; default 10,000. */
-  readonly warnIntervalMs?: number;
+  /** Most commands waiting on Redis at once; default 1,000. */
+  readonly maxInFlight?: number;
+  /**
+   * An acquire that finds `maxInFlight` commands waiting: `'queue'` (default) waits for a free slot, under the
+   * same timeout; `'reject'` rejects at once with `RateLimitStoreUnavailableError` (a 503), whatever the
+   * failure mode, so an overload never admits requests unlimited.
+   */
+  readonly overflow?: RedisOverflow;
   /** Limits up to this many permits are exact (one record per admission instant); default 128, as in-process. */
   readonly exactLimit?: number;
   /** Larger limits count in this many segments per window (a permit may return one segment late); default 128. */
   readonly segments?: number;
+  /**
+   * Whether a new counter looks for the same counter under the previous release's layout (`:sw2` keys) and
+   * carries its admissions over; default true. Turn it off once no process of that release has run for a
+   * window: a new counter then costs Redis one lookup less.
+   */
+  readonly readPreviousLayout?: boolean;
   /**
    * Takes time from this clock (milliseconds) instead of the Redis server; for tests only (keys then live
    * at least a minute of real time, which has nothing to do with this clock's). By default the script reads
@@ -64,12 +81,10 @@ interface CounterPlan {
   readonly keyTail: string;
   /** The same counter's key under the previous value layout, read once when the counter is created. */
   readonly previousKeyTail: string;
-  readonly limitArg: string;
-  readonly windowArg: string;
-  /** Segments per window, '0' for an exact window. */
-  readonly segmentsArg: string;
-  /** The value layout's byte and struct formats (see counter-layout.ts). */
-  readonly layoutArgs: readonly [string, string, string];
+  /** permitLimit, windowMicros, segments ('0' for an exact window) and the layout's byte and struct formats. */
+  readonly args: readonly [string, string, string, string, string, string];
+  /** The same with a cost of 1, the common call. */
+  readonly argsCostOne: readonly string[];
 }
 
 function positiveInteger(name: string, value: unknown, fallback: number): number {
@@ -99,109 +114,107 @@ function describe(error: unknown): string {
  */
 export class RedisRateLimitStore implements RateLimitStore {
   readonly #client: RedisScriptClient;
+  readonly #runner: ScriptRunner;
   readonly #ownsClient: boolean;
   readonly #prefix: string;
-  readonly #timeoutMs: number;
   readonly #failureMode: RedisFailureMode;
   readonly #exactLimit: number;
   readonly #segments: number;
+  readonly #readPrevious: boolean;
   readonly #clock: RateLimitClock | undefined;
-  readonly #warning: FailureWarning;
+  readonly #flights: FlightControl;
   readonly #plans = new WeakMap<RateLimitPolicy, CounterPlan>();
 
   constructor(options: RedisRateLimitStoreOptions) {
     if (options === null || typeof options !== 'object') {
-      throw new TypeError('RedisRateLimitStore needs options with a `client` (ioredis) or a `url`');
+      throw new TypeError('RedisRateLimitStore needs options with a `client` (ioredis or node-redis) or a `url`');
     }
     const { client, url } = options;
     if ((client === undefined) === (url === undefined)) {
-      throw new TypeError('RedisRateLimitStore needs exactly one of `client` (an ioredis client) or `url` (redis://host:port)');
+      throw new TypeError('RedisRateLimitStore needs exactly one of `client` (an ioredis or node-redis client) or `url` (redis://host:port)');
     }
-    if (client !== undefined && (typeof client.evalsha !== 'function' || typeof client.eval !== 'function')) {
-      throw new TypeError('RedisRateLimitStore: `client` must be an ioredis Redis or Cluster (it needs evalsha and eval)');
-    }
-    this.#timeoutMs = positiveInteger('timeoutMs', options.timeoutMs, 200);
+    const runner = client === undefined ? undefined : scriptRunner(client, SLIDING_WINDOW_SHA, SLIDING_WINDOW_SCRIPT);
+    const timeoutMs = positiveInteger('timeoutMs', options.timeoutMs, 200);
     this.#prefix = checkKeyPrefix(options.keyPrefix ?? 'trellis:rl:');
     const mode = options.failureMode ?? RedisFailureMode.FailOpen;
     if (mode !== RedisFailureMode.FailOpen && mode !== RedisFailureMode.FailClosed) {
       throw new RangeError(`failureMode must be "failOpen" or "failClosed" (got ${JSON.stringify(mode)})`);
     }
     this.#failureMode = mode;
+    const overflow = options.overflow ?? 'queue';
+    if (overflow !== 'queue' && overflow !== 'reject') {
+      throw new RangeError(`overflow must be "queue" or "reject" (got ${JSON.stringify(overflow)})`);
+    }
+    const maxInFlight = positiveInteger('maxInFlight', options.maxInFlight, 1_000);
     this.#exactLimit = positiveInteger('exactLimit', options.exactLimit, EXACT_PERMIT_LIMIT);
     this.#segments = positiveInteger('segments', options.segments, WINDOW_SEGMENTS);
     checkLayoutOptions(this.#exactLimit, this.#segments);
+    if (options.readPreviousLayout !== undefined && typeof options.readPreviousLayout !== 'boolean') {
+      throw new TypeError(`readPreviousLayout must be true or false (got ${JSON.stringify(options.readPreviousLayout)})`);
+    }
+    this.#readPrevious = options.readPreviousLayout ?? true;
     if (options.clock !== undefined && typeof options.clock?.now !== 'function') {
       throw new TypeError('RedisRateLimitStore: clock must have a now() method returning milliseconds');
     }
     this.#clock = options.clock;
-    const now = options.clock ? () => options.clock!.now() : () => performance.now();
-    this.#warning = new FailureWarning(options.logger ?? console, positiveInteger('warnIntervalMs', options.warnIntervalMs, 10_000), now);
+    this.#flights = new FlightControl(timeoutMs, maxInFlight, overflow);
     this.#ownsClient = client === undefined;
-    this.#client = client ?? createRedisClient(url!, this.#timeoutMs);
+    // A client passed in is checked above; one for a URL is created only once every option is known good.
+    this.#client = client ?? createRedisClient(url!, timeoutMs);
+    this.#runner = runner ?? scriptRunner(this.#client, SLIDING_WINDOW_SHA, SLIDING_WINDOW_SCRIPT);
   }
 
-  /** Takes one permit of `policy` for `partition`, or says when one will be free. */
+  /** Which client library the store talks through (told from the client passed in). */
+  get clientKind(): 'ioredis' | 'node-redis' {
+    return this.#runner.kind;
+  }
+
+  /**
+   * Takes `options.cost` permits (default 1) of `policy` for `partition`, or says when that many will be
+   * free; a refusal spends nothing. Rejects with a TypeError for bad input (nothing is counted), an
+   * AbortError when `options.signal` aborts first, and `RateLimitStoreUnavailableError` when Redis fails
+   * under `failClosed` (or every slot is taken under `overflow: 'reject'`).
+   */
   acquire(partition: string, policy: RateLimitPolicy, options?: AcquireOptions): Promise<RateLimitDecision> {
-    const signal = options?.signal;
-    let plan: CounterPlan;
-    let key: string;
-    let previousKey: string;
-    let now: string | undefined;
+    let keys: string[];
+    let args: readonly string[];
+    let cost: number;
+    let signal: AbortSignal | undefined;
     try {
+      signal = options?.signal;
       if (signal?.aborted) throw acquireAbortedError(signal);
       checkPartition(STORE, partition);
-      plan = this.#plan(policy);
+      const plan = this.#plan(policy);
+      cost = options?.cost === undefined ? 1 : checkCost(STORE, options.cost);
       const name = escapeName(partition);
-      key = plan.keyHead + name + plan.keyTail;
-      previousKey = plan.keyHead + name + plan.previousKeyTail;
-      now = this.#clock ? clockMicros(this.#clock) : undefined;
+      const key = plan.keyHead + name + plan.keyTail;
+      keys = this.#readPrevious ? [key, plan.keyHead + name + plan.previousKeyTail] : [key];
+      const now = this.#clock ? clockMicros(this.#clock) : undefined;
+      args = now === undefined ? (cost === 1 ? plan.argsCostOne : [...plan.args, String(cost)]) : [...plan.args, String(cost), now];
     } catch (error) {
       return Promise.reject(error);
     }
-    // Hot path: one promise of our own, inline callbacks, and a plain timer (Node keeps timers of one duration
-    // in one list, so setting and clearing one is O(1) and nothing outlives the call).
-    return new Promise<RateLimitDecision>((resolve, reject) => {
-      let settled = false;
-      const timer = setTimeout(() => {
-        if (settled) return;
-        settled = true;
-        if (onAbort) signal?.removeEventListener('abort', onAbort);
-        this.#failInto(new Error(`no answer within ${this.#timeoutMs} ms`), policy, resolve, reject);
-      }, this.#timeoutMs);
-      let onAbort: (() => void) | undefined;
-      if (signal !== undefined) {
-        onAbort = () => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          reject(acquireAbortedError(signal));
-        };
-        signal.addEventListener('abort', onAbort, { once: true });
-      }
-      this.#evaluate(key, previousKey, plan, now).then(
-        (reply) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          if (onAbort) signal?.removeEventListener('abort', onAbort);
-          const decision = decodeReply(reply, policy.permitLimit);
-          if (decision === undefined) this.#failInto(new Error(`unexpected script reply ${JSON.stringify(reply)}`), policy, resolve, reject);
-          else resolve(decision);
-        },
-        (error: unknown) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          if (onAbort) signal?.removeEventListener('abort', onAbort);
-          this.#failInto(error, policy, resolve, reject);
-        },
-      );
+    const down = this.#runner.unavailable();
+    if (down !== undefined) {
+      return new Promise((resolve, reject) => failInto(this.#failureMode, new Error(down), policy, cost, resolve, reject));
+    }
+    const call = new AcquireCall(this.#runner, keys, args, policy, cost, this.#failureMode, signal);
+    const answer = new Promise<RateLimitDecision>((resolve, reject) => {
+      call.resolve = resolve;
+      call.reject = reject;
     });
+    if (!this.#flights.start(call)) {
+      call.settled = true;
+      call.reject(new RateLimitStoreUnavailableError(`rate limit store busy: ${this.#flights.maxInFlight} calls already wait on Redis`));
+      return answer;
+    }
+    signal?.addEventListener('abort', call, { once: true });
+    return answer;
   }
 
   /** Closes the client if the store created it from a URL; a client passed in is left to its owner. */
   async close(): Promise<void> {
-    if (this.#ownsClient) await this.#client.quit?.().catch(() => undefined);
+    if (this.#ownsClient) await (this.#client as { quit?(): Promise<unknown> }).quit?.().catch(() => undefined);
   }
 
   /** Validates a policy once and keeps what every acquire of it needs (policies are long-lived objects). */
@@ -216,6 +229,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     checkCounterLayout(policy);
     const layout = counterLayout(policy.permitLimit, windowMicros, exact ? 0 : this.#segments);
     const { head, tail, previousTail } = counterKeyParts(this.#prefix, policy.key);
+    const args = [String(policy.permitLimit), String(windowMicros), exact ? '0' : String(this.#segments), layout.format, layout.headerFormat, layout.recordFormat] as const;
     const plan: CounterPlan = {
       key: policy.key,
       permitLimit: policy.permitLimit,
@@ -223,49 +237,85 @@ export class RedisRateLimitStore implements RateLimitStore {
       keyHead: head,
       keyTail: tail,
       previousKeyTail: previousTail,
-      limitArg: String(policy.permitLimit),
-      windowArg: String(windowMicros),
-      segmentsArg: exact ? '0' : String(this.#segments),
-      layoutArgs: [layout.format, layout.headerFormat, layout.recordFormat],
+      args,
+      argsCostOne: [...args, '1'],
     };
     this.#plans.set(policy, plan);
     return plan;
   }
+}
 
-  #evaluate(key: string, previousKey: string, plan: CounterPlan, now: string | undefined): Promise<unknown> {
-    const status = this.#client.status;
-    if (status === 'reconnecting' || status === 'close' || status === 'end') {
-      return Promise.reject(new Error(`the Redis connection is ${status}`));
-    }
-    let sent: Promise<unknown>;
-    try {
-      sent =
-        now === undefined
-          ? this.#client.evalsha(SLIDING_WINDOW_SHA, 2, key, previousKey, plan.limitArg, plan.windowArg, plan.segmentsArg, ...plan.layoutArgs)
-          : this.#client.evalsha(SLIDING_WINDOW_SHA, 2, key, previousKey, plan.limitArg, plan.windowArg, plan.segmentsArg, ...plan.layoutArgs, now);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return sent.catch((error: unknown) => {
-      if (!describe(error).startsWith('NOSCRIPT')) throw error;
-      return now === undefined
-        ? this.#client.eval(SLIDING_WINDOW_SCRIPT, 2, key, previousKey, plan.limitArg, plan.windowArg, plan.segmentsArg, ...plan.layoutArgs)
-        : this.#client.eval(SLIDING_WINDOW_SCRIPT, 2, key, previousKey, plan.limitArg, plan.windowArg, plan.segmentsArg, ...plan.layoutArgs, now);
-    });
+/**
+ * Applies the failure mode: resolves a fail-open decision carrying the cause, or rejects with the typed
+ * error. Nothing is logged here: the rate-limit filters report fail-opens and store errors.
+ */
+function failInto(
+  mode: RedisFailureMode,
+  error: unknown,
+  policy: RateLimitPolicy,
+  cost: number,
+  resolve: (d: RateLimitDecision) => void,
+  reject: (e: unknown) => void,
+): void {
+  if (mode === RedisFailureMode.FailClosed) {
+    reject(new RateLimitStoreUnavailableError(`rate limit store unavailable: ${describe(error)}`, { cause: error }));
+    return;
+  }
+  // What a fresh counter would say after this request, as the in-process store does when it fails open.
+  const limit = policy.permitLimit;
+  resolve({ allowed: true, limit, remaining: Math.max(0, limit - cost), reset: Math.ceil(policy.windowSeconds), retryAfter: 0, failedOpen: { error } });
+}
+
+/** One acquire on its way to Redis: the command, its outcome, and the abort listener (one object per call). */
+class AcquireCall extends FlightCall {
+  resolve!: (decision: RateLimitDecision) => void;
+  reject!: (error: unknown) => void;
+
+  constructor(
+    private readonly runner: ScriptRunner,
+    private readonly keys: readonly string[],
+    private readonly args: readonly string[],
+    private readonly policy: RateLimitPolicy,
+    private readonly cost: number,
+    private readonly mode: RedisFailureMode,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    super();
   }
 
-  /** Applies the failure mode: resolves a fail-open decision or rejects with the typed error; warns either way. */
-  #failInto(error: unknown, policy: RateLimitPolicy, resolve: (d: RateLimitDecision) => void, reject: (e: unknown) => void): void {
-    const open = this.#failureMode === RedisFailureMode.FailOpen;
-    const reason = describe(error);
-    this.#warning.report(
-      `RedisRateLimitStore: Redis failed (${reason}); ${open ? 'allowing requests without a limit (failOpen)' : 'refusing requests with 503 (failClosed)'}`,
-    );
-    if (!open) {
-      reject(new RateLimitStoreUnavailableError(`rate limit store unavailable: ${reason}`, { cause: error }));
-      return;
-    }
-    // What a fresh counter would say, as the in-process store does when it fails open.
-    resolve(failOpenDecision(policy.permitLimit, policy.windowSeconds));
+  send(): Promise<unknown> {
+    return this.runner.run(this.keys, this.args);
+  }
+
+  resend(error: unknown): Promise<unknown> | undefined {
+    return isNoScript(error) ? this.runner.load(this.keys, this.args) : undefined;
+  }
+
+  answered(reply: unknown): void {
+    this.signal?.removeEventListener('abort', this);
+    const decision = decodeReply(reply, this.policy.permitLimit);
+    if (decision === undefined) this.#fail(new Error(`unexpected script reply ${JSON.stringify(reply)}`));
+    else this.resolve(decision);
+  }
+
+  failed(error: unknown): void {
+    this.signal?.removeEventListener('abort', this);
+    this.#fail(error);
+  }
+
+  timedOut(silentMs: number): void {
+    this.signal?.removeEventListener('abort', this);
+    this.#fail(new Error(`Redis answered nothing for ${Math.round(silentMs)} ms`));
+  }
+
+  /** The abort listener: the caller gives up; the command, if sent, still takes its slot until Redis answers. */
+  handleEvent(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.reject(acquireAbortedError(this.signal!));
+  }
+
+  #fail(error: unknown): void {
+    failInto(this.mode, error, this.policy, this.cost, this.resolve, this.reject);
   }
 }

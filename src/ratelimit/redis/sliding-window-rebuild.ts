@@ -55,7 +55,7 @@ if value and #value >= 9 and byte(value, 1) == MAGIC then
       N = ceil(n2 * u / unit)
     end
   end
-elseif not value then
+elseif not value and KEYS[2] then
   -- No counter yet: carry over the live admissions of the previous layout's key, if any.
   local old = redis.call('GET', KEYS[2])
   if old and #old >= 64 and (#old - 48) % 16 == 0 then
@@ -72,14 +72,19 @@ elseif not value then
 end
 if N and nowHi < N then nowLo, nowHi = nowLo + N - nowHi, N end
 
-if used >= limit then
-  local reset = seconds(ts[1])
-  local wait, freed = reset, 0
-  for j = 1, n do
-    freed = freed + cs[j]
-    if used - freed < limit then
-      wait = seconds(ts[j])
-      break
+if used + cost > limit then
+  local reset, wait = WIN, WIN
+  if n > 0 then
+    reset = seconds(ts[1])
+    local freed = 0
+    if cost <= limit then
+      for j = 1, n do
+        freed = freed + cs[j]
+        if used - freed + cost <= limit then
+          wait = seconds(ts[j])
+          break
+        end
+      end
     end
   end
   if reset < 2 * SPLIT and wait < SPLIT then return -1 - (reset * SPLIT + wait) end
@@ -88,12 +93,12 @@ end
 
 if n > 0 and (ts[n] == nowHi or (not exact and (nowHi - S < segU or n >= segments + 2))) then
   if nowHi > ts[n] then ts[n] = nowHi end
-  cs[n] = cs[n] + 1
+  cs[n] = cs[n] + cost
 else
   n = n + 1
-  ts[n], cs[n], S = nowHi, 1, nowHi
+  ts[n], cs[n], S = nowHi, cost, nowHi
 end
-used = used + 1
+used = used + cost
 -- A segmented ring holds at most cap records: fold the oldest into the next (a permit then frees later).
 while not exact and n > cap do
   cs[2], ts[2] = cs[2] + cs[1], ts[2]

@@ -41,7 +41,8 @@ import { REBUILD_PATH } from './sliding-window-rebuild.js';
 const FAST_PATHS = `
 local limit, windowUs, segments, FMT = ARGV[1] + 0, ARGV[2] + 0, ARGV[3] + 0, ARGV[4] + 0
 local HF, RF = ARGV[5], ARGV[6]
-local nowUs = ARGV[7]
+local cost = ARGV[7] + 0
+local nowUs = ARGV[8]
 -- A key lives at least a second; with a test clock (nowUs given), whose time has nothing to do with the
 -- server's, at least a minute, so that a slow test run cannot lose a counter to real time passing.
 local MIN_TTL = nowUs and 60000 or 1000
@@ -66,10 +67,13 @@ local H, R = 9 + 2 * W + 3 * I + 2 * K, W + K
 local cap, segU = limit, 0
 if not exact then cap, segU = segments + 2, windowUs / segments / unit end
 local nowHi, nowLo = ceil(nowUs / unit), floor(nowUs / unit)
+-- The window in whole seconds: the wait of a request that costs more than the limit.
+local WIN = ceil(windowUs / 1000000)
 
 -- The longest header is 41 bytes: reading that many costs no more than reading the exact length.
 local hdr = redis.call('GETRANGE', key, '0', '40')
-if #hdr >= H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT then
+-- An exact admission of several permits writes several records: the rebuild path below does that.
+if #hdr >= H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT and (cost == 1 or not exact) then
   local _, N, F, S, C, front, count, backCount, used
   _, _, N, F, S, C, front, count, backCount, used = unpack(HF, hdr)
   F = N - (N - F) % M
@@ -107,27 +111,36 @@ if #hdr >= H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT then
     end
   end
 
-  if used >= limit then
-    local reset = ceil((F + wu - nowLo) * unit / 1000000)
-    if reset < 1 then reset = 1 end
-    local wait = reset
-    if used > limit then
-      -- Fewer permits than admissions (the limit was lowered): wait for the record that frees enough.
-      local need, at, freed = used - limit + 1, front, 0
-      local blocker = N
-      for i = 0, count - 2 do
-        local t, c = unpack(RF, redis.call('GETRANGE', key, string.format('%d', H + at * R), string.format('%d', H + (at + 1) * R - 1)))
-        if exact then c = 1 end
-        freed = freed + c
-        if freed >= need then
-          blocker = N - (N - t) % M
-          break
+  if used + cost > limit then
+    -- Refused: nothing is written. reset is the wait for the oldest permit, wait the one until cost permits
+    -- are free (a request costing more than the limit waits one window and is refused again then).
+    local reset, wait = WIN, WIN
+    if count > 0 then
+      reset = ceil((F + wu - nowLo) * unit / 1000000)
+      if reset < 1 then reset = 1 end
+      local need = used + cost - limit
+      if cost > limit then
+        wait = WIN
+      elseif need == 1 then
+        wait = reset
+      else
+        -- Walk from the oldest record until enough admissions have left (the limit was lowered, or cost > 1).
+        local at, freed = front, 0
+        local blocker = N
+        for i = 0, count - 2 do
+          local t, c = unpack(RF, redis.call('GETRANGE', key, string.format('%d', H + at * R), string.format('%d', H + (at + 1) * R - 1)))
+          if exact then c = 1 end
+          freed = freed + c
+          if freed >= need then
+            blocker = N - (N - t) % M
+            break
+          end
+          at = at + 1
+          if at == C then at = 0 end
         end
-        at = at + 1
-        if at == C then at = 0 end
+        wait = ceil((blocker + wu - nowLo) * unit / 1000000)
+        if wait < 1 then wait = 1 end
       end
-      wait = ceil((blocker + wu - nowLo) * unit / 1000000)
-      if wait < 1 then wait = 1 end
     end
     if reset < 2 * SPLIT and wait < SPLIT then return -1 - (reset * SPLIT + wait) end
     return { 0, 0, reset, wait }
@@ -136,9 +149,9 @@ if #hdr >= H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT then
   local moved = floor(nowHi / (wu / 8)) ~= floor(N / (wu / 8))
   local ring = nil
   if count == 0 then
-    front, count, F, S, N, backCount = 0, 1, nowHi, nowHi, nowHi, 1
+    front, count, F, S, N, backCount = 0, 1, nowHi, nowHi, nowHi, cost
   elseif not exact and (N == nowHi or nowHi - S < segU or count >= segments + 2) then
-    backCount, N = backCount + 1, nowHi
+    backCount, N = backCount + cost, nowHi
     if count == 1 then F = N end
   else
     -- The newest record moves from the header into its ring slot; the new one takes its place.
@@ -159,11 +172,11 @@ if #hdr >= H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT then
     if exact then
       if nowHi ~= N then S = nowHi end
     else
-      S, backCount = nowHi, 1
+      S, backCount = nowHi, cost
     end
     count, N = count + 1, nowHi
   end
-  used = used + 1
+  used = used + cost
   if S < N - wu then S = N - wu end
   local head = pack(HF, MAGIC, FMT, N, F % M, S % M, C, front, count, backCount, used)
   if ring or moved then
@@ -184,16 +197,16 @@ if #hdr >= H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT then
   return { 1, remaining, reset, 0 }
 end
 
-if #hdr == 0 and redis.call('EXISTS', KEYS[2]) == 0 then
+if #hdr == 0 and cost <= limit and (cost == 1 or not exact) and (KEYS[2] == nil or redis.call('EXISTS', KEYS[2]) == 0) then
   -- A new counter: one record, in the header, and a ring of up to 4 slots.
   local C = cap < 4 and cap or 4
   local g = wu / 8
   local ms = ceil(((floor(nowHi / g) + 9) * g * unit - nowUs) / 1000) + 1
   if ms < MIN_TTL then ms = MIN_TTL end
-  redis.call('SET', key, pack(HF, MAGIC, FMT, nowHi, nowHi % M, nowHi % M, C, 0, 1, 1, 1) .. string.rep('\\0', C * R), 'PX', string.format('%d', ms))
+  redis.call('SET', key, pack(HF, MAGIC, FMT, nowHi, nowHi % M, nowHi % M, C, 0, 1, cost, cost) .. string.rep('\\0', C * R), 'PX', string.format('%d', ms))
   local reset = ceil((nowHi + wu - nowLo) * unit / 1000000)
-  if limit - 1 < 2 * SPLIT and reset < SPLIT then return (limit - 1) * SPLIT + reset end
-  return { 1, limit - 1, reset, 0 }
+  if limit - cost < 2 * SPLIT and reset < SPLIT then return (limit - cost) * SPLIT + reset end
+  return { 1, limit - cost, reset, 0 }
 end
 
 `;

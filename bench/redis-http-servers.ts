@@ -1,0 +1,52 @@
+/**
+ * The HTTP servers of the Redis HTTP benchmark, one per process:
+ * `node --import tsx bench/redis-http-servers.ts <kind> <redis-url>`. Prints the port on stdout once
+ * listening. Every server answers GET /hello with {"hello":"world"} under a limit that is never reached, kept
+ * in the Redis at <redis-url> (one counter: the anonymous caller for Trellis, the loopback address for
+ * Fastify, so each server updates one hot key per request).
+ */
+import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
+import Fastify from 'fastify';
+import fastifyRateLimit from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
+
+// Measure what users run: the compiled package in dist/ (npm run bench builds it first).
+const compiled = existsSync(new URL('../dist/index.js', import.meta.url));
+const from = (room: string) => new URL(compiled ? `../dist/${room}` : `../src/${room.replace(/\.js$/, '.ts')}`, import.meta.url).href;
+const { createApp, RegistrationType, route } = (await import(from('index.js'))) as typeof import('../src/index.js');
+const { RateLimit, RateLimitStore } = (await import(from('ratelimit/index.js'))) as typeof import('../src/ratelimit/index.js');
+const { RedisRateLimitStore } = (await import(from('ratelimit/redis/index.js'))) as typeof import('../src/ratelimit/redis/index.js');
+
+const payload = { hello: 'world' };
+const NEVER_REACHED = { permitLimit: 1_000_000_000, windowSeconds: 60 };
+
+async function trellis(url: string): Promise<number> {
+  const store = new RedisRateLimitStore({ url, keyPrefix: 'bench:trellis:' });
+  const app = createApp();
+  app.services.add(RateLimitStore, () => store, { type: RegistrationType.Replace });
+  app.route(route('GET', '/hello', [RateLimit(NEVER_REACHED)], () => payload));
+  const { port } = await app.listen({ port: 0 });
+  return port;
+}
+
+async function fastify(url: string): Promise<number> {
+  const app = Fastify({ logger: false });
+  // The plugin's recommended client settings for rate limiting (its README): short connect timeout, one try.
+  const redis = new Redis(url, { connectTimeout: 500, maxRetriesPerRequest: 1 });
+  await app.register(fastifyRateLimit, { max: NEVER_REACHED.permitLimit, timeWindow: NEVER_REACHED.windowSeconds * 1000, redis, nameSpace: 'bench:fastify:' });
+  app.get('/hello', async () => payload);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return (app.server.address() as AddressInfo).port;
+}
+
+const kinds: Record<string, (url: string) => Promise<number>> = { 'trellis-redis': trellis, 'fastify-redis': fastify };
+const [kind = '', url = ''] = process.argv.slice(2);
+const start = kinds[kind];
+if (!start || !/^redis:\/\//.test(url)) {
+  console.error(`usage: redis-http-servers.ts <${Object.keys(kinds).join('|')}> <redis://host:port>`);
+  process.exit(2);
+}
+const port = await start(url);
+process.stdout.write(`${port}\n`);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0));

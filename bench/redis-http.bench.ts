@@ -1,0 +1,116 @@
+/**
+ * HTTP throughput with the limit kept in Redis: Trellis with RedisRateLimitStore against Fastify with
+ * @fastify/rate-limit on its Redis store, the same redis-server, the same run. autocannon on loopback, every
+ * server in its own process, rounds interleaved, the best round of each counted; server CPU per request and
+ * redis-server CPU per request beside throughput (the shared cores disturb CPU figures less). Bounded: about
+ * 40 s with the defaults.
+ *
+ * Run alone: node --import tsx bench/redis-http.bench.ts
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { loadavg } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
+import { redisServerAvailable, startRedisServer } from '../test/support/redis-server.js';
+import { processCpuMicros } from './redis-loop.js';
+
+interface Measurement {
+  readonly requests: number;
+  readonly p99: number;
+  readonly errors: number;
+  readonly serverMicrosPerRequest: number;
+  readonly redisMicrosPerRequest: number;
+  /** Redis's own time per command that the limiter sent (INFO commandstats), summed over its commands. */
+  readonly redisCommandMicrosPerRequest: number;
+}
+
+const serverScript = fileURLToPath(new URL('./redis-http-servers.ts', import.meta.url));
+const KINDS = ['trellis-redis', 'fastify-redis'] as const;
+
+async function startServer(kind: string, url: string): Promise<{ port: number; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', serverScript, kind, url], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.setEncoding('utf8');
+  for await (const chunk of child.stdout!) {
+    out += chunk;
+    if (out.includes('\n')) break;
+  }
+  const port = Number(out.trim());
+  if (!Number.isInteger(port) || port <= 0) throw new Error(`server ${kind} did not start: ${out}`);
+  return { port, child };
+}
+
+/** Total usec of every command since the last CONFIG RESETSTAT. */
+function commandMicros(commandstats: string): number {
+  let total = 0;
+  for (const match of commandstats.matchAll(/usec=(\d+)/g)) total += Number(match[1]);
+  return total;
+}
+
+export async function runRedisHttpBench(options: { rounds?: number; seconds?: number } = {}): Promise<Map<string, Measurement>> {
+  const rounds = options.rounds ?? 3;
+  const seconds = options.seconds ?? 3;
+  if (!redisServerAvailable()) throw new Error('redis-server not found: install it (apt-get install -y redis-server) to run this benchmark');
+  const redis = await startRedisServer();
+  const admin = new Redis(redis.url);
+  const servers = new Map<string, { port: number; child: ChildProcess }>();
+  const best = new Map<string, Measurement>();
+  try {
+    for (const kind of KINDS) servers.set(kind, await startServer(kind, redis.url));
+    const measure = async (kind: string, duration: number): Promise<Measurement> => {
+      const { port, child } = servers.get(kind)!;
+      await admin.config('RESETSTAT');
+      const server0 = processCpuMicros(child.pid!) ?? Number.NaN;
+      const redis0 = processCpuMicros(redis.pid) ?? Number.NaN;
+      const result = await autocannon({ url: `http://127.0.0.1:${port}/hello`, connections: 64, pipelining: 1, duration });
+      const n = Math.max(1, result.requests.total);
+      const stats = await admin.info('commandstats');
+      return {
+        requests: result.requests.average,
+        p99: result.latency.p99,
+        errors: result.errors + result.non2xx,
+        serverMicrosPerRequest: ((processCpuMicros(child.pid!) ?? Number.NaN) - server0) / n,
+        redisMicrosPerRequest: ((processCpuMicros(redis.pid) ?? Number.NaN) - redis0) / n,
+        redisCommandMicrosPerRequest: commandMicros(stats) / n,
+      };
+    };
+    for (const kind of KINDS) await measure(kind, 1); // warm-up
+    for (let round = 0; round < rounds; round++) {
+      for (const kind of KINDS) {
+        const m = await measure(kind, seconds);
+        const prev = best.get(kind);
+        if (!prev || m.requests > prev.requests) best.set(kind, m);
+      }
+    }
+  } finally {
+    for (const { child } of servers.values()) {
+      child.kill();
+      await once(child, 'exit').catch(() => undefined);
+    }
+    admin.disconnect();
+    await redis.close();
+  }
+  console.log(`\nHTTP with the limit in Redis: GET /hello under a limit never reached (autocannon, 64 connections, best of ${rounds} × ${seconds} s)`);
+  console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' / ')} (1 / 5 / 15 min)`);
+  console.log('server              req/s   p99 ms  errors  server CPU µs/req  redis-server CPU µs/req  Redis command µs/req');
+  for (const [kind, m] of best) {
+    console.log(
+      `${kind.padEnd(16)} ${m.requests.toFixed(0).padStart(8)} ${String(m.p99).padStart(8)} ${String(m.errors).padStart(7)}  ${m.serverMicrosPerRequest.toFixed(1).padStart(17)}  ${m.redisMicrosPerRequest.toFixed(1).padStart(23)}  ${m.redisCommandMicrosPerRequest.toFixed(1).padStart(20)}`,
+    );
+  }
+  const a = best.get('trellis-redis')!;
+  const b = best.get('fastify-redis')!;
+  console.log(`ratio trellis-redis / fastify-redis (req/s)            ${(a.requests / b.requests).toFixed(3)}   (goal >= 1.2)`);
+  console.log(`ratio by server CPU per request (fastify / trellis)     ${(b.serverMicrosPerRequest / a.serverMicrosPerRequest).toFixed(3)}`);
+  return best;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  try {
+    await runRedisHttpBench();
+  } catch (error) {
+    console.log(`\nRedis HTTP benchmark skipped: ${(error as Error).message}`);
+  }
+}

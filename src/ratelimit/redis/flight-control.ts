@@ -1,0 +1,208 @@
+/**
+ * How long a call to Redis may take, judged by Redis's answers rather than by this process's timers, and how
+ * many calls may be on the wire at once.
+ *
+ * A timer on a busy event loop fires late, and when it fires the answer it waits for may already sit unread
+ * in the socket: a plain per-call timeout then gives up on a Redis that answered in time. So a call here
+ * fails only when Redis has been *silent* for `timeoutMs`: its timer, when it fires, first lets the event
+ * loop read the socket (the check runs after the I/O phase, in `setImmediate`), and then counts the silence
+ * from the later of the call's start and the last answer to the oldest command still waiting for one. While
+ * Redis keeps answering — however far behind this process is — calls wait their turn; when Redis stops
+ * answering (frozen, or the network is gone) every call waiting on it fails within `timeoutMs` of the last
+ * answer, and a call that started after that within `timeoutMs` of its start.
+ *
+ * At most `maxInFlight` commands are on the wire; more calls either wait in a local queue (`'queue'`, under
+ * the same silence rule) or are rejected at once (`'reject'`).
+ */
+
+/** What happens to a call that finds `maxInFlight` commands already waiting on Redis. */
+export type RedisOverflow = 'queue' | 'reject';
+
+/**
+ * One call as the flight control sees it: what to send, what to do with the outcome, and the control's own
+ * bookkeeping (one object per call, so a call costs no closures of its own).
+ */
+export abstract class FlightCall {
+  /** The caller has its answer (or gave up): later outcomes are ignored. */
+  settled = false;
+  /** The command has its answer (or the client gave up on it). */
+  replied = false;
+  resent = false;
+  startedAt = 0;
+  /** Sends the command; the promise settles when Redis (or the client) answers. */
+  abstract send(): Promise<unknown>;
+  /** A second command for the same call after an error (the script was not cached), or undefined. */
+  abstract resend(error: unknown): Promise<unknown> | undefined;
+  /** Called once with the answer, unless the call was settled before (timed out, aborted). */
+  abstract answered(reply: unknown): void;
+  /** Called once with the client's error, unless the call was settled before. */
+  abstract failed(error: unknown): void;
+  /** Called once when Redis has been silent for the timeout, unless the call was settled before. */
+  abstract timedOut(silentMs: number): void;
+}
+
+/** A FIFO with O(1) push and shift that compacts itself; `at` reads the live entries front to back. */
+class Fifo<T> {
+  #items: (T | undefined)[] = [];
+  #head = 0;
+  get size(): number {
+    return this.#items.length - this.#head;
+  }
+  push(item: T): void {
+    this.#items.push(item);
+  }
+  peek(): T | undefined {
+    return this.#items[this.#head];
+  }
+  at(index: number): T | undefined {
+    return this.#items[this.#head + index];
+  }
+  shift(): T | undefined {
+    const item = this.#items[this.#head];
+    this.#items[this.#head++] = undefined;
+    if (this.#head >= 1024 && this.#head * 2 >= this.#items.length) {
+      this.#items = this.#items.slice(this.#head);
+      this.#head = 0;
+    }
+    return item;
+  }
+}
+
+export class FlightControl {
+  #inFlight = 0;
+  /** Commands on the wire, in the order they were sent; the front is the oldest still waiting for its answer. */
+  readonly #wire = new Fifo<FlightCall>();
+  /** Calls waiting for a free slot (overflow 'queue'); settled ones are skipped when they come up. */
+  readonly #queue = new Fifo<FlightCall>();
+  /** When Redis last answered the oldest command waiting on it. */
+  #progressAt = Number.NEGATIVE_INFINITY;
+  /** One timer for every call: it sweeps the waiting calls a few times per timeout. */
+  #sweep: ReturnType<typeof setTimeout> | undefined;
+  readonly #sweepMs: number;
+
+  constructor(
+    readonly timeoutMs: number,
+    readonly maxInFlight: number,
+    readonly overflow: RedisOverflow,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.#sweepMs = Math.max(1, Math.floor(timeoutMs / 8));
+  }
+
+  /** Commands sent and not yet answered. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /**
+   * Starts a call: sends it now, queues it, or (overflow 'reject', every slot taken) returns false without
+   * doing anything. Setting `call.settled` later gives it up (an abort).
+   */
+  start(call: FlightCall): boolean {
+    if (this.#inFlight >= this.maxInFlight && this.overflow === 'reject') return false;
+    call.startedAt = this.now();
+    if (this.#inFlight < this.maxInFlight) this.#send(call);
+    else this.#queue.push(call);
+    if (this.#sweep === undefined) this.#sweep = setTimeout(this.#onSweep, this.#sweepMs);
+    return true;
+  }
+
+  #send(call: FlightCall): void {
+    this.#inFlight++;
+    this.#wire.push(call);
+    let sent: Promise<unknown>;
+    try {
+      sent = call.send();
+    } catch (error) {
+      sent = Promise.reject(error);
+    }
+    sent.then(
+      (reply) => this.#reply(call, reply),
+      (error: unknown) => this.#error(call, error),
+    );
+  }
+
+  #reply(call: FlightCall, reply: unknown): void {
+    this.#replied(call, true);
+    if (call.settled) return;
+    call.settled = true;
+    call.answered(reply);
+  }
+
+  #error(call: FlightCall, error: unknown): void {
+    if (!call.resent) {
+      const again = call.resend(error);
+      if (again !== undefined) {
+        // Redis answered (it had not cached the script): that is progress too.
+        if (this.#wire.peek() === call) this.#progressAt = this.now();
+        call.resent = true;
+        again.then(
+          (reply) => this.#reply(call, reply),
+          (e: unknown) => this.#error(call, e),
+        );
+        return;
+      }
+    }
+    // An error reply from Redis (a script error) is an answer too; a client-side failure is not.
+    this.#replied(call, isServerReply(error));
+    if (call.settled) return;
+    call.settled = true;
+    call.failed(error);
+  }
+
+  /** A command has its answer: free its slot, note Redis's progress, and send the next queued call. */
+  #replied(tracked: FlightCall, fromRedis: boolean): void {
+    tracked.replied = true;
+    this.#inFlight--;
+    if (fromRedis && this.#wire.peek() === tracked) this.#progressAt = this.now();
+    while (this.#wire.size > 0 && this.#wire.peek()!.replied) this.#wire.shift();
+    while (this.#inFlight < this.maxInFlight && this.#queue.size > 0) {
+      const next = this.#queue.shift()!;
+      if (!next.settled) this.#send(next);
+    }
+  }
+
+  readonly #onSweep = (): void => {
+    // Which calls are due is judged now, before this turn of the event loop reads its sockets; they are
+    // timed out only after it has (setImmediate runs after the I/O phase), unless Redis's answer came then.
+    // A call sent during that I/O phase is not due yet: its answer may be in the socket, unread.
+    const cutoff = this.now();
+    setImmediate(() => this.#sweepNow(cutoff));
+  };
+
+  /** Times out the calls Redis had been silent on for the timeout at `cutoff`; re-arms while any call waits. */
+  #sweepNow(cutoff: number): void {
+    this.#sweep = undefined;
+    const silentSince = (t: FlightCall): number => Math.max(t.startedAt, this.#progressAt);
+    let waiting = false;
+    // Both lists are in start order, so the calls that are due come first.
+    for (const list of [this.#wire, this.#queue]) {
+      for (let i = 0; i < list.size; i++) {
+        const t = list.at(i)!;
+        if (t.settled) continue;
+        const since = silentSince(t);
+        if (cutoff - since < this.timeoutMs) {
+          waiting = true;
+          break;
+        }
+        t.settled = true;
+        t.timedOut(this.now() - since);
+      }
+    }
+    while (this.#queue.size > 0 && this.#queue.peek()!.settled) this.#queue.shift();
+    if (waiting || this.#hasUnsettled()) this.#sweep = setTimeout(this.#onSweep, this.#sweepMs);
+  }
+
+  #hasUnsettled(): boolean {
+    for (const list of [this.#wire, this.#queue]) {
+      for (let i = 0; i < list.size; i++) if (!list.at(i)!.settled) return true;
+    }
+    return false;
+  }
+}
+
+/** Redis error replies (ReplyError in ioredis, ErrorReply in node-redis) come from a server that answered. */
+function isServerReply(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === 'ReplyError' || name === 'ErrorReply';
+}
