@@ -469,11 +469,10 @@ export function rateLimitStoreContract(
               for (let k = j; k < i; k++) if (times[j]! + windows[k]! <= times[k + 1]!) return false;
               return true;
             });
-            // May remember: permits that no call has seen fall out of its own window.
-            const mayRemember = admitted.filter(({ index: j }) => {
-              for (let k = j + 1; k <= i; k++) if (times[j]! + windows[k]! <= times[k]!) return false;
-              return true;
-            });
+            // May remember: any permit taken within this call's window. A store may keep a permit that an
+            // earlier call with a shorter window saw expire (a refusal writes nothing, so it trims nothing):
+            // counting it under a longer window is still counting a permit taken within that window.
+            const mayRemember = admitted.filter(({ index: j }) => times[j]! + windows[i]! > t);
             const least = mustRemember.reduce((sum, a) => sum + a.cost, 0);
             const most = mayRemember.reduce((sum, a) => sum + a.cost, 0);
             const d = await f.store.acquire(alice, f.policy('plan', c.permitLimit, c.windowSeconds), { cost: c.cost });
