@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark, each measuring Trellis against a named peer in the same run.
- * Pass names to run some: `npm run bench -- http store store-scale redis scale harness lint driver`.
+ * Pass names to run some: `npm run bench -- http store store-scale redis scale harness lint driver lambda`.
  *
  * Each benchmark runs in a process of its own, so that one's heap, JIT state and engine flags (the store
  * benchmark exposes `gc` to measure retained memory) cannot move another's figures.
@@ -17,6 +17,7 @@ const BENCHES: Record<string, string> = {
   harness: './harness.bench.ts',
   lint: './lint.bench.ts',
   driver: './driver.bench.ts',
+  lambda: './lambda.bench.ts',
 };
 
 const wanted = process.argv.slice(2);
