@@ -5,6 +5,9 @@
 //   node bench/lambda-peers.mjs cold <framework>         answers one event, prints ms since process start
 //                                                        and the CPU ms the process has used by then
 //   node bench/lambda-peers.mjs warm <framework> <n>     answers n events, prints CPU µs spent on them
+import process from 'node:process';
+import { performance } from 'node:perf_hooks';
+
 const [mode, framework, count] = process.argv.slice(2);
 
 const event = (method, path, body) => ({

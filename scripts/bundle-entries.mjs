@@ -4,7 +4,7 @@
 // stays an import of that file, so each class exists once however the package is imported.
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { URL, fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
