@@ -34,12 +34,8 @@ export const invocationKey = Symbol('trellis.lambda.invocation');
  * (inject(), listen()).
  *
  * @example
- * class GatewayUser implements Authenticator {
- *   authenticate(ctx: ExecutionContext) {
- *     const claims = lambdaInvocation(ctx)?.authorizer?.claims;
- *     return typeof claims?.sub === 'string' ? { subject: claims.sub, grants: [] } : null;
- *   }
- * }
+ * const claims = lambdaInvocation(ctx)?.authorizer?.claims; // an HTTP API JWT authorizer's claims
+ * const caller = lambdaInvocation(ctx)?.sourceIp;           // the address API Gateway saw
  */
 export function lambdaInvocation(ctx: ExecutionContext): LambdaInvocation | undefined {
   return ctx.items.get(invocationKey) as LambdaInvocation | undefined;

@@ -56,3 +56,36 @@ describe('the Lambda API example', () => {
     assert.equal(other.statusCode, 200, 'another caller has an allowance of its own');
   });
 });
+
+describe('gateway identity in the example', () => {
+  it('GatewayJwtAuthenticator makes the JWT authorizer\'s subject and scopes the principal; without claims, anonymous', async () => {
+    const { createApp, route, Authenticator, Authorize } = await import('../../src/index.js');
+    const { lambdaHandler } = await import('../../src/lambda/index.js');
+    const { GatewayJwtAuthenticator } = await import('../../examples/lambda-api/gateway-identity.js');
+    const app = createApp();
+    app.services.add(Authenticator, () => new GatewayJwtAuthenticator());
+    app.route(route('GET', '/orders/:id', [Authorize('orders:read')], (ctx) => ({ subject: ctx.principal!.subject })));
+    const handler = lambdaHandler(app);
+    const withClaims = readResult(await handler(httpEvent('http-api', { path: '/orders/1' })));
+    assert.deepEqual(JSON.parse(withClaims.body), { subject: 'user-17' });
+    const anonymous = httpEvent('http-api', { path: '/orders/1' });
+    delete anonymous.requestContext.authorizer;
+    assert.equal(readResult(await handler(anonymous)).statusCode, 401);
+    const narrow = httpEvent('http-api', { path: '/orders/1' });
+    narrow.requestContext.authorizer.jwt.scopes = ['profile'];
+    assert.equal(readResult(await handler(narrow)).statusCode, 403);
+  });
+
+  it('SourceIpPartitioner gives anonymous callers an allowance per address, and keeps subjects by subject', async () => {
+    const { createApp, route, RegistrationType } = await import('../../src/index.js');
+    const { RateLimit, RateLimitPartitioner } = await import('../../src/ratelimit/index.js');
+    const { lambdaHandler } = await import('../../src/lambda/index.js');
+    const { SourceIpPartitioner } = await import('../../examples/lambda-api/gateway-identity.js');
+    const app = createApp();
+    app.services.add(RateLimitPartitioner, () => new SourceIpPartitioner(), { type: RegistrationType.Replace });
+    app.route(route('GET', '/search', [RateLimit({ permitLimit: 1, windowSeconds: 60 })], () => 'ok'));
+    const handler = lambdaHandler(app);
+    const from = async (sourceIp: string) => (await handler(httpEvent('http-api', { path: '/search', sourceIp }))).statusCode;
+    assert.deepEqual([await from('203.0.113.1'), await from('203.0.113.2'), await from('203.0.113.1')], [200, 200, 429]);
+  });
+});
