@@ -34,7 +34,8 @@ export function isBinaryContentType(contentType: string): boolean {
 
 /**
  * Whether a response body must be base64-encoded: never when empty; always when it is content-encoded
- * (gzip, br, …); by its type when it has one; otherwise when it is not valid UTF-8.
+ * (gzip, br, …) or its type is binary; otherwise (a text type, or none) when it is not valid UTF-8, so no
+ * byte is ever lost to text decoding.
  */
 export function bodyIsBinary(
   body: Buffer,
@@ -44,6 +45,6 @@ export function bodyIsBinary(
 ): boolean {
   if (body.length === 0) return false;
   if (contentEncoding !== undefined && contentEncoding.trim().toLowerCase() !== 'identity') return true;
-  if (contentType !== undefined) return isBinary(contentType);
+  if (contentType !== undefined && isBinary(contentType)) return true;
   return !isUtf8(body);
 }

@@ -10,7 +10,7 @@ export interface LambdaHandlerOptions {
   /**
    * Whether a response body of this `Content-Type` is sent base64-encoded (`isBase64Encoded: true`).
    * Default `isBinaryContentType`: everything but text, JSON, XML and the like. Bodies with a
-   * `Content-Encoding` are always binary; bodies without a type are binary unless they are valid UTF-8.
+   * `Content-Encoding` are always binary; others that are not valid UTF-8 are too, whatever their type.
    */
   isBinary?: (contentType: string) => boolean;
   /**
