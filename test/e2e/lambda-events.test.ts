@@ -2,11 +2,11 @@
 // gets back. Events come from test/fixtures/lambda (AWS's documented shapes).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createApp, reply, route } from '../index.js';
-import type { ExecutionContext } from '../index.js';
-import { RateLimit } from '../ratelimit/index.js';
-import { isBinaryContentType, lambdaHandler, lambdaInvocation } from './index.js';
-import { FIXTURE_KINDS, fixture, httpEvent, lambdaContext, readResult } from '../../test/support/lambda-events.js';
+import { createApp, reply, route } from '../../src/index.js';
+import type { ExecutionContext } from '../../src/index.js';
+import { RateLimit } from '../../src/ratelimit/index.js';
+import { isBinaryContentType, lambdaHandler, lambdaInvocation } from '../../src/lambda/index.js';
+import { FIXTURE_KINDS, fixture, httpEvent, lambdaContext, readResult } from '../support/lambda-events.js';
 
 /** Answers with what it saw of the request. */
 function echoApp() {

@@ -3,10 +3,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { createApp, reply, route } from '../index.js';
-import type { ExecutionContext } from '../index.js';
-import { lambdaHandler } from './index.js';
-import { FIXTURE_KINDS, httpEvent, readResult } from '../../test/support/lambda-events.js';
+import { createApp, reply, route } from '../../src/index.js';
+import type { ExecutionContext } from '../../src/index.js';
+import { lambdaHandler } from '../../src/lambda/index.js';
+import { FIXTURE_KINDS, httpEvent, readResult } from '../support/lambda-events.js';
 
 function app() {
   const a = createApp();
