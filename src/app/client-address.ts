@@ -1,13 +1,5 @@
-import { createRequire } from 'node:module';
-import type parseForwardedModule from 'forwarded-parse';
-import type proxyaddrModule from 'proxy-addr';
-
-// Loaded when an app trusts a proxy, not by every app (nor by every cold start on AWS Lambda).
-const require = createRequire(import.meta.url);
-let loadedProxyaddr: typeof proxyaddrModule | undefined;
-const proxyaddr = (): typeof proxyaddrModule => (loadedProxyaddr ??= require('proxy-addr') as typeof proxyaddrModule);
-let loadedParseForwarded: typeof parseForwardedModule | undefined;
-const parseForwarded = (header: string): ReturnType<typeof parseForwardedModule> => (loadedParseForwarded ??= require('forwarded-parse') as typeof parseForwardedModule)(header);
+import parseForwarded from 'forwarded-parse';
+import proxyaddr from 'proxy-addr';
 
 /**
  * Which proxies in front of the app are trusted to say who the client is (in `X-Forwarded-For` or
@@ -27,7 +19,7 @@ export function compileTrust(trust: TrustProxy | undefined): ((address: string, 
   }
   if (typeof trust === 'function') return trust;
   try {
-    return proxyaddr().compile(typeof trust === 'string' ? trust.split(',').map((s) => s.trim()) : [...trust]);
+    return proxyaddr.compile(typeof trust === 'string' ? trust.split(',').map((s) => s.trim()) : [...trust]);
   } catch (error) {
     throw new TypeError(`trustProxy: ${(error as Error).message}`, { cause: error });
   }
@@ -63,5 +55,5 @@ export function clientAddress(
     if (forwarded !== undefined) list = forwardedFor(Array.isArray(forwarded) ? forwarded.join(', ') : forwarded);
   }
   const request = { connection: { remoteAddress }, socket: { remoteAddress }, headers: list ? { 'x-forwarded-for': list } : {} };
-  return proxyaddr()(request as unknown as Parameters<typeof proxyaddrModule>[0], trust);
+  return proxyaddr(request as unknown as Parameters<typeof proxyaddr>[0], trust);
 }
