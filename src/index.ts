@@ -3,7 +3,7 @@
  * authentication, grant authorization, the response cache, serialization, the Node host and inject().
  */
 export { App, createApp, Logger, consoleLogger } from './app/index.js';
-export type { AppOptions, BoundAddress, IncomingRequest, InjectRequest, InjectResponse, ListenOptions, TrustProxy } from './app/index.js';
+export type { AppOptions, BoundAddress, IncomingRequest, InjectRequest, InjectResponse, ListenOptions, RecordedResponse, TrustProxy } from './app/index.js';
 export {
   AllowAnonymous,
   Authorize,
@@ -31,9 +31,10 @@ export {
   PipelineError,
   RequestHeaders,
   ResponseHeaders,
+  BufferBodySource,
   problem,
 } from './pipeline/index.js';
-export type { Annotation, AnnotationKind, Feature, FeatureKind, Filter, HttpMethod, Next, OutgoingResponse, Principal, ProblemDetails, Refusal, RequestInfo, RouteInfo } from './pipeline/index.js';
+export type { Annotation, BodySource, AnnotationKind, Feature, FeatureKind, Filter, HttpMethod, Next, OutgoingResponse, Principal, ProblemDetails, Refusal, RequestInfo, RouteInfo } from './pipeline/index.js';
 export {
   Lifetime,
   RegistrationType,

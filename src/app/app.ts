@@ -20,8 +20,8 @@ import { assertApplicationFilter, composeFilters, featureOf, sortFilters } from 
 import { ServiceCollection, ServiceProvider } from '../services/index.js';
 import { dispatch } from './dispatch.js';
 import type { CompiledRoute, DispatchDeps, IncomingRequest } from './dispatch.js';
-import { injectResponse, injectedRequest } from './inject.js';
-import type { InjectRequest, InjectResponse } from './inject.js';
+import { injectResponse, injectedRequest, recordResponse } from './inject.js';
+import type { InjectRequest, InjectResponse, RecordedResponse } from './inject.js';
 import { Logger, consoleLogger } from './logger.js';
 import { createNodeServer } from './node-host.js';
 import { Router } from './router.js';
@@ -192,9 +192,17 @@ export class App {
 
   /** Runs a request through the same routing and pipeline as the server, without a socket. */
   async inject(request: InjectRequest): Promise<InjectResponse> {
-    const incoming = injectedRequest(request);
-    const response = await this.handle(incoming);
-    return injectResponse(incoming.method, response, (error) => this.#logger().error('Writing a response failed', { error }));
+    return injectResponse(await this.respond(injectedRequest(request)));
+  }
+
+  /**
+   * Dispatches one request and writes its response the way every host does (so a header node:http would
+   * refuse becomes the same 500 here), recording status, headers and bytes: the path inject() and the AWS
+   * Lambda front doors share. Never rejects.
+   */
+  async respond(request: IncomingRequest): Promise<RecordedResponse> {
+    const response = await this.handle(request);
+    return recordResponse(request.method, response, (error) => this.#logger().error('Writing a response failed', { error }));
   }
 
   #logger(): Logger {

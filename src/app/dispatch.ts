@@ -14,6 +14,8 @@ export interface IncomingRequest {
   readonly signal: () => AbortSignal;
   /** The connection's peer address, when there is a connection. */
   readonly remoteAddress?: string | undefined;
+  /** Values the host hands the pipeline (ctx.items starts with them), e.g. a Lambda event; made per request. */
+  readonly items?: Map<unknown, unknown> | undefined;
 }
 
 /** A route with its filters sorted and composed once, at build time. */
@@ -52,6 +54,7 @@ export async function dispatch(deps: DispatchDeps, req: IncomingRequest): Promis
     services: deps.provider.createScope(),
     body: req.body,
     signal: req.signal,
+    items: req.items,
   });
   let response: OutgoingResponse | null;
   try {

@@ -1,6 +1,6 @@
 export { App, createApp } from './app.js';
 export type { AppOptions, BoundAddress, ListenOptions } from './app.js';
-export type { InjectRequest, InjectResponse } from './inject.js';
+export type { InjectRequest, InjectResponse, RecordedResponse } from './inject.js';
 export type { IncomingRequest } from './dispatch.js';
 export { Logger, consoleLogger } from './logger.js';
 export type { TrustProxy } from './client-address.js';

@@ -77,15 +77,28 @@ class RecordingSink implements ResponseSink {
   }
 }
 
-/** Runs the response through the writer every host uses, and reads it back as inject() answers it. */
-export function injectResponse(method: string, response: OutgoingResponse, onError: (error: unknown) => void): InjectResponse {
+/** A response as a host writes it: the status, the headers node:http would send (lower-case names), the bytes. */
+export interface RecordedResponse {
+  readonly statusCode: number;
+  readonly headers: Record<string, string | string[]>;
+  /** Empty for HEAD, 204 and 304. */
+  readonly rawBody: Buffer;
+}
+
+/** Runs the response through the writer every host uses and records what it wrote. */
+export function recordResponse(method: string, response: OutgoingResponse, onError: (error: unknown) => void): RecordedResponse {
   const sink = new RecordingSink();
   deliver(sink, method, response, false, onError);
-  const rawBody = sink.body;
+  return { statusCode: sink.status, headers: sink.headers, rawBody: sink.body };
+}
+
+/** Reads a recorded response back as inject() answers it. */
+export function injectResponse(recorded: RecordedResponse): InjectResponse {
+  const { statusCode, headers, rawBody } = recorded;
   const body = rawBody.toString('utf8');
   return {
-    statusCode: sink.status,
-    headers: sink.headers,
+    statusCode,
+    headers,
     body,
     rawBody,
     json: () => JSON.parse(body),

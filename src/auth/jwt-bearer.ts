@@ -1,4 +1,3 @@
-import { createLocalJWKSet, createRemoteJWKSet, jwtVerify } from 'jose';
 import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
 import type { AuthenticationResult, Authenticator } from '../filters/index.js';
 import type { ExecutionContext } from '../pipeline/index.js';
@@ -33,20 +32,31 @@ function grantsOf(payload: JWTPayload, claim: string): string[] {
  */
 export class JwtBearerAuthenticator implements Authenticator {
   readonly scheme = 'Bearer';
-  readonly #key: Uint8Array | JWTVerifyGetKey;
+  readonly #secret: Uint8Array | undefined;
   readonly #options: JwtBearerAuthenticatorOptions;
+  /** jose is loaded on the first bearer token, so apps (and cold starts) that never see one never load it. */
+  #verifier: Promise<{ jose: typeof import('jose'); key: Uint8Array | JWTVerifyGetKey }> | undefined;
 
   constructor(options: JwtBearerAuthenticatorOptions) {
     this.#options = options;
     if (options.secret !== undefined) {
       const secret = typeof options.secret === 'string' ? new TextEncoder().encode(options.secret) : options.secret;
       if (secret.length < 32) throw new RangeError('JwtBearerAuthenticator: an HS256 secret needs at least 32 bytes.');
-      this.#key = secret;
+      this.#secret = secret;
     } else if (typeof options.jwks === 'string' || options.jwks instanceof URL) {
-      this.#key = createRemoteJWKSet(new URL(options.jwks));
+      new URL(options.jwks);
     } else if (options.jwks && typeof options.jwks === 'object') {
-      this.#key = createLocalJWKSet(options.jwks);
+      if (!Array.isArray(options.jwks.keys) || !options.jwks.keys.every((k) => typeof k === 'object' && k !== null)) throw new TypeError('JwtBearerAuthenticator: a JSON Web Key Set is { keys: [...] }.');
     } else throw new TypeError('JwtBearerAuthenticator needs { secret } (HS256) or { jwks } (a key set or its URL).');
+  }
+
+  #verify(): Promise<{ jose: typeof import('jose'); key: Uint8Array | JWTVerifyGetKey }> {
+    this.#verifier ??= import('jose').then((jose) => {
+      const jwks = this.#options.jwks;
+      const key = this.#secret ?? (typeof jwks === 'string' || jwks instanceof URL ? jose.createRemoteJWKSet(new URL(jwks)) : jose.createLocalJWKSet(jwks!));
+      return { jose, key };
+    });
+    return this.#verifier;
   }
 
   async authenticate(ctx: ExecutionContext): Promise<AuthenticationResult> {
@@ -56,16 +66,14 @@ export class JwtBearerAuthenticator implements Authenticator {
     if (!match) return /^bearer\b/i.test(header) ? { kind: 'failure', detail: 'The bearer token is malformed.' } : { kind: 'none' };
     const o = this.#options;
     try {
+      const { jose, key } = await this.#verify();
       const verifyOptions = {
         issuer: o.issuer,
         audience: o.audience,
         clockTolerance: o.clockToleranceSeconds ?? 5,
-        algorithms: o.algorithms ?? (this.#key instanceof Uint8Array ? ['HS256'] : undefined),
+        algorithms: o.algorithms ?? (key instanceof Uint8Array ? ['HS256'] : undefined),
       };
-      const { payload } =
-        this.#key instanceof Uint8Array
-          ? await jwtVerify(match[1]!, this.#key, verifyOptions)
-          : await jwtVerify(match[1]!, this.#key, verifyOptions);
+      const { payload } = key instanceof Uint8Array ? await jose.jwtVerify(match[1]!, key, verifyOptions) : await jose.jwtVerify(match[1]!, key, verifyOptions);
       if (typeof payload.sub !== 'string' || payload.sub === '') return { kind: 'failure', detail: 'The bearer token has no subject (sub).' };
       return {
         kind: 'success',

@@ -1,5 +1,23 @@
 /**
- * trellis/lambda: a Trellis app on AWS Lambda.
+ * trellis/lambda: a Trellis app on AWS Lambda. HTTP front doors — API Gateway REST APIs (payload 1.0), HTTP
+ * APIs (2.0), function URLs and Application Load Balancers — and CloudWatch custom-widget events, answered by
+ * the same pipeline as `listen()` and `inject()`.
  */
+export { lambdaHandler } from './handler.js';
+export type { AppSource, LambdaHandlerOptions, LambdaHttpHandler } from './handler.js';
+export { lambdaInvocation } from './invocation.js';
+export type { LambdaInvocation } from './invocation.js';
+export { isBinaryContentType } from './binary-body.js';
+export { httpEventKind } from './event-kind.js';
+export type {
+  AlbEvent,
+  ApiGatewayHttpEvent,
+  ApiGatewayRestEvent,
+  AuthorizerFacts,
+  LambdaContext,
+  LambdaEventKind,
+  LambdaHttpEvent,
+  LambdaHttpResult,
+} from './events.js';
 // CloudWatch custom-widget events (src/lambda/widget).
 export * from './widget/index.js';

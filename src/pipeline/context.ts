@@ -96,6 +96,8 @@ export class ExecutionContext {
     body: BodySource;
     /** Made on first use: most requests never need one. */
     signal: () => AbortSignal;
+    /** The host's per-request values, which `items` starts with (the map is taken, not copied). */
+    items?: Map<unknown, unknown> | undefined;
   }) {
     this.request = init.request;
     this.route = init.route;
@@ -103,6 +105,7 @@ export class ExecutionContext {
     this.services = init.services;
     this.#bodySource = init.body;
     this.#makeSignal = init.signal;
+    this.#items = init.items;
   }
 
   /** Aborted when the client goes away. */

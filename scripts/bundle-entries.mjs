@@ -1,0 +1,48 @@
+// Bundles the entry files that a cold start loads — the core (`trellis`) and `trellis/lambda` — each into one
+// file in place in dist/, so a fresh process (an AWS Lambda cold start above all) reads two files instead
+// of some seventy. npm packages stay imports, and every other subpath's entry file (package.json `exports`)
+// stays an import of that file, so each class exists once however the package is imported.
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { URL, fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+const ENTRIES = ['index.js', 'lambda/index.js'];
+
+/** The file behind every subpath the package exports. */
+const exported = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).exports;
+const rooms = new Set(
+  Object.values(exported)
+    .map((target) => (typeof target === 'object' ? target.import : undefined))
+    .filter((file) => typeof file === 'string' && file.startsWith('./dist/'))
+    .map((file) => join(dist, file.slice('./dist/'.length))),
+);
+
+for (const entry of ENTRIES) {
+  const entryPath = join(dist, entry);
+  await build({
+    entryPoints: [entryPath],
+    outfile: entryPath,
+    allowOverwrite: true,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+    plugins: [{
+      name: 'other-rooms-stay-imports',
+      setup(b) {
+        b.onResolve({ filter: /^\.\.?\// }, (args) => {
+          const target = resolve(args.resolveDir, args.path);
+          if (target === entryPath || !rooms.has(target)) return undefined;
+          let path = relative(dirname(entryPath), target).replaceAll('\\', '/');
+          if (!path.startsWith('.')) path = `./${path}`;
+          return { path, external: true };
+        });
+      },
+    }],
+  });
+}

@@ -1,0 +1,96 @@
+import { App, BufferBodySource } from '../index.js';
+import { isBinaryContentType } from './binary-body.js';
+import { httpEventKind, notAnHttpEvent } from './event-kind.js';
+import type { LambdaContext, LambdaHttpEvent, LambdaHttpResult } from './events.js';
+import { invocationKey, invocationOf } from './invocation.js';
+import { requestFromEvent } from './request-from-event.js';
+import { resultForEvent } from './result-for-event.js';
+
+export interface LambdaHandlerOptions {
+  /**
+   * Whether a response body of this `Content-Type` is sent base64-encoded (`isBase64Encoded: true`).
+   * Default `isBinaryContentType`: everything but text, JSON, XML and the like. Bodies with a
+   * `Content-Encoding` are always binary; others that are not valid UTF-8 are too, whatever their type.
+   */
+  isBinary?: (contentType: string) => boolean;
+  /**
+   * A path prefix in front of the app's routes that the app does not know about, removed when present: the
+   * base path of a custom domain's API mapping (`/v1`), which REST API events (payload 1.0) include in
+   * `path`. An HTTP API's named stage is removed from `rawPath` without it.
+   */
+  basePath?: string;
+}
+
+/** A Node.js Lambda handler for HTTP events. */
+export type LambdaHttpHandler = (event: unknown, context?: LambdaContext) => Promise<LambdaHttpResult>;
+
+/** An app, or a function that makes one (for setup that must wait, such as reading a secret). */
+export type AppSource = App | (() => App | Promise<App>);
+
+const noContext: LambdaContext = Object.freeze({});
+
+function checkBasePath(basePath: string | undefined): string | undefined {
+  if (basePath === undefined || basePath === '' || basePath === '/') return undefined;
+  if (typeof basePath !== 'string' || !basePath.startsWith('/') || basePath.endsWith('/')) {
+    throw new TypeError(`basePath is a path prefix such as "/v1" (a leading "/", none at the end), got ${JSON.stringify(basePath)}.`);
+  }
+  return basePath;
+}
+
+/**
+ * Turns an app into a Node.js Lambda handler for API Gateway REST APIs (payload 1.0), HTTP APIs (2.0),
+ * function URLs and Application Load Balancers; which one sent an event is read from the event itself.
+ * Every request runs through the same routing, pipeline and response writer as under `listen()` and
+ * `inject()`. The app is built when the handler is made — once per execution environment, in Lambda's
+ * init phase, when this runs at module scope. A factory runs on the first event instead (once; if it
+ * fails, that invocation fails and the next one tries again). Events that are not HTTP events are refused
+ * with a TypeError that names the kinds answered.
+ *
+ * @example
+ * // handler.ts, deployed with Handler: handler.handler
+ * const app = createApp();
+ * app.route(route('GET', '/hello', () => ({ hello: 'world' })));
+ * export const handler = lambdaHandler(app);
+ */
+export function lambdaHandler(source: AppSource, options: LambdaHandlerOptions = {}): LambdaHttpHandler {
+  const basePath = checkBasePath(options.basePath);
+  const isBinary = options.isBinary ?? isBinaryContentType;
+  if (typeof isBinary !== 'function') throw new TypeError('isBinary is a function of a Content-Type that says whether the body is binary.');
+  let app: App | undefined;
+  let making: Promise<App> | undefined;
+  if (source instanceof App) app = source.build();
+  else if (typeof source !== 'function') throw new TypeError('lambdaHandler takes an App (from createApp()) or a function that returns one.');
+  const appFor = (): App | Promise<App> => {
+    if (app) return app;
+    making ??= (async () => {
+      try {
+        const made = await (source as () => App | Promise<App>)();
+        if (!(made instanceof App)) throw new TypeError('The app factory given to lambdaHandler must return an App (from createApp()).');
+        app = made.build();
+        return app;
+      } finally {
+        making = undefined;
+      }
+    })();
+    return making;
+  };
+
+  return async (event: unknown, context: LambdaContext = noContext): Promise<LambdaHttpResult> => {
+    const kind = httpEventKind(event);
+    // Events of other kinds are told apart here, before the refusal below.
+    if (kind === null) throw notAnHttpEvent(event);
+    const httpEvent = event as LambdaHttpEvent;
+    const request = requestFromEvent(kind, httpEvent, basePath);
+    const target = app ?? (await appFor());
+    const recorded = await target.respond({
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      body: new BufferBodySource(request.body),
+      signal: () => new AbortController().signal,
+      remoteAddress: request.sourceIp,
+      items: new Map([[invocationKey, invocationOf(kind, httpEvent, context ?? noContext, request.sourceIp)]]),
+    });
+    return resultForEvent(kind, httpEvent, recorded, isBinary);
+  };
+}

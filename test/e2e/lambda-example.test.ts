@@ -1,0 +1,91 @@
+// examples/lambda-api as deployed: its handler module, loaded with the environment template.yaml gives it,
+// answering HTTP API events.
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { httpEvent, lambdaContext, readResult } from '../support/lambda-events.js';
+
+type Handler = (event: unknown, context?: unknown) => Promise<any>;
+
+describe('the Lambda API example', () => {
+  let handler: Handler;
+  const call = async (spec: Parameters<typeof httpEvent>[1]) => readResult(await handler(httpEvent('http-api', spec), lambdaContext()));
+
+  before(async () => {
+    process.env.API_KEYS = JSON.stringify({ 'key-ana': { subject: 'ana', grants: ['orders:read', 'orders:write'] }, 'key-bob': { subject: 'bob', grants: ['orders:read'] } });
+    delete process.env.REDIS_URL;
+    ({ handler } = (await import('../../examples/lambda-api/handler.js')) as { handler: Handler });
+  });
+
+  it('answers a public route, cached and shared', async () => {
+    const first = await call({ path: '/health' });
+    assert.equal(first.statusCode, 200);
+    assert.deepEqual(JSON.parse(first.body), { status: 'ok' });
+    assert.match(String(first.headers['cache-control']), /public, max-age=30/);
+  });
+
+  it('needs an API key, and tells the caller who the gateway says they are', async () => {
+    assert.equal((await call({ path: '/whoami' })).statusCode, 401);
+    const me = await call({ path: '/whoami', headers: { 'x-api-key': 'key-bob' }, sourceIp: '203.0.113.50' });
+    assert.deepEqual(JSON.parse(me.body), { subject: 'bob', sourceIp: '203.0.113.50', requestId: 'JKJaXmPLvHcESHA=', stage: '$default' });
+  });
+
+  it('creates and reads orders by grant; a caller without the write grant gets 403', async () => {
+    const created = await call({ method: 'POST', path: '/orders', headers: { 'x-api-key': 'key-ana', 'content-type': 'application/json' }, body: JSON.stringify({ item: 'tea', quantity: 3 }) });
+    assert.equal(created.statusCode, 201);
+    const order = JSON.parse(created.body);
+    assert.equal(created.headers.location, `/orders/${order.id}`);
+    assert.deepEqual(JSON.parse((await call({ path: `/orders/${order.id}`, headers: { 'x-api-key': 'key-ana' } })).body), order);
+    assert.equal((await call({ path: `/orders/${order.id}`, headers: { 'x-api-key': 'key-bob' } })).statusCode, 404, 'orders are per owner');
+    const refused = await call({ method: 'POST', path: '/orders', headers: { 'x-api-key': 'key-bob', 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(refused.statusCode, 403);
+    assert.equal(refused.headers['content-type'], 'application/problem+json; charset=utf-8');
+  });
+
+  it('limits each caller to 20 requests a minute per route, with Retry-After and RateLimit headers on the 429', async () => {
+    const statuses: number[] = [];
+    let last = await call({ path: '/orders', headers: { 'x-api-key': 'key-bob' } });
+    statuses.push(last.statusCode);
+    for (let i = 0; i < 20; i++) {
+      last = await call({ path: '/orders', headers: { 'x-api-key': 'key-bob' } });
+      statuses.push(last.statusCode);
+    }
+    assert.deepEqual(statuses, [...Array.from({ length: 20 }, () => 200), 429]);
+    assert.ok(Number(last.headers['retry-after']) >= 1);
+    assert.equal(last.headers['ratelimit-limit'], '20');
+    const other = await call({ path: '/orders', headers: { 'x-api-key': 'key-ana' } });
+    assert.equal(other.statusCode, 200, 'another caller has an allowance of its own');
+  });
+});
+
+describe('gateway identity in the example', () => {
+  it('GatewayJwtAuthenticator makes the JWT authorizer\'s subject and scopes the principal; without claims, anonymous', async () => {
+    const { createApp, route, Authenticator, Authorize } = await import('../../src/index.js');
+    const { lambdaHandler } = await import('../../src/lambda/index.js');
+    const { GatewayJwtAuthenticator } = await import('../../examples/lambda-api/gateway-identity.js');
+    const app = createApp();
+    app.services.add(Authenticator, () => new GatewayJwtAuthenticator());
+    app.route(route('GET', '/orders/:id', [Authorize('orders:read')], (ctx) => ({ subject: ctx.principal!.subject })));
+    const handler = lambdaHandler(app);
+    const withClaims = readResult(await handler(httpEvent('http-api', { path: '/orders/1' })));
+    assert.deepEqual(JSON.parse(withClaims.body), { subject: 'user-17' });
+    const anonymous = httpEvent('http-api', { path: '/orders/1' });
+    delete anonymous.requestContext.authorizer;
+    assert.equal(readResult(await handler(anonymous)).statusCode, 401);
+    const narrow = httpEvent('http-api', { path: '/orders/1' });
+    narrow.requestContext.authorizer.jwt.scopes = ['profile'];
+    assert.equal(readResult(await handler(narrow)).statusCode, 403);
+  });
+
+  it('SourceIpPartitioner gives anonymous callers an allowance per address, and keeps subjects by subject', async () => {
+    const { createApp, route, RegistrationType } = await import('../../src/index.js');
+    const { RateLimit, RateLimitPartitioner } = await import('../../src/ratelimit/index.js');
+    const { lambdaHandler } = await import('../../src/lambda/index.js');
+    const { SourceIpPartitioner } = await import('../../examples/lambda-api/gateway-identity.js');
+    const app = createApp();
+    app.services.add(RateLimitPartitioner, () => new SourceIpPartitioner(), { type: RegistrationType.Replace });
+    app.route(route('GET', '/search', [RateLimit({ permitLimit: 1, windowSeconds: 60 })], () => 'ok'));
+    const handler = lambdaHandler(app);
+    const from = async (sourceIp: string) => (await handler(httpEvent('http-api', { path: '/search', sourceIp }))).statusCode;
+    assert.deepEqual([await from('203.0.113.1'), await from('203.0.113.2'), await from('203.0.113.1')], [200, 200, 429]);
+  });
+});

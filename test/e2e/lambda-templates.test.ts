@@ -1,0 +1,67 @@
+// The deployment templates in examples/ are valid CloudFormation/SAM by the published resource
+// specification, and the validator used for them catches the mistakes a template can hold.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { parseTemplate, readTemplate } from '../support/cloudformation-yaml.js';
+import { validateTemplate } from '../support/cloudformation-validate.js';
+
+const API_TEMPLATE = fileURLToPath(new URL('../../examples/lambda-api/template.yaml', import.meta.url));
+
+describe('the Lambda API example\'s SAM template', () => {
+  it('is valid', () => {
+    assert.deepEqual(validateTemplate(readTemplate(API_TEMPLATE)), []);
+  });
+
+  it('deploys the example handler behind an HTTP API with payload 2.0, on Node.js 20', () => {
+    const template = readTemplate(API_TEMPLATE) as any;
+    const fn = template.Resources.OrdersFunction;
+    assert.equal(fn.Type, 'AWS::Serverless::Function');
+    assert.equal(fn.Properties.Handler, 'handler.handler');
+    assert.deepEqual(fn.Metadata.BuildProperties.EntryPoints, ['examples/lambda-api/handler.ts']);
+    assert.equal(template.Globals.Function.Runtime, 'nodejs20.x');
+    assert.deepEqual(fn.Properties.Events.Api, { Type: 'HttpApi', Properties: { ApiId: { Ref: 'OrdersApi' }, Path: '/{proxy+}', Method: 'ANY', PayloadFormatVersion: '2.0' } });
+    assert.deepEqual(Object.keys(fn.Properties.Environment.Variables).sort(), ['API_KEYS', 'NODE_OPTIONS', 'REDIS_URL']);
+  });
+});
+
+describe('the template validator', () => {
+  const base = () => readTemplate(API_TEMPLATE) as any;
+  const problemsOf = (mutate: (t: any) => void) => {
+    const t = base();
+    mutate(t);
+    return validateTemplate(t);
+  };
+
+  it('reads the short forms of intrinsic functions, and refuses unknown tags', () => {
+    const t = parseTemplate('Resources:\n  Q:\n    Type: AWS::SQS::Queue\n    Properties:\n      QueueName: !Sub "${AWS::StackName}-q"\n      DelaySeconds: !If [Slow, 5, !Ref AWS::NoValue]\nConditions:\n  Slow: !Equals [!Ref AWS::Region, eu-west-1]\n');
+    assert.deepEqual((t as any).Resources.Q.Properties.DelaySeconds, { 'Fn::If': ['Slow', 5, { Ref: 'AWS::NoValue' }] });
+    assert.deepEqual(validateTemplate(t), []);
+    assert.throws(() => parseTemplate('Resources:\n  Q:\n    Type: !Reff X\n'), /Unresolved tag: !Reff/);
+    assert.throws(() => parseTemplate('a: [1\n'), /not a readable template/);
+  });
+
+  it('finds unknown properties, wrong types, missing required properties and unknown resource types', () => {
+    assert.deepEqual(problemsOf((t) => { t.Resources.OrdersFunction.Properties.Runtim = 'nodejs20.x'; }).map((p) => p.path), ['/Resources/OrdersFunction/Properties']);
+    assert.ok(problemsOf((t) => { t.Resources.OrdersFunction.Properties.MemorySize = 'lots'; }).some((p) => p.path === '/Resources/OrdersFunction/Properties/MemorySize'));
+    assert.ok(problemsOf((t) => { t.Resources.OrdersLogs.Properties.RetentionInDays = [14]; }).some((p) => p.path === '/Resources/OrdersLogs/Properties/RetentionInDays'));
+    assert.ok(problemsOf((t) => { t.Resources.Extra = { Type: 'AWS::SQS::Queue', Properties: { Nope: 1 } }; }).some((p) => p.path === '/Resources/Extra/Properties'));
+    assert.ok(problemsOf((t) => { t.Resources.Topic = { Type: 'AWS::SNS::Subscription', Properties: { Protocol: 'email' } }; }).some((p) => /TopicArn/.test(p.message)), 'required property missing');
+    assert.ok(problemsOf((t) => { t.Resources.X = { Type: 'AWS::Lambda::Functio' }; }).some((p) => /unknown resource type AWS::Lambda::Functio/.test(p.message)));
+    assert.ok(problemsOf((t) => { delete t.Resources; }).some((p) => /Resources/.test(p.message)));
+    assert.ok(problemsOf((t) => { t.Parameters.ApiKeys.Type = 'Text'; }).length > 0);
+  });
+
+  it('checks event sources by their type', () => {
+    assert.ok(problemsOf((t) => { t.Resources.OrdersFunction.Properties.Events.Api.Properties.Verb = 'ANY'; }).some((p) => p.path.startsWith('/Resources/OrdersFunction/Properties/Events/Api')));
+    assert.ok(problemsOf((t) => { t.Resources.OrdersFunction.Properties.Events.Api.Type = 'HttpAPI'; }).length > 0);
+  });
+
+  it('finds references to nothing', () => {
+    assert.ok(problemsOf((t) => { t.Resources.OrdersFunction.Properties.Environment.Variables.API_KEYS = { Ref: 'ApiKey' }; }).some((p) => /Ref names nothing defined: "ApiKey"/.test(p.message)));
+    assert.ok(problemsOf((t) => { t.Outputs.FunctionArn.Value = { 'Fn::GetAtt': ['OrderFunction', 'Arn'] }; }).some((p) => /names no resource: OrderFunction/.test(p.message)));
+    assert.ok(problemsOf((t) => { t.Outputs.ApiUrl.Value = { 'Fn::Sub': 'https://${OrderApi}.example' }; }).some((p) => /\$\{OrderApi\}/.test(p.message)));
+    assert.ok(problemsOf((t) => { t.Outputs.LogArn = { Value: { 'Fn::GetAtt': ['OrdersLogs', 'Nme'] } }; }).some((p) => /has no attribute Nme/.test(p.message)));
+    assert.deepEqual(problemsOf((t) => { t.Outputs.Role = { Value: { 'Fn::GetAtt': ['OrdersFunctionRole', 'Arn'] } }; }), [], 'SAM makes a role for a function without one');
+  });
+});
