@@ -24,8 +24,9 @@ export function httpEventKind(event: unknown): LambdaEventKind | null {
 export function notAnHttpEvent(event: unknown): TypeError {
   const shape = isRecord(event) ? `an object with the fields ${Object.keys(event).slice(0, 8).join(', ') || '(none)'}` : event === null ? 'null' : `a ${typeof event}`;
   return new TypeError(
-    `The Lambda handler got ${shape}, which is not an HTTP event it answers. It answers API Gateway REST API events ` +
+    `The Lambda handler got ${shape}, which is not an event it answers. It answers API Gateway REST API events ` +
       '(payload 1.0: httpMethod, path, requestContext), HTTP API and function URL events (payload 2.0: version "2.0", ' +
-      'rawPath, requestContext.http) and Application Load Balancer events (requestContext.elb).',
+      'rawPath, requestContext.http), Application Load Balancer events (requestContext.elb), and CloudWatch ' +
+      'custom-widget events (widgetContext, or describe: true).',
   );
 }

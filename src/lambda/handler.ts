@@ -2,9 +2,12 @@ import { App, BufferBodySource } from '../index.js';
 import { isBinaryContentType } from './binary-body.js';
 import { httpEventKind, notAnHttpEvent } from './event-kind.js';
 import type { LambdaContext, LambdaHttpEvent, LambdaHttpResult } from './events.js';
+import type { LambdaContext as WidgetLambdaContext } from '../widgets/index.js';
 import { invocationKey, invocationOf } from './invocation.js';
 import { requestFromEvent } from './request-from-event.js';
 import { resultForEvent } from './result-for-event.js';
+import { checkWidgetOptions, handleWidgetEvent, type WidgetEventOptions, type WidgetOutput } from './widget/handler.js';
+import { isWidgetEvent, type WidgetLambdaEvent } from './widget/event.js';
 
 export interface LambdaHandlerOptions {
   /**
@@ -19,10 +22,22 @@ export interface LambdaHandlerOptions {
    * `path`. An HTTP API's named stage is removed from `rawPath` without it.
    */
   basePath?: string;
+  /**
+   * How CloudWatch custom-widget events (an event with `widgetContext`, or `{ describe: true }`) are answered:
+   * the parameter that picks the route, the `describe` text, development mode. The same handler answers
+   * both kinds, so one function can serve an API and a dashboard's widgets.
+   */
+  widget?: WidgetEventOptions;
 }
 
-/** A Node.js Lambda handler for HTTP events. */
-export type LambdaHttpHandler = (event: unknown, context?: LambdaContext) => Promise<LambdaHttpResult>;
+/**
+ * A Node.js Lambda handler: an HTTP event gets an HTTP result in the shape its front door expects; a
+ * custom-widget event gets widget output (HTML, `{ markdown }` or JSON).
+ */
+export interface LambdaHttpHandler {
+  (event: LambdaHttpEvent, context?: LambdaContext): Promise<LambdaHttpResult>;
+  (event: WidgetLambdaEvent, context?: LambdaContext): Promise<WidgetOutput>;
+}
 
 /** An app, or a function that makes one (for setup that must wait, such as reading a secret). */
 export type AppSource = App | (() => App | Promise<App>);
@@ -56,6 +71,8 @@ export function lambdaHandler(source: AppSource, options: LambdaHandlerOptions =
   const basePath = checkBasePath(options.basePath);
   const isBinary = options.isBinary ?? isBinaryContentType;
   if (typeof isBinary !== 'function') throw new TypeError('isBinary is a function of a Content-Type that says whether the body is binary.');
+  const widget = options.widget ?? {};
+  checkWidgetOptions(widget);
   let app: App | undefined;
   let making: Promise<App> | undefined;
   if (source instanceof App) app = source.build();
@@ -75,10 +92,12 @@ export function lambdaHandler(source: AppSource, options: LambdaHandlerOptions =
     return making;
   };
 
-  return async (event: unknown, context: LambdaContext = noContext): Promise<LambdaHttpResult> => {
+  const handler = async (event: unknown, context: LambdaContext = noContext): Promise<LambdaHttpResult | WidgetOutput> => {
     const kind = httpEventKind(event);
-    // Events of other kinds are told apart here, before the refusal below.
-    if (kind === null) throw notAnHttpEvent(event);
+    if (kind === null) {
+      if (isWidgetEvent(event)) return handleWidgetEvent(app ?? (await appFor()), event, context as unknown as WidgetLambdaContext, widget);
+      throw notAnHttpEvent(event);
+    }
     const httpEvent = event as LambdaHttpEvent;
     const request = requestFromEvent(kind, httpEvent, basePath);
     const target = app ?? (await appFor());
@@ -93,4 +112,5 @@ export function lambdaHandler(source: AppSource, options: LambdaHandlerOptions =
     });
     return resultForEvent(kind, httpEvent, recorded, isBinary);
   };
+  return handler as LambdaHttpHandler;
 }

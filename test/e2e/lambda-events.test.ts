@@ -247,7 +247,7 @@ describe('base path, app making and refusals', () => {
     const sqs = { Records: [{ eventSource: 'aws:sqs', body: '{}' }] };
     const notHttp = [sqs, null, 'GET /', { requestContext: {} }, { version: '2.0', requestContext: { http: {} }, rawPath: '/' }, { requestContext: { elb: {} } }];
     for (const event of notHttp) {
-      await assert.rejects(handler(event), (error: Error) => {
+      await assert.rejects(handler(event as never), (error: Error) => {
         assert.ok(error instanceof TypeError);
         assert.match(error.message, /API Gateway REST API/);
         assert.match(error.message, /HTTP API and function URL/);

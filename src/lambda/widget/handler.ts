@@ -25,7 +25,8 @@ export type WidgetOutput = unknown;
 
 const ROUTE_PARAM = /^[A-Za-z_$][\w$-]*$/;
 
-function checkOptions(options: WidgetEventOptions): string {
+/** Checks widget options when a handler is made; returns the route parameter's name. */
+export function checkWidgetOptions(options: WidgetEventOptions): string {
   const routeParam = options.routeParam ?? DEFAULT_ROUTE_PARAM;
   if (typeof routeParam !== 'string' || !ROUTE_PARAM.test(routeParam) || routeParam === 'widgetContext' || routeParam === 'describe') {
     throw new TypeError(`routeParam must be a parameter name such as "route" (not widgetContext or describe), got ${JSON.stringify(routeParam)}.`);
@@ -65,7 +66,7 @@ async function dispatch(app: App, path: string, query: string, invocation: Retur
  *   isWidgetEvent(event) ? handleWidgetEvent(app, event, context) : httpHandler(event, context);
  */
 export async function handleWidgetEvent(app: App, event: unknown, context?: LambdaContext, options: WidgetEventOptions = {}): Promise<WidgetOutput> {
-  const routeParam = checkOptions(options);
+  const routeParam = checkWidgetOptions(options);
   if (!isWidgetEvent(event)) {
     throw new TypeError('handleWidgetEvent takes a CloudWatch custom-widget event (an object with widgetContext, or { describe: true }).');
   }
@@ -93,7 +94,7 @@ export async function handleWidgetEvent(app: App, event: unknown, context?: Lamb
  * export const handler = widgetHandler(app);
  */
 export function widgetHandler(app: App, options: WidgetEventOptions = {}): (event: unknown, context?: LambdaContext) => Promise<WidgetOutput> {
-  checkOptions(options);
+  checkWidgetOptions(options);
   app.build();
   return (event, context) => handleWidgetEvent(app, event, context, options);
 }
