@@ -5,10 +5,10 @@ import { readFileSync } from 'node:fs';
 import { createApp, route } from '../../src/index.js';
 import { html } from '../../src/widgets/index.js';
 import { RateLimit } from '../../src/ratelimit/index.js';
-import { lambdaHandler } from '../../src/lambda/index.js';
+import { lambdaHandler, type WidgetLambdaEvent } from '../../src/lambda/index.js';
 import { httpEvent, readResult } from '../support/lambda-events.js';
 
-function widgetEvent(params: Record<string, unknown>): any {
+function widgetEvent(params: Record<string, unknown>): WidgetLambdaEvent {
   const event = JSON.parse(readFileSync(new URL('../fixtures/lambda-widget/load.json', import.meta.url), 'utf8'));
   event.widgetContext.params = params;
   return { ...params, widgetContext: event.widgetContext };
@@ -42,7 +42,7 @@ describe('lambdaHandler answers HTTP and custom-widget events with one app', () 
   });
 
   it('answers describe from the routes, and checks widget options when the handler is made', async () => {
-    const text = await lambdaHandler(app())({ describe: true } as never);
+    const text = await lambdaHandler(app())({ describe: true } as WidgetLambdaEvent);
     assert.equal(typeof text, 'string');
     assert.match(text as string, /\/orders/);
     assert.throws(() => lambdaHandler(app(), { widget: { routeParam: 'widgetContext' } }), TypeError);

@@ -1,10 +1,11 @@
-import { createRequire } from 'node:module';
+// A namespace import: a bundle's usual `createRequire` banner declares that name at the top level too.
+import * as nodeModule from 'node:module';
 import type { Redis, RedisOptions } from 'ioredis';
 
 /** ioredis, loaded only when the store creates its own client from a URL (node-redis users need not install it). */
 function loadIoredis(): new (url: string, options: RedisOptions) => Redis {
   try {
-    return (createRequire(import.meta.url)('ioredis') as { Redis: new (url: string, options: RedisOptions) => Redis }).Redis;
+    return (nodeModule.createRequire(import.meta.url)('ioredis') as { Redis: new (url: string, options: RedisOptions) => Redis }).Redis;
   } catch (error) {
     throw new Error('RedisRateLimitStore: the `url` option needs the ioredis package (npm install ioredis), or pass a connected node-redis client as `client`', {
       cause: error,
