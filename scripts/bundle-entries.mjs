@@ -14,10 +14,15 @@ const ENTRIES = ['index.js', 'lambda/index.js'];
 const exported = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).exports;
 const rooms = new Set(
   Object.values(exported)
+    // `{ import: './dist/x.js' }` or, with conditions for types, `{ import: { types, default: './dist/x.js' } }`.
     .map((target) => (typeof target === 'object' ? target.import : undefined))
+    .map((file) => (file !== null && typeof file === 'object' ? file.default : file))
     .filter((file) => typeof file === 'string' && file.startsWith('./dist/'))
     .map((file) => join(dist, file.slice('./dist/'.length))),
 );
+// Without the other rooms' entry files the bundles would hold copies of their classes (App, errors, tokens),
+// and an app made with one copy would not be the App that another checks for.
+if (rooms.size < 3) throw new Error(`bundle-entries: found only ${rooms.size} exported entry files in package.json; expected every subpath`);
 
 for (const entry of ENTRIES) {
   const entryPath = join(dist, entry);

@@ -88,6 +88,9 @@ function storeFailed(
   started: number,
 ): false {
   refuseUnavailable(ctx, error);
+  // The client went away while the store was asked: its own signal aborted the wait. Nothing failed, so
+  // nothing is logged or reported as a store error (and no response will be written).
+  if ((error as { name?: unknown } | null)?.name === 'AbortError' && ctx.signal.aborted) return false;
   const log = logOf(ctx);
   log?.storeFailed(policy, partition, error);
   if (observer?.storeFailed !== undefined) {

@@ -21,6 +21,7 @@ const SUBPATHS: Record<string, string> = {
   'trellis/lint': 'lint',
   'trellis/dashboard': 'createInterpreter',
   'trellis/harness': 'startHarness',
+  'trellis/lambda': 'lambdaHandler',
 };
 
 const PROBE = `const expected = ${JSON.stringify(SUBPATHS)};`;
@@ -68,6 +69,24 @@ describe('the packed package in a new project', () => {
     const loaded = Object.keys(SUBPATHS).map((name, i) => `  ${JSON.stringify(name)}: m${i},`);
     writeFileSync(join(dir, 'index.js'), `${imports.join('\n')}\n${PROBE}\nconst loaded = {\n${loaded.join('\n')}\n};${REPORT}\n`);
     assert.equal(await node('index.js', dir), ALL_FUNCTIONS);
+  });
+
+  it('an app made with trellis is the App that trellis/lambda serves, in both module systems (one copy of each class)', async () => {
+    const fixture = JSON.stringify(join(REPO, 'test', 'fixtures', 'lambda', 'http-api.json'));
+    const body = (load: string) => `${load}
+const event = JSON.parse(require('node:fs').readFileSync(${fixture}, 'utf8'));
+event.rawPath = '/hi'; event.requestContext.http.path = '/hi'; event.requestContext.http.method = 'GET'; event.rawQueryString = ''; delete event.body;
+const app = createApp();
+app.route(route('GET', '/hi', () => ({ hi: true })));
+lambdaHandler(app)(event).then((r) => console.log(r.statusCode, r.body), (e) => console.log(e.message));
+`;
+    writeFileSync(join(project.dir, 'lambda.js'), body(`const { createApp, route } = require('trellis');\nconst { lambdaHandler } = require('trellis/lambda');`));
+    assert.equal(await node('lambda.js'), '200 {"hi":true}');
+    const dir = join(project.dir, 'esm');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+    writeFileSync(join(dir, 'lambda.js'), body(`import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nimport { createApp, route } from 'trellis';\nimport { lambdaHandler } from 'trellis/lambda';`));
+    assert.equal(await node('lambda.js', dir), '200 {"hi":true}');
   });
 
   it('trellis/ratelimit/redis loads without ioredis (node-redis users need not install it); its url option says which package it needs', async () => {

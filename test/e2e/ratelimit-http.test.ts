@@ -616,6 +616,41 @@ describe('observing rate limiting', () => {
   });
 });
 
+describe('a client that goes away while the store is asked', () => {
+  it('is neither logged nor reported as a store error', async () => {
+    const lines: string[] = [];
+    const storeErrors: unknown[] = [];
+    let aborted!: () => void;
+    const sawAbort = new Promise<void>((resolve) => { aborted = resolve; });
+    const app = createApp();
+    // A store that waits (as a store over the network does) and gives up when the request's signal aborts.
+    app.services.replace(RateLimitStore, () => ({
+      acquire: (_p: string, _policy: RateLimitPolicy, options?: AcquireOptions) => new Promise<RateLimitDecision>((_resolve, reject) => {
+        options!.signal!.addEventListener('abort', () => {
+          reject(Object.assign(new Error('The rate-limit acquire was aborted'), { name: 'AbortError' }));
+          aborted();
+        }, { once: true });
+      }),
+    }));
+    app.services.replace(Logger, () => ({ debug() {}, warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) }));
+    app.services.add(RateLimitObserver, () => ({ storeFailed: (event) => storeErrors.push(event.error) }));
+    app.route(route('GET', '/w', [RateLimit({ permitLimit: 5, windowSeconds: 60 })], () => 'ok'));
+    const { port } = await app.listen();
+    try {
+      const socket = connect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      socket.write('GET /w HTTP/1.1\r\nHost: x\r\n\r\n');
+      setTimeout(() => socket.destroy(), 100);
+      await sawAbort;
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(lines, []);
+      assert.deepEqual(storeErrors, []);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('OpenTelemetry metrics', () => {
   it('rateLimitMetrics counts allowed, refused and failed-open requests and store errors, and records store latency', async () => {
     const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
