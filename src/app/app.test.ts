@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
 import { HttpError, problem } from '../pipeline/index.js';
 import { route } from '../annotations/index.js';
 import { reply } from '../filters/index.js';
@@ -163,6 +165,39 @@ describe('inject() and the Node host write through one writer', () => {
     assert.equal(res.statusCode, 500);
     assert.match(res.json().detail, /The response could not be written: .*"x-broken"/);
     assert.equal(errors.length, 1);
+  });
+
+  it('inject() refuses exactly the header names and values node:http refuses, with its message', async () => {
+    let header: [string, string] = ['x-ok', 'ok'];
+    const probe = createApp();
+    probe.services.addValue(Logger, { warn() {}, error() {} });
+    probe.route(route('GET', '/h', () => reply('x', { headers: { [header[0]]: header[1] } })));
+    // Characters either side of every boundary the two checks draw, plus the odd ones out.
+    const char = fc.oneof(
+      fc.constantFrom('\t', '\n', '\r', '\0', ' ', '"', '(', ',', '/', ':', '@', '[', '^', '_', '`', '{', '|', '}', '~', '\x7f', '\x80', '\xff', 'Ā', '€'),
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+      fc.constantFrom('a', 'Z', '0', '-', '!', '#', '$', '%', '&', "'", '*', '+', '.'),
+    );
+    const text = fc.array(char, { maxLength: 6 }).map((cs) => cs.join(''));
+    await fc.assert(fc.asyncProperty(text, text, async (name, value) => {
+      header = [name, value];
+      let expected: string | undefined;
+      try {
+        validateHeaderName(name);
+        validateHeaderValue(name, value);
+      } catch (error) {
+        expected = (error as Error).message;
+      }
+      const res = await probe.inject({ url: '/h' });
+      if (expected === undefined) {
+        assert.equal(res.statusCode, 200);
+        assert.equal(res.headers[name.toLowerCase()], value);
+      } else {
+        assert.equal(res.statusCode, 500);
+        // Header names reach the writer in lower case, so the message names them so.
+        assert.ok(String(res.json().detail).toLowerCase().includes(expected.toLowerCase()), `${String(res.json().detail)} should carry ${expected}`);
+      }
+    }), { numRuns: 300 });
   });
 
   it('HEAD answers the GET\'s Content-Length and no body; 204 carries no Content-Length', async () => {

@@ -1,4 +1,3 @@
-import { validateHeaderName, validateHeaderValue } from 'node:http';
 import type { OutgoingResponse } from '../pipeline/index.js';
 import { BufferBodySource } from '../pipeline/index.js';
 import type { IncomingRequest } from './dispatch.js';
@@ -47,6 +46,19 @@ export function injectedRequest(input: InjectRequest): IncomingRequest {
   };
 }
 
+// The characters node:http accepts in a header name (an HTTP token) and rejects in a header value. Names and
+// values that pass are the ones node:http passes; anything else goes to node:http's own check, which throws
+// its usual error. So node:http is loaded only for a header it will refuse, not on every cold start.
+const TOKEN = /^[\^_`a-zA-Z\-0-9!#$%&'*+.|~]+$/;
+const INVALID_VALUE_CHAR = /[^\t\x20-\x7e\x80-\xff]/;
+
+function checkHeader(name: string, values: readonly string[]): void {
+  if (!TOKEN.test(name)) process.getBuiltinModule('node:http').validateHeaderName(name);
+  for (const v of values) {
+    if (typeof v !== 'string' || INVALID_VALUE_CHAR.test(v)) process.getBuiltinModule('node:http').validateHeaderValue(name, v);
+  }
+}
+
 /**
  * What inject() hands the shared response writer in place of a socket: it checks status and headers as
  * node:http does (so a response that cannot go over the wire fails here too) and records what was written.
@@ -62,8 +74,7 @@ class RecordingSink implements ResponseSink {
     for (let i = 0; i < flat.length; i += 2) {
       const name = String(flat[i]);
       const value = flat[i + 1]!;
-      validateHeaderName(name);
-      for (const v of Array.isArray(value) ? value : [value]) validateHeaderValue(name, v);
+      checkHeader(name, Array.isArray(value) ? value : [value]);
       const key = name.toLowerCase();
       const seen = headers[key];
       headers[key] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), ...(Array.isArray(value) ? value : [value])];

@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { OutgoingResponse } from '../pipeline/index.js';
@@ -49,7 +48,8 @@ export function createNodeServer(dispatcher: Dispatcher, options: { maxHeaderSiz
       }
     }, fail);
   };
-  const server = createServer({ maxHeaderSize: options.maxHeaderSize, requestTimeout: 30_000 }, (req, res) => handle(req, res, false));
+  // Loaded here, not at import, so a process that never listens (an AWS Lambda function) never loads node:http.
+  const server = process.getBuiltinModule('node:http').createServer({ maxHeaderSize: options.maxHeaderSize, requestTimeout: 30_000 }, (req, res) => handle(req, res, false));
   server.on('checkContinue', (req, res) => handle(req, res, true));
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (socket.writable && !(socket as Socket & { _httpMessage?: unknown })._httpMessage) socket.end(clientErrorResponse(error.code));

@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http';
 import type { RecordedResponse } from '../index.js';
 import { bodyIsBinary } from './binary-body.js';
 import type { LambdaEventKind, LambdaHttpEvent, LambdaHttpResult } from './events.js';
@@ -46,7 +45,8 @@ export function resultForEvent(
     }
     return { statusCode, headers: single, multiValueHeaders: multi, body, isBase64Encoded: binary };
   }
-  const statusDescription = `${statusCode} ${STATUS_CODES[statusCode] ?? ''}`.trimEnd();
+  // node:http's reason phrases, loaded only for an Application Load Balancer's event (the one that asks for them).
+  const statusDescription = `${statusCode} ${process.getBuiltinModule('node:http').STATUS_CODES[statusCode] ?? ''}`.trimEnd();
   if ('multiValueHeaders' in event && event.multiValueHeaders) {
     const multi: Record<string, string[]> = {};
     for (const name in headers) {
