@@ -4,28 +4,16 @@
  *
  * Run alone: node --import tsx bench/http.bench.ts
  */
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import { startServerProcess } from './server-process.js';
 
 interface Measurement { requests: number; p50: number; p99: number; errors: number; cpuMicrosPerRequest: number | null }
 
 const serverScript = fileURLToPath(new URL('./http-servers.ts', import.meta.url));
 
-async function startServer(kind: string): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverScript, kind], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-  let out = '';
-  child.stdout!.setEncoding('utf8');
-  for await (const chunk of child.stdout!) {
-    out += chunk;
-    if (out.includes('\n')) break;
-  }
-  const port = Number(out.trim());
-  if (!Number.isInteger(port) || port <= 0) throw new Error(`server ${kind} did not start: ${out}`);
-  return { port, child };
-}
 
 /**
  * The server process's own CPU time in microseconds (`process.cpuUsage()`, user + system, asked over IPC),
@@ -59,7 +47,7 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Map<
   const leastCpu = new Map<string, number>();
   const servers = new Map<string, { port: number; child: ChildProcess }>();
   try {
-    for (const kind of kinds) servers.set(kind, await startServer(kind));
+    for (const kind of kinds) servers.set(kind, await startServerProcess(serverScript, [kind], { ipc: true }));
     for (const kind of kinds) await measure(servers.get(kind)!.port, 1); // warm-up
     for (let round = 0; round < rounds; round++) {
       for (const kind of kinds) {

@@ -7,11 +7,12 @@
  *
  * Run alone: node --import tsx bench/redis-http.bench.ts
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import { startServerProcess } from './server-process.js';
 import { Redis } from 'ioredis';
 import { redisServerAvailable, startRedisServer } from '../test/support/redis-server.js';
 import { processCpuMicros } from './redis-loop.js';
@@ -29,18 +30,6 @@ interface Measurement {
 const serverScript = fileURLToPath(new URL('./redis-http-servers.ts', import.meta.url));
 const KINDS = ['trellis-redis', 'fastify-redis'] as const;
 
-async function startServer(kind: string, url: string): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverScript, kind, url], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout!.setEncoding('utf8');
-  for await (const chunk of child.stdout!) {
-    out += chunk;
-    if (out.includes('\n')) break;
-  }
-  const port = Number(out.trim());
-  if (!Number.isInteger(port) || port <= 0) throw new Error(`server ${kind} did not start: ${out}`);
-  return { port, child };
-}
 
 /** Total usec of every command since the last CONFIG RESETSTAT. */
 function commandMicros(commandstats: string): number {
@@ -58,7 +47,7 @@ export async function runRedisHttpBench(options: { rounds?: number; seconds?: nu
   const servers = new Map<string, { port: number; child: ChildProcess }>();
   const best = new Map<string, Measurement>();
   try {
-    for (const kind of KINDS) servers.set(kind, await startServer(kind, redis.url));
+    for (const kind of KINDS) servers.set(kind, await startServerProcess(serverScript, [kind, redis.url]));
     const measure = async (kind: string, duration: number): Promise<Measurement> => {
       const { port, child } = servers.get(kind)!;
       await admin.config('RESETSTAT');

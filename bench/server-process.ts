@@ -1,0 +1,17 @@
+// Starts a benchmark server in a process of its own and reads the port it prints as its first line.
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+
+/** Runs `script` with tsx and `args`; resolves when it has printed its port. `ipc` opens a channel for messages. */
+export async function startServerProcess(script: string, args: readonly string[], options: { ipc?: boolean } = {}): Promise<{ port: number; child: ChildProcess }> {
+  const stdio: StdioOptions = options.ipc ? ['ignore', 'pipe', 'inherit', 'ipc'] : ['ignore', 'pipe', 'inherit'];
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio });
+  let out = '';
+  child.stdout!.setEncoding('utf8');
+  for await (const chunk of child.stdout!) {
+    out += chunk;
+    if (out.includes('\n')) break;
+  }
+  const port = Number(out.trim());
+  if (!Number.isInteger(port) || port <= 0) throw new Error(`server ${args[0] ?? script} did not start: ${out}`);
+  return { port, child };
+}
