@@ -6,7 +6,7 @@ import type { LambdaContext as WidgetLambdaContext } from '../widgets/index.js';
 import { invocationKey, invocationOf } from './invocation.js';
 import { requestFromEvent } from './request-from-event.js';
 import { resultForEvent } from './result-for-event.js';
-import { checkWidgetOptions, handleWidgetEvent, type WidgetEventOptions, type WidgetOutput } from './widget/handler.js';
+import { answerWidgetEvent, checkWidgetOptions, type WidgetEventOptions, type WidgetOutput } from './widget/handler.js';
 import { isWidgetEvent, type WidgetLambdaEvent } from './widget/event.js';
 
 export interface LambdaHandlerOptions {
@@ -72,7 +72,7 @@ export function lambdaHandler(source: AppSource, options: LambdaHandlerOptions =
   const isBinary = options.isBinary ?? isBinaryContentType;
   if (typeof isBinary !== 'function') throw new TypeError('isBinary is a function of a Content-Type that says whether the body is binary.');
   const widget = options.widget ?? {};
-  checkWidgetOptions(widget);
+  const routeParam = checkWidgetOptions(widget);
   let app: App | undefined;
   let making: Promise<App> | undefined;
   if (source instanceof App) app = source.build();
@@ -95,7 +95,7 @@ export function lambdaHandler(source: AppSource, options: LambdaHandlerOptions =
   const handler = async (event: unknown, context: LambdaContext = noContext): Promise<LambdaHttpResult | WidgetOutput> => {
     const kind = httpEventKind(event);
     if (kind === null) {
-      if (isWidgetEvent(event)) return handleWidgetEvent(app ?? (await appFor()), event, context as unknown as WidgetLambdaContext, widget);
+      if (isWidgetEvent(event)) return answerWidgetEvent(app ?? (await appFor()), event, context as unknown as WidgetLambdaContext, routeParam, widget);
       throw notAnHttpEvent(event);
     }
     const httpEvent = event as LambdaHttpEvent;

@@ -66,7 +66,11 @@ async function dispatch(app: App, path: string, query: string, invocation: Retur
  *   isWidgetEvent(event) ? handleWidgetEvent(app, event, context) : httpHandler(event, context);
  */
 export async function handleWidgetEvent(app: App, event: unknown, context?: LambdaContext, options: WidgetEventOptions = {}): Promise<WidgetOutput> {
-  const routeParam = checkWidgetOptions(options);
+  return answerWidgetEvent(app, event, context, checkWidgetOptions(options), options);
+}
+
+/** `handleWidgetEvent` with options already checked when the handler was made (`routeParam` is their route parameter). */
+export async function answerWidgetEvent(app: App, event: unknown, context: LambdaContext | undefined, routeParam: string, options: WidgetEventOptions): Promise<WidgetOutput> {
   if (!isWidgetEvent(event)) {
     throw new TypeError('handleWidgetEvent takes a CloudWatch custom-widget event (an object with widgetContext, or { describe: true }).');
   }
@@ -94,7 +98,7 @@ export async function handleWidgetEvent(app: App, event: unknown, context?: Lamb
  * export const handler = widgetHandler(app);
  */
 export function widgetHandler(app: App, options: WidgetEventOptions = {}): (event: unknown, context?: LambdaContext) => Promise<WidgetOutput> {
-  checkWidgetOptions(options);
+  const routeParam = checkWidgetOptions(options);
   app.build();
-  return (event, context) => handleWidgetEvent(app, event, context, options);
+  return (event, context) => answerWidgetEvent(app, event, context, routeParam, options);
 }
