@@ -25,11 +25,20 @@ interface Measurement {
   readonly redisMicrosPerRequest: number;
   /** Redis's own time per command that the limiter sent (INFO commandstats), summed over its commands. */
   readonly redisCommandMicrosPerRequest: number;
+  /** Requests per command the limiter sent (the Redis store sends the acquires of one event-loop turn together). */
+  readonly requestsPerCommand: number;
 }
 
 const serverScript = fileURLToPath(new URL('./redis-http-servers.ts', import.meta.url));
 const KINDS = ['trellis-redis', 'fastify-redis'] as const;
 
+
+/** Calls of every command since the last CONFIG RESETSTAT. */
+function commandCalls(commandstats: string): number {
+  let total = 0;
+  for (const match of commandstats.matchAll(/calls=(\d+)/g)) total += Number(match[1]);
+  return total;
+}
 
 /** Total usec of every command since the last CONFIG RESETSTAT. */
 function commandMicros(commandstats: string): number {
@@ -63,6 +72,7 @@ export async function runRedisHttpBench(options: { rounds?: number; seconds?: nu
         serverMicrosPerRequest: ((processCpuMicros(child.pid!) ?? Number.NaN) - server0) / n,
         redisMicrosPerRequest: ((processCpuMicros(redis.pid) ?? Number.NaN) - redis0) / n,
         redisCommandMicrosPerRequest: commandMicros(stats) / n,
+        requestsPerCommand: n / Math.max(1, commandCalls(stats)),
       };
     };
     for (const kind of KINDS) await measure(kind, 1); // warm-up
@@ -83,10 +93,10 @@ export async function runRedisHttpBench(options: { rounds?: number; seconds?: nu
   }
   console.log(`\nHTTP with the limit in Redis: GET /hello under a limit never reached (autocannon, 64 connections, best of ${rounds} × ${seconds} s)`);
   console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' / ')} (1 / 5 / 15 min)`);
-  console.log('server              req/s   p99 ms  errors  server CPU µs/req  redis-server CPU µs/req  Redis command µs/req');
+  console.log('server              req/s   p99 ms  errors  server CPU µs/req  redis-server CPU µs/req  Redis command µs/req  req/command');
   for (const [kind, m] of best) {
     console.log(
-      `${kind.padEnd(16)} ${m.requests.toFixed(0).padStart(8)} ${String(m.p99).padStart(8)} ${String(m.errors).padStart(7)}  ${m.serverMicrosPerRequest.toFixed(1).padStart(17)}  ${m.redisMicrosPerRequest.toFixed(1).padStart(23)}  ${m.redisCommandMicrosPerRequest.toFixed(1).padStart(20)}`,
+      `${kind.padEnd(16)} ${m.requests.toFixed(0).padStart(8)} ${String(m.p99).padStart(8)} ${String(m.errors).padStart(7)}  ${m.serverMicrosPerRequest.toFixed(1).padStart(17)}  ${m.redisMicrosPerRequest.toFixed(1).padStart(23)}  ${m.redisCommandMicrosPerRequest.toFixed(1).padStart(20)}  ${m.requestsPerCommand.toFixed(1).padStart(11)}`,
     );
   }
   const a = best.get('trellis-redis')!;

@@ -13,8 +13,10 @@ export interface LoopRow {
   readonly p99Ms: number;
   /** Share of operations that were allowed. */
   readonly allowedShare: number;
-  /** Redis CPU time per script call (`INFO commandstats`), when measured. */
-  readonly redisMicrosPerCall?: number;
+  /** Operations completed. */
+  readonly operations: number;
+  /** Redis's own time per acquire in its script commands (`INFO commandstats`), when measured. */
+  readonly redisMicrosPerAcquire?: number;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -43,13 +45,19 @@ export async function closedLoop(op: Operation, durationMs: number, concurrency:
     p50Ms: percentile(sorted, 50),
     p99Ms: percentile(sorted, 99),
     allowedShare: allowed / latencies.length,
+    operations: latencies.length,
   };
 }
 
-/** Microseconds of Redis CPU per EVALSHA since the last `CONFIG RESETSTAT`, from `INFO commandstats`. */
-export function redisCallStats(commandstats: string): number | undefined {
-  const micros = Number(/cmdstat_evalsha:[^\r\n]*usec_per_call=([\d.]+)/.exec(commandstats)?.[1]);
-  return Number.isFinite(micros) ? micros : undefined;
+/**
+ * Microseconds Redis spent in script commands (EVALSHA and EVAL) since the last `CONFIG RESETSTAT`, from
+ * `INFO commandstats`; undefined when it ran none. Divided by the acquires, not the calls: one call may carry
+ * many acquires.
+ */
+export function redisScriptMicros(commandstats: string): number | undefined {
+  let total: number | undefined;
+  for (const m of commandstats.matchAll(/cmdstat_(?:evalsha|eval):calls=\d+,usec=(\d+)/g)) total = (total ?? 0) + Number(m[1]);
+  return total;
 }
 
 /**
@@ -66,7 +74,3 @@ export function processCpuMicros(pid: number): number | undefined {
   }
 }
 
-/** EVALSHA calls since the last `CONFIG RESETSTAT`. */
-export function redisCalls(commandstats: string): number {
-  return Number(/cmdstat_evalsha:calls=(\d+)/.exec(commandstats)?.[1] ?? 0);
-}

@@ -161,12 +161,39 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
     assert.throws(() => new RedisRateLimitStore({ url: server.url, readPreviousLayout: 'no' as never }), /readPreviousLayout must be true or false/);
   });
 
-  test('an aborted request rejects with an AbortError at once', async () => {
-    const store = new RedisRateLimitStore({ url: server.url, keyPrefix: `a:${randomUUID()}:` });
+  test('an acquire that has to wait ends when its caller gives up: queued ones are never sent, sent ones stop waiting', async () => {
+    const keyPrefix = `a:${randomUUID()}:`;
+    const timeoutMs = 5_000;
+    const store = new RedisRateLimitStore({ url: server.url, keyPrefix, timeoutMs, maxInFlight: 1 });
     try {
-      const controller = new AbortController();
-      controller.abort(new Error('client went away'));
-      await assert.rejects(store.acquire('p', policy, { signal: controller.signal }), (error: Error) => error.name === 'AbortError' && /client went away/.test(String(error.cause)));
+      await store.acquire('warm', policy);
+      process.kill(server.pid, 'SIGSTOP');
+      const sentCaller = new AbortController();
+      const queuedCaller = new AbortController();
+      let sent: Promise<{ value?: RateLimitDecision; error?: unknown; ms: number }>;
+      let queued: Promise<{ value?: RateLimitDecision; error?: unknown; ms: number }>;
+      try {
+        sent = timed(() => store.acquire('p', policy, { signal: sentCaller.signal }));
+        queued = timed(() => store.acquire('p', policy, { signal: queuedCaller.signal }));
+        queuedCaller.abort(new Error('client went away'));
+        const q = await queued;
+        assert.equal((q.error as Error | undefined)?.name, 'AbortError', `the queued call rejects (got ${String(q.error)})`);
+        assert.match(String((q.error as Error).cause), /client went away/);
+        assert.ok(q.ms < 100, `at once (${q.ms.toFixed(0)} ms)`);
+        // The sent call is watched once it has waited an eighth of the timeout.
+        await new Promise((resolve) => setTimeout(resolve, timeoutMs / 8 + 200));
+        sentCaller.abort(new Error('client went away too'));
+        const s = await sent;
+        assert.equal((s.error as Error | undefined)?.name, 'AbortError', `the sent call stops waiting (got ${String(s.error)})`);
+        assert.ok(s.ms < timeoutMs, `long before the timeout (${s.ms.toFixed(0)} ms)`);
+      } finally {
+        process.kill(server.pid, 'SIGCONT');
+      }
+      // Redis counted the sent call when it woke up (an abort errs on the side of limiting); the queued one
+      // was never sent: of the limit of 2, one permit is left.
+      const next = await store.acquire('p', policy);
+      assert.equal(next.failedOpen, undefined);
+      assert.deepEqual([next.allowed, next.remaining], [true, 0]);
     } finally {
       await store.close();
     }

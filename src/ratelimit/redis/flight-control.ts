@@ -11,11 +11,14 @@
  * answering (frozen, or the network is gone) every call waiting on it fails within `timeoutMs` of the last
  * answer, and a call that started after that within `timeoutMs` of its start.
  *
- * At most `maxInFlight` commands are on the wire; more calls either wait in a local queue (`'queue'`, under
+ * At most `maxInFlight` calls are on the wire (however many script calls carry them); more calls either wait in a local queue (`'queue'`, under
  * the same silence rule) or are rejected at once (`'reject'`).
  */
 
-/** What happens to a call that finds `maxInFlight` commands already waiting on Redis. */
+/** The flight control's clock: monotonic milliseconds. */
+const now = (): number => performance.now();
+
+/** What happens to a call that finds `maxInFlight` calls already waiting on Redis. */
 export type RedisOverflow = 'queue' | 'reject';
 
 /**
@@ -27,18 +30,27 @@ export abstract class FlightCall {
   settled = false;
   /** The command has its answer (or the client gave up on it). */
   replied = false;
-  resent = false;
+  /** `waiting` has been called. */
+  watched = false;
+  /** When the call started, and then when its command left (Redis's silence counts from the later). */
   startedAt = 0;
+  /** The command leaves now (it may have waited for company since it started): its silence counts from here. */
+  sending(): void {
+    this.startedAt = now();
+  }
   /** Sends the command; the promise settles when Redis (or the client) answers. */
   abstract send(): Promise<unknown>;
-  /** A second command for the same call after an error (the script was not cached), or undefined. */
-  abstract resend(error: unknown): Promise<unknown> | undefined;
   /** Called once with the answer, unless the call was settled before (timed out, aborted). */
   abstract answered(reply: unknown): void;
   /** Called once with the client's error, unless the call was settled before. */
   abstract failed(error: unknown): void;
   /** Called once when Redis has been silent for the timeout, unless the call was settled before. */
   abstract timedOut(silentMs: number): void;
+  /**
+   * Called once when the call has to wait: it is queued behind `maxInFlight`, or still unanswered at a sweep a
+   * sweep interval after it started. Most calls are answered sooner and are never told.
+   */
+  abstract waiting(): void;
 }
 
 /** A FIFO with O(1) push and shift that compacts itself; `at` reads the live entries front to back. */
@@ -84,7 +96,6 @@ export class FlightControl {
     readonly timeoutMs: number,
     readonly maxInFlight: number,
     readonly overflow: RedisOverflow,
-    private readonly now: () => number = () => performance.now(),
   ) {
     this.#sweepMs = Math.max(1, Math.floor(timeoutMs / 8));
   }
@@ -100,9 +111,13 @@ export class FlightControl {
    */
   start(call: FlightCall): boolean {
     if (this.#inFlight >= this.maxInFlight && this.overflow === 'reject') return false;
-    call.startedAt = this.now();
+    call.startedAt = now();
     if (this.#inFlight < this.maxInFlight) this.#send(call);
-    else this.#queue.push(call);
+    else {
+      this.#queue.push(call);
+      call.watched = true;
+      call.waiting();
+    }
     if (this.#sweep === undefined) this.#sweep = setTimeout(this.#onSweep, this.#sweepMs);
     return true;
   }
@@ -130,19 +145,6 @@ export class FlightControl {
   }
 
   #error(call: FlightCall, error: unknown): void {
-    if (!call.resent) {
-      const again = call.resend(error);
-      if (again !== undefined) {
-        // Redis answered (it had not cached the script): that is progress too.
-        if (this.#wire.peek() === call) this.#progressAt = this.now();
-        call.resent = true;
-        again.then(
-          (reply) => this.#reply(call, reply),
-          (e: unknown) => this.#error(call, e),
-        );
-        return;
-      }
-    }
     // An error reply from Redis (a script error) is an answer too; a client-side failure is not.
     this.#replied(call, isServerReply(error));
     if (call.settled) return;
@@ -154,7 +156,7 @@ export class FlightControl {
   #replied(tracked: FlightCall, fromRedis: boolean): void {
     tracked.replied = true;
     this.#inFlight--;
-    if (fromRedis && this.#wire.peek() === tracked) this.#progressAt = this.now();
+    if (fromRedis && this.#wire.peek() === tracked) this.#progressAt = now();
     while (this.#wire.size > 0 && this.#wire.peek()!.replied) this.#wire.shift();
     while (this.#inFlight < this.maxInFlight && this.#queue.size > 0) {
       const next = this.#queue.shift()!;
@@ -166,7 +168,7 @@ export class FlightControl {
     // Which calls are due is judged now, before this turn of the event loop reads its sockets; they are
     // timed out only after it has (setImmediate runs after the I/O phase), unless Redis's answer came then.
     // A call sent during that I/O phase is not due yet: its answer may be in the socket, unread.
-    const cutoff = this.now();
+    const cutoff = now();
     setImmediate(() => this.#sweepNow(cutoff));
   };
 
@@ -175,7 +177,9 @@ export class FlightControl {
     this.#sweep = undefined;
     const silentSince = (t: FlightCall): number => Math.max(t.startedAt, this.#progressAt);
     let waiting = false;
-    // Both lists are in start order, so the calls that are due come first.
+    // Both lists are in start order, so the calls that are due come first, then the ones that have waited a
+    // sweep interval (told so once), then the young ones.
+    const startedBy = cutoff - this.#sweepMs;
     for (const list of [this.#wire, this.#queue]) {
       for (let i = 0; i < list.size; i++) {
         const t = list.at(i)!;
@@ -183,10 +187,15 @@ export class FlightControl {
         const since = silentSince(t);
         if (cutoff - since < this.timeoutMs) {
           waiting = true;
-          break;
+          if (t.startedAt > startedBy) break;
+          if (!t.watched) {
+            t.watched = true;
+            t.waiting();
+          }
+          continue;
         }
         t.settled = true;
-        t.timedOut(this.now() - since);
+        t.timedOut(now() - since);
       }
     }
     while (this.#queue.size > 0 && this.#queue.peek()!.settled) this.#queue.shift();

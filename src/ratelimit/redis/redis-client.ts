@@ -24,6 +24,8 @@ export interface IoredisScriptClient {
   evalsha(sha1: string, numkeys: number, ...args: string[]): Promise<unknown>;
   eval(script: string, numkeys: number, ...args: string[]): Promise<unknown>;
   readonly status?: string;
+  /** True on an ioredis `Cluster`. */
+  readonly isCluster?: boolean;
   quit?(): Promise<unknown>;
 }
 
@@ -46,6 +48,11 @@ export interface NodeRedisScriptClient {
   readonly isReady?: boolean;
 }
 
+/** What tells a node-redis cluster from a single client. */
+interface NodeRedisClusterShape {
+  getSlotMaster?: unknown;
+}
+
 /** A connected ioredis `Redis` or `Cluster`, or a connected node-redis v5 client or cluster. */
 export type RedisScriptClient = IoredisScriptClient | NodeRedisScriptClient;
 
@@ -53,6 +60,8 @@ export type RedisScriptClient = IoredisScriptClient | NodeRedisScriptClient;
 export interface ScriptRunner {
   /** Which client library the store talks through. */
   readonly kind: 'ioredis' | 'node-redis';
+  /** True for a cluster client: every key of one script call must then hash to one slot. */
+  readonly cluster: boolean;
   /** Why the client cannot send now (it knows it is disconnected), or undefined. */
   unavailable(): string | undefined;
   /** EVALSHA of the script. */
@@ -77,6 +86,7 @@ export function scriptRunner(client: unknown, sha: string, script: string): Scri
     const io = c as IoredisScriptClient;
     return {
       kind: 'ioredis',
+      cluster: io.isCluster === true,
       unavailable() {
         const status = io.status;
         return status === 'reconnecting' || status === 'close' || status === 'end' ? `the Redis connection is ${status}` : undefined;
@@ -89,6 +99,7 @@ export function scriptRunner(client: unknown, sha: string, script: string): Scri
     const nr = c as NodeRedisScriptClient;
     return {
       kind: 'node-redis',
+      cluster: typeof (c as NodeRedisClusterShape).getSlotMaster === 'function',
       unavailable() {
         return nr.isReady === false ? 'the Redis connection is not ready' : undefined;
       },

@@ -2,10 +2,11 @@ import { EXACT_PERMIT_LIMIT, RateLimitStoreUnavailableError, WINDOW_SEGMENTS, ac
 import type { AcquireOptions, RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../index.js';
 import { checkKeyPrefix, counterKeyParts, escapeName } from './counter-key.js';
 import { checkCounterLayout, checkLayoutOptions, clockMicros, counterLayout } from './counter-layout.js';
+import { AcquireBatches, type BatchedAcquire } from './acquire-batches.js';
 import { FlightCall, FlightControl, type RedisOverflow } from './flight-control.js';
 import { SLIDING_WINDOW_SCRIPT, SLIDING_WINDOW_SHA } from './sliding-window-script.js';
 import { decodeReply } from './script-codec.js';
-import { createRedisClient, isNoScript, scriptRunner } from './redis-client.js';
+import { createRedisClient, scriptRunner } from './redis-client.js';
 import type { RedisScriptClient, ScriptRunner } from './redis-client.js';
 
 /**
@@ -46,10 +47,10 @@ export interface RedisRateLimitStoreOptions {
   readonly timeoutMs?: number;
   /** Default `failOpen`. */
   readonly failureMode?: RedisFailureMode;
-  /** Most commands waiting on Redis at once; default 1,000. */
+  /** Most acquires waiting on Redis at once; default 1,000. */
   readonly maxInFlight?: number;
   /**
-   * An acquire that finds `maxInFlight` commands waiting: `'queue'` (default) waits for a free slot, under the
+   * An acquire that finds `maxInFlight` acquires waiting: `'queue'` (default) waits for a free slot, under the
    * same timeout; `'reject'` rejects at once with `RateLimitStoreUnavailableError` (a 503), whatever the
    * failure mode, so an overload never admits requests unlimited.
    */
@@ -83,8 +84,6 @@ interface CounterPlan {
   readonly previousKeyTail: string;
   /** permitLimit, windowMicros, segments ('0' for an exact window) and the layout's byte and struct formats. */
   readonly args: readonly [string, string, string, string, string, string];
-  /** The same with a cost of 1, the common call. */
-  readonly argsCostOne: readonly string[];
 }
 
 function positiveInteger(name: string, value: unknown, fallback: number): number {
@@ -123,6 +122,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #readPrevious: boolean;
   readonly #clock: RateLimitClock | undefined;
   readonly #flights: FlightControl;
+  readonly #batches: AcquireBatches;
   readonly #plans = new WeakMap<RateLimitPolicy, CounterPlan>();
 
   constructor(options: RedisRateLimitStoreOptions) {
@@ -162,6 +162,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     // A client passed in is checked above; one for a URL is created only once every option is known good.
     this.#client = client ?? createRedisClient(url!, timeoutMs);
     this.#runner = runner ?? scriptRunner(this.#client, SLIDING_WINDOW_SHA, SLIDING_WINDOW_SCRIPT);
+    this.#batches = new AcquireBatches(this.#runner, this.#readPrevious ? 2 : 1, this.#runner.cluster);
   }
 
   /** Which client library the store talks through (told from the client passed in). */
@@ -177,20 +178,17 @@ export class RedisRateLimitStore implements RateLimitStore {
    */
   acquire(partition: string, policy: RateLimitPolicy, options?: AcquireOptions): Promise<RateLimitDecision> {
     let keys: string[];
-    let args: readonly string[];
+    let plan: CounterPlan;
+    let now: string;
     let cost: number;
-    let signal: AbortSignal | undefined;
     try {
-      signal = options?.signal;
-      if (signal?.aborted) throw acquireAbortedError(signal);
       checkPartition(STORE, partition);
-      const plan = this.#plan(policy);
+      plan = this.#plan(policy);
       cost = options?.cost === undefined ? 1 : checkCost(STORE, options.cost);
       const name = escapeName(partition);
       const key = plan.keyHead + name + plan.keyTail;
       keys = this.#readPrevious ? [key, plan.keyHead + name + plan.previousKeyTail] : [key];
-      const now = this.#clock ? clockMicros(this.#clock) : undefined;
-      args = now === undefined ? (cost === 1 ? plan.argsCostOne : [...plan.args, String(cost)]) : [...plan.args, String(cost), now];
+      now = this.#clock ? clockMicros(this.#clock) : '';
     } catch (error) {
       return Promise.reject(error);
     }
@@ -198,7 +196,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     if (down !== undefined) {
       return new Promise((resolve, reject) => failInto(this.#failureMode, new Error(down), policy, cost, resolve, reject));
     }
-    const call = new AcquireCall(this.#runner, keys, args, policy, cost, this.#failureMode, signal);
+    const call = new AcquireCall(this.#batches, keys, plan.args, cost === 1 ? '1' : String(cost), now, policy, cost, this.#failureMode, options);
     const answer = new Promise<RateLimitDecision>((resolve, reject) => {
       call.resolve = resolve;
       call.reject = reject;
@@ -208,7 +206,6 @@ export class RedisRateLimitStore implements RateLimitStore {
       call.reject(new RateLimitStoreUnavailableError(`rate limit store busy: ${this.#flights.maxInFlight} calls already wait on Redis`));
       return answer;
     }
-    signal?.addEventListener('abort', call, { once: true });
     return answer;
   }
 
@@ -238,7 +235,6 @@ export class RedisRateLimitStore implements RateLimitStore {
       keyTail: tail,
       previousKeyTail: previousTail,
       args,
-      argsCostOne: [...args, '1'],
     };
     this.#plans.set(policy, plan);
     return plan;
@@ -266,45 +262,43 @@ function failInto(
   resolve({ allowed: true, limit, remaining: Math.max(0, limit - cost), reset: Math.ceil(policy.windowSeconds), retryAfter: 0, failedOpen: { error } });
 }
 
-/** One acquire on its way to Redis: the command, its outcome, and the abort listener (one object per call). */
-class AcquireCall extends FlightCall {
+/** One acquire on its way to Redis: what the script needs, its outcome, and the abort listener (one object per call). */
+class AcquireCall extends FlightCall implements BatchedAcquire {
   resolve!: (decision: RateLimitDecision) => void;
   reject!: (error: unknown) => void;
 
   constructor(
-    private readonly runner: ScriptRunner,
-    private readonly keys: readonly string[],
-    private readonly args: readonly string[],
+    private readonly batches: AcquireBatches,
+    readonly keys: readonly string[],
+    readonly plan: readonly string[],
+    readonly costArg: string,
+    readonly now: string,
     private readonly policy: RateLimitPolicy,
     private readonly cost: number,
     private readonly mode: RedisFailureMode,
-    private readonly signal: AbortSignal | undefined,
+    private readonly options: AcquireOptions | undefined,
   ) {
     super();
   }
 
   send(): Promise<unknown> {
-    return this.runner.run(this.keys, this.args);
-  }
-
-  resend(error: unknown): Promise<unknown> | undefined {
-    return isNoScript(error) ? this.runner.load(this.keys, this.args) : undefined;
+    return this.batches.send(this);
   }
 
   answered(reply: unknown): void {
-    this.signal?.removeEventListener('abort', this);
+    this.#unwatch();
     const decision = decodeReply(reply, this.policy.permitLimit);
     if (decision === undefined) this.#fail(new Error(`unexpected script reply ${JSON.stringify(reply)}`));
     else this.resolve(decision);
   }
 
   failed(error: unknown): void {
-    this.signal?.removeEventListener('abort', this);
+    this.#unwatch();
     this.#fail(error);
   }
 
   timedOut(silentMs: number): void {
-    this.signal?.removeEventListener('abort', this);
+    this.#unwatch();
     this.#fail(new Error(`Redis answered nothing for ${Math.round(silentMs)} ms`));
   }
 
@@ -312,7 +306,26 @@ class AcquireCall extends FlightCall {
   handleEvent(): void {
     if (this.settled) return;
     this.settled = true;
-    this.reject(acquireAbortedError(this.signal!));
+    this.reject(acquireAbortedError(this.#signal!));
+  }
+
+  /**
+   * The call has to wait: from now on, the caller giving up ends it. The signal is read only here, because
+   * making a request's AbortSignal costs more than a quick answer from Redis (the framework makes it on
+   * first read).
+   */
+  waiting(): void {
+    const signal = this.options?.signal;
+    if (signal === undefined) return;
+    this.#signal = signal;
+    if (signal.aborted) this.handleEvent();
+    else signal.addEventListener('abort', this, { once: true });
+  }
+
+  #signal: AbortSignal | undefined;
+
+  #unwatch(): void {
+    this.#signal?.removeEventListener('abort', this);
   }
 
   #fail(error: unknown): void {

@@ -55,9 +55,9 @@ if value and #value >= 9 and byte(value, 1) == MAGIC then
       N = ceil(n2 * u / unit)
     end
   end
-elseif not value and KEYS[2] then
+elseif not value and oldKey then
   -- No counter yet: carry over the live admissions of the previous layout's key, if any.
-  local old = redis.call('GET', KEYS[2])
+  local old = redis.call('GET', oldKey)
   if old and #old >= 64 and (#old - 48) % 16 == 0 then
     local _, ns, _, first, count2 = unpack('>ddddd', old, #old - 47)
     if count2 == (#old - 48) / 16 and first >= 0 and first < count2 then
@@ -147,7 +147,7 @@ local g = wu / 8
 local ms = ceil(((floor(N / g) + 9) * g * unit - nowUs) / 1000) + 1
 if ms < MIN_TTL then ms = MIN_TTL end
 redis.call('SET', key, head .. table.concat(records) .. string.rep('\\0', (C - count) * r), 'PX', string.format('%d', ms))
-if migrated then redis.call('DEL', KEYS[2]) end
+if migrated then redis.call('DEL', oldKey) end
 local remaining, reset = limit - used, seconds(ts[1])
 if remaining < 2 * SPLIT and reset < SPLIT then return remaining * SPLIT + reset end
 return { 1, remaining, reset, 0 }

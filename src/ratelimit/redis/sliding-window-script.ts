@@ -25,37 +25,38 @@
  * least a second ahead): it is set when the newest admission enters a new eighth of a window, so most
  * admissions leave it alone.
  *
- * KEYS[1] the counter's key; KEYS[2] its key under the previous layout (read once, when KEYS[1] is missing,
- * and deleted once carried over). ARGV: permitLimit, windowMicros, segments per window (0 = exact), the
- * layout (its byte, header and record struct formats: see counter-layout.ts, which works them out once per
- * policy), and optionally nowMicros (without it the script asks the server's TIME, so application clocks
- * never matter).
+ * The script answers a batch of acquires, one after another, in one call: the acquires the store started in
+ * one turn of the event loop travel together, so Redis parses, dispatches and sets up the script once for
+ * all of them (each is still decided alone, in order, exactly as if it had come by itself). An acquire that
+ * fails (a key holding another type, say) answers its own error and leaves the others alone.
  *
- * Reply: one integer (see decodeReply), or { allowed 0|1, remaining, resetSeconds, retryAfterSeconds } when a
- * number is too large for that.
+ * KEYS: per acquire, its counter's key, then (when ARGV[1] is 2) its key under the previous layout (read once,
+ * when the counter's key is missing, and deleted once carried over). ARGV[1]: keys per acquire (1 or 2).
+ * ARGV[2]: how many policies follow; then per policy: permitLimit, windowMicros, segments per window
+ * (0 = exact) and the layout (its byte, header and record struct formats: see counter-layout.ts, which works
+ * them out once per policy). Then per acquire: its policy's number (from 1), its cost, and nowMicros or ''
+ * (with '' the script asks the server's TIME, once per batch, so application clocks never matter).
+ *
+ * Reply: one element per acquire, in order: an integer (see decodeReply), or { allowed 0|1, remaining,
+ * resetSeconds, retryAfterSeconds } when a number is too large for that, or an error.
  */
 import { createHash } from 'node:crypto';
 import { REBUILD_PATH } from './sliding-window-rebuild.js';
 
-/** The common paths: a counter of this policy's layout, and a new counter. Falls through to the rebuild. */
-const FAST_PATHS = `
-local limit, windowUs, segments, FMT = ARGV[1] + 0, ARGV[2] + 0, ARGV[3] + 0, ARGV[4] + 0
-local HF, RF = ARGV[5], ARGV[6]
-local cost = ARGV[7] + 0
-local nowUs = ARGV[8]
--- A key lives at least a second; with a test clock (nowUs given), whose time has nothing to do with the
--- server's, at least a minute, so that a slow test run cannot lose a counter to real time passing.
-local MIN_TTL = nowUs and 60000 or 1000
-if nowUs then
-  nowUs = tonumber(nowUs)
-else
-  local t = redis.call('TIME')
-  nowUs = t[1] * 1000000 + t[2]
-end
-local key = KEYS[1]
+/** Shorthands every path uses. */
+const PRELUDE = `
 local floor, ceil, pack, unpack, byte = math.floor, math.ceil, struct.pack, struct.unpack, string.byte
 local SPLIT, MAGIC = 67108864, 179
+`;
 
+/**
+ * One acquire, start of the function: the common paths, a counter of this policy's layout and a new counter.
+ * Falls through to the rebuild path, which ends the function. MIN_TTL: a key lives at least this long (ms);
+ * with a test clock, whose time has nothing to do with the server's, a minute, so that a slow test run cannot
+ * lose a counter to real time passing.
+ */
+const FAST_PATHS = `
+local function acquire(key, oldKey, limit, windowUs, segments, FMT, HF, RF, cost, nowUs, MIN_TTL)
 -- The layout this policy wants (worked out by the client): time unit, widths of a record's time and
 -- admissions (0 = exact), of a ring index; header and record struct formats.
 local W, K, I = FMT % 8, floor(FMT / 8) % 8, floor(FMT / 64) % 2 + 1
@@ -197,7 +198,7 @@ if #hdr >= H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT and (cost == 1 or
   return { 1, remaining, reset, 0 }
 end
 
-if #hdr == 0 and cost <= limit and (cost == 1 or not exact) and (KEYS[2] == nil or redis.call('EXISTS', KEYS[2]) == 0) then
+if #hdr == 0 and cost <= limit and (cost == 1 or not exact) and (oldKey == nil or redis.call('EXISTS', oldKey) == 0) then
   -- A new counter: one record, in the header, and a ring of up to 4 slots.
   local C = cap < 4 and cap or 4
   local g = wu / 8
@@ -211,8 +212,41 @@ end
 
 `;
 
+/** The batch: every acquire in order, each in its own protected call, so one failure is that acquire's alone. */
+const BATCH = `
+end
+
+local perAcquire, policies = ARGV[1] + 0, ARGV[2] + 0
+local at = 3 + 6 * policies
+local out, serverNow, i = {}, nil, 0
+while at <= #ARGV do
+  local p = 3 + 6 * (ARGV[at] - 1)
+  local nowUs, minTtl = ARGV[at + 2], 60000
+  if nowUs == '' then
+    if not serverNow then
+      local t = redis.call('TIME')
+      serverNow = t[1] * 1000000 + t[2]
+    end
+    nowUs, minTtl = serverNow, 1000
+  else
+    nowUs = tonumber(nowUs)
+  end
+  local k = i * perAcquire
+  i = i + 1
+  local ok, reply = pcall(acquire, KEYS[k + 1], perAcquire == 2 and KEYS[k + 2] or nil, ARGV[p] + 0, ARGV[p + 1] + 0,
+    ARGV[p + 2] + 0, ARGV[p + 3] + 0, ARGV[p + 4], ARGV[p + 5], ARGV[at + 1] + 0, nowUs, minTtl)
+  if ok or (type(reply) == 'table' and reply.err) then
+    out[i] = reply
+  else
+    out[i] = redis.error_reply(tostring(reply))
+  end
+  at = at + 3
+end
+return out
+`;
+
 /** The whole script, as Redis runs it. */
-export const SLIDING_WINDOW_SCRIPT = FAST_PATHS + REBUILD_PATH;
+export const SLIDING_WINDOW_SCRIPT = PRELUDE + FAST_PATHS + REBUILD_PATH + BATCH;
 
 /** SHA-1 of the script, as Redis names it for EVALSHA. */
 export const SLIDING_WINDOW_SHA = createHash('sha1').update(SLIDING_WINDOW_SCRIPT).digest('hex');

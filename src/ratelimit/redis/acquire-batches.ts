@@ -1,0 +1,150 @@
+/**
+ * Acquires on their way to Redis, gathered so that the ones started in one turn of the event loop travel in
+ * one script call (see sliding-window-script.ts). Under load, many requests reach the limiter in one turn;
+ * sending them together saves the client a command, a write and a reply parse per acquire, and saves Redis the
+ * dispatch and script set-up of each. Nothing waits for company: a batch leaves when the turn's I/O is done
+ * (`setImmediate`), or at once when it is full, so a lone acquire goes out in the turn it started, as before.
+ *
+ * Each acquire is still decided alone and in order inside the script, and answers on its own promise: an
+ * error reply for one acquire rejects that one only. On a Redis Cluster every key of a script must hash to one
+ * slot, so there a batch holds the acquires of one counter (its hash tag) only.
+ */
+import { isNoScript, type ScriptRunner } from './redis-client.js';
+
+/** One acquire as the script takes it. */
+export interface BatchedAcquire {
+  /** Its counter's key, and the same counter's key under the previous layout when the store reads that too. */
+  readonly keys: readonly string[];
+  /** Its policy's script arguments (one array per policy, so equal policies are told by identity). */
+  readonly plan: readonly string[];
+  /** Its cost, as the script's argument. */
+  readonly costArg: string;
+  /** A test clock's time in microseconds, or '' for the server's time. */
+  readonly now: string;
+  /** The caller gave up (aborted, timed out) before the batch left: it is not sent. */
+  readonly settled: boolean;
+  /** Told when its batch leaves, so that Redis's silence is counted from then, not from a busy turn before. */
+  sending(): void;
+}
+
+/** Most acquires in one script call: a batch keeps Redis busy for it whole, so it stays short. */
+export const MAX_BATCH = 64;
+
+/** The reason an acquire that was given up before its batch left never reached Redis. */
+class NotSent extends Error {
+  constructor() {
+    super('the acquire was given up before it was sent');
+    this.name = 'NotSent';
+  }
+}
+
+class Batch {
+  readonly entries: BatchedAcquire[] = [];
+  readonly resolves: ((reply: unknown) => void)[] = [];
+  readonly rejects: ((error: unknown) => void)[] = [];
+}
+
+export class AcquireBatches {
+  readonly #open = new Map<string, Batch>();
+  #flushing = false;
+
+  /**
+   * @param keysPerAcquire 1, or 2 when every acquire also names its previous-layout key.
+   * @param grouped true on a Redis Cluster: only acquires of one hash tag share a batch.
+   */
+  constructor(
+    private readonly runner: ScriptRunner,
+    private readonly keysPerAcquire: 1 | 2,
+    private readonly grouped: boolean,
+    private readonly maxBatch = MAX_BATCH,
+  ) {}
+
+  /** Queues an acquire for this turn's batch; the promise settles with its own element of the script's reply. */
+  send(acquire: BatchedAcquire): Promise<unknown> {
+    const group = this.grouped ? hashTag(acquire.keys[0]!) : '';
+    let batch = this.#open.get(group);
+    if (batch === undefined) {
+      batch = new Batch();
+      this.#open.set(group, batch);
+    }
+    const { resolves, rejects } = batch;
+    const answer = new Promise<unknown>((resolve, reject) => {
+      resolves.push(resolve);
+      rejects.push(reject);
+    });
+    batch.entries.push(acquire);
+    if (batch.entries.length >= this.maxBatch) {
+      this.#open.delete(group);
+      this.#dispatch(batch);
+    } else if (!this.#flushing) {
+      this.#flushing = true;
+      setImmediate(this.#flush);
+    }
+    return answer;
+  }
+
+  readonly #flush = (): void => {
+    this.#flushing = false;
+    for (const batch of this.#open.values()) this.#dispatch(batch);
+    this.#open.clear();
+  };
+
+  #dispatch(batch: Batch): void {
+    const { entries, resolves, rejects } = batch;
+    const plans: (readonly string[])[] = [];
+    const keys: string[] = [];
+    const tail: string[] = [];
+    const sent: number[] = [];
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      if (entry.settled) {
+        rejects[i]!(new NotSent());
+        continue;
+      }
+      entry.sending();
+      let plan = plans.indexOf(entry.plan);
+      if (plan < 0) plan = plans.push(entry.plan) - 1;
+      keys.push(entry.keys[0]!);
+      if (this.keysPerAcquire === 2) keys.push(entry.keys[1]!);
+      tail.push(String(plan + 1), entry.costArg, entry.now);
+      sent.push(i);
+    }
+    if (sent.length === 0) return;
+    const args = [String(this.keysPerAcquire), String(plans.length)];
+    for (const plan of plans) args.push(...plan);
+    for (const arg of tail) args.push(arg);
+
+    const answer = (reply: unknown): void => {
+      if (!Array.isArray(reply) || reply.length !== sent.length) {
+        const error = new Error(`unexpected script reply ${JSON.stringify(reply)}`);
+        for (const i of sent) rejects[i]!(error);
+        return;
+      }
+      for (let j = 0; j < sent.length; j++) {
+        const element: unknown = reply[j];
+        if (element instanceof Error) rejects[sent[j]!]!(element);
+        else resolves[sent[j]!]!(element);
+      }
+    };
+    const fail = (error: unknown): void => {
+      for (const i of sent) rejects[i]!(error);
+    };
+    let call: Promise<unknown>;
+    try {
+      call = this.runner.run(keys, args);
+    } catch (error) {
+      call = Promise.reject(error);
+    }
+    call.then(answer, (error: unknown) => {
+      // The server had not cached the script (first call, or after SCRIPT FLUSH): send it whole, once.
+      if (isNoScript(error)) this.runner.load(keys, args).then(answer, fail);
+      else fail(error);
+    });
+  }
+}
+
+/** The cluster hash tag of a store key (`prefix{tag}:sw3`); a prefix never holds braces. */
+function hashTag(key: string): string {
+  const open = key.indexOf('{');
+  return key.slice(open + 1, key.indexOf('}', open + 1));
+}
