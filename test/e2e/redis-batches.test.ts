@@ -91,6 +91,18 @@ describe('RedisRateLimitStore batches the acquires of one turn', { skip }, () =>
     });
   }
 
+  test('a turn kept busy after acquires start is not Redis silence: they are judged from when their batch leaves', async () => {
+    const store = new RedisRateLimitStore({ client: admin, keyPrefix: prefix(), timeoutMs: 50 });
+    for (let round = 0; round < 5; round++) {
+      const answers = Array.from({ length: 10 }, () => store.acquire(`busy${round}`, policy(5, 60)));
+      const end = performance.now() + 200; // the application's own work, four timeouts long
+      while (performance.now() < end);
+      const decisions = await Promise.all(answers);
+      assert.deepEqual(decisions.map((d) => d.failedOpen?.error), Array(10).fill(undefined), 'no fail-open while Redis answers');
+      assert.equal(decisions.filter((d) => d.allowed).length, 5);
+    }
+  });
+
   test('acquires of several policies, partitions and costs started together decide as they would one by one', async () => {
     const policies = [policy(3, 10, 'a'), policy(200, 60, 'b'), policy(1, 1, 'c')];
     await fc.assert(
