@@ -50,4 +50,21 @@ describe('RedisRateLimitStore on a Redis Cluster', { skip }, () => {
     assert.equal(perNode.reduce((a, b) => a + b, 0), partitions.length, 'one key per counter');
     assert.ok(perNode.every((n) => n > 0), `every master holds counters: ${perNode.join(', ')}`);
   });
+
+  test('a wrapper that hides the cluster: the first batch across slots is sent again by counter, and counts stay exact', { timeout: 60_000 }, async () => {
+    // Only evalsha and eval, as an instrumented or proxied client might offer: the store cannot tell it is a cluster.
+    const wrapper = {
+      evalsha: (sha: string, numkeys: number, ...args: string[]) => client.evalsha(sha, numkeys, ...args),
+      eval: (script: string, numkeys: number, ...args: string[]) => client.eval(script, numkeys, ...args),
+    };
+    const store = new RedisRateLimitStore({ client: wrapper, keyPrefix: `w:${randomUUID()}:`, timeoutMs: 5_000, failureMode: 'failClosed' });
+    const partitions = Array.from({ length: 12 }, (_, i) => `subject:user-${i}`);
+    for (let round = 0; round < 2; round++) {
+      const decisions = await Promise.all(partitions.flatMap((p) => Array.from({ length: 15 }, () => store.acquire(p, policy).then((d) => ({ p, d })))));
+      for (const p of partitions) {
+        const allowed = decisions.filter((x) => x.p === p && x.d.allowed).length;
+        assert.equal(allowed, round === 0 ? 15 : 5, `${p} in round ${round}`);
+      }
+    }
+  });
 });

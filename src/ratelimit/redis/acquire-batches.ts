@@ -7,7 +7,9 @@
  *
  * Each acquire is still decided alone and in order inside the script, and answers on its own promise: an
  * error reply for one acquire rejects that one only. On a Redis Cluster every key of a script must hash to one
- * slot, so there a batch holds the acquires of one counter (its hash tag) only.
+ * slot, so there a batch holds the acquires of one counter (its hash tag) only; a client that does not say
+ * it is a cluster (a wrapper, a proxy in front of one) is found out by its first CROSSSLOT error, and that
+ * batch is sent again split by counter.
  */
 import { isNoScript, type ScriptRunner } from './redis-client.js';
 
@@ -47,6 +49,7 @@ class Batch {
 export class AcquireBatches {
   readonly #open = new Map<string, Batch>();
   #flushing = false;
+  #grouped: boolean;
 
   /**
    * @param keysPerAcquire 1, or 2 when every acquire also names its previous-layout key.
@@ -55,13 +58,15 @@ export class AcquireBatches {
   constructor(
     private readonly runner: ScriptRunner,
     private readonly keysPerAcquire: 1 | 2,
-    private readonly grouped: boolean,
+    grouped: boolean,
     private readonly maxBatch = MAX_BATCH,
-  ) {}
+  ) {
+    this.#grouped = grouped;
+  }
 
   /** Queues an acquire for this turn's batch; the promise settles with its own element of the script's reply. */
   send(acquire: BatchedAcquire): Promise<unknown> {
-    const group = this.grouped ? hashTag(acquire.keys[0]!) : '';
+    const group = this.#grouped ? hashTag(acquire.keys[0]!) : '';
     let batch = this.#open.get(group);
     if (batch === undefined) {
       batch = new Batch();
@@ -135,12 +140,41 @@ export class AcquireBatches {
     } catch (error) {
       call = Promise.reject(error);
     }
+    const failOrSplit = (error: unknown): void => {
+      if (isCrossSlot(error) && !sameTag(batch, sent)) this.#split(batch, sent);
+      else fail(error);
+    };
     call.then(answer, (error: unknown) => {
       // The server had not cached the script (first call, or after SCRIPT FLUSH): send it whole, once.
-      if (isNoScript(error)) this.runner.load(keys, args).then(answer, fail);
-      else fail(error);
+      if (isNoScript(error)) this.runner.load(keys, args).then(answer, failOrSplit);
+      else failOrSplit(error);
     });
   }
+
+  /** Redis refused a batch whose keys span slots: from now on batches hold one counter each; resend these. */
+  #split(batch: Batch, sent: readonly number[]): void {
+    this.#grouped = true;
+    const groups = new Map<string, Batch>();
+    for (const i of sent) {
+      const tag = hashTag(batch.entries[i]!.keys[0]!);
+      let group = groups.get(tag);
+      if (group === undefined) groups.set(tag, (group = new Batch()));
+      group.entries.push(batch.entries[i]!);
+      group.resolves.push(batch.resolves[i]!);
+      group.rejects.push(batch.rejects[i]!);
+    }
+    for (const group of groups.values()) this.#dispatch(group);
+  }
+}
+
+/** True when every acquire sent in the batch belongs to one hash tag (so splitting cannot help). */
+function sameTag(batch: Batch, sent: readonly number[]): boolean {
+  const first = hashTag(batch.entries[sent[0]!]!.keys[0]!);
+  return sent.every((i) => hashTag(batch.entries[i]!.keys[0]!) === first);
+}
+
+function isCrossSlot(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('CROSSSLOT');
 }
 
 /** The cluster hash tag of a store key (`prefix{tag}:sw3`); a prefix never holds braces. */
