@@ -66,6 +66,18 @@ test('namespace confusion, markup-like text and value breakouts are reported', (
   assert.deepEqual(brief('<svg><animateTransform attributeName="href"/></svg>'), ['animated-href 1:24 animateTransform attributeName']);
 });
 
+test('a <table> inside an open <p> nests there (the console parses in quirks mode): text moved out of the table is no markup-in-text', () => {
+  // A table that closed the paragraph would leave the text moved out of it, with the comment, in a copy of the
+  // open <a>, which would then hold nothing but markup-like text and a comment.
+  assert.deepEqual(brief('<p>a<b<div><a><meta><table>&lt;b&gt;<!-- c -->hello'), ['disallowed-element 1:5 b<div', 'disallowed-element 1:15 meta']);
+  assert.deepEqual(lint('<p><a><table>&lt;b&gt;<!-- c -->hello'), []);
+  const p = parseWidgetHtml('<p>a<table><tr><td>x</td></tr></table>b</p>').root.childNodes;
+  assert.deepEqual(p.map((n) => n.nodeName), ['p']);
+  assert.deepEqual((p[0] as Extract<(typeof p)[number], { tagName: string }>).childNodes.map((n) => n.nodeName), ['#text', 'table', '#text']);
+  // An element copied after its paragraph closed still holds only that text and comment, and is removed.
+  assert.deepEqual(brief('<p><b>x</p>&lt;b&gt;<!-- c -->'), ['markup-in-text 1:4 b']);
+});
+
 test('DOM clobbering: id/name named like document properties, and forms whose controls shadow form properties', () => {
   assert.deepEqual(brief('<img name="cookie"><p id="main">x</p>'), ['dom-clobbering 1:6 img name']);
   assert.deepEqual(brief('<form><input name="attributes"></form>'), ['dom-clobbering 1:1 form']);
