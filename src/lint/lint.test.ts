@@ -78,6 +78,19 @@ test('a <table> inside an open <p> nests there (the console parses in quirks mod
   assert.deepEqual(brief('<p><b>x</p>&lt;b&gt;<!-- c -->'), ['markup-in-text 1:4 b']);
 });
 
+test('a comment after </body> or </html> is outside the content (as in the console\'s document), so it makes no markup-in-text', () => {
+  assert.deepEqual(lint('<b>&lt;b&gt;</body><!-- c -->'), []);
+  assert.deepEqual(lint('<b>&lt;b&gt;\n</html>\n<!-- c -->x'), []);
+  // Before the end tag it is content, and the element holding it is removed.
+  assert.deepEqual(brief('<b>&lt;b&gt;<!-- c --></body>'), ['markup-in-text 1:1 b']);
+});
+
+test('a <frameset> before any text replaces the content (the console keeps only the frameset\'s own children)', () => {
+  assert.deepEqual(brief('<div><frameset><frame src="javascript:x"></frameset>'), ['disallowed-element 1:16 frame']);
+  assert.deepEqual(lint('<frameset><p onclick=x>a</p>'), []);
+  assert.deepEqual(brief('<p>x</p><frameset><p onclick=x>a</p>'), ['event-handler 1:22 p onclick']);
+});
+
 test('DOM clobbering: id/name named like document properties, and forms whose controls shadow form properties', () => {
   assert.deepEqual(brief('<img name="cookie"><p id="main">x</p>'), ['dom-clobbering 1:6 img name']);
   assert.deepEqual(brief('<form><input name="attributes"></form>'), ['dom-clobbering 1:1 form']);

@@ -16,8 +16,9 @@ export interface ParsedWidgetHtml {
 
 /**
  * Parses widget HTML as body content, the way DOMPurify's FORCE_BODY does: a leading `<style>` or
- * `<script>` stays in the content rather than moving to a `<head>`, and the document is in quirks mode, as
- * one parsed from a string without a doctype is (so `<p><table>` nests). Never throws: any string is some HTML.
+ * `<script>` stays in the content rather than moving to a `<head>`, and the parser's repairs are those of the
+ * console's doctype-less document (`<p><table>` nests; a comment after `</body>` is not content). Never
+ * throws: any string is some HTML.
  *
  * @example
  * const parsed = parseWidgetHtml('<button>Go</button><cwdb-action>…</cwdb-action>');
