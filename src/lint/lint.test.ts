@@ -91,6 +91,15 @@ test('a <frameset> before any text replaces the content (the console keeps only 
   assert.deepEqual(brief('<p>x</p><frameset><p onclick=x>a</p>'), ['event-handler 1:22 p onclick']);
 });
 
+test('a template removed for its namespace: the console still cleans its own content, so that is reported too', () => {
+  assert.deepEqual(brief('<svg><desc><template onclick=x><b href="javascript:x">b</b></template></desc></svg>'), [
+    'namespace-mismatch 1:12 template',
+    'javascript-url 1:35 b href',
+  ]);
+  // Content dropped with another removed element is not cleaned, so nothing in it is reported.
+  assert.deepEqual(brief('<svg><desc><p><template><b href="javascript:x">b</b></template></p></desc></svg>'), ['namespace-mismatch 1:12 p']);
+});
+
 test('DOM clobbering: id/name named like document properties, and forms whose controls shadow form properties', () => {
   assert.deepEqual(brief('<img name="cookie"><p id="main">x</p>'), ['dom-clobbering 1:6 img name']);
   assert.deepEqual(brief('<form><input name="attributes"></form>'), ['dom-clobbering 1:1 form']);
