@@ -4,11 +4,10 @@
 // Run: node --import tsx bench/lint.bench.ts
 import { pathToFileURL } from 'node:url';
 import sanitizeHtml from 'sanitize-html';
-import { defaultTreeAdapter, parseFragment } from 'parse5';
-import type { DefaultTreeAdapterTypes as T } from 'parse5';
 import { lint } from '../src/lint/index.js';
 import { CONSOLE_PURIFY_CONFIG, consolePurifier } from '../test/fixtures/lint/console-purifier.js';
 import { parseWellFormed } from '../src/lint/well-formed.js';
+import { parseBodyFragment } from '../src/lint/body-fragment.js';
 
 function tableWidget(rows: number): string {
   const row = (i: number) =>
@@ -75,13 +74,10 @@ const sanitizeHtmlConfig = {
   allowedAttributes: false as const,
 };
 
-const BODY = defaultTreeAdapter.createElement('body', 'http://www.w3.org/1999/xhtml' as T.Element['namespaceURI'], []);
-
 const peers: Record<string, (html: string) => unknown> = {
   'trellis lint': (html) => lint(html),
   // The same lint with every widget parsed by parse5, as HTML that is not well formed always is.
-  'trellis lint, parse5 path only': (html) =>
-    lint({ source: html, root: parseFragment(BODY, html, { sourceCodeLocationInfo: true, scriptingEnabled: false }) }),
+  'trellis lint, parse5 path only': (html) => lint({ source: html, root: parseBodyFragment(html) }),
   'DOMPurify + jsdom': (html) => purify.sanitize(html, CONSOLE_PURIFY_CONFIG),
   'sanitize-html': (html) => sanitizeHtml(html, sanitizeHtmlConfig),
 };

@@ -66,6 +66,40 @@ test('namespace confusion, markup-like text and value breakouts are reported', (
   assert.deepEqual(brief('<svg><animateTransform attributeName="href"/></svg>'), ['animated-href 1:24 animateTransform attributeName']);
 });
 
+test('a <table> inside an open <p> nests there (the console parses in quirks mode): text moved out of the table is no markup-in-text', () => {
+  // A table that closed the paragraph would leave the text moved out of it, with the comment, in a copy of the
+  // open <a>, which would then hold nothing but markup-like text and a comment.
+  assert.deepEqual(brief('<p>a<b<div><a><meta><table>&lt;b&gt;<!-- c -->hello'), ['disallowed-element 1:5 b<div', 'disallowed-element 1:15 meta']);
+  assert.deepEqual(lint('<p><a><table>&lt;b&gt;<!-- c -->hello'), []);
+  const p = parseWidgetHtml('<p>a<table><tr><td>x</td></tr></table>b</p>').root.childNodes;
+  assert.deepEqual(p.map((n) => n.nodeName), ['p']);
+  assert.deepEqual((p[0] as Extract<(typeof p)[number], { tagName: string }>).childNodes.map((n) => n.nodeName), ['#text', 'table', '#text']);
+  // An element copied after its paragraph closed still holds only that text and comment, and is removed.
+  assert.deepEqual(brief('<p><b>x</p>&lt;b&gt;<!-- c -->'), ['markup-in-text 1:4 b']);
+});
+
+test('a comment after </body> or </html> is outside the content (as in the console\'s document), so it makes no markup-in-text', () => {
+  assert.deepEqual(lint('<b>&lt;b&gt;</body><!-- c -->'), []);
+  assert.deepEqual(lint('<b>&lt;b&gt;\n</html>\n<!-- c -->x'), []);
+  // Before the end tag it is content, and the element holding it is removed.
+  assert.deepEqual(brief('<b>&lt;b&gt;<!-- c --></body>'), ['markup-in-text 1:1 b']);
+});
+
+test('a <frameset> before any text replaces the content (the console keeps only the frameset\'s own children)', () => {
+  assert.deepEqual(brief('<div><frameset><frame src="javascript:x"></frameset>'), ['disallowed-element 1:16 frame']);
+  assert.deepEqual(lint('<frameset><p onclick=x>a</p>'), []);
+  assert.deepEqual(brief('<p>x</p><frameset><p onclick=x>a</p>'), ['event-handler 1:22 p onclick']);
+});
+
+test('a template removed for its namespace: the console still cleans its own content, so that is reported too', () => {
+  assert.deepEqual(brief('<svg><desc><template onclick=x><b href="javascript:x">b</b></template></desc></svg>'), [
+    'namespace-mismatch 1:12 template',
+    'javascript-url 1:35 b href',
+  ]);
+  // Content dropped with another removed element is not cleaned, so nothing in it is reported.
+  assert.deepEqual(brief('<svg><desc><p><template><b href="javascript:x">b</b></template></p></desc></svg>'), ['namespace-mismatch 1:12 p']);
+});
+
 test('DOM clobbering: id/name named like document properties, and forms whose controls shadow form properties', () => {
   assert.deepEqual(brief('<img name="cookie"><p id="main">x</p>'), ['dom-clobbering 1:6 img name']);
   assert.deepEqual(brief('<form><input name="attributes"></form>'), ['dom-clobbering 1:1 form']);

@@ -1,7 +1,6 @@
 // Parsing a widget's HTML once, as body content, with source locations that point into the input.
-import { parseFragment, defaultTreeAdapter } from 'parse5';
 import type { DefaultTreeAdapterTypes as T } from 'parse5';
-import { HTML_NS } from './tree.js';
+import { parseBodyFragment } from './body-fragment.js';
 import { parseWellFormed } from './well-formed.js';
 
 /**
@@ -15,11 +14,11 @@ export interface ParsedWidgetHtml {
   readonly root: T.DocumentFragment;
 }
 
-const BODY = defaultTreeAdapter.createElement('body', HTML_NS as T.Element['namespaceURI'], []);
-
 /**
  * Parses widget HTML as body content, the way DOMPurify's FORCE_BODY does: a leading `<style>` or
- * `<script>` stays in the content rather than moving to a `<head>`. Never throws: any string is some HTML.
+ * `<script>` stays in the content rather than moving to a `<head>`, and the parser's repairs are those of the
+ * console's doctype-less document (`<p><table>` nests; a comment after `</body>` is not content). Never
+ * throws: any string is some HTML.
  *
  * @example
  * const parsed = parseWidgetHtml('<button>Go</button><cwdb-action>…</cwdb-action>');
@@ -28,8 +27,7 @@ const BODY = defaultTreeAdapter.createElement('body', HTML_NS as T.Element['name
 export function parseWidgetHtml(html: string): ParsedWidgetHtml {
   const source = typeof html === 'string' ? html : String(html ?? '');
   // Most widget HTML is well formed and takes the fast path; the tree is the same either way.
-  const root =
-    parseWellFormed(source) ?? parseFragment(BODY, source, { sourceCodeLocationInfo: true, scriptingEnabled: false });
+  const root = parseWellFormed(source) ?? parseBodyFragment(source);
   return { source, root };
 }
 

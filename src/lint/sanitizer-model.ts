@@ -69,6 +69,9 @@ export function findRemovals(root: ParentNode): Removal[] {
     let childTag = tag;
     if (removal) {
       out.push(removal);
+      // The sanitizer still cleans a removed template's own content (not the rest of what it drops).
+      const content = templateContent(node);
+      if (content) pushChildren(stack, content.childNodes, HTML_NS, 'template');
       if (!removal.contentKept) continue;
       childNs = parentNs;
       childTag = parentTag;

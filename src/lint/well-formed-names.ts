@@ -27,21 +27,21 @@ export const NOT_SIMPLE = new Set([
 
 /**
  * Start tags known not to close an open `<p>` (custom elements, whose names hold a hyphen, don't either). Any
- * other start tag while a `<p>` is open leaves the simple subset.
+ * other start tag while a `<p>` is open leaves the simple subset. `<table>` is one: widget HTML is parsed in a
+ * quirks-mode document, where a table nests in a paragraph.
  */
 export const KEEPS_P_OPEN = new Set([
   'a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'br', 'button', 'cite', 'code', 'data', 'dfn', 'em', 'embed',
   'font', 'i', 'iframe', 'img', 'input', 'kbd', 'label', 'mark', 'nobr', 'noscript', 'object', 'output', 'q', 's',
-  'samp', 'script', 'select', 'small', 'span', 'strike', 'strong', 'style', 'sub', 'sup', 'svg', 'textarea',
-  'time', 'tt', 'u', 'var', 'wbr',
+  'samp', 'script', 'select', 'small', 'span', 'strike', 'strong', 'style', 'sub', 'sup', 'svg', 'table',
+  'textarea', 'time', 'tt', 'u', 'var', 'wbr',
 ]);
 
 /** Start tags that close an open `<p>` (when it is in button scope; the parser only closes the current one). */
 export const CLOSES_P = new Set([
   'address', 'article', 'aside', 'blockquote', 'center', 'details', 'dialog', 'dir', 'div', 'dl', 'fieldset',
   'figcaption', 'figure', 'footer', 'header', 'hgroup', 'main', 'menu', 'nav', 'ol', 'p', 'search', 'section',
-  'summary', 'ul', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'listing', 'form', 'li', 'dd', 'dt', 'table', 'hr',
-  'xmp',
+  'summary', 'ul', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'listing', 'form', 'li', 'dd', 'dt', 'hr', 'xmp',
 ]);
 
 export const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);

@@ -1,15 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { defaultTreeAdapter, parseFragment } from 'parse5';
 import type { DefaultTreeAdapterTypes as T } from 'parse5';
 import { parseWellFormed } from './well-formed.js';
+import { parseBodyFragment } from './body-fragment.js';
 import { documentArbitrary, soupArbitrary, attributeArbitrary } from './html-arbitraries.test-suite.js';
 
-const BODY = defaultTreeAdapter.createElement('body', 'http://www.w3.org/1999/xhtml' as T.Element['namespaceURI'], []);
-
 function reference(source: string): T.DocumentFragment {
-  return parseFragment(BODY, source, { sourceCodeLocationInfo: true, scriptingEnabled: false });
+  return parseBodyFragment(source);
 }
 
 /** The tree without parent links (checked separately), so deepStrictEqual compares everything else. */
@@ -167,6 +165,8 @@ test('the constructs widgets are built from take the fast path and match parse5'
     '<select><option>a<option>b<optgroup label=g><option>c<optgroup label=h><option>d</select><h1>x<h2>y</h2>',
     '<div><p>para</div><form><p>in form</form><ul><li><p>x<li>y</ul>',
     '<xmp><b>x</b></xmp><noembed><i>y</i></noembed><iframe><p>z</p></iframe>',
+    // A table nests in a paragraph (widget HTML is parsed in quirks mode, as the console parses it).
+    '<p>Status <table><tr><td>ok</td></tr></table> done</p><p><b><table></table></b>',
   ];
   for (const source of cases) assert.ok(sameTreeWhenTaken(source), `fast path for ${JSON.stringify(source)}`);
 });
@@ -177,7 +177,7 @@ test('input that needs the HTML repair rules is left to parse5', () => {
     '<table><td>x</td></table>', '<select><div>x</div></select>', '<a href=x><a href=y>z</a></a>', 'a\r\nb', '<p>a</p></div>',
     '<math><mi>x</mi></math>', '<svg><p>x</p></svg>', '<template><b>x</b></template>', '<img src="x" src="y">',
     '<script><!--<script></script>--></script>', '<div a="1"b="2">', '<svg><foreignObject><p>x</p></foreignObject></svg>',
-    '<h1><h2>x</h2></h1>', '<form><form></form></form>', '<p><table></table></p>', '<div></div foo>', '<a href="x',
+    '<h1><h2>x</h2></h1>', '<form><form></form></form>', '<p><table>x</table></p>', '<div></div foo>', '<a href="x',
   ];
   for (const source of declined) assert.equal(parseWellFormed(source), undefined, JSON.stringify(source));
 });

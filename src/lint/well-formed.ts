@@ -44,8 +44,8 @@ function allSpace(s: string): boolean {
 }
 
 /**
- * The tree parse5 would build for `source` as `<body>` content (with source locations), or undefined when the
- * input needs HTML's repair rules, which only parse5 applies.
+ * The tree parse5 builds for `source` as the widget's content (with source locations; see body-fragment.ts),
+ * or undefined when the input needs HTML's repair rules, which only parse5 applies.
  */
 export function parseWellFormed(source: string): T.DocumentFragment | undefined {
   // Carriage returns and NULs are rewritten by the input stream; after an `&` parse5 counts a newline twice.
