@@ -1,0 +1,45 @@
+import { checkPolicyNumbers } from './store-checks.js';
+
+/** Up to this many permits per window, every admission keeps its own timestamp: the window is exact. */
+export const EXACT_PERMIT_LIMIT = 128;
+/** Above `EXACT_PERMIT_LIMIT`, a window is kept as this many time segments (plus two in flight). */
+export const WINDOW_SEGMENTS = 128;
+
+/** The validated settings of one counter, shared by every counter with the same limit and window. */
+export interface WindowShape {
+  readonly limit: number;
+  readonly windowSeconds: number;
+  readonly windowMs: number;
+  /** Admissions closer than this to a segment's start join that segment; 0 means exact timestamps. */
+  readonly segmentMs: number;
+  readonly maxSegments: number;
+}
+
+/**
+ * Validates a policy's numbers and derives the counter layout. Throws a TypeError naming the policy, the
+ * field and the accepted range.
+ */
+export function windowShape(policyKey: string, permitLimit: number, windowSeconds: number): WindowShape {
+  checkPolicyNumbers(policyKey, permitLimit, windowSeconds);
+  const windowMs = windowSeconds * 1000;
+  const exact = permitLimit <= EXACT_PERMIT_LIMIT;
+  return {
+    limit: permitLimit,
+    windowSeconds,
+    windowMs,
+    segmentMs: exact ? 0 : windowMs / WINDOW_SEGMENTS,
+    // Live admissions never exceed the limit, and segment starts are at least segmentMs apart, so the live
+    // segments fit in min(limit, segments + 2) slots.
+    maxSegments: exact ? permitLimit : WINDOW_SEGMENTS + 2,
+  };
+}
+
+/**
+ * Whole seconds until a permit taken at `takenAt` frees: at least 1, and never more than the window. The
+ * difference is taken first: `takenAt - now` is at most 0 exactly, so adding the window cannot overshoot it,
+ * where `takenAt + windowMs - now` rounds up past the window once clock readings are large fractions.
+ */
+export function secondsUntilFree(takenAt: number, windowMs: number, now: number): number {
+  const seconds = Math.ceil((takenAt - now + windowMs) / 1000);
+  return seconds > 1 ? seconds : 1;
+}
