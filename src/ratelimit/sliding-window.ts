@@ -1,6 +1,6 @@
 import { WindowRing } from './sliding-window-segments.js';
 import type { RateLimitDecision } from './types.js';
-import { secondsUntilFree, type WindowShape } from './window-shape.js';
+import { admitted, secondsUntilFree, type WindowShape } from './window-shape.js';
 
 export { EXACT_PERMIT_LIMIT, WINDOW_SEGMENTS, windowShape, type WindowShape } from './window-shape.js';
 
@@ -28,7 +28,7 @@ export class SlidingWindowCounter extends WindowRing {
       this.admitToSegments(now, cost);
       this.used = used;
       // Read after admitting: an admission that joins the oldest segment moves the time that segment frees.
-      return { allowed: true, limit, remaining: limit - used, reset: secondsUntilFree(this.ring[2 * this.front]!, windowMs, now), retryAfter: 0 };
+      return admitted(shape, used, secondsUntilFree(this.ring[2 * this.front]!, windowMs, now));
     }
     let ring = this.ring;
     let size = this.size;
@@ -49,7 +49,7 @@ export class SlidingWindowCounter extends WindowRing {
     }
     this.size = used;
     this.used = used;
-    return { allowed: true, limit, remaining: limit - used, reset: secondsUntilFree(ring[this.front]!, windowMs, now), retryAfter: 0 };
+    return admitted(shape, used, secondsUntilFree(ring[this.front]!, windowMs, now));
   }
 
   private refuse(now: number, cost: number, limit: number, windowMs: number): RateLimitDecision {
