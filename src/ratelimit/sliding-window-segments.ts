@@ -2,6 +2,16 @@ import type { WindowShape } from './window-shape.js';
 
 /** The ring of a counter that has admitted nothing yet: shared, never written (the first admission grows it). */
 const NO_SLOTS: number[] = [];
+/** One array of each ring length used so far, never written: copying one is the cheapest way to a new ring. */
+const BLANK_RINGS: number[][] = [];
+
+/**
+ * A new ring of `length` slots, holding doubles from the start (so the engine never converts it) and
+ * allocated at its exact size in one copy.
+ */
+export function blankRing(length: number): number[] {
+  return (BLANK_RINGS[length] ??= Array.from({ length }, () => 0.5)).slice();
+}
 
 /**
  * A counter's state and its segmented layout. In the segmented layout the ring holds pairs [latest admission
@@ -77,8 +87,7 @@ export abstract class WindowRing {
    */
   private growSegments(capacity: number): number {
     const next = Math.min(Math.max(1, capacity * 4), Math.max(this.shape.maxSegments, capacity + 1));
-    // Sized exactly, and holding doubles from the start, so the engine allocates it once.
-    const ring = new Array<number>(2 * next + 1).fill(0.5);
+    const ring = blankRing(2 * next + 1);
     const old = this.ring;
     for (let i = 0; i < this.size; i++) {
       const slot = 2 * ((this.front + i) % capacity);
@@ -121,7 +130,7 @@ export abstract class WindowRing {
   protected toSegments(): void {
     const old = this.ring;
     const capacity = old.length;
-    const ring = new Array<number>(2 * Math.max(1, this.size) + 1).fill(0.5);
+    const ring = blankRing(2 * Math.max(1, this.size) + 1);
     let segments = 0;
     for (let i = 0, slot = this.front; i < this.size; i++, slot = slot + 1 === capacity ? 0 : slot + 1) {
       const at = old[slot]!;
