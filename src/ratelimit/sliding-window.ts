@@ -2,10 +2,10 @@ import { blankRing, WindowRing } from './sliding-window-segments.js';
 import type { RateLimitDecision } from './types.js';
 import { admitted, secondsUntilFree, type WindowShape } from './window-shape.js';
 
-export { EXACT_PERMIT_LIMIT, WINDOW_SEGMENTS, windowShape, type WindowShape } from './window-shape.js';
+export { EXACT_PERMIT_LIMIT, WINDOW_SEGMENTS } from './window-shape.js';
 
 /** An exact counter's first ring holds this many timestamps; it then grows eightfold, up to the limit. */
-export const FIRST_EXACT_SLOTS = 2;
+const FIRST_EXACT_SLOTS = 2;
 const EXACT_GROWTH = 8;
 
 /**
