@@ -67,7 +67,7 @@ describe('exact windows: one timestamp per permit in a growing ring', () => {
     );
   });
 
-  test('permits taken across the ring growth boundaries (2, 16, the limit) each come back exactly one window later', async () => {
+  test('permits taken while the ring grows to the limit each come back exactly one window later', async () => {
     const clock = new ManualClock(1_000);
     const store = new InProcessRateLimitStore({ clock });
     const perMinute = policy(100, 60);
@@ -91,7 +91,7 @@ describe('exact windows: one timestamp per permit in a growing ring', () => {
     const clock = new ManualClock();
     const store = new InProcessRateLimitStore({ clock });
     const perTenSeconds = policy(40, 10);
-    // Two permits fill the first ring; once the first has left, the next one wraps to the ring's start.
+    // Once the first permit has left, a ring laid out from slot 1 wraps to its start.
     await store.acquire('sub:a', perTenSeconds);
     clock.set(1_000);
     await store.acquire('sub:a', perTenSeconds);
@@ -108,11 +108,13 @@ describe('exact windows: one timestamp per permit in a growing ring', () => {
     assert.deepEqual([needsThree.allowed, needsThree.reset, needsThree.retryAfter], [false, 1, 10]);
     clock.set(20_499);
     assert.equal((await store.acquire('sub:a', perTenSeconds, { cost: 36 })).allowed, false);
-    // 5 in use from slot 2 of 16: 11 more run past the ring's end.
+    // 5 in use from slot 2 of 7: 11 more need a bigger ring, laid out from slot 0.
     assert.equal((await store.acquire('sub:a', perTenSeconds, { cost: 11 })).remaining, 24);
     clock.set(20_500);
-    // The 11 left start at slot 7 and wrap: growing copies them first.
-    assert.equal((await store.acquire('sub:a', perTenSeconds, { cost: 29 })).remaining, 0);
+    // The 11 left start at slot 5 of 16: 5 more run past the ring's end into slots 0 to 4...
+    assert.equal((await store.acquire('sub:a', perTenSeconds, { cost: 5 })).remaining, 24);
+    // ...and growing that wrapped ring must keep the 11 of 20,499 ms first.
+    assert.equal((await store.acquire('sub:a', perTenSeconds, { cost: 24 })).remaining, 0);
     clock.set(30_498);
     assert.deepEqual((await store.acquire('sub:a', perTenSeconds)).retryAfter, 1);
     clock.set(30_499);

@@ -4,9 +4,8 @@ import { admitted, secondsUntilFree, type WindowShape } from './window-shape.js'
 
 export { EXACT_PERMIT_LIMIT, WINDOW_SEGMENTS } from './window-shape.js';
 
-/** An exact counter's first ring holds this many timestamps; it then grows eightfold, up to the limit. */
-const FIRST_EXACT_SLOTS = 2;
-const EXACT_GROWTH = 8;
+/** An exact counter's first ring holds this many timestamps, so an idle partition stays small. */
+const FIRST_EXACT_SLOTS = 1;
 
 /**
  * One counter's sliding window. A counter whose limit is exact (up to 128 permits) keeps one timestamp per
@@ -44,17 +43,25 @@ export class SlidingWindowCounter extends WindowRing {
     if (size > 0 && ring[this.front]! + windowMs <= now) size = this.expireExact(now, windowMs);
     const used = size + cost;
     if (used > limit) return this.refuse(now, cost, limit, windowMs);
-    let capacity = ring.length;
-    if (used > capacity) {
-      ring = this.growExact(used, limit);
-      capacity = ring.length;
+    let front = this.front;
+    if (front !== 0 && used > ring.length) {
+      ring = this.relayoutExact(used, limit);
+      front = 0;
     }
-    let slot = this.front + size;
-    if (slot >= capacity) slot -= capacity;
-    ring[slot] = now;
-    for (let i = 1; i < cost; i++) {
-      slot = slot + 1 === capacity ? 0 : slot + 1;
+    if (front === 0) {
+      if (ring.length === 0) ring = this.ring = blankRing(FIRST_EXACT_SLOTS);
+      // Laid out from slot 0, the ring may run past its end: writing at its length appends, and the engine grows
+      // the array's storage geometrically (no new array and no copy here). The ring's capacity is its length.
+      for (let slot = size; slot < used; slot++) ring[slot] = now;
+    } else {
+      const capacity = ring.length;
+      let slot = front + size;
+      if (slot >= capacity) slot -= capacity;
       ring[slot] = now;
+      for (let i = 1; i < cost; i++) {
+        slot = slot + 1 === capacity ? 0 : slot + 1;
+        ring[slot] = now;
+      }
     }
     this.size = used;
     this.used = used;
@@ -123,14 +130,13 @@ export class SlidingWindowCounter extends WindowRing {
   }
 
   /**
-   * A ring for at least `need` timestamps (need <= limit), laid out from slot 0: the first holds
-   * `FIRST_EXACT_SLOTS`, so an idle partition stays small; each next one eight times more, up to the limit.
+   * Lays a wrapped ring out from slot 0 in a new array with room for `need` timestamps (need <= limit) and twice
+   * those in use, up to the limit, so that it can grow in place again.
    */
-  private growExact(need: number, limit: number): number[] {
+  private relayoutExact(need: number, limit: number): number[] {
     const old = this.ring;
     const capacity = old.length;
-    const next = Math.max(need, Math.min(limit, capacity === 0 ? FIRST_EXACT_SLOTS : capacity * EXACT_GROWTH));
-    const ring = blankRing(next);
+    const ring = blankRing(Math.max(need, Math.min(limit, 2 * this.size)));
     for (let i = 0, slot = this.front; i < this.size; i++, slot = slot + 1 === capacity ? 0 : slot + 1) ring[i] = old[slot]!;
     this.ring = ring;
     this.front = 0;
