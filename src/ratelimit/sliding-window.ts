@@ -131,7 +131,7 @@ export class SlidingWindowCounter extends WindowRing {
 
   /**
    * Lays a wrapped ring out from slot 0 in a new array with room for `need` timestamps (need <= limit) and twice
-   * those in use, up to the limit, so that it can grow in place again.
+   * those in use, up to the limit, so that it can grow by appending again.
    */
   private relayoutExact(need: number, limit: number): number[] {
     const old = this.ring;
