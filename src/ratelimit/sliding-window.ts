@@ -1,187 +1,145 @@
-import { checkPolicyNumbers } from './store-checks.js';
+import { blankRing, WindowRing } from './sliding-window-segments.js';
 import type { RateLimitDecision } from './types.js';
+import { admitted, secondsUntilFree, type WindowShape } from './window-shape.js';
 
-/** Up to this many permits per window, every admission keeps its own timestamp: the window is exact. */
-export const EXACT_PERMIT_LIMIT = 128;
-/** Above `EXACT_PERMIT_LIMIT`, a window is kept as this many time segments (plus two in flight). */
-export const WINDOW_SEGMENTS = 128;
+export { EXACT_PERMIT_LIMIT, WINDOW_SEGMENTS } from './window-shape.js';
 
-/** The validated settings of one counter, shared by every counter with the same limit and window. */
-export interface WindowShape {
-  readonly limit: number;
-  readonly windowSeconds: number;
-  readonly windowMs: number;
-  /** Admissions closer than this to a segment's start join that segment; 0 means exact timestamps. */
-  readonly segmentMs: number;
-  readonly maxSegments: number;
-}
+/** An exact counter's first ring holds this many timestamps, so an idle partition stays small. */
+const FIRST_EXACT_SLOTS = 1;
 
 /**
- * Validates a policy's numbers and derives the counter layout. Throws a TypeError naming the policy, the
- * field and the accepted range.
+ * One counter's sliding window. A counter whose limit is exact (up to 128 permits) keeps one timestamp per
+ * permit in use, oldest at `front`, in a ring of bare numbers: a permit comes back exactly one window after it
+ * was taken. Above that it keeps time segments ({@link WindowRing}). Refusals change nothing.
  */
-export function windowShape(policyKey: string, permitLimit: number, windowSeconds: number): WindowShape {
-  checkPolicyNumbers(policyKey, permitLimit, windowSeconds);
-  const windowMs = windowSeconds * 1000;
-  const exact = permitLimit <= EXACT_PERMIT_LIMIT;
-  return {
-    limit: permitLimit,
-    windowSeconds,
-    windowMs,
-    segmentMs: exact ? 0 : windowMs / WINDOW_SEGMENTS,
-    // Live admissions never exceed the limit, and segment starts are at least segmentMs apart, so the live
-    // segments fit in min(limit, segments + 2) slots.
-    maxSegments: exact ? permitLimit : WINDOW_SEGMENTS + 2,
-  };
-}
-
-/**
- * Whole seconds until a permit taken at `takenAt` frees: at least 1, and never more than the window. The
- * difference is taken first: `takenAt - now` is at most 0 exactly, so adding the window cannot overshoot it,
- * where `takenAt + windowMs - now` rounds up past the window once clock readings are large fractions.
- */
-function secondsUntilFree(takenAt: number, windowMs: number, now: number): number {
-  const seconds = Math.ceil((takenAt - now + windowMs) / 1000);
-  return seconds > 1 ? seconds : 1;
-}
-
-/**
- * One counter's sliding window: a ring of segments, each holding the latest admission time in it and how many
- * admissions it holds. A segment frees all its permits one window after its latest admission, so a permit
- * is never freed early, and at most `segmentMs` late. With `segmentMs` 0 a segment holds only admissions of
- * one instant, which makes the window exact.
- */
-export class SlidingWindowCounter {
-  shape: WindowShape;
-  /** Pairs [latest admission ms, admissions] — one flat array keeps a small counter small. */
-  private ring: number[] = [];
-  private front = 0;
-  private size = 0;
-  private used = 0;
-  /** When the newest segment started; later admissions within `segmentMs` of it join it. */
-  private newestStart = 0;
+export class SlidingWindowCounter extends WindowRing {
   private lastRefusal: RateLimitDecision | undefined = undefined;
-
-  constructor(shape: WindowShape) {
-    this.shape = shape;
-  }
 
   /** Admits a request of `cost` permits at `now` if the window has room for them; a refusal changes nothing. */
   acquire(now: number, cost: number): RateLimitDecision {
+    // Two small methods rather than one large one, so the engine can inline the one a counter takes.
+    return this.segmented ? this.acquireInSegments(now, cost) : this.acquireExact(now, cost);
+  }
+
+  private acquireInSegments(now: number, cost: number): RateLimitDecision {
     const shape = this.shape;
     const limit = shape.limit;
     const windowMs = shape.windowMs;
-    if (this.size > 0 && this.ring[2 * this.front]! + windowMs <= now) this.expire(now, windowMs);
+    if (this.size > 0 && this.ring[2 * this.front]! + windowMs <= now) this.expireSegments(now, windowMs);
     const used = this.used + cost;
-    if (used <= limit) {
-      this.admit(now, cost);
-      this.used = used;
-      // Read after admitting: an admission that joins the oldest segment moves the time that segment frees.
-      return { allowed: true, limit, remaining: limit - used, reset: secondsUntilFree(this.ring[2 * this.front]!, windowMs, now), retryAfter: 0 };
+    if (used > limit) return this.refuse(now, cost, limit, windowMs);
+    this.admitToSegments(now, cost);
+    this.used = used;
+    // Read after admitting: an admission that joins the oldest segment moves the time that segment frees.
+    return admitted(shape, used, secondsUntilFree(this.ring[2 * this.front]!, windowMs, now));
+  }
+
+  private acquireExact(now: number, cost: number): RateLimitDecision {
+    const shape = this.shape;
+    const limit = shape.limit;
+    const windowMs = shape.windowMs;
+    let ring = this.ring;
+    let size = this.size;
+    if (size > 0 && ring[this.front]! + windowMs <= now) size = this.expireExact(now, windowMs);
+    const used = size + cost;
+    if (used > limit) return this.refuse(now, cost, limit, windowMs);
+    let front = this.front;
+    if (front !== 0 && used > ring.length) {
+      ring = this.relayoutExact(used, limit);
+      front = 0;
     }
-    return this.refuse(now, cost, limit, windowMs);
+    if (front === 0) {
+      if (ring.length === 0) ring = this.ring = blankRing(FIRST_EXACT_SLOTS);
+      // Laid out from slot 0, the ring may run past its end: writing at its length appends, and the engine grows
+      // the array's storage geometrically (no new array and no copy here). The ring's capacity is its length.
+      for (let slot = size; slot < used; slot++) ring[slot] = now;
+    } else {
+      const capacity = ring.length;
+      let slot = front + size;
+      if (slot >= capacity) slot -= capacity;
+      ring[slot] = now;
+      for (let i = 1; i < cost; i++) {
+        slot = slot + 1 === capacity ? 0 : slot + 1;
+        ring[slot] = now;
+      }
+    }
+    this.size = used;
+    this.used = used;
+    return admitted(shape, used, secondsUntilFree(ring[this.front]!, windowMs, now));
   }
 
   private refuse(now: number, cost: number, limit: number, windowMs: number): RateLimitDecision {
     const whole = Math.ceil(this.shape.windowSeconds);
-    const reset = this.size > 0 ? secondsUntilFree(this.ring[2 * this.front]!, windowMs, now) : whole;
-    // More than the limit can never fit: waiting a window is the honest answer for a client that retries.
-    const retryAfter = cost > limit ? whole : this.retryAfter(now, this.used + cost - limit, windowMs);
+    let reset = whole;
+    let retryAfter = whole;
+    if (this.size > 0) {
+      reset = secondsUntilFree(this.segmented ? this.ring[2 * this.front]! : this.ring[this.front]!, windowMs, now);
+      // More than the limit can never fit: waiting a window is the honest answer for a client that retries.
+      // Otherwise: until the oldest permits have freed enough — the oldest one for one permit under an unchanged
+      // limit, later ones for a larger cost or after the limit was lowered below the permits still in use.
+      if (cost <= limit) retryAfter = secondsUntilFree(this.freeing(this.used + cost - limit), windowMs, now);
+    }
     const last = this.lastRefusal;
     // A caller hammering a full counter gets the same answer for a second at a time: reuse it.
     if (last !== undefined && last.reset === reset && last.retryAfter === retryAfter && last.limit === limit) return last;
     return (this.lastRefusal = { allowed: false, limit, remaining: 0, reset, retryAfter });
   }
 
-  /**
-   * Seconds until the oldest segments have freed `mustFree` permits (at least 1, at most the permits in use):
-   * the oldest segment for a request of one permit under an unchanged limit, later ones for a larger cost
-   * or after the limit was lowered below the permits still in use.
-   */
-  private retryAfter(now: number, mustFree: number, windowMs: number): number {
+  /** When the `mustFree`-th oldest permit in use was taken (1 <= mustFree <= permits in use). */
+  private freeing(mustFree: number): number {
+    if (this.segmented) return this.segmentFreeing(mustFree);
     const ring = this.ring;
-    const capacity = ring.length >> 1;
-    let slot = this.front;
-    let freed = ring[2 * slot + 1]!;
-    while (freed < mustFree) {
-      slot = slot + 1 === capacity ? 0 : slot + 1;
-      freed += ring[2 * slot + 1]!;
-    }
-    return secondsUntilFree(ring[2 * slot]!, windowMs, now);
+    let slot = this.front + mustFree - 1;
+    if (slot >= ring.length) slot -= ring.length;
+    return ring[slot]!;
   }
 
   /** When this counter will have freed every permit it holds; -Infinity when it holds none. */
   freedAt(): number {
     if (this.size === 0) return Number.NEGATIVE_INFINITY;
-    const capacity = this.ring.length >> 1;
+    if (this.segmented) return this.newestSegment() + this.shape.windowMs;
+    const ring = this.ring;
     let newest = this.front + this.size - 1;
-    if (newest >= capacity) newest -= capacity;
-    return this.ring[2 * newest]! + this.shape.windowMs;
+    if (newest >= ring.length) newest -= ring.length;
+    return ring[newest]! + this.shape.windowMs;
   }
 
-  /** Takes new settings for this counter, keeping the admissions already made (they still count). */
+  /**
+   * Takes new settings for this counter, keeping the admissions already made (they still count). An exact
+   * counter whose limit grows past exact turns its timestamps into segments; a segmented one keeps its segments
+   * (with `segmentMs` 0 they hold one instant each, so an exact limit stays exact).
+   */
   reshape(shape: WindowShape): void {
+    if (!this.segmented && shape.segmentMs !== 0) this.toSegments();
     this.shape = shape;
   }
 
-  private expire(now: number, windowMs: number): void {
+  private expireExact(now: number, windowMs: number): number {
     const ring = this.ring;
-    const capacity = ring.length >> 1;
+    const capacity = ring.length;
     let front = this.front;
     let size = this.size;
-    while (size > 0 && ring[2 * front]! + windowMs <= now) {
-      this.used -= ring[2 * front + 1]!;
+    while (size > 0 && ring[front]! + windowMs <= now) {
       front = front + 1 === capacity ? 0 : front + 1;
       size--;
     }
     this.front = size === 0 ? 0 : front;
     this.size = size;
-  }
-
-  private admit(now: number, cost: number): void {
-    const size = this.size;
-    let capacity = this.ring.length >> 1;
-    if (size > 0) {
-      const ring = this.ring;
-      let newest = this.front + size - 1;
-      if (newest >= capacity) newest -= capacity;
-      const back = 2 * newest;
-      // Joining the newest segment delays, never advances, a permit; a full ring happens only after a reshape
-      // to fewer segments.
-      const segmentMs = this.shape.segmentMs;
-      if (
-        ring[back] === now ||
-        (segmentMs !== 0 && now - this.newestStart < segmentMs) ||
-        (size === capacity && capacity >= this.shape.maxSegments)
-      ) {
-        if (now > ring[back]!) ring[back] = now;
-        ring[back + 1] += cost;
-        return;
-      }
-    }
-    if (size === capacity) capacity = this.grow(capacity);
-    const slot = 2 * ((this.front + size) % capacity);
-    this.ring[slot] = now;
-    this.ring[slot + 1] = cost;
-    this.size++;
-    this.newestStart = now;
+    this.used = size;
+    return size;
   }
 
   /**
-   * Quadruples the ring (up to `maxSegments`), laying the live segments out from slot 0. A new counter starts
-   * with one slot, so an idle partition stays small; a busy one reaches its size in few copies.
+   * Lays a wrapped ring out from slot 0 in a new array with room for `need` timestamps (need <= limit) and twice
+   * those in use, up to the limit, so that it can grow by appending again.
    */
-  private grow(capacity: number): number {
-    const next = Math.min(Math.max(1, capacity * 4), Math.max(this.shape.maxSegments, capacity + 1));
-    // Sized exactly, and holding doubles from the start, so the engine allocates it once.
-    const ring = new Array<number>(2 * next).fill(0.5);
-    for (let i = 0; i < this.size; i++) {
-      const slot = 2 * ((this.front + i) % capacity);
-      ring[2 * i] = this.ring[slot]!;
-      ring[2 * i + 1] = this.ring[slot + 1]!;
-    }
+  private relayoutExact(need: number, limit: number): number[] {
+    const old = this.ring;
+    const capacity = old.length;
+    const ring = blankRing(Math.max(need, Math.min(limit, 2 * this.size)));
+    for (let i = 0, slot = this.front; i < this.size; i++, slot = slot + 1 === capacity ? 0 : slot + 1) ring[i] = old[slot]!;
     this.ring = ring;
     this.front = 0;
-    return next;
+    return ring;
   }
 }
