@@ -1,3 +1,5 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
 import { InProcessRateLimitStore } from './in-process-store.js';
 import { rateLimitStoreContract } from './store-contract.test-suite.js';
 import type { AcquireOptions, RateLimitDecision, RateLimitPolicy } from './types.js';
@@ -13,4 +15,21 @@ rateLimitStoreContract('an async acquire() over InProcessRateLimitStore', (clock
       return inner.acquire(partition, policy, options);
     },
   };
+});
+
+test('a decision handed to several callers cannot be changed by one of them', () => {
+  const store = new InProcessRateLimitStore({ clock: { now: () => 1_000 } });
+  const policy: RateLimitPolicy = { key: 'GET /a:default', handler: 'GET /a', name: 'default', permitLimit: 5, windowSeconds: 60, scope: 'transport' };
+  const mine = store.acquire('alice', policy);
+  const theirs = store.acquire('bob', policy);
+  assert.throws(() => {
+    (mine as { remaining: number }).remaining = 99;
+  }, TypeError);
+  assert.deepEqual({ ...theirs }, { allowed: true, limit: 5, remaining: 4, reset: 60, retryAfter: 0 });
+  for (let i = 0; i < 5; i++) store.acquire('alice', policy);
+  const refused = store.acquire('alice', policy);
+  assert.equal(refused.allowed, false);
+  assert.throws(() => {
+    (refused as { retryAfter: number }).retryAfter = 0;
+  }, TypeError);
 });

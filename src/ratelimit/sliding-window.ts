@@ -82,7 +82,7 @@ export class SlidingWindowCounter extends WindowRing {
     const last = this.lastRefusal;
     // A caller hammering a full counter gets the same answer for a second at a time: reuse it.
     if (last !== undefined && last.reset === reset && last.retryAfter === retryAfter && last.limit === limit) return last;
-    return (this.lastRefusal = { allowed: false, limit, remaining: 0, reset, retryAfter });
+    return (this.lastRefusal = Object.freeze({ allowed: false, limit, remaining: 0, reset, retryAfter }));
   }
 
   /** When the `mustFree`-th oldest permit in use was taken (1 <= mustFree <= permits in use). */

@@ -48,7 +48,7 @@ export function windowShape(policyKey: string, permitLimit: number, windowSecond
  * The decision admitting a request on a counter of `shape` that then holds `used` permits and frees its next
  * one in `reset` seconds. Counters of one shape give equal answers all the time (every new partition's first
  * admission says the same), so while `used` is small an equal answer given lately is returned again rather
- * than made anew: a decision is read, never changed, as refusals already are.
+ * than made anew, frozen (a decision is read, never changed).
  */
 export function admitted(shape: WindowShape, used: number, reset: number): RateLimitDecision {
   const remaining = shape.limit - used;
@@ -56,7 +56,8 @@ export function admitted(shape: WindowShape, used: number, reset: number): RateL
   const cache = shape.admitted;
   const last = cache[used - 1];
   if (last !== undefined && last.reset === reset) return last;
-  return (cache[used - 1] = { allowed: true, limit: shape.limit, remaining, reset, retryAfter: 0 });
+  // Frozen: an answer handed to many callers must not change under them if one of them writes to it.
+  return (cache[used - 1] = Object.freeze({ allowed: true, limit: shape.limit, remaining, reset, retryAfter: 0 }));
 }
 
 /**
