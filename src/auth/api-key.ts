@@ -1,4 +1,3 @@
-import { timingSafeEqual, createHash } from 'node:crypto';
 import type { AuthenticationResult, Authenticator } from '../filters/index.js';
 import type { ExecutionContext } from '../pipeline/index.js';
 
@@ -14,7 +13,10 @@ export interface ApiKeyAuthenticatorOptions {
   keys: Readonly<Record<string, ApiKeyIdentity>> | ((key: string) => ApiKeyIdentity | undefined | Promise<ApiKeyIdentity | undefined>);
 }
 
-const digest = (s: string) => createHash('sha256').update(s).digest();
+// node:crypto is loaded when a key table is first made, not when the package is imported (a cold start that
+// uses no API keys never loads it).
+const crypto = () => process.getBuiltinModule('node:crypto');
+const digest = (s: string) => crypto().createHash('sha256').update(s).digest();
 
 /**
  * Authenticates by a static API key header. No header: anonymous. Unknown key: 401.
@@ -34,6 +36,7 @@ export class ApiKeyAuthenticator implements Authenticator {
     else if (keys && typeof keys === 'object') {
       // Compare digests in constant time so response timing does not leak key prefixes.
       const table = Object.entries(keys).map(([k, id]) => ({ digest: digest(k), id }));
+      const { timingSafeEqual } = crypto();
       this.#lookup = (key) => {
         const d = digest(key);
         let found: ApiKeyIdentity | undefined;
