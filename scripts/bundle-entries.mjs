@@ -33,6 +33,13 @@ const rooms = new Set(
 // and an app made with one copy would not be the App that another checks for.
 if (rooms.size < 3) throw new Error(`bundle-entries: found only ${rooms.size} exported entry files in package.json; expected every subpath`);
 
+// find-my-way checks its arguments with `assert(condition, message)`; loading node:assert for checks that pass
+// costs a cold start some 10 ms. This `assert` loads it for the first check that fails, which then throws
+// node:assert's own AssertionError with the same message; anything else asked of it is node:assert's.
+const lazyAssert = `const real = () => process.getBuiltinModule('node:assert');
+module.exports = new Proxy((...args) => { if (args.length === 0 || !args[0]) real()(...args); }, { get: (_, key) => real()[key] });`;
+const LAZY = { 'node:assert': lazyAssert, assert: lazyAssert };
+
 const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 const insideNodeModules = (file) => file.split(sep).includes('node_modules');
 /** Package folders whose files went into a bundle, for the licence notice. */
@@ -71,7 +78,7 @@ const bundle = (entryPath) => build({
         return { path: args.path, external: true };
       });
       b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
-        contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+        contents: LAZY[args.path] ?? `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`,
         loader: 'js',
       }));
     },

@@ -89,7 +89,7 @@ lambdaHandler(app)(event).then((r) => console.log(r.statusCode, r.body), (e) => 
     assert.equal(await node('lambda.js', dir), '200 {"hi":true}');
   });
 
-  it('routes and trusted-proxy addresses work from the installed package, which carries the licences of the packages built into it', async () => {
+  it('routes, route errors and trusted-proxy addresses work from the installed package, which carries the licences of the packages built into it', async () => {
     writeFileSync(join(project.dir, 'proxy.js'), `const { createApp, route } = require('trellis');
 const app = createApp({ trustProxy: 'loopback' });
 app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.request.clientAddress })));
@@ -97,9 +97,15 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
   const found = await app.inject({ url: '/users/42', headers: { forwarded: 'for="[2001:db8::1]:4711"' } });
   const missing = await app.inject({ url: '/users' });
   console.log(found.statusCode, found.body, missing.statusCode);
+  const unsafe = createApp();
+  unsafe.route(route('GET', '/a/:id((a+)+)', () => null));
+  await unsafe.inject({ url: '/a/1' }).catch((e) => console.log(e.message, e.cause.code));
 })();
 `);
-    assert.equal(await node('proxy.js'), '200 {"id":"42","client":"2001:db8::1"} 404');
+    assert.deepEqual((await node('proxy.js')).split('\n'), [
+      '200 {"id":"42","client":"2001:db8::1"} 404',
+      "Cannot route GET /a/:id((a+)+): The regex '((a+)+)' is not safe! ERR_ASSERTION",
+    ]);
     const licences = readFileSync(join(project.dir, 'node_modules', 'trellis', 'dist', 'THIRD-PARTY-LICENSES.md'), 'utf8');
     for (const name of ['find-my-way', 'proxy-addr', 'forwarded-parse']) {
       assert.match(licences, new RegExp(`^## ${name} \\d+\\.\\d+\\.\\d+ \\(MIT\\)$`, 'm'), `${name} is named with its version`);
