@@ -13,11 +13,6 @@ export interface ApiKeyAuthenticatorOptions {
   keys: Readonly<Record<string, ApiKeyIdentity>> | ((key: string) => ApiKeyIdentity | undefined | Promise<ApiKeyIdentity | undefined>);
 }
 
-// node:crypto is loaded when a key table is first made, not when the package is imported (a cold start that
-// uses no API keys never loads it).
-const crypto = () => process.getBuiltinModule('node:crypto');
-const digest = (s: string) => crypto().createHash('sha256').update(s).digest();
-
 /**
  * Authenticates by a static API key header. No header: anonymous. Unknown key: 401.
  *
@@ -35,8 +30,11 @@ export class ApiKeyAuthenticator implements Authenticator {
     if (typeof keys === 'function') this.#lookup = keys;
     else if (keys && typeof keys === 'object') {
       // Compare digests in constant time so response timing does not leak key prefixes.
+      // node:crypto is loaded here, when a key table is made, not when the package is imported: a cold start
+      // that uses no API keys never loads it.
+      const { createHash, timingSafeEqual } = process.getBuiltinModule('node:crypto');
+      const digest = (s: string) => createHash('sha256').update(s).digest();
       const table = Object.entries(keys).map(([k, id]) => ({ digest: digest(k), id }));
-      const { timingSafeEqual } = crypto();
       this.#lookup = (key) => {
         const d = digest(key);
         let found: ApiKeyIdentity | undefined;
