@@ -1,4 +1,3 @@
-import { timingSafeEqual, createHash } from 'node:crypto';
 import type { AuthenticationResult, Authenticator } from '../filters/index.js';
 import type { ExecutionContext } from '../pipeline/index.js';
 
@@ -13,8 +12,6 @@ export interface ApiKeyAuthenticatorOptions {
   /** Known keys, or a lookup (e.g. a database) returning the identity or undefined. */
   keys: Readonly<Record<string, ApiKeyIdentity>> | ((key: string) => ApiKeyIdentity | undefined | Promise<ApiKeyIdentity | undefined>);
 }
-
-const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /**
  * Authenticates by a static API key header. No header: anonymous. Unknown key: 401.
@@ -33,6 +30,10 @@ export class ApiKeyAuthenticator implements Authenticator {
     if (typeof keys === 'function') this.#lookup = keys;
     else if (keys && typeof keys === 'object') {
       // Compare digests in constant time so response timing does not leak key prefixes.
+      // node:crypto is loaded here, when a key table is made, not when the package is imported: a cold start
+      // that uses no API keys never loads it.
+      const { createHash, timingSafeEqual } = process.getBuiltinModule('node:crypto');
+      const digest = (s: string) => createHash('sha256').update(s).digest();
       const table = Object.entries(keys).map(([k, id]) => ({ digest: digest(k), id }));
       this.#lookup = (key) => {
         const d = digest(key);

@@ -89,6 +89,30 @@ lambdaHandler(app)(event).then((r) => console.log(r.statusCode, r.body), (e) => 
     assert.equal(await node('lambda.js', dir), '200 {"hi":true}');
   });
 
+  it('routes, route errors and trusted-proxy addresses work from the installed package, which carries the licences of the packages built into it', async () => {
+    writeFileSync(join(project.dir, 'proxy.js'), `const { createApp, route } = require('trellis');
+const app = createApp({ trustProxy: 'loopback' });
+app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.request.clientAddress })));
+(async () => {
+  const found = await app.inject({ url: '/users/42', headers: { forwarded: 'for="[2001:db8::1]:4711"' } });
+  const missing = await app.inject({ url: '/users' });
+  console.log(found.statusCode, found.body, missing.statusCode);
+  const unsafe = createApp();
+  unsafe.route(route('GET', '/a/:id((a+)+)', () => null));
+  await unsafe.inject({ url: '/a/1' }).catch((e) => console.log(e.message, e.cause.code));
+})();
+`);
+    assert.deepEqual((await node('proxy.js')).split('\n'), [
+      '200 {"id":"42","client":"2001:db8::1"} 404',
+      "Cannot route GET /a/:id((a+)+): The regex '((a+)+)' is not safe! ERR_ASSERTION",
+    ]);
+    const licences = readFileSync(join(project.dir, 'node_modules', 'trellis', 'dist', 'THIRD-PARTY-LICENSES.md'), 'utf8');
+    for (const name of ['find-my-way', 'proxy-addr', 'forwarded-parse']) {
+      assert.match(licences, new RegExp(`^## ${name} \\d+\\.\\d+\\.\\d+ \\(MIT\\)$`, 'm'), `${name} is named with its version`);
+    }
+    assert.match(licences, /Permission is hereby granted, free of charge/);
+  });
+
   it('trellis/ratelimit/redis loads without ioredis (node-redis users need not install it); its url option says which package it needs', async () => {
     const probe = `const { RedisRateLimitStore } = require('trellis/ratelimit/redis');\nconsole.log(typeof RedisRateLimitStore);\n` +
       `try { new RedisRateLimitStore({ url: 'redis://127.0.0.1:1' }); console.log('made'); } catch (e) { console.log(e.message.split('\\n')[0]); }\n`;
