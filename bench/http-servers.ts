@@ -1,31 +1,35 @@
 /**
  * The HTTP servers the HTTP benchmark measures, one per process: `node --import tsx bench/http-servers.ts <kind>`.
- * Prints the port on stdout once listening. Every server answers GET /hello with {"hello":"world"}.
+ * Prints the port on stdout once listening. Every server answers GET /hello with {"hello":"world"}. A process
+ * loads only its own framework: two frameworks sharing a dependency (both route with find-my-way) in one
+ * process would slow each other's calls into it.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Fastify from 'fastify';
-import fastifyRateLimit from '@fastify/rate-limit';
 import { existsSync } from 'node:fs';
 
 // Measure what users run: the compiled package in dist/ (npm run bench builds it first), like the peers'
 // published JavaScript. The TypeScript sources through a loader are only the fallback.
 const compiled = existsSync(new URL('../dist/index.js', import.meta.url));
 const from = (room: string) => new URL(compiled ? `../dist/${room}` : `../src/${room.replace(/\.js$/, '.ts')}`, import.meta.url).href;
-const { ApiKeyAuthenticator, Authenticator, createApp, reply, route } = (await import(from('index.js'))) as typeof import('../src/index.js');
-const { RateLimit } = (await import(from('ratelimit/index.js'))) as typeof import('../src/ratelimit/index.js');
+type Core = typeof import('../src/index.js');
+const core = async (): Promise<Core> => (await import(from('index.js'))) as Core;
+const ratelimit = async (): Promise<typeof import('../src/ratelimit/index.js')> => (await import(from('ratelimit/index.js'))) as typeof import('../src/ratelimit/index.js');
 
 const payload = { hello: 'world' };
 const NEVER_REACHED = { permitLimit: 1_000_000_000, windowSeconds: 60 };
 
-async function trellis(configure: (app: ReturnType<typeof createApp>) => void): Promise<number> {
-  const app = createApp();
-  configure(app);
+async function trellis(configure: (app: ReturnType<Core['createApp']>, trellis: Core) => unknown): Promise<number> {
+  const loaded = await core();
+  const app = loaded.createApp();
+  await configure(app, loaded);
   const { port } = await app.listen({ port: 0 });
   return port;
 }
 
 async function fastify(withRateLimit: boolean): Promise<number> {
+  const { default: Fastify } = await import('fastify');
+  const { default: fastifyRateLimit } = await import('@fastify/rate-limit');
   const app = Fastify({ logger: false });
   if (withRateLimit) await app.register(fastifyRateLimit, { max: NEVER_REACHED.permitLimit, timeWindow: NEVER_REACHED.windowSeconds * 1000 });
   app.get('/hello', async () => payload);
@@ -56,18 +60,22 @@ const kinds: Record<string, () => Promise<number>> = {
   'node-http': () => bareNode([]),
   // What node:http itself charges for the three RateLimit-* headers every allowed response carries.
   'node-http-three-headers': () => bareNode(THREE_HEADERS),
-  'trellis-hello': () => trellis((app) => app.route(route('GET', '/hello', () => payload))),
+  'trellis-hello': () => trellis((app, { route }) => app.route(route('GET', '/hello', () => payload))),
   'trellis-default-pipeline': () =>
-    trellis((app) => {
+    trellis((app, { ApiKeyAuthenticator, Authenticator, route }) => {
       app.services.add(Authenticator, () => new ApiKeyAuthenticator({ keys: { bench: { subject: 'bench' } } }));
       app.route(route('GET', '/hello', () => payload));
     }),
   // The same three headers a rate-limited answer carries, without a limiter: what writing them costs alone.
   'trellis-three-headers': () =>
-    trellis((app) =>
+    trellis((app, { reply, route }) =>
       app.route(route('GET', '/hello', () => reply(payload, { headers: { 'ratelimit-limit': '1000000000', 'ratelimit-remaining': '999999999', 'ratelimit-reset': '60' } }))),
     ),
-  'trellis-rate-limited': () => trellis((app) => app.route(route('GET', '/hello', [RateLimit(NEVER_REACHED)], () => payload))),
+  'trellis-rate-limited': () =>
+    trellis(async (app, { route }) => {
+      const { RateLimit } = await ratelimit();
+      app.route(route('GET', '/hello', [RateLimit(NEVER_REACHED)], () => payload));
+    }),
   'fastify-hello': () => fastify(false),
   'fastify-rate-limited': () => fastify(true),
 };

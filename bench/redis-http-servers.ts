@@ -7,21 +7,21 @@
  */
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
-import Fastify from 'fastify';
-import fastifyRateLimit from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 
 // Measure what users run: the compiled package in dist/ (npm run bench builds it first).
 const compiled = existsSync(new URL('../dist/index.js', import.meta.url));
 const from = (room: string) => new URL(compiled ? `../dist/${room}` : `../src/${room.replace(/\.js$/, '.ts')}`, import.meta.url).href;
-const { createApp, RegistrationType, route } = (await import(from('index.js'))) as typeof import('../src/index.js');
-const { RateLimit, RateLimitStore } = (await import(from('ratelimit/index.js'))) as typeof import('../src/ratelimit/index.js');
-const { RedisRateLimitStore } = (await import(from('ratelimit/redis/index.js'))) as typeof import('../src/ratelimit/redis/index.js');
+// A process loads only its own framework (a dependency shared by two frameworks in one process, such as
+// find-my-way, would slow both).
 
 const payload = { hello: 'world' };
 const NEVER_REACHED = { permitLimit: 1_000_000_000, windowSeconds: 60 };
 
 async function trellis(url: string): Promise<number> {
+  const { createApp, RegistrationType, route } = (await import(from('index.js'))) as typeof import('../src/index.js');
+  const { RateLimit, RateLimitStore } = (await import(from('ratelimit/index.js'))) as typeof import('../src/ratelimit/index.js');
+  const { RedisRateLimitStore } = (await import(from('ratelimit/redis/index.js'))) as typeof import('../src/ratelimit/redis/index.js');
   const store = new RedisRateLimitStore({ url, keyPrefix: 'bench:trellis:' });
   const app = createApp();
   app.services.add(RateLimitStore, () => store, { type: RegistrationType.Replace });
@@ -31,6 +31,8 @@ async function trellis(url: string): Promise<number> {
 }
 
 async function fastify(url: string): Promise<number> {
+  const { default: Fastify } = await import('fastify');
+  const { default: fastifyRateLimit } = await import('@fastify/rate-limit');
   const app = Fastify({ logger: false });
   // The plugin's recommended client settings for rate limiting (its README): short connect timeout, one try.
   const redis = new Redis(url, { connectTimeout: 500, maxRetriesPerRequest: 1 });
