@@ -5,8 +5,8 @@
  * dispatch and script set-up of each. Nothing waits for company: a batch leaves when the turn's I/O is done
  * (`setImmediate`), or at once when it is full, so a lone acquire goes out in the turn it started, as before.
  *
- * Each acquire is still decided alone and in order inside the script, and answers on its own promise: an
- * error reply for one acquire rejects that one only. On a Redis Cluster every key of a script must hash to one
+ * Each acquire is still decided alone and in order inside the script, and is answered on its own: an error
+ * reply for one acquire fails that one only. On a Redis Cluster every key of a script must hash to one
  * slot, so there a batch holds the acquires of one counter (its hash tag) only; a client that does not say
  * it is a cluster (a wrapper, a proxy in front of one) is found out by its first CROSSSLOT error, and that
  * batch is sent again split by counter.
@@ -27,6 +27,10 @@ export interface BatchedAcquire {
   readonly settled: boolean;
   /** Told when its batch leaves, so that Redis's silence is counted from then, not from a busy turn before. */
   sending(): void;
+  /** Its own element of the script's reply. */
+  reply(reply: unknown): void;
+  /** Why it got no answer: its own error element, the whole call's failure, or that it was never sent. */
+  error(error: unknown): void;
 }
 
 /** Most acquires in one script call: a batch keeps Redis busy for it whole, so it stays short. */
@@ -40,14 +44,8 @@ class NotSent extends Error {
   }
 }
 
-class Batch {
-  readonly entries: BatchedAcquire[] = [];
-  readonly resolves: ((reply: unknown) => void)[] = [];
-  readonly rejects: ((error: unknown) => void)[] = [];
-}
-
 export class AcquireBatches {
-  readonly #open = new Map<string, Batch>();
+  readonly #open = new Map<string, BatchedAcquire[]>();
   #flushing = false;
   #grouped: boolean;
 
@@ -64,28 +62,22 @@ export class AcquireBatches {
     this.#grouped = grouped;
   }
 
-  /** Queues an acquire for this turn's batch; the promise settles with its own element of the script's reply. */
-  send(acquire: BatchedAcquire): Promise<unknown> {
+  /** Queues an acquire for this turn's batch; it is answered through its own `reply` or `error`. */
+  send(acquire: BatchedAcquire): void {
     const group = this.#grouped ? hashTag(acquire.keys[0]!) : '';
     let batch = this.#open.get(group);
     if (batch === undefined) {
-      batch = new Batch();
+      batch = [];
       this.#open.set(group, batch);
     }
-    const { resolves, rejects } = batch;
-    const answer = new Promise<unknown>((resolve, reject) => {
-      resolves.push(resolve);
-      rejects.push(reject);
-    });
-    batch.entries.push(acquire);
-    if (batch.entries.length >= this.maxBatch) {
+    batch.push(acquire);
+    if (batch.length >= this.maxBatch) {
       this.#open.delete(group);
       this.#dispatch(batch);
     } else if (!this.#flushing) {
       this.#flushing = true;
       setImmediate(this.#flush);
     }
-    return answer;
   }
 
   readonly #flush = (): void => {
@@ -94,16 +86,14 @@ export class AcquireBatches {
     this.#open.clear();
   };
 
-  #dispatch(batch: Batch): void {
-    const { entries, resolves, rejects } = batch;
+  #dispatch(batch: readonly BatchedAcquire[]): void {
     const plans: (readonly string[])[] = [];
     const keys: string[] = [];
     const tail: string[] = [];
-    const sent: number[] = [];
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i]!;
+    const sent: BatchedAcquire[] = [];
+    for (const entry of batch) {
       if (entry.settled) {
-        rejects[i]!(new NotSent());
+        entry.error(new NotSent());
         continue;
       }
       entry.sending();
@@ -112,7 +102,7 @@ export class AcquireBatches {
       keys.push(entry.keys[0]!);
       if (this.keysPerAcquire === 2) keys.push(entry.keys[1]!);
       tail.push(String(plan + 1), entry.costArg, entry.now);
-      sent.push(i);
+      sent.push(entry);
     }
     if (sent.length === 0) return;
     const args = [String(this.keysPerAcquire), String(plans.length)];
@@ -121,18 +111,18 @@ export class AcquireBatches {
 
     const answer = (reply: unknown): void => {
       if (!Array.isArray(reply) || reply.length !== sent.length) {
-        const error = new Error(`unexpected script reply ${JSON.stringify(reply)}`);
-        for (const i of sent) rejects[i]!(error);
+        fail(new Error(`unexpected script reply ${JSON.stringify(reply)}`));
         return;
       }
       for (let j = 0; j < sent.length; j++) {
         const element: unknown = reply[j];
-        if (element instanceof Error) rejects[sent[j]!]!(element);
-        else resolves[sent[j]!]!(element);
+        if (element instanceof Error) sent[j]!.error(element);
+        else sent[j]!.reply(element);
       }
     };
     const fail = (error: unknown): void => {
-      for (const i of sent) rejects[i]!(error);
+      if (isCrossSlot(error) && !sameTag(sent)) this.#split(sent);
+      else for (const entry of sent) entry.error(error);
     };
     let call: Promise<unknown>;
     try {
@@ -140,37 +130,31 @@ export class AcquireBatches {
     } catch (error) {
       call = Promise.reject(error);
     }
-    const failOrSplit = (error: unknown): void => {
-      if (isCrossSlot(error) && !sameTag(batch, sent)) this.#split(batch, sent);
-      else fail(error);
-    };
     call.then(answer, (error: unknown) => {
       // The server had not cached the script (first call, or after SCRIPT FLUSH): send it whole, once.
-      if (isNoScript(error)) this.runner.load(keys, args).then(answer, failOrSplit);
-      else failOrSplit(error);
+      if (isNoScript(error)) this.runner.load(keys, args).then(answer, fail);
+      else fail(error);
     });
   }
 
   /** Redis refused a batch whose keys span slots: from now on batches hold one counter each; resend these. */
-  #split(batch: Batch, sent: readonly number[]): void {
+  #split(sent: readonly BatchedAcquire[]): void {
     this.#grouped = true;
-    const groups = new Map<string, Batch>();
-    for (const i of sent) {
-      const tag = hashTag(batch.entries[i]!.keys[0]!);
-      let group = groups.get(tag);
-      if (group === undefined) groups.set(tag, (group = new Batch()));
-      group.entries.push(batch.entries[i]!);
-      group.resolves.push(batch.resolves[i]!);
-      group.rejects.push(batch.rejects[i]!);
+    const groups = new Map<string, BatchedAcquire[]>();
+    for (const entry of sent) {
+      const tag = hashTag(entry.keys[0]!);
+      const group = groups.get(tag);
+      if (group === undefined) groups.set(tag, [entry]);
+      else group.push(entry);
     }
     for (const group of groups.values()) this.#dispatch(group);
   }
 }
 
-/** True when every acquire sent in the batch belongs to one hash tag (so splitting cannot help). */
-function sameTag(batch: Batch, sent: readonly number[]): boolean {
-  const first = hashTag(batch.entries[sent[0]!]!.keys[0]!);
-  return sent.every((i) => hashTag(batch.entries[i]!.keys[0]!) === first);
+/** True when every acquire sent belongs to one hash tag (so splitting cannot help). */
+function sameTag(sent: readonly BatchedAcquire[]): boolean {
+  const first = hashTag(sent[0]!.keys[0]!);
+  return sent.every((entry) => hashTag(entry.keys[0]!) === first);
 }
 
 function isCrossSlot(error: unknown): boolean {

@@ -34,12 +34,22 @@ export abstract class FlightCall {
   watched = false;
   /** When the call started, and then when its command left (Redis's silence counts from the later). */
   startedAt = 0;
+  /** The control that sent the call; set when it is sent. */
+  control: FlightControl | undefined = undefined;
   /** The command leaves now (it may have waited for company since it started): its silence counts from here. */
   sending(): void {
     this.startedAt = now();
   }
-  /** Sends the command; the promise settles when Redis (or the client) answers. */
-  abstract send(): Promise<unknown>;
+  /** Redis's answer to the command arrived: tell the control, which frees the slot and settles the call. */
+  reply(reply: unknown): void {
+    this.control!.onReply(this, reply);
+  }
+  /** The command failed (an error reply, or the client gave up on it). */
+  error(error: unknown): void {
+    this.control!.onError(this, error);
+  }
+  /** Sends the command; its outcome comes back through `reply` or `error`. */
+  abstract send(): void;
   /** Called once with the answer, unless the call was settled before (timed out, aborted). */
   abstract answered(reply: unknown): void;
   /** Called once with the client's error, unless the call was settled before. */
@@ -125,26 +135,24 @@ export class FlightControl {
   #send(call: FlightCall): void {
     this.#inFlight++;
     this.#wire.push(call);
-    let sent: Promise<unknown>;
+    call.control = this;
     try {
-      sent = call.send();
+      call.send();
     } catch (error) {
-      sent = Promise.reject(error);
+      this.onError(call, error);
     }
-    sent.then(
-      (reply) => this.#reply(call, reply),
-      (error: unknown) => this.#error(call, error),
-    );
   }
 
-  #reply(call: FlightCall, reply: unknown): void {
+  /** A sent call's answer (through `FlightCall.reply`). */
+  onReply(call: FlightCall, reply: unknown): void {
     this.#replied(call, true);
     if (call.settled) return;
     call.settled = true;
     call.answered(reply);
   }
 
-  #error(call: FlightCall, error: unknown): void {
+  /** A sent call's failure (through `FlightCall.error`). */
+  onError(call: FlightCall, error: unknown): void {
     // An error reply from Redis (a script error) is an answer too; a client-side failure is not.
     this.#replied(call, isServerReply(error));
     if (call.settled) return;

@@ -196,7 +196,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     if (down !== undefined) {
       return new Promise((resolve, reject) => failInto(this.#failureMode, new Error(down), policy, cost, resolve, reject));
     }
-    const call = new AcquireCall(this.#batches, keys, plan.args, cost === 1 ? '1' : String(cost), now, policy, cost, this.#failureMode, options);
+    const call = new AcquireCall(this.#batches, keys, plan.args, String(cost), now, policy, cost, this.#failureMode, options);
     const answer = new Promise<RateLimitDecision>((resolve, reject) => {
       call.resolve = resolve;
       call.reject = reject;
@@ -281,8 +281,8 @@ class AcquireCall extends FlightCall implements BatchedAcquire {
     super();
   }
 
-  send(): Promise<unknown> {
-    return this.batches.send(this);
+  send(): void {
+    this.batches.send(this);
   }
 
   answered(reply: unknown): void {
