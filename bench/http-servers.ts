@@ -6,12 +6,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync } from 'node:fs';
+import { packageModule as from } from './package-module.js';
 
-// Measure what users run: the compiled package in dist/ (npm run bench builds it first), like the peers'
-// published JavaScript. The TypeScript sources through a loader are only the fallback.
-const compiled = existsSync(new URL('../dist/index.js', import.meta.url));
-const from = (room: string) => new URL(compiled ? `../dist/${room}` : `../src/${room.replace(/\.js$/, '.ts')}`, import.meta.url).href;
 type Core = typeof import('../src/index.js');
 const core = async (): Promise<Core> => (await import(from('index.js'))) as Core;
 const ratelimit = async (): Promise<typeof import('../src/ratelimit/index.js')> => (await import(from('ratelimit/index.js'))) as typeof import('../src/ratelimit/index.js');

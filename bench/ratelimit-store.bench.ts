@@ -11,7 +11,6 @@
  *
  * Run alone: node --import tsx bench/ratelimit-store.bench.ts
  */
-import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -20,12 +19,8 @@ import { MemoryStore as ExpressMemoryStore } from 'express-rate-limit';
 import { MemoryStore as HonoMemoryStore } from 'hono-rate-limiter';
 import type { ExecutionContext } from '../src/index.js';
 import type { RateLimitDecision, RateLimitPolicy } from '../src/ratelimit/types.js';
+import { packageModule as from } from './package-module.js';
 
-// Measure what users run, as the peers' published JavaScript is: the compiled package in dist/ (npm run bench
-// builds it first; its trellis/ratelimit entry is one bundled file). The TypeScript sources through a loader
-// are only the fallback, and slower: the loader turns every call between modules into a getter call.
-const compiled = existsSync(new URL('../dist/ratelimit/index.js', import.meta.url));
-const from = (file: string): string => new URL(compiled ? `../dist/${file}` : `../src/${file.replace(/\.js$/, '.ts')}`, import.meta.url).href;
 const { InProcessRateLimitStore, ManualClock, RateLimitScope } = (await import(from('ratelimit/index.js'))) as typeof import('../src/ratelimit/index.js');
 // The filters' own options class (not exported: a store sees only its shape), from the same build.
 const { AcquireRequest } = (await import(from('ratelimit/filters.js'))) as typeof import('../src/ratelimit/filters.js');

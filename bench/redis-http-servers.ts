@@ -6,12 +6,8 @@
  * Fastify, so each server updates one hot key per request).
  */
 import type { AddressInfo } from 'node:net';
-import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
-
-// Measure what users run: the compiled package in dist/ (npm run bench builds it first).
-const compiled = existsSync(new URL('../dist/index.js', import.meta.url));
-const from = (room: string) => new URL(compiled ? `../dist/${room}` : `../src/${room.replace(/\.js$/, '.ts')}`, import.meta.url).href;
+import { packageModule as from } from './package-module.js';
 // A process loads only its own framework (a dependency shared by two frameworks in one process, such as
 // find-my-way, would slow both).
 
