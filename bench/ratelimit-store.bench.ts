@@ -3,11 +3,12 @@
  * express-rate-limit's MemoryStore and hono-rate-limiter's MemoryStore, in the same run, on the same load.
  * Each round gives every contender a fresh limiter and a fixed number of sequential acquires; rounds are
  * interleaved and the best round counts. A round lasts tens of milliseconds and process CPU time includes the
- * engine's background threads (garbage collection, compilation), so one collection falling into a round moves
- * it a lot: ten rounds are run. (Forcing a collection before each round is worse: it throws away the
- * compiled code of the hot paths, which a running server keeps.) The peers count fixed windows; ours keeps a sliding one (exact up to
+ * engine's background threads (garbage collection, compilation), so one collection or a burst of other work on
+ * the machine falling into a round moves it a lot: 25 rounds are run (ROUNDS=n in the environment to change
+ * that), so that every contender has quiet rounds. (Forcing a collection before each round is worse: it throws
+ * away the compiled code of the hot paths, which a running server keeps.) The peers count fixed windows; ours keeps a sliding one (exact up to
  * 128 permits per window). Also measured: retained heap per tracked partition at the default policy.
- * Bounded: a few seconds.
+ * Bounded: about a minute on 2 cores.
  *
  * Run alone: node --import tsx bench/ratelimit-store.bench.ts
  */
@@ -218,7 +219,7 @@ const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 
 /** Runs the benchmark and prints a table of acquires/s with ratios, and the memory figures. */
 export async function runRateLimitStoreBench(options: { rounds?: number } = {}): Promise<void> {
-  const rounds = options.rounds ?? 10;
+  const rounds = options.rounds ?? Number(process.env.ROUNDS ?? 25);
   console.log(`# Rate-limit store: acquires per CPU-second (sequential awaits, best of ${rounds} interleaved rounds), Node ${process.version}`);
   for (const s of scenarios) {
     const best = new Map<string, { opsPerSecond: number; allowed: number }>();

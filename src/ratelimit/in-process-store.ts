@@ -105,32 +105,46 @@ export class InProcessRateLimitStore implements RateLimitStore {
    * the permits the counter still holds.
    */
   acquire(partition: string, policy: RateLimitPolicy, options?: AcquireOptions): RateLimitDecision {
-    let cost = 1;
-    if (options !== undefined) {
-      const asked = options.cost;
-      if (asked !== undefined && asked !== 1) {
-        checkCost(STORE, asked);
-        cost = asked;
-      }
-    }
-    checkPartition(STORE, partition);
-    if (typeof policy?.key !== 'string') checkPolicy(STORE, policy);
+    // The path every request takes is kept small, so the engine compiles it whole into the caller; whatever
+    // is rare (checks that fail, a new partition or policy, changed numbers, reclaiming) is a call away.
+    const asked = options?.cost;
+    const cost = asked === undefined || asked === 1 ? 1 : checkCost(STORE, asked);
+    if (typeof partition !== 'string' || typeof policy?.key !== 'string') this.#rejectInput(partition, policy);
     const now = this.#now();
     if (now >= this.#expiry.nextDue) this.#reclaim(now);
 
     const entry = this.#partitions.get(partition);
     if (entry === undefined) return this.#acquireNewPartition(partition, policy, now, cost);
+    const shape = entry.shape;
+    const counter =
+      entry.firstKey === policy.key && shape.limit === policy.permitLimit && shape.windowSeconds === policy.windowSeconds
+        ? entry
+        : this.#counterOf(entry, policy);
+    return counter.acquire(now, cost);
+  }
 
-    let counter: SlidingWindowCounter | undefined =
-      entry.firstKey === policy.key ? entry : entry.others?.get(policy.key);
+  /** Throws the TypeError for a partition or policy no store can count. */
+  #rejectInput(partition: unknown, policy: RateLimitPolicy): never {
+    checkPartition(STORE, partition);
+    checkPolicy(STORE, policy);
+    // Only a policy whose key is a getter answering differently on each read gets here.
+    throw new TypeError(`${STORE}.acquire: policy must be a RateLimitPolicy with a string key`);
+  }
+
+  /**
+   * The counter of `policy` in a tracked partition other than its first policy's unchanged one: another policy's
+   * (made on first use), or one whose numbers changed (a caller's plan), which keeps the admissions made under
+   * the old numbers: they count for the new ones.
+   */
+  #counterOf(entry: PartitionEntry, policy: RateLimitPolicy): SlidingWindowCounter {
+    let counter: SlidingWindowCounter | undefined = entry.firstKey === policy.key ? entry : entry.others?.get(policy.key);
     if (counter === undefined) {
       counter = new SlidingWindowCounter(this.#shape(policy));
       (entry.others ??= new Map()).set(policy.key, counter);
     } else if (counter.shape.limit !== policy.permitLimit || counter.shape.windowSeconds !== policy.windowSeconds) {
-      // Admissions made under the old numbers count for the new ones.
       counter.reshape(this.#shape(policy));
     }
-    return counter.acquire(now, cost);
+    return counter;
   }
 
   #acquireNewPartition(partition: string, policy: RateLimitPolicy, now: number, cost: number): RateLimitDecision {
@@ -168,11 +182,16 @@ export class InProcessRateLimitStore implements RateLimitStore {
   /** A clock reading that never goes backwards, even if a custom clock does. */
   #now(): number {
     const now = this.#clock.now();
+    if (now > this.#lastNow && now < Number.POSITIVE_INFINITY) return (this.#lastNow = now);
+    return this.#earlierOrInvalid(now);
+  }
+
+  /** A reading no later than the last one: the last one stands. One that is not finite is refused. */
+  #earlierOrInvalid(now: number): number {
     if (!Number.isFinite(now)) {
       // An infinite or NaN time would expire every permit at once: refuse it rather than stop limiting.
       throw new TypeError(`InProcessRateLimitStore: clock.now() must return finite milliseconds; got ${String(now)}`);
     }
-    if (now > this.#lastNow) this.#lastNow = now;
     return this.#lastNow;
   }
 

@@ -51,27 +51,33 @@ export abstract class WindowRing {
     this.size = size;
   }
 
-  protected admitToSegments(now: number, cost: number): void {
+  /**
+   * Adds `cost` permits taken at `now` to the newest segment if they belong there, as most admissions do: it
+   * started less than `segmentMs` ago, or at this very instant, or the ring is full (only after a reshape to
+   * fewer segments). Joining the newest segment delays, never advances, a permit. False when they need a
+   * segment of their own.
+   */
+  protected joinNewestSegment(now: number, cost: number): boolean {
+    const size = this.size;
+    if (size === 0) return false;
+    const ring = this.ring;
+    const capacity = ring.length >> 1;
+    let newest = this.front + size - 1;
+    if (newest >= capacity) newest -= capacity;
+    const back = 2 * newest;
+    // The clock never goes back, so with `segmentMs` 0 only the same instant joins.
+    if (now - ring[2 * capacity]! < this.shape.segmentMs || ring[back] === now || (size === capacity && capacity >= this.shape.maxSegments)) {
+      if (now > ring[back]!) ring[back] = now;
+      ring[back + 1] += cost;
+      return true;
+    }
+    return false;
+  }
+
+  /** Starts a new segment at `now` holding `cost` permits, growing the ring when it is full. */
+  protected addSegment(now: number, cost: number): void {
     const size = this.size;
     let capacity = this.ring.length >> 1;
-    if (size > 0) {
-      const ring = this.ring;
-      let newest = this.front + size - 1;
-      if (newest >= capacity) newest -= capacity;
-      const back = 2 * newest;
-      // Joining the newest segment delays, never advances, a permit; a full ring happens only after a reshape
-      // to fewer segments.
-      const segmentMs = this.shape.segmentMs;
-      if (
-        ring[back] === now ||
-        (segmentMs !== 0 && now - ring[2 * capacity]! < segmentMs) ||
-        (size === capacity && capacity >= this.shape.maxSegments)
-      ) {
-        if (now > ring[back]!) ring[back] = now;
-        ring[back + 1] += cost;
-        return;
-      }
-    }
     if (size === capacity) capacity = this.growSegments(capacity);
     const ring = this.ring;
     const slot = 2 * ((this.front + size) % capacity);

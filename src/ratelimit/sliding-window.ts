@@ -23,12 +23,11 @@ export class SlidingWindowCounter extends WindowRing {
 
   private acquireInSegments(now: number, cost: number): RateLimitDecision {
     const shape = this.shape;
-    const limit = shape.limit;
     const windowMs = shape.windowMs;
     if (this.size > 0 && this.ring[2 * this.front]! + windowMs <= now) this.expireSegments(now, windowMs);
     const used = this.used + cost;
-    if (used > limit) return this.refuse(now, cost, limit, windowMs);
-    this.admitToSegments(now, cost);
+    if (used > shape.limit) return this.refuse(now, cost, shape.limit, windowMs);
+    if (!this.joinNewestSegment(now, cost)) this.addSegment(now, cost);
     this.used = used;
     // Read after admitting: an admission that joins the oldest segment moves the time that segment frees.
     return admitted(shape, used, secondsUntilFree(this.ring[2 * this.front]!, windowMs, now));

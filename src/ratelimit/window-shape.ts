@@ -51,13 +51,14 @@ export function windowShape(policyKey: string, permitLimit: number, windowSecond
  * than made anew, frozen (a decision is read, never changed).
  */
 export function admitted(shape: WindowShape, used: number, reset: number): RateLimitDecision {
-  const remaining = shape.limit - used;
-  if (used > ADMITTED_CACHE_SLOTS) return { allowed: true, limit: shape.limit, remaining, reset, retryAfter: 0 };
-  const cache = shape.admitted;
-  const last = cache[used - 1];
-  if (last !== undefined && last.reset === reset) return last;
-  // Frozen: an answer handed to many callers must not change under them if one of them writes to it.
-  return (cache[used - 1] = Object.freeze({ allowed: true, limit: shape.limit, remaining, reset, retryAfter: 0 }));
+  if (used > ADMITTED_CACHE_SLOTS) return { allowed: true, limit: shape.limit, remaining: shape.limit - used, reset, retryAfter: 0 };
+  const last = shape.admitted[used - 1];
+  return last !== undefined && last.reset === reset ? last : rememberAdmitted(shape, used, reset);
+}
+
+/** A new shared admission for {@link admitted}, frozen: an answer handed to many callers must not change under them. */
+function rememberAdmitted(shape: WindowShape, used: number, reset: number): RateLimitDecision {
+  return (shape.admitted[used - 1] = Object.freeze({ allowed: true, limit: shape.limit, remaining: shape.limit - used, reset, retryAfter: 0 }));
 }
 
 /**
