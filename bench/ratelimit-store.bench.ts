@@ -21,6 +21,7 @@ import { MemoryStore as HonoMemoryStore } from 'hono-rate-limiter';
 import type { ExecutionContext } from '../src/index.js';
 import type { RateLimitDecision, RateLimitPolicy } from '../src/ratelimit/types.js';
 import { packageModule as from } from './package-module.js';
+import { roundsFromEnvironment } from './rounds.js';
 
 const { InProcessRateLimitStore, ManualClock, RateLimitScope } = (await import(from('ratelimit/index.js'))) as typeof import('../src/ratelimit/index.js');
 // The filters' own options class (not exported: a store sees only its shape), from the same build.
@@ -219,7 +220,7 @@ const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 
 /** Runs the benchmark and prints a table of acquires/s with ratios, and the memory figures. */
 export async function runRateLimitStoreBench(options: { rounds?: number } = {}): Promise<void> {
-  const rounds = options.rounds ?? Number(process.env.ROUNDS ?? 25);
+  const rounds = options.rounds ?? roundsFromEnvironment(25);
   console.log(`# Rate-limit store: acquires per CPU-second (sequential awaits, best of ${rounds} interleaved rounds), Node ${process.version}`);
   for (const s of scenarios) {
     const best = new Map<string, { opsPerSecond: number; allowed: number }>();

@@ -3,7 +3,7 @@
  * @fastify/rate-limit on its Redis store, the same redis-server, the same run. autocannon on loopback, every
  * server in its own process, rounds interleaved, the best round of each counted; server CPU per request and
  * redis-server CPU per request beside throughput (the shared cores disturb CPU figures less). Bounded: about
- * 40 s with the defaults.
+ * 40 s with the defaults. ROUNDS=n in the environment runs n rounds (default 3); VERBOSE=1 prints every round.
  *
  * Run alone: node --import tsx bench/redis-http.bench.ts
  */
@@ -16,6 +16,7 @@ import { startServerProcess } from './server-process.js';
 import { Redis } from 'ioredis';
 import { redisServerAvailable, startRedisServer } from '../test/support/redis-server.js';
 import { processCpuMicros } from './redis-loop.js';
+import { roundsFromEnvironment } from './rounds.js';
 
 interface Measurement {
   readonly requests: number;
@@ -48,7 +49,7 @@ function scriptStats(commandstats: string): { calls: number; micros: number } {
 }
 
 export async function runRedisHttpBench(options: { rounds?: number; seconds?: number } = {}): Promise<Map<string, Measurement>> {
-  const rounds = options.rounds ?? 3;
+  const rounds = options.rounds ?? roundsFromEnvironment(3);
   const seconds = options.seconds ?? 3;
   if (!redisServerAvailable()) throw new Error('redis-server not found: install it (apt-get install -y redis-server) to run this benchmark');
   const redis = await startRedisServer();
@@ -79,6 +80,7 @@ export async function runRedisHttpBench(options: { rounds?: number; seconds?: nu
     for (let round = 0; round < rounds; round++) {
       for (const kind of KINDS) {
         const m = await measure(kind, seconds);
+        if (process.env.VERBOSE) console.log(`round ${round + 1} ${kind}: ${m.requests.toFixed(0)} req/s, server CPU ${m.serverMicrosPerRequest.toFixed(1)} µs/req, ${m.requestsPerCommand.toFixed(1)} req/script call`);
         const prev = best.get(kind);
         if (!prev || m.requests > prev.requests) best.set(kind, m);
       }

@@ -1,0 +1,11 @@
+/**
+ * How many rounds a benchmark runs: ROUNDS from the environment when set (a whole number of at least 1), or
+ * `fallback`. Anything else is refused with a message naming the variable.
+ */
+export function roundsFromEnvironment(fallback: number): number {
+  const given = process.env.ROUNDS;
+  if (given === undefined || given === '') return fallback;
+  const rounds = Number(given);
+  if (!Number.isSafeInteger(rounds) || rounds < 1) throw new Error(`ROUNDS must be a whole number of at least 1; got "${given}"`);
+  return rounds;
+}
