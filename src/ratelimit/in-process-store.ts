@@ -109,7 +109,7 @@ export class InProcessRateLimitStore implements RateLimitStore {
     // is rare (checks that fail, a new partition or policy, changed numbers, reclaiming) is a call away.
     const asked = options?.cost;
     const cost = asked === undefined || asked === 1 ? 1 : checkCost(STORE, asked);
-    if (typeof partition !== 'string' || typeof policy?.key !== 'string') this.#rejectInput(partition, policy);
+    if (typeof partition !== 'string' || typeof policy?.key !== 'string') this.#checkInput(partition, policy);
     const now = this.#now();
     if (now >= this.#expiry.nextDue) this.#reclaim(now);
 
@@ -124,11 +124,9 @@ export class InProcessRateLimitStore implements RateLimitStore {
   }
 
   /** Throws the TypeError for a partition or policy no store can count. */
-  #rejectInput(partition: unknown, policy: RateLimitPolicy): never {
+  #checkInput(partition: unknown, policy: RateLimitPolicy): void {
     checkPartition(STORE, partition);
     checkPolicy(STORE, policy);
-    // Only a policy whose key is a getter answering differently on each read gets here.
-    throw new TypeError(`${STORE}.acquire: policy must be a RateLimitPolicy with a string key`);
   }
 
   /**
