@@ -8,22 +8,12 @@ import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { RedisRateLimitStore, RedisFailureMode, type RedisScriptClient } from '../../src/ratelimit/redis/index.js';
-import { RateLimitStoreUnavailableError } from '../../src/ratelimit/index.js';
-import type { RateLimitDecision, RateLimitPolicy } from '../../src/ratelimit/types.js';
+import { ManualClock, RateLimitStoreUnavailableError } from '../../src/ratelimit/index.js';
+import type { RateLimitDecision } from '../../src/ratelimit/types.js';
+import { burstPolicy as policy } from '../support/rate-limit-policy.js';
 import { redisSkipReason, startRedisServer, type RedisServerHandle } from '../support/redis-server.js';
 
 const skip = redisSkipReason();
-
-function policy(permitLimit: number, windowSeconds: number, key = 'GET /items:burst'): RateLimitPolicy {
-  return { key, handler: 'GET /items', name: 'burst', permitLimit, windowSeconds, scope: 'transport' };
-}
-
-class TestClock {
-  constructor(public ms = 1_700_000_000_000) {}
-  now(): number {
-    return this.ms;
-  }
-}
 
 /** Script calls Redis has run since the last CONFIG RESETSTAT (EVALSHA and EVAL). */
 async function scriptCalls(admin: Redis): Promise<number> {
@@ -112,7 +102,7 @@ describe('RedisRateLimitStore batches the acquires of one turn', { skip }, () =>
           maxLength: 150,
         }),
         async (steps) => {
-          const clock = new TestClock();
+          const clock = new ManualClock(1_700_000_000_000);
           const together = new RedisRateLimitStore({ client: admin, keyPrefix: prefix(), clock, timeoutMs: 5_000 });
           const alone = new RedisRateLimitStore({ client: nodeRedis as unknown as RedisScriptClient, keyPrefix: prefix(), clock, timeoutMs: 5_000 });
           const batched = await Promise.all(steps.map((s) => together.acquire(s.partition, policies[s.policy]!, { cost: s.cost })));

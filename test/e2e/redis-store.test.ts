@@ -7,18 +7,14 @@ import fc from 'fast-check';
 import { Redis, type Cluster } from 'ioredis';
 import { RedisRateLimitStore, type RedisScriptClient } from '../../src/ratelimit/redis/index.js';
 import { InProcessRateLimitStore } from '../../src/ratelimit/in-process-store.js';
-import type { RateLimitPolicy } from '../../src/ratelimit/types.js';
 import { connectRedis, disconnectRedis } from '../support/redis-connection.js';
+import { burstPolicy as policy } from '../support/rate-limit-policy.js';
 import { redisSkipReason, type RedisServerHandle } from '../support/redis-server.js';
 
 const skip = redisSkipReason();
 
 // Both ioredis client kinds fit the store's client type (checked by the compiler).
 export const clientKinds: Array<(c: Redis | Cluster) => RedisScriptClient> = [(c) => c];
-
-function policy(permitLimit: number, windowSeconds: number, key = 'GET /items:burst'): RateLimitPolicy {
-  return { key, handler: 'GET /items', name: 'burst', permitLimit, windowSeconds, scope: 'transport' };
-}
 
 class TestClock {
   constructor(public ms = 1_700_000_000_000) {}
