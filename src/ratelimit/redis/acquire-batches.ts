@@ -12,24 +12,28 @@
  * batch is sent again split by counter.
  */
 import { isNoScript, type ScriptRunner } from './redis-client.js';
+import { ScriptErrorReply, acquireToken, decodeAnswer, splitReply } from './script-codec.js';
+import type { RateLimitDecision } from '../index.js';
 
 /** One acquire as the script takes it. */
 export interface BatchedAcquire {
-  /** Its counter's key, and the same counter's key under the previous layout when the store reads that too. */
-  readonly keys: readonly string[];
+  /** Its counter's key. */
+  readonly key: string;
+  /** The same counter's key under the previous layout, when the store reads that too. */
+  readonly previousKey: string;
   /** Its policy's script arguments (one array per policy, so equal policies are told by identity). */
   readonly plan: readonly string[];
-  /** Its cost, as the script's argument. */
-  readonly costArg: string;
-  /** A test clock's time in microseconds, or '' for the server's time. */
-  readonly now: string;
+  /** Its policy's permit limit (the answer leaves it out). */
+  readonly limit: number;
+  /** Its cost and time as the script takes them (`acquireTail`). */
+  readonly tail: string;
   /** The caller gave up (aborted, timed out) before the batch left: it is not sent. */
   readonly settled: boolean;
   /** Told when its batch leaves, so that Redis's silence is counted from then, not from a busy turn before. */
   sending(): void;
-  /** Its own element of the script's reply. */
-  reply(reply: unknown): void;
-  /** Why it got no answer: its own error element, the whole call's failure, or that it was never sent. */
+  /** Its own decision from the script's reply. */
+  reply(decision: RateLimitDecision): void;
+  /** Why it got no decision: its own error in the reply, the whole call's failure, or that it was never sent. */
   error(error: unknown): void;
 }
 
@@ -64,7 +68,7 @@ export class AcquireBatches {
 
   /** Queues an acquire for this turn's batch; it is answered through its own `reply` or `error`. */
   send(acquire: BatchedAcquire): void {
-    const group = this.#grouped ? hashTag(acquire.keys[0]!) : '';
+    const group = this.#grouped ? hashTag(acquire.key) : '';
     let batch = this.#open.get(group);
     if (batch === undefined) {
       batch = [];
@@ -89,7 +93,7 @@ export class AcquireBatches {
   #dispatch(batch: readonly BatchedAcquire[]): void {
     const plans: (readonly string[])[] = [];
     const keys: string[] = [];
-    const tail: string[] = [];
+    let acquires = '';
     const sent: BatchedAcquire[] = [];
     for (const entry of batch) {
       if (entry.settled) {
@@ -99,25 +103,27 @@ export class AcquireBatches {
       entry.sending();
       let plan = plans.indexOf(entry.plan);
       if (plan < 0) plan = plans.push(entry.plan) - 1;
-      keys.push(entry.keys[0]!);
-      if (this.keysPerAcquire === 2) keys.push(entry.keys[1]!);
-      tail.push(String(plan + 1), entry.costArg, entry.now);
+      keys.push(entry.key);
+      if (this.keysPerAcquire === 2) keys.push(entry.previousKey);
+      acquires += acquireToken(plan + 1, entry.tail);
       sent.push(entry);
     }
     if (sent.length === 0) return;
     const args = [String(this.keysPerAcquire), String(plans.length)];
     for (const plan of plans) args.push(...plan);
-    for (const arg of tail) args.push(arg);
+    args.push(acquires);
 
     const answer = (reply: unknown): void => {
-      if (!Array.isArray(reply) || reply.length !== sent.length) {
+      const answers = splitReply(reply, sent.length);
+      if (answers === undefined) {
         fail(new Error(`unexpected script reply ${JSON.stringify(reply)}`));
         return;
       }
       for (let j = 0; j < sent.length; j++) {
-        const element: unknown = reply[j];
-        if (element instanceof Error) sent[j]!.error(element);
-        else sent[j]!.reply(element);
+        const entry = sent[j]!;
+        const decision = decodeAnswer(answers[j]!, entry.limit);
+        if (decision instanceof ScriptErrorReply) entry.error(decision);
+        else entry.reply(decision);
       }
     };
     const fail = (error: unknown): void => {
@@ -142,7 +148,7 @@ export class AcquireBatches {
     this.#grouped = true;
     const groups = new Map<string, BatchedAcquire[]>();
     for (const entry of sent) {
-      const tag = hashTag(entry.keys[0]!);
+      const tag = hashTag(entry.key);
       const group = groups.get(tag);
       if (group === undefined) groups.set(tag, [entry]);
       else group.push(entry);
@@ -153,8 +159,8 @@ export class AcquireBatches {
 
 /** True when every acquire sent belongs to one hash tag (so splitting cannot help). */
 function sameTag(sent: readonly BatchedAcquire[]): boolean {
-  const first = hashTag(sent[0]!.keys[0]!);
-  return sent.every((entry) => hashTag(entry.keys[0]!) === first);
+  const first = hashTag(sent[0]!.key);
+  return sent.every((entry) => hashTag(entry.key) === first);
 }
 
 function isCrossSlot(error: unknown): boolean {

@@ -218,8 +218,11 @@ export class FlightControl {
   }
 }
 
-/** Redis error replies (ReplyError in ioredis, ErrorReply in node-redis) come from a server that answered. */
+/**
+ * Redis error replies (ReplyError in ioredis, ErrorReply in node-redis) and one acquire's error inside a
+ * batch's reply (ScriptErrorReply) come from a server that answered.
+ */
 function isServerReply(error: unknown): boolean {
   const name = (error as { name?: unknown } | null)?.name;
-  return name === 'ReplyError' || name === 'ErrorReply';
+  return name === 'ReplyError' || name === 'ErrorReply' || name === 'ScriptErrorReply';
 }

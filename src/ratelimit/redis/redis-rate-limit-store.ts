@@ -5,7 +5,7 @@ import { checkCounterLayout, checkLayoutOptions, clockMicros, counterLayout } fr
 import { AcquireBatches, type BatchedAcquire } from './acquire-batches.js';
 import { FlightCall, FlightControl, type RedisOverflow } from './flight-control.js';
 import { SLIDING_WINDOW_SCRIPT, SLIDING_WINDOW_SHA } from './sliding-window-script.js';
-import { decodeReply } from './script-codec.js';
+import { acquireTail } from './script-codec.js';
 import { createRedisClient, scriptRunner } from './redis-client.js';
 import type { RedisScriptClient, ScriptRunner } from './redis-client.js';
 
@@ -177,7 +177,8 @@ export class RedisRateLimitStore implements RateLimitStore {
    * under `failClosed` (or every slot is taken under `overflow: 'reject'`).
    */
   acquire(partition: string, policy: RateLimitPolicy, options?: AcquireOptions): Promise<RateLimitDecision> {
-    let keys: string[];
+    let key: string;
+    let previousKey: string;
     let plan: CounterPlan;
     let now: string;
     let cost: number;
@@ -186,8 +187,8 @@ export class RedisRateLimitStore implements RateLimitStore {
       plan = this.#plan(policy);
       cost = options?.cost === undefined ? 1 : checkCost(STORE, options.cost);
       const name = escapeName(partition);
-      const key = plan.keyHead + name + plan.keyTail;
-      keys = this.#readPrevious ? [key, plan.keyHead + name + plan.previousKeyTail] : [key];
+      key = plan.keyHead + name + plan.keyTail;
+      previousKey = this.#readPrevious ? plan.keyHead + name + plan.previousKeyTail : '';
       now = this.#clock ? clockMicros(this.#clock) : '';
     } catch (error) {
       return Promise.reject(error);
@@ -196,7 +197,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     if (down !== undefined) {
       return new Promise((resolve, reject) => failInto(this.#failureMode, new Error(down), policy, cost, resolve, reject));
     }
-    const call = new AcquireCall(this.#batches, keys, plan.args, String(cost), now, policy, cost, this.#failureMode, options);
+    const call = new AcquireCall(this.#batches, key, previousKey, plan.args, acquireTail(cost, now), policy, cost, this.#failureMode, options);
     const answer = new Promise<RateLimitDecision>((resolve, reject) => {
       call.resolve = resolve;
       call.reject = reject;
@@ -269,10 +270,10 @@ class AcquireCall extends FlightCall implements BatchedAcquire {
 
   constructor(
     private readonly batches: AcquireBatches,
-    readonly keys: readonly string[],
+    readonly key: string,
+    readonly previousKey: string,
     readonly plan: readonly string[],
-    readonly costArg: string,
-    readonly now: string,
+    readonly tail: string,
     private readonly policy: RateLimitPolicy,
     private readonly cost: number,
     private readonly mode: RedisFailureMode,
@@ -285,11 +286,14 @@ class AcquireCall extends FlightCall implements BatchedAcquire {
     this.batches.send(this);
   }
 
-  answered(reply: unknown): void {
+  /** Its policy's permit limit, which the script's answer leaves out. */
+  get limit(): number {
+    return this.policy.permitLimit;
+  }
+
+  answered(decision: RateLimitDecision): void {
     this.#unwatch();
-    const decision = decodeReply(reply, this.policy.permitLimit);
-    if (decision === undefined) this.#fail(new Error(`unexpected script reply ${JSON.stringify(reply)}`));
-    else this.resolve(decision);
+    this.resolve(decision);
   }
 
   failed(error: unknown): void {

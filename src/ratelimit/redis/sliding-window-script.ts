@@ -34,11 +34,13 @@
  * when the counter's key is missing, and deleted once carried over). ARGV[1]: keys per acquire (1 or 2).
  * ARGV[2]: how many policies follow; then per policy: permitLimit, windowMicros, segments per window
  * (0 = exact) and the layout (its byte, header and record struct formats: see counter-layout.ts, which works
- * them out once per policy). Then per acquire: its policy's number (from 1), its cost, and nowMicros or ''
- * (with '' the script asks the server's TIME, once per batch, so application clocks never matter).
+ * them out once per policy). Then one argument for every acquire: `policy,cost,nowMicros;` each, the
+ * policy's number counted from 1, nowMicros empty for the server's time (the script asks for TIME once per
+ * batch, so application clocks never matter).
  *
- * Reply: one element per acquire, in order: an integer (see decodeReply), or { allowed 0|1, remaining,
- * resetSeconds, retryAfterSeconds } when a number is too large for that, or an error.
+ * Reply: one string, an answer per acquire in order, each ended by `;` but the last (see script-codec.ts):
+ * an integer, `allowed,remaining,reset,retryAfter` when a number is too large for that, or `!` and the
+ * error's message.
  */
 import { createHash } from 'node:crypto';
 import { REBUILD_PATH } from './sliding-window-rebuild.js';
@@ -212,16 +214,19 @@ end
 
 `;
 
-/** The batch: every acquire in order, each in its own protected call, so one failure is that acquire's alone. */
+/**
+ * The batch: every acquire in order, each in its own protected call, so one failure is that acquire's alone.
+ * The acquires arrive as one argument and the answers leave as one string (see script-codec.ts): a client
+ * pays for every argument and every reply element it handles, and Redis for every one it parses or writes.
+ */
 const BATCH = `
 end
 
 local perAcquire, policies = ARGV[1] + 0, ARGV[2] + 0
-local at = 3 + 6 * policies
 local out, serverNow, i = {}, nil, 0
-while at <= #ARGV do
-  local p = 3 + 6 * (ARGV[at] - 1)
-  local nowUs, minTtl = ARGV[at + 2], 60000
+for p, cost, nowUs in string.gmatch(ARGV[3 + 6 * policies], '(%d+),(%d+),(%d*);') do
+  p = 3 + 6 * (p - 1)
+  local minTtl = 60000
   if nowUs == '' then
     if not serverNow then
       local t = redis.call('TIME')
@@ -234,15 +239,17 @@ while at <= #ARGV do
   local k = i * perAcquire
   i = i + 1
   local ok, reply = pcall(acquire, KEYS[k + 1], perAcquire == 2 and KEYS[k + 2] or nil, ARGV[p] + 0, ARGV[p + 1] + 0,
-    ARGV[p + 2] + 0, ARGV[p + 3] + 0, ARGV[p + 4], ARGV[p + 5], ARGV[at + 1] + 0, nowUs, minTtl)
-  if ok or (type(reply) == 'table' and reply.err) then
-    out[i] = reply
+    ARGV[p + 2] + 0, ARGV[p + 3] + 0, ARGV[p + 4], ARGV[p + 5], cost + 0, nowUs, minTtl)
+  if not ok then
+    if type(reply) == 'table' and reply.err then reply = reply.err end
+    out[i] = '!' .. string.gsub(tostring(reply), '[\\r\\n;]', ' ')
+  elseif type(reply) == 'number' then
+    out[i] = string.format('%.0f', reply)
   else
-    out[i] = redis.error_reply(tostring(reply))
+    out[i] = string.format('%.0f,%.0f,%.0f,%.0f', reply[1], reply[2], reply[3], reply[4])
   end
-  at = at + 3
 end
-return out
+return table.concat(out, ';')
 `;
 
 /** The whole script, as Redis runs it. */
