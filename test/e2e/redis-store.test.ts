@@ -126,6 +126,27 @@ describe('RedisRateLimitStore on a real redis-server', { skip }, () => {
     );
   });
 
+  test('huge limits, costs and windows come back whole: the same decisions as the in-process store', async () => {
+    const redisClock = new TestClock();
+    const localClock = new TestClock();
+    const redis = new RedisRateLimitStore({ client, keyPrefix: prefix(), clock: redisClock });
+    const local = new InProcessRateLimitStore({ clock: localClock });
+    const huge = [
+      { limit: Number.MAX_SAFE_INTEGER, window: 60, costs: [1, 2 ** 52, 2 ** 52] },
+      { limit: 1_000_000_000_000, window: 200_000_000, costs: [1, 999_999_999_999, 5] },
+      { limit: 3, window: 250_000_000, costs: [1, 1, 1, 1, 7] },
+    ];
+    for (const { limit, window, costs } of huge) {
+      const p = policy(limit, window);
+      for (const cost of costs) {
+        redisClock.ms += 1_234;
+        localClock.ms += 1_234;
+        const [fromRedis, fromLocal] = [await redis.acquire('big', p, { cost }), await local.acquire('big', p, { cost })];
+        assert.deepEqual(fromRedis, fromLocal, `limit ${limit}, window ${window} s, cost ${cost}`);
+      }
+    }
+  });
+
   test('waiting exactly retryAfter seconds frees a permit; one millisecond earlier does not (exact layout)', async () => {
     const clock = new TestClock();
     const store = new RedisRateLimitStore({ client, keyPrefix: prefix(), clock });

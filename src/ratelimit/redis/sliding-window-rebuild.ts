@@ -87,8 +87,7 @@ if used + cost > limit then
       end
     end
   end
-  if reset < 2 * SPLIT and wait < SPLIT then return -1 - (reset * SPLIT + wait) end
-  return { 0, 0, reset, wait }
+  return string.format('-%d,%d', reset, wait)
 end
 
 if n > 0 and (ts[n] == nowHi or (not exact and (nowHi - S < segU or n >= segments + 2))) then
@@ -149,6 +148,5 @@ if ms < MIN_TTL then ms = MIN_TTL end
 redis.call('SET', key, head .. table.concat(records) .. string.rep('\\0', (C - count) * r), 'PX', string.format('%d', ms))
 if migrated then redis.call('DEL', oldKey) end
 local remaining, reset = limit - used, seconds(ts[1])
-if remaining < 2 * SPLIT and reset < SPLIT then return remaining * SPLIT + reset end
-return { 1, remaining, reset, 0 }
+return string.format('%d,%d', remaining, reset)
 `;

@@ -38,9 +38,8 @@
  * policy's number counted from 1, nowMicros empty for the server's time (the script asks for TIME once per
  * batch, so application clocks never matter).
  *
- * Reply: one string, an answer per acquire in order, each ended by `;` but the last (see script-codec.ts):
- * an integer, `allowed,remaining,reset,retryAfter` when a number is too large for that, or `!` and the
- * error's message.
+ * Reply: one string, the answers of the acquires in order, separated by `;` (see script-codec.ts):
+ * `remaining,reset` for an admission, `-reset,retryAfter` for a refusal, or `!` and the error's message.
  */
 import { createHash } from 'node:crypto';
 import { REBUILD_PATH } from './sliding-window-rebuild.js';
@@ -48,7 +47,7 @@ import { REBUILD_PATH } from './sliding-window-rebuild.js';
 /** Shorthands every path uses. */
 const PRELUDE = `
 local floor, ceil, pack, unpack, byte = math.floor, math.ceil, struct.pack, struct.unpack, string.byte
-local SPLIT, MAGIC = 67108864, 179
+local MAGIC = 179
 `;
 
 /**
@@ -145,8 +144,7 @@ if #hdr >= H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT and (cost == 1 or
         if wait < 1 then wait = 1 end
       end
     end
-    if reset < 2 * SPLIT and wait < SPLIT then return -1 - (reset * SPLIT + wait) end
-    return { 0, 0, reset, wait }
+    return string.format('-%d,%d', reset, wait)
   end
 
   local moved = floor(nowHi / (wu / 8)) ~= floor(N / (wu / 8))
@@ -196,8 +194,7 @@ if #hdr >= H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT and (cost == 1 or
     redis.call('SETRANGE', key, '0', head)
   end
   local remaining, reset = limit - used, ceil((F + wu - nowLo) * unit / 1000000)
-  if remaining < 2 * SPLIT and reset < SPLIT then return remaining * SPLIT + reset end
-  return { 1, remaining, reset, 0 }
+  return string.format('%d,%d', remaining, reset)
 end
 
 if #hdr == 0 and cost <= limit and (cost == 1 or not exact) and (oldKey == nil or redis.call('EXISTS', oldKey) == 0) then
@@ -208,8 +205,7 @@ if #hdr == 0 and cost <= limit and (cost == 1 or not exact) and (oldKey == nil o
   if ms < MIN_TTL then ms = MIN_TTL end
   redis.call('SET', key, pack(HF, MAGIC, FMT, nowHi, nowHi % M, nowHi % M, C, 0, 1, cost, cost) .. string.rep('\\0', C * R), 'PX', string.format('%d', ms))
   local reset = ceil((nowHi + wu - nowLo) * unit / 1000000)
-  if limit - cost < 2 * SPLIT and reset < SPLIT then return (limit - cost) * SPLIT + reset end
-  return { 1, limit - cost, reset, 0 }
+  return string.format('%d,%d', limit - cost, reset)
 end
 
 `;
@@ -240,13 +236,11 @@ for p, cost, nowUs in string.gmatch(ARGV[3 + 6 * policies], '(%d+),(%d+),(%d*);'
   i = i + 1
   local ok, reply = pcall(acquire, KEYS[k + 1], perAcquire == 2 and KEYS[k + 2] or nil, ARGV[p] + 0, ARGV[p + 1] + 0,
     ARGV[p + 2] + 0, ARGV[p + 3] + 0, ARGV[p + 4], ARGV[p + 5], cost + 0, nowUs, minTtl)
-  if not ok then
+  if ok then
+    out[i] = reply
+  else
     if type(reply) == 'table' and reply.err then reply = reply.err end
     out[i] = '!' .. string.gsub(tostring(reply), '[\\r\\n;]', ' ')
-  elseif type(reply) == 'number' then
-    out[i] = string.format('%.0f', reply)
-  else
-    out[i] = string.format('%.0f,%.0f,%.0f,%.0f', reply[1], reply[2], reply[3], reply[4])
   end
 end
 return table.concat(out, ';')
