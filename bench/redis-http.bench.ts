@@ -2,8 +2,10 @@
  * HTTP throughput with the limit kept in Redis: Trellis with RedisRateLimitStore against Fastify with
  * @fastify/rate-limit on its Redis store, the same redis-server, the same run. autocannon on loopback, every
  * server in its own process, rounds interleaved, the best round of each counted; server CPU per request and
- * redis-server CPU per request beside throughput (the shared cores disturb CPU figures less). Bounded: about
- * 40 s with the defaults. ROUNDS=n in the environment runs n rounds (default 3); VERBOSE=1 prints every round.
+ * redis-server CPU per request beside throughput (the shared cores disturb CPU figures less), and the median
+ * of the rounds' own ratios (each round of one server beside the other's next to it), which one lucky or
+ * unlucky round cannot move. Bounded: about a minute with the defaults. ROUNDS=n in the environment runs n
+ * rounds (default 5); VERBOSE=1 prints every round.
  *
  * Run alone: node --import tsx bench/redis-http.bench.ts
  */
@@ -49,13 +51,14 @@ function scriptStats(commandstats: string): { calls: number; micros: number } {
 }
 
 export async function runRedisHttpBench(options: { rounds?: number; seconds?: number } = {}): Promise<Map<string, Measurement>> {
-  const rounds = options.rounds ?? roundsFromEnvironment(3);
+  const rounds = options.rounds ?? roundsFromEnvironment(5);
   const seconds = options.seconds ?? 3;
   if (!redisServerAvailable()) throw new Error('redis-server not found: install it (apt-get install -y redis-server) to run this benchmark');
   const redis = await startRedisServer();
   const admin = new Redis(redis.url);
   const servers = new Map<string, { port: number; child: ChildProcess }>();
   const best = new Map<string, Measurement>();
+  const roundRatios: number[] = [];
   try {
     for (const kind of KINDS) servers.set(kind, await startServerProcess(serverScript, [kind, redis.url]));
     const measure = async (kind: string, duration: number): Promise<Measurement> => {
@@ -78,12 +81,15 @@ export async function runRedisHttpBench(options: { rounds?: number; seconds?: nu
     };
     for (const kind of KINDS) await measure(kind, 1); // warm-up
     for (let round = 0; round < rounds; round++) {
+      const thisRound = new Map<string, number>();
       for (const kind of KINDS) {
         const m = await measure(kind, seconds);
         if (process.env.VERBOSE) console.log(`round ${round + 1} ${kind}: ${m.requests.toFixed(0)} req/s, server CPU ${m.serverMicrosPerRequest.toFixed(1)} µs/req, ${m.requestsPerCommand.toFixed(1)} req/script call`);
+        thisRound.set(kind, m.requests);
         const prev = best.get(kind);
         if (!prev || m.requests > prev.requests) best.set(kind, m);
       }
+      roundRatios.push(thisRound.get('trellis-redis')! / thisRound.get('fastify-redis')!);
     }
   } finally {
     for (const { child } of servers.values()) {
@@ -104,6 +110,9 @@ export async function runRedisHttpBench(options: { rounds?: number; seconds?: nu
   const a = best.get('trellis-redis')!;
   const b = best.get('fastify-redis')!;
   console.log(`ratio trellis-redis / fastify-redis (req/s)            ${(a.requests / b.requests).toFixed(3)}   (goal >= 1.2)`);
+  const sorted = roundRatios.sort((x, y) => x - y);
+  const median = sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+  console.log(`median of the ${sorted.length} rounds' own ratios                ${median.toFixed(3)}   (${sorted.map((r) => r.toFixed(2)).join(', ')})`);
   console.log(`ratio by server CPU per request (fastify / trellis)     ${(b.serverMicrosPerRequest / a.serverMicrosPerRequest).toFixed(3)}`);
   return best;
 }
