@@ -13,19 +13,12 @@ import type { RateLimitDecision, RateLimitPolicy } from '../../src/ratelimit/typ
 import { readCounterValue, type CounterValue } from '../support/redis-counter-value.js';
 import { connectRedis, disconnectRedis } from '../support/redis-connection.js';
 import { redisSkipReason, type RedisServerHandle } from '../support/redis-server.js';
+import { START_MS, TestClock } from '../support/test-clock.js';
 
 const skip = redisSkipReason();
-const START_MS = 1_700_000_000_000;
 
 function policy(permitLimit: number, windowSeconds: number): RateLimitPolicy {
   return { key: 'GET /x:l', handler: 'GET /x', name: 'l', permitLimit, windowSeconds, scope: 'transport' };
-}
-
-class TestClock {
-  constructor(public ms = START_MS) {}
-  now(): number {
-    return this.ms;
-  }
 }
 
 /** A Redis store and an in-process store on one manual clock; every acquire must get the same decision. */

@@ -12,19 +12,12 @@ import { RedisRateLimitStore } from '../../src/ratelimit/redis/index.js';
 import type { RateLimitDecision, RateLimitPolicy } from '../../src/ratelimit/types.js';
 import { connectRedis, disconnectRedis } from '../support/redis-connection.js';
 import { redisSkipReason, type RedisServerHandle } from '../support/redis-server.js';
+import { TestClock } from '../support/test-clock.js';
 
 const skip = redisSkipReason();
-const START = 1_700_000_000_000;
 
 function policy(permitLimit: number, windowSeconds: number): RateLimitPolicy {
   return { key: 'POST /exports:plan', handler: 'POST /exports', name: 'plan', permitLimit, windowSeconds, scope: 'principal' };
-}
-
-class TestClock {
-  constructor(public ms = START) {}
-  now(): number {
-    return this.ms;
-  }
 }
 
 /**

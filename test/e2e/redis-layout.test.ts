@@ -13,19 +13,12 @@ import type { RateLimitPolicy } from '../../src/ratelimit/types.js';
 import { readCounterValue } from '../support/redis-counter-value.js';
 import { connectRedis, disconnectRedis } from '../support/redis-connection.js';
 import { redisSkipReason, type RedisServerHandle } from '../support/redis-server.js';
+import { START_MS, TestClock } from '../support/test-clock.js';
 
 const skip = redisSkipReason();
-const START_MS = 1_700_000_000_000;
 
 function policy(permitLimit: number, windowSeconds: number): RateLimitPolicy {
   return { key: 'GET /items:burst', handler: 'GET /items', name: 'burst', permitLimit, windowSeconds, scope: 'transport' };
-}
-
-class TestClock {
-  ms = START_MS;
-  now(): number {
-    return this.ms;
-  }
 }
 
 /** A Redis store and an in-process store on one shared manual clock, asked the same questions. */

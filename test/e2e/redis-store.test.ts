@@ -10,18 +10,12 @@ import { InProcessRateLimitStore } from '../../src/ratelimit/in-process-store.js
 import { connectRedis, disconnectRedis } from '../support/redis-connection.js';
 import { burstPolicy as policy } from '../support/rate-limit-policy.js';
 import { redisSkipReason, type RedisServerHandle } from '../support/redis-server.js';
+import { TestClock } from '../support/test-clock.js';
 
 const skip = redisSkipReason();
 
 // Both ioredis client kinds fit the store's client type (checked by the compiler).
 export const clientKinds: Array<(c: Redis | Cluster) => RedisScriptClient> = [(c) => c];
-
-class TestClock {
-  constructor(public ms = 1_700_000_000_000) {}
-  now(): number {
-    return this.ms;
-  }
-}
 
 describe('RedisRateLimitStore on a real redis-server', { skip }, () => {
   let server: RedisServerHandle;

@@ -131,6 +131,9 @@ describe('harness page controls in chromium (browser in New York)', { skip, time
     await page.keyboard.press('Escape');
     await page.locator('#confirm-dialog').waitFor({ state: 'hidden', ...STEP });
     await page.waitForFunction(() => (document.activeElement as HTMLIFrameElement)?.contentDocument?.activeElement?.textContent === 'Ask', null, STEP);
+    // The widget shows itself busy until the harness has recorded the cancelled action; an action started
+    // while it is busy is ignored, as a user sees, so activate it again once it is ready.
+    await page.locator('[data-widget-id="widget-2"][data-state="ready"]:not([aria-busy])').waitFor(STEP);
     // Confirmed, the action replaces the widget's content; focus goes to the same action in the new content.
     await page.keyboard.press('Enter');
     await page.locator('#confirm-dialog').waitFor({ state: 'visible', ...STEP });
