@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { startServerProcess } from './server-process.js';
-import { roundsFromEnvironment } from './rounds.js';
+import { median, roundsFromEnvironment } from './rounds.js';
 
 interface Measurement { requests: number; p50: number; p99: number; errors: number; cpuMicrosPerRequest: number | null }
 
@@ -111,9 +111,7 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Map<
     }
     if (ratios.length === 0) return 'n/a';
     ratios.sort((x, y) => x - y);
-    const mid = ratios.length >> 1;
-    const median = ratios.length % 2 === 1 ? ratios[mid]! : (ratios[mid - 1]! + ratios[mid]!) / 2;
-    return `${median.toFixed(3)}   (${ratios.map((r) => r.toFixed(2)).join(', ')})`;
+    return `${median(ratios).toFixed(3)}   (${ratios.map((r) => r.toFixed(2)).join(', ')})`;
   };
   console.log(`median of rounds, cpu/req trellis-rate-limited / trellis-three-headers  ${roundMedian('trellis-rate-limited', 'trellis-three-headers', (m) => m.cpuMicrosPerRequest)}`);
   console.log(`median of rounds, ratio trellis-rate-limited / fastify-rate-limited    ${roundMedian('trellis-rate-limited', 'fastify-rate-limited', (m) => m.requests)}`);

@@ -18,7 +18,7 @@ import { startServerProcess } from './server-process.js';
 import { Redis } from 'ioredis';
 import { redisServerAvailable, startRedisServer } from '../test/support/redis-server.js';
 import { processCpuMicros } from './redis-loop.js';
-import { roundsFromEnvironment } from './rounds.js';
+import { median, roundsFromEnvironment } from './rounds.js';
 
 interface Measurement {
   readonly requests: number;
@@ -111,8 +111,7 @@ export async function runRedisHttpBench(options: { rounds?: number; seconds?: nu
   const b = best.get('fastify-redis')!;
   console.log(`ratio trellis-redis / fastify-redis (req/s)            ${(a.requests / b.requests).toFixed(3)}   (goal >= 1.2)`);
   const sorted = roundRatios.sort((x, y) => x - y);
-  const median = sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-  console.log(`median of the ${sorted.length} rounds' own ratios                ${median.toFixed(3)}   (${sorted.map((r) => r.toFixed(2)).join(', ')})`);
+  console.log(`median of the ${sorted.length} rounds' own ratios                ${median(sorted).toFixed(3)}   (${sorted.map((r) => r.toFixed(2)).join(', ')})`);
   console.log(`ratio by server CPU per request (fastify / trellis)     ${(b.serverMicrosPerRequest / a.serverMicrosPerRequest).toFixed(3)}`);
   return best;
 }

@@ -9,3 +9,10 @@ export function roundsFromEnvironment(fallback: number): number {
   if (!Number.isSafeInteger(rounds) || rounds < 1) throw new Error(`ROUNDS must be a whole number of at least 1; got "${given}"`);
   return rounds;
 }
+
+/** The median of per-round ratios (a copy is sorted), which one lucky or unlucky round cannot move. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
