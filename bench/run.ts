@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark, each measuring Trellis against a named peer in the same run.
- * Pass names to run some: `npm run bench -- http store store-scale redis scale redis-http limiter-instructions harness lint driver lambda lambda-widget`.
+ * Pass names to run some: `npm run bench -- http store store-scale redis scale redis-http harness lint driver lambda lambda-widget`.
  *
  * Each benchmark runs in a process of its own, so that one's heap, JIT state and engine flags (the store
  * benchmark exposes `gc` to measure retained memory) cannot move another's figures.
@@ -14,7 +14,6 @@ const BENCHES: Record<string, string> = {
   redis: './redis-store.bench.ts',
   scale: './redis-scale.bench.ts',
   'redis-http': './redis-http.bench.ts',
-  'limiter-instructions': './limiter-instructions.bench.ts',
   'store-scale': './in-process-scale.bench.ts',
   harness: './harness.bench.ts',
   lint: './lint.bench.ts',
