@@ -1,9 +1,12 @@
-// The shape of src/, checked by `npm run lint` (dependency-cruiser): no import cycles (type-only imports
-// count), imports that point down the stack, and rooms that reach each other only through their index.ts.
+// The shape of the packages' sources, checked by `npm run lint` (dependency-cruiser): no import cycles
+// (type-only imports count), imports that point down the stack, and rooms that reach each other only through
+// their index.ts.
 //
-// The core is a stack: services → pipeline → annotations → filters → auth → app, published by src/index.ts.
-// Capabilities plug in from above through that surface; the harness is where the framework and the dashboard
-// interpreter meet.
+// packages/trellis (the framework) holds the core and what plugs into it; packages/harness (the widget test
+// harness) holds the dashboard interpreter, the linter, the HTTP API and the command line, and imports the
+// framework only by its package name. The core is a stack: services → pipeline → annotations → filters → auth →
+// app, published by packages/trellis/src/index.ts. Capabilities plug in from above through that surface; the
+// harness is where the framework and the dashboard interpreter meet.
 
 /** Each room (a folder of src/) and the rooms it may import. */
 const rooms = {
@@ -26,15 +29,22 @@ const rooms = {
   cli: ['harness', 'dashboard', 'dashboard/functions', 'lint'],
 };
 
-/** The files of a room: `core` is src/index.ts, the core's public surface; other rooms are folders. */
-const filesOf = (room) => (room === 'core' ? '^src/index\\.ts$' : `^src/${room}/`);
+/** The rooms of the harness package; every other room is the framework's. */
+const HARNESS = new Set(['lint', 'dashboard/functions', 'dashboard', 'harness', 'cli']);
+/** The source folder of the package that holds a room. */
+const srcOf = (room) => `packages/${HARNESS.has(room) ? 'harness' : 'trellis'}/src`;
+const CORE = '^packages/trellis/src/index\\.ts$';
+/** The files of a room: `core` is the framework's src/index.ts, the core's public surface; other rooms are folders. */
+const filesOf = (room) => (room === 'core' ? CORE : `^${srcOf(room)}/${room}/`);
 /** A room's public surface. */
-const surfaceOf = (room) => (room === 'core' ? '^src/index\\.ts$' : `^src/${room}/index\\.ts$`);
+const surfaceOf = (room) => (room === 'core' ? CORE : `^${srcOf(room)}/${room}/index\\.ts$`);
 /** A folder room's own files, not those of the rooms nested in it. */
 const ownFiles = (room) => {
   if (room === 'core') return filesOf(room);
   const nested = Object.keys(rooms).filter((r) => r !== room && r.startsWith(`${room}/`));
-  return nested.length ? `^src/${room}/(?!(${nested.map((r) => r.slice(room.length + 1)).join('|')})/)` : `^src/${room}/`;
+  return nested.length
+    ? `^${srcOf(room)}/${room}/(?!(${nested.map((r) => r.slice(room.length + 1)).join('|')})/)`
+    : `^${srcOf(room)}/${room}/`;
 };
 
 const forbidden = [
@@ -42,21 +52,28 @@ const forbidden = [
     name: 'no-cycle',
     comment: 'Imports form a stack: no module may reach itself again, not even through type-only imports.',
     severity: 'error',
-    from: { path: '^src/' },
+    from: { path: '^packages/[^/]+/src/' },
     to: { circular: true },
   },
   {
     name: 'no-test-code-in-src',
     comment: 'The package never imports test code or fixtures.',
     severity: 'error',
-    from: { path: '^src/' },
+    from: { path: '^packages/[^/]+/src/' },
     to: { path: '^test/' },
   },
   {
-    name: 'room-unknown',
-    comment: 'Every folder of src/ is a room listed in .dependency-cruiser.cjs, with the rooms it may import.',
+    name: 'not-to-unresolvable',
+    comment: 'Every import resolves: a package the code names is installed, a workspace package has the subpath.',
     severity: 'error',
-    from: { path: '^src/[^/]+/', pathNot: `(${Object.keys(rooms).filter((r) => r !== 'core').map(filesOf).join('|')})` },
+    from: { path: '^packages/[^/]+/src/' },
+    to: { couldNotResolve: true },
+  },
+  {
+    name: 'room-unknown',
+    comment: 'Every folder of a package\'s src/ is a room listed in .dependency-cruiser.cjs, with the rooms it may import.',
+    severity: 'error',
+    from: { path: '^packages/[^/]+/src/[^/]+/', pathNot: `(${Object.keys(rooms).filter((r) => r !== 'core').map(filesOf).join('|')})` },
     to: {},
   },
 ];
@@ -68,14 +85,14 @@ for (const [room, allowed] of Object.entries(rooms)) {
     comment: `${room} imports only ${allowed.length ? allowed.join(', ') : 'no other room'} (imports point down the stack).`,
     severity: 'error',
     from: { path: ownFiles(room), pathNot: '\\.test\\.ts$|\\.test-suite\\.ts$' },
-    to: { path: '^src/', pathNot: `(${mayReach.join('|')})` },
+    to: { path: '^packages/[^/]+/src/', pathNot: `(${mayReach.join('|')})` },
   });
   if (room !== 'core') {
     forbidden.push({
       name: `surface:${room}`,
       comment: `Other rooms import ${room} only through its index.ts.`,
       severity: 'error',
-      from: { path: '^src/', pathNot: ownFiles(room) },
+      from: { path: '^packages/[^/]+/src/', pathNot: ownFiles(room) },
       to: { path: ownFiles(room), pathNot: surfaceOf(room) },
     });
   }
@@ -85,9 +102,14 @@ module.exports = {
   forbidden,
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(dist|node_modules)/' },
+    exclude: { path: '(^|/)(dist|node_modules)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.cjs', '.mjs'] },
+    // The workspace packages resolve to their sources, as in the type check and the tests.
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.js', '.cjs', '.mjs'],
+      exportsFields: ['exports'],
+      conditionNames: ['trellis-source', 'import', 'require', 'node', 'default'],
+    },
   },
 };

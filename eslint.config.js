@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.tmp/**', 'examples/**/*.js', 'test/fixtures/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', '.tmp/**', 'examples/**/*.js', 'packages/*/examples/**/*.js', 'packages/create-trellis/templates/**', 'test/fixtures/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -15,12 +15,17 @@ export default tseslint.config(
   {
     // The programs function child processes run: plain CommonJS on Node.js, required as Lambda's runtime does;
     // and the example setup modules a function loads before its handler.
-    files: ['src/**/*.cjs', 'examples/**/*.cjs'],
+    files: ['packages/*/src/**/*.cjs', 'examples/**/*.cjs', 'packages/*/examples/**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: globals.node },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['scripts/**/*.mjs', 'src/**/*.mjs', '**/*.cjs'],
+    // create-trellis is plain JavaScript, run by Node.js as it is.
+    files: ['packages/create-trellis/**/*.js', 'packages/create-trellis/**/*.mjs'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['scripts/**/*.mjs', 'packages/*/src/**/*.mjs', '**/*.cjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable' } },
   },
 );

@@ -13,9 +13,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createInterpreter, FunctionRegistry, type FunctionInvoker, type InvokeOptions, type InvokeOutcome } from '../src/dashboard/index.js';
+import { createInterpreter, FunctionRegistry, type FunctionInvoker, type InvokeOptions, type InvokeOutcome } from '../packages/harness/src/dashboard/index.js';
 
-const WIDGETS = fileURLToPath(new URL('../examples/widgets/', import.meta.url));
+const WIDGETS = fileURLToPath(new URL('../packages/harness/examples/widgets/', import.meta.url));
 const ONE_WIDGET = JSON.stringify({ widgets: [{ type: 'custom', properties: { endpoint: 'trivial' } }] });
 
 function quantile(sorted: number[], q: number): number {

@@ -12,8 +12,8 @@ import { once } from 'node:events';
 import { Agent, get } from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { createApp, route } from '../src/index.js';
-import { createHarnessApp } from '../src/harness/index.js';
+import { createApp, route } from '../packages/trellis/src/index.js';
+import { createHarnessApp } from '../packages/harness/src/harness/index.js';
 
 const SELF = fileURLToPath(import.meta.url);
 

@@ -11,9 +11,9 @@ import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { InProcessRateLimitStore } from '../src/ratelimit/in-process-store.js';
-import { ManualClock } from '../src/ratelimit/manual-clock.js';
-import { RateLimitScope, type RateLimitPolicy } from '../src/ratelimit/types.js';
+import { InProcessRateLimitStore } from '../packages/trellis/src/ratelimit/in-process-store.js';
+import { ManualClock } from '../packages/trellis/src/ratelimit/manual-clock.js';
+import { RateLimitScope, type RateLimitPolicy } from '../packages/trellis/src/ratelimit/types.js';
 
 const POLICY: RateLimitPolicy = { key: 'GET /bench:default', handler: 'GET /bench', name: 'default', permitLimit: 100, windowSeconds: 60, scope: RateLimitScope.Transport };
 

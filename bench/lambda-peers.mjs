@@ -1,6 +1,6 @@
 // One Lambda app per framework — three routes, answering API Gateway HTTP API (payload 2.0) events — for
 // bench/lambda.bench.ts. Plain JavaScript run by plain `node`, importing what a deployed function imports
-// (Trellis from dist/, the peers from node_modules), so a cold start here is a cold start there.
+// (Trellis from packages/trellis/dist/, the peers from node_modules), so a cold start here is a cold start there.
 //
 //   node bench/lambda-peers.mjs cold <framework>         answers one event, prints ms since process start
 //                                                        and the CPU ms the process has used by then
@@ -27,8 +27,8 @@ const event = (method, path, body) => ({
 const context = { awsRequestId: 'b1c2d3e4', functionName: 'bench', getRemainingTimeInMillis: () => 3000 };
 
 async function trellis() {
-  const { createApp, route } = await import('../dist/index.js');
-  const { lambdaHandler } = await import('../dist/lambda/index.js');
+  const { createApp, route } = await import('../packages/trellis/dist/index.js');
+  const { lambdaHandler } = await import('../packages/trellis/dist/lambda/index.js');
   const app = createApp();
   app.route(
     route('GET', '/hello', () => ({ hello: 'world' })),

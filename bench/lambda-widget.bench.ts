@@ -13,9 +13,9 @@
  */
 import Fastify from 'fastify';
 import { Hono } from 'hono';
-import { createApp, route } from '../src/index.js';
-import { widgetHandler } from '../src/lambda/index.js';
-import { escapeHtml, html } from '../src/widgets/index.js';
+import { createApp, route } from '../packages/trellis/src/index.js';
+import { widgetHandler } from '../packages/trellis/src/lambda/index.js';
+import { escapeHtml, html } from '../packages/trellis/src/widgets/index.js';
 
 const EVENT = {
   route: '/orders',

@@ -5,7 +5,7 @@
  *   ROUNDS processes per framework, interleaved so load on the machine falls on all alike;
  * - warm: events per CPU-second through the handler (payload 2.0, three routes in turn), best of ROUNDS
  *   processes per framework, the process's own CPU time counted (not wall time).
- * The apps are in bench/lambda-peers.mjs. Needs dist/ (`npm run bench` builds it).
+ * The apps are in bench/lambda-peers.mjs. Needs packages/trellis/dist/ (`npm run bench` builds it).
  *
  * Run alone: npm run build && node --import tsx bench/lambda.bench.ts
  */
@@ -19,7 +19,7 @@ const ROUNDS = Number(process.env.LAMBDA_BENCH_ROUNDS ?? 11);
 const WARM_EVENTS = Number(process.env.LAMBDA_BENCH_EVENTS ?? 20_000);
 const script = fileURLToPath(new URL('./lambda-peers.mjs', import.meta.url));
 
-if (!existsSync(new URL('../dist/lambda/index.js', import.meta.url))) {
+if (!existsSync(new URL('../packages/trellis/dist/lambda/index.js', import.meta.url))) {
   console.error('bench/lambda.bench.ts measures the compiled package: run `npm run build` first (npm run bench does).');
   process.exit(1);
 }

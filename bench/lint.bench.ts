@@ -4,10 +4,10 @@
 // Run: node --import tsx bench/lint.bench.ts
 import { pathToFileURL } from 'node:url';
 import sanitizeHtml from 'sanitize-html';
-import { lint } from '../src/lint/index.js';
+import { lint } from '../packages/harness/src/lint/index.js';
 import { CONSOLE_PURIFY_CONFIG, consolePurifier } from '../test/fixtures/lint/console-purifier.js';
-import { parseWellFormed } from '../src/lint/well-formed.js';
-import { parseBodyFragment } from '../src/lint/body-fragment.js';
+import { parseWellFormed } from '../packages/harness/src/lint/well-formed.js';
+import { parseBodyFragment } from '../packages/harness/src/lint/body-fragment.js';
 
 function tableWidget(rows: number): string {
   const row = (i: number) =>

@@ -18,14 +18,26 @@ import { runInNewContext } from 'node:vm';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { MemoryStore as ExpressMemoryStore } from 'express-rate-limit';
 import { MemoryStore as HonoMemoryStore } from 'hono-rate-limiter';
-import type { ExecutionContext } from '../src/index.js';
-import type { RateLimitDecision, RateLimitPolicy } from '../src/ratelimit/types.js';
+import type { ExecutionContext } from '../packages/trellis/src/index.js';
+import type { RateLimitDecision, RateLimitPolicy } from '../packages/trellis/src/ratelimit/types.js';
 import { packageModule as from } from './package-module.js';
 import { roundsFromEnvironment } from './rounds.js';
 
-const { InProcessRateLimitStore, ManualClock, RateLimitScope } = (await import(from('ratelimit/index.js'))) as typeof import('../src/ratelimit/index.js');
-// The filters' own options class (not exported: a store sees only its shape), from the same build.
-const { AcquireRequest } = (await import(from('ratelimit/filters.js'))) as typeof import('../src/ratelimit/filters.js');
+const { InProcessRateLimitStore, ManualClock, RateLimitScope } = (await import(from('ratelimit/index.js'))) as typeof import('../packages/trellis/src/ratelimit/index.js');
+
+/**
+ * What the filters pass a store (their own class is not exported: a store sees only its shape): the cost, and
+ * the request's abort signal, made only when read.
+ */
+class AcquireRequest {
+  constructor(
+    readonly context: ExecutionContext,
+    readonly cost: number,
+  ) {}
+  get signal(): AbortSignal | undefined {
+    return undefined;
+  }
+}
 
 /**
  * One limiter under test, called the way its own middleware calls it: the loop awaits what `acquire`

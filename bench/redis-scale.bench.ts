@@ -18,14 +18,14 @@ import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
-import type { RateLimitPolicy } from '../src/ratelimit/types.js';
+import type { RateLimitPolicy } from '../packages/trellis/src/ratelimit/types.js';
 import { measureCounterMemory, MEMORY_KEY_PREFIX, MEMORY_POLICY_KEY, type CounterMemory } from '../test/support/redis-counter-memory.js';
 import { redisServerAvailable, startRedisServer } from '../test/support/redis-server.js';
 import { closedLoop, processCpuMicros, redisScriptMicros, type LoopRow } from './redis-loop.js';
 import { packageModule as from } from './package-module.js';
 
 // The compiled package, as users run it (see package-module.ts).
-const { RedisRateLimitStore } = (await import(from('ratelimit/redis/index.js'))) as typeof import('../src/ratelimit/redis/index.js');
+const { RedisRateLimitStore } = (await import(from('ratelimit/redis/index.js'))) as typeof import('../packages/trellis/src/ratelimit/redis/index.js');
 
 export interface ScaleBenchOptions {
   readonly partitions?: number;

@@ -13,13 +13,13 @@ import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateLimitPolicy } from '../src/ratelimit/types.js';
+import type { RateLimitPolicy } from '../packages/trellis/src/ratelimit/types.js';
 import { redisServerAvailable, startRedisServer } from '../test/support/redis-server.js';
 import { closedLoop as loop, processCpuMicros, redisScriptMicros, type Operation } from './redis-loop.js';
 import { packageModule as from } from './package-module.js';
 
 // The compiled package, as users run it (see package-module.ts).
-const { RedisRateLimitStore } = (await import(from('ratelimit/redis/index.js'))) as typeof import('../src/ratelimit/redis/index.js');
+const { RedisRateLimitStore } = (await import(from('ratelimit/redis/index.js'))) as typeof import('../packages/trellis/src/ratelimit/redis/index.js');
 
 /** The shared loop, with the row named. */
 async function closedLoop(name: string, op: Operation, durationMs: number, concurrency: number): Promise<RedisBenchRow> {

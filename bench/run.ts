@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark, each measuring Trellis against a named peer in the same run.
- * Pass names to run some: `npm run bench -- http store store-scale redis scale redis-http harness lint driver lambda lambda-widget`.
+ * Pass names to run some: `npm run bench -- http store store-scale redis scale redis-http harness lint driver lambda lambda-bundle lambda-widget`.
  *
  * Each benchmark runs in a process of its own, so that one's heap, JIT state and engine flags (the store
  * benchmark exposes `gc` to measure retained memory) cannot move another's figures.
@@ -19,6 +19,7 @@ const BENCHES: Record<string, string> = {
   lint: './lint.bench.ts',
   driver: './driver.bench.ts',
   lambda: './lambda.bench.ts',
+  'lambda-bundle': './lambda-bundle.bench.ts',
   'lambda-widget': './lambda-widget.bench.ts',
 };
 

@@ -4,9 +4,9 @@
 import {
   ApiKeyAuthenticator, Authenticator, Authorize, Cache, Get, HttpError, Post, RegistrationType, createApp, reply,
   type App, type ApiKeyIdentity, type ExecutionContext,
-} from '../../src/index.js';
-import { RateLimit, RateLimitStore } from '../../src/ratelimit/index.js';
-import { lambdaInvocation } from '../../src/lambda/index.js';
+} from 'trellis';
+import { RateLimit, RateLimitStore } from 'trellis/ratelimit';
+import { lambdaInvocation } from 'trellis/lambda';
 
 interface Order {
   readonly id: string;

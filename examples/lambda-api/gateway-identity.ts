@@ -1,9 +1,9 @@
 // Identity that API Gateway has already established, used by the app: a JWT authorizer's claims as the
 // principal, and — for anonymous callers only, and only when you choose it — the caller's address as the
 // rate-limit partition.
-import type { AuthenticationResult, Authenticator, ExecutionContext } from '../../src/index.js';
-import { DefaultRateLimitPartitioner, type RateLimitPartitioner } from '../../src/ratelimit/index.js';
-import { lambdaInvocation } from '../../src/lambda/index.js';
+import type { AuthenticationResult, Authenticator, ExecutionContext } from 'trellis';
+import { DefaultRateLimitPartitioner, type RateLimitPartitioner } from 'trellis/ratelimit';
+import { lambdaInvocation } from 'trellis/lambda';
 
 /** The subject and scopes of an HTTP API JWT authorizer (or Cognito claims on a REST API) as the principal. */
 export class GatewayJwtAuthenticator implements Authenticator {

@@ -1,12 +1,24 @@
-// The Lambda entry point (Handler: handler.handler). The app is built once per execution environment,
-// during Lambda's init phase. With REDIS_URL set, rate limits are counted in Redis across all execution
-// environments; without it, each environment counts on its own.
+// The Lambda entry point (Handler: handler.handler). Everything here runs once per execution environment,
+// during Lambda's init phase: the API keys are read from SSM Parameter Store (a SecureString, decrypted) and
+// kept for the environment's life, and the app is built. With REDIS_URL set, rate limits are counted in Redis
+// across all execution environments; without it, each environment counts on its own.
+import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { Redis } from 'ioredis';
-import { lambdaHandler } from '../../src/lambda/index.js';
-import { RedisRateLimitStore } from '../../src/ratelimit/redis/index.js';
+import type { ApiKeyIdentity } from 'trellis';
+import { lambdaHandler } from 'trellis/lambda';
+import { RedisRateLimitStore } from 'trellis/ratelimit/redis';
 import { createOrdersApp } from './app.js';
 
-const apiKeys = JSON.parse(process.env.API_KEYS ?? '{}');
+/** The API keys (key → caller) from the SecureString parameter that API_KEYS_PARAMETER names. */
+async function readApiKeys(): Promise<Record<string, ApiKeyIdentity>> {
+  const name = process.env.API_KEYS_PARAMETER;
+  if (!name) throw new Error('API_KEYS_PARAMETER is not set: it names the SSM SecureString parameter holding the API keys.');
+  const { Parameter } = await new SSMClient({}).send(new GetParameterCommand({ Name: name, WithDecryption: true }));
+  if (Parameter?.Value === undefined) throw new Error(`The SSM parameter ${name} has no value.`);
+  return JSON.parse(Parameter.Value) as Record<string, ApiKeyIdentity>;
+}
+
+const apiKeys = await readApiKeys();
 const redisUrl = process.env.REDIS_URL;
 
 export const handler = lambdaHandler(

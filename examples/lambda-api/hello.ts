@@ -1,5 +1,5 @@
-import { createApp, route } from '../../src/index.js';
-import { lambdaHandler } from '../../src/lambda/index.js';
+import { createApp, route } from 'trellis';
+import { lambdaHandler } from 'trellis/lambda';
 
 const app = createApp();
 app.route(route('GET', '/hello', () => ({ hello: 'world' })));

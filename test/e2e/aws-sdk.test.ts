@@ -4,13 +4,13 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startS3Emulator, type S3Emulator } from '../support/s3-emulator.js';
+import { startS3Emulator, type S3Emulator } from '../../packages/harness/src/cli/s3-emulator.js';
 import {
   createHarness, FunctionRegistry, FunctionsConfigError, validateFunctionsConfig, type FunctionsConfig, type Harness, type InvokeOutcome,
-} from '../../src/dashboard/index.js';
+} from '../../packages/harness/src/dashboard/index.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/functions/', import.meta.url));
-const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
+const examples = fileURLToPath(new URL('../../packages/harness/examples/', import.meta.url));
 const repoSdk = realpathSync(fileURLToPath(new URL('../../node_modules/@aws-sdk/', import.meta.url)));
 const NOW = Date.UTC(2024, 4, 1, 12, 0, 0);
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { alive } from '../support/process-alive.js';
-import { FunctionRegistry, type InvokeOutcome } from '../../src/dashboard/index.js';
+import { FunctionRegistry, type InvokeOutcome } from '../../packages/harness/src/dashboard/index.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/functions/', import.meta.url));
 

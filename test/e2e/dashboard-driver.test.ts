@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   createHarness, DashboardValidationError, NotFoundError, UnprocessableError, type WidgetView,
-} from '../../src/dashboard/index.js';
+} from '../../packages/harness/src/dashboard/index.js';
 import { arn, fakeClock, inProcessFunctions, type Handler } from '../fixtures/dashboards/in-process-functions.js';
 
 const NOW = Date.UTC(2024, 4, 1, 12, 0, 0);

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { createHarness, type StateInput } from '../../src/dashboard/index.js';
+import { createHarness, type StateInput } from '../../packages/harness/src/dashboard/index.js';
 import { arn, fakeClock, inProcessFunctions } from '../fixtures/dashboards/in-process-functions.js';
 
 const WIDGET_HTML = '<p>own</p><a>Swap</a><cwdb-action action="html"><p>swapped</p></cwdb-action>';

@@ -6,9 +6,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   createHarness, loadFunctionsFile, UnprocessableError, type DashboardDriver, type Harness, type WidgetView,
-} from '../../src/dashboard/index.js';
+} from '../../packages/harness/src/dashboard/index.js';
 
-const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
+const EXAMPLES = fileURLToPath(new URL('../../packages/harness/examples/', import.meta.url));
 const SOURCE = readFileSync(`${EXAMPLES}dashboard.json`, 'utf8');
 const NOW = Date.UTC(2024, 4, 1, 12, 0, 0);
 

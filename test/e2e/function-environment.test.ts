@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startS3Emulator, type S3Emulator } from '../support/s3-emulator.js';
-import { FunctionRegistry, FunctionsConfigError, validateFunctionsConfig, type FunctionsConfig, type InvokeOutcome } from '../../src/dashboard/index.js';
+import { startS3Emulator, type S3Emulator } from '../../packages/harness/src/cli/s3-emulator.js';
+import { FunctionRegistry, FunctionsConfigError, validateFunctionsConfig, type FunctionsConfig, type InvokeOutcome } from '../../packages/harness/src/dashboard/index.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/functions/', import.meta.url));
 const python = process.env.TRELLIS_PYTHON ?? 'python3';

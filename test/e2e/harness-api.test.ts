@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { HarnessApiError, HarnessClient, type RunningHarness } from '../../src/harness/index.js';
+import { HarnessApiError, HarnessClient, type RunningHarness } from '../../packages/harness/src/harness/index.js';
 import { call, chattyEvents, checked, checkingFetch, createTestDashboard, startTestHarness, testDashboard } from './harness-support.js';
 
 let running: RunningHarness;

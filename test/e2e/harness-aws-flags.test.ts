@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { HarnessClient } from '../../src/harness/index.js';
-import { startS3Emulator, type S3Emulator } from '../support/s3-emulator.js';
+import { HarnessClient } from '../../packages/harness/src/harness/index.js';
+import { startS3Emulator, type S3Emulator } from '../../packages/harness/src/cli/s3-emulator.js';
 import { checkingFetch } from './harness-support.js';
 
-const CLI = ['--import', 'tsx', 'src/cli/main.ts', 'harness'];
+const CLI = ['--import', 'tsx', 'packages/harness/src/cli/main.ts', 'harness'];
 const fixtures = fileURLToPath(new URL('../fixtures/functions/', import.meta.url));
 
 interface Started {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import type { RunningHarness } from '../../src/harness/index.js';
+import type { RunningHarness } from '../../packages/harness/src/harness/index.js';
 import { assertDocumented, call, createTestDashboard, startTestHarness } from './harness-support.js';
 
 let running: RunningHarness;

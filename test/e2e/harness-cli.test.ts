@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, it } from 'node:test';
-import { HarnessClient } from '../../src/harness/index.js';
+import { HarnessClient } from '../../packages/harness/src/harness/index.js';
 import { checkingFetch } from './harness-support.js';
 import { alive } from '../support/process-alive.js';
 
-const CLI = ['--import', 'tsx', 'src/cli/main.ts', 'harness'];
+const CLI = ['--import', 'tsx', 'packages/harness/src/cli/main.ts', 'harness'];
 
 interface Started {
   child: ChildProcess;
@@ -113,7 +113,7 @@ describe('trellis harness', () => {
 
   it('preloads --dashboard files with --functions and stops on SIGINT', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trellis-cli-'));
-    writeFileSync(join(dir, 'functions.json'), JSON.stringify({ functions: { greeter: { handler: join(process.cwd(), 'examples/widgets/greeter.handler') } } }));
+    writeFileSync(join(dir, 'functions.json'), JSON.stringify({ functions: { greeter: { handler: join(process.cwd(), 'packages/harness/examples/widgets/greeter.handler') } } }));
     writeFileSync(join(dir, 'ops.json'), JSON.stringify({ widgets: [{ type: 'custom', properties: { endpoint: 'greeter' } }] }));
     writeFileSync(join(dir, 'empty.json'), '{"widgets":[]}');
     const { child, lines, exited } = await startCli(['--functions', join(dir, 'functions.json'), '--dashboard', join(dir, 'ops.json'), '--dashboard', join(dir, 'empty.json'), '--port', '0', '--host', '127.0.0.1'], 3);
@@ -132,7 +132,7 @@ describe('trellis harness', () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ functions: { greeter: { handler: 'missing/file.handler' } } }, /greeter/],
       [{ functions: { report: { handler: 'x.handler', timeoutSeconds: -1 } } }, /report/],
-      [{ functions: { ok: { handler: join(process.cwd(), 'examples/widgets/greeter.handler'), environment: { AWS_REGION: 'x' } } } }, /ok.*AWS_REGION|AWS_REGION/],
+      [{ functions: { ok: { handler: join(process.cwd(), 'packages/harness/examples/widgets/greeter.handler'), environment: { AWS_REGION: 'x' } } } }, /ok.*AWS_REGION|AWS_REGION/],
     ];
     for (const [config, message] of cases) {
       const file = join(dir, 'functions.json');

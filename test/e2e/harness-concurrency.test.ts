@@ -1,7 +1,7 @@
 // 50 concurrent clients, each with its own dashboard, never see each other's state or widget content.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { HarnessClient, type RunningHarness } from '../../src/harness/index.js';
+import { HarnessClient, type RunningHarness } from '../../packages/harness/src/harness/index.js';
 import { checkingFetch, startTestHarness, testDashboard } from './harness-support.js';
 
 let running: RunningHarness;

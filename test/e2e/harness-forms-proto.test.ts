@@ -1,7 +1,7 @@
 // A posted form value named __proto__ would vanish as a key of forms.all: it is refused with a 422 instead.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { createHarnessApp } from '../../src/harness/index.js';
+import { createHarnessApp } from '../../packages/harness/src/harness/index.js';
 
 it('refuses a posted "__proto__" form value with 422 (once dropped without a word) and calls nothing', async () => {
   const seen: string[] = [];

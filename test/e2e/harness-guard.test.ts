@@ -7,7 +7,7 @@ import { request } from 'node:http';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { chromiumSkipReason, launchChromium } from '../support/chromium.js';
-import { HarnessApiError, HarnessClient, isLoopback, startHarness, type RunningHarness } from '../../src/harness/index.js';
+import { HarnessApiError, HarnessClient, isLoopback, startHarness, type RunningHarness } from '../../packages/harness/src/harness/index.js';
 
 interface Answer {
   status: number;
@@ -141,7 +141,7 @@ describe('harness with a token', () => {
 
 describe('trellis harness with TRELLIS_HARNESS_TOKEN', () => {
   it('prints the token line with the page URL and refuses API calls without the token', { timeout: 60_000 }, async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'harness', '--port', '0'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/harness/src/cli/main.ts', 'harness', '--port', '0'], {
       env: { ...process.env, TRELLIS_HARNESS_TOKEN: 'from-env-123' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -2,8 +2,8 @@
 // document that takes too long is refused with a 422 naming the time limit.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startHarness, type RunningHarness } from '../../src/harness/index.js';
-import { lintOffThread } from '../../src/harness/lint-off-thread.js';
+import { startHarness, type RunningHarness } from '../../packages/harness/src/harness/index.js';
+import { lintOffThread } from '../../packages/harness/src/harness/lint-off-thread.js';
 
 // Thousands of open formatting elements: the costliest shape measured (several microseconds a byte).
 const costly = (bytes: number) => '<b><i><u>'.repeat(Math.ceil(bytes / 9));

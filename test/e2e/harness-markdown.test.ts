@@ -2,8 +2,8 @@
 // linear time through the HTTP API, and Markdown beyond the render cap is refused with the limit named.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAX_MARKDOWN_LENGTH } from '../../src/dashboard/index.js';
-import { createHarnessApp } from '../../src/harness/index.js';
+import { MAX_MARKDOWN_LENGTH } from '../../packages/harness/src/dashboard/index.js';
+import { createHarnessApp } from '../../packages/harness/src/harness/index.js';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 // Bounded: the quadratic renderer took minutes on these inputs; the linear one takes well under a second.

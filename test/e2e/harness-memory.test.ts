@@ -5,8 +5,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
-import { FunctionRegistry } from '../../src/dashboard/index.js';
-import { createHarnessApp } from '../../src/harness/index.js';
+import { FunctionRegistry } from '../../packages/harness/src/dashboard/index.js';
+import { createHarnessApp } from '../../packages/harness/src/harness/index.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/functions/', import.meta.url));
 const JSON_TYPE = { 'content-type': 'application/json' };

@@ -2,8 +2,8 @@
 // read, listed and clicked without a 5xx.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MAX_JSON_DEPTH } from '../../src/dashboard/index.js';
-import { createHarnessApp } from '../../src/harness/index.js';
+import { MAX_JSON_DEPTH } from '../../packages/harness/src/dashboard/index.js';
+import { createHarnessApp } from '../../packages/harness/src/harness/index.js';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;

@@ -1,8 +1,8 @@
 // Shared by the harness tests: a harness over a real socket with in-process widget functions, and a fetch
 // wrapper that checks every response against the OpenAPI document's response schemas.
 import assert from 'node:assert/strict';
-import { openApiDocument, startHarness, type RunningHarness } from '../../src/harness/index.js';
-import type { FunctionsConfig } from '../../src/dashboard/index.js';
+import { openApiDocument, startHarness, type RunningHarness } from '../../packages/harness/src/harness/index.js';
+import type { FunctionsConfig } from '../../packages/harness/src/dashboard/index.js';
 
 type Schema = Record<string, any>;
 const doc = openApiDocument() as Schema;

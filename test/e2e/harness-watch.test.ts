@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { loadFunctionsFile } from '../../src/dashboard/index.js';
-import { HarnessClient, startHarness, type RunningHarness } from '../../src/harness/index.js';
+import { loadFunctionsFile } from '../../packages/harness/src/dashboard/index.js';
+import { HarnessClient, startHarness, type RunningHarness } from '../../packages/harness/src/harness/index.js';
 import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
 import { checkingFetch } from './harness-support.js';
 
@@ -141,7 +141,7 @@ describe('trellis harness --watch', { timeout: 120_000 }, () => {
 describe('trellis harness --watch from the command line', { timeout: 60_000 }, () => {
   it('says what it watches and which function it restarted, on stderr', async () => {
     const dir = makeProject();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'harness', '--functions', join(dir, 'functions.json'), '--port', '0', '--watch'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/harness/src/cli/main.ts', 'harness', '--functions', join(dir, 'functions.json'), '--port', '0', '--watch'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));

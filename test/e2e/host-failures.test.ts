@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { AddressInfo } from 'node:net';
-import { createNodeServer } from '../../src/app/node-host.js';
-import { createApp, Logger, reply, route, type App, type BoundAddress } from '../../src/index.js';
+import { createNodeServer } from '../../packages/trellis/src/app/node-host.js';
+import { createApp, Logger, reply, route, type App, type BoundAddress } from '../../packages/trellis/src/index.js';
 
 /** Sends raw bytes; resolves with everything received until the server closes the connection. */
 function raw(port: number, payload: string): Promise<string> {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { createApp, Logger, problem, reply, route } from '../../src/index.js';
-import type { App, BoundAddress } from '../../src/index.js';
+import { createApp, Logger, problem, reply, route } from '../../packages/trellis/src/index.js';
+import type { App, BoundAddress } from '../../packages/trellis/src/index.js';
 
 /** Sends raw bytes and resolves with everything received until the server closes or `until` matches. */
 function raw(port: number, payload: string, until?: RegExp, timeoutMs = 5000): Promise<string> {

@@ -1,6 +1,6 @@
 // The Lambda API example built the way its SAM template builds it (esbuild with the template's
-// BuildProperties), then loaded from the bundle alone, as the Node.js 20 runtime would load handler.mjs,
-// and sent an HTTP API event.
+// BuildProperties), then loaded from the bundle alone, as the Node.js runtime would load handler.mjs (with the
+// AWS SDK the runtime brings, here a stand-in for SSM), and sent an HTTP API event.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { readTemplate } from '../support/cloudformation-yaml.js';
 import { httpEvent } from '../support/lambda-events.js';
+import { writeSsmStandIn } from '../support/runtime-sdk.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/lambda-api/', import.meta.url));
 
@@ -38,17 +39,19 @@ describe('the Lambda API example as SAM builds it', { timeout: 120_000 }, () => 
       sourcemap: props.Sourcemap,
       outExtension,
       banner,
+      external: props.External,
       outdir: out,
       logLevel: 'silent',
     });
     const [module, method] = (fn.Properties.Handler as string).split('.');
     assert.ok(readdirSync(out).includes(`${module}.mjs`), `the build makes ${module}.mjs`);
-    // A fresh process in the bundle's folder, with no node_modules in reach: the bundle must stand alone.
+    // A fresh process in the bundle's folder, with only the runtime's AWS SDK in reach: the bundle must stand alone.
+    writeSsmStandIn(out, { '/orders-api/api-keys': JSON.stringify({ k1: { subject: 'ana' } }) });
     const event = httpEvent('http-api', { path: '/whoami', headers: { 'x-api-key': 'k1' }, sourceIp: '203.0.113.77' });
     const script = `const m = await import(${JSON.stringify(join(out, `${module}.mjs`))}); const r = await m.${method}(${JSON.stringify(event)}, { awsRequestId: 'r1' }); process.stdout.write(JSON.stringify(r));`;
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       cwd: out,
-      env: { PATH: process.env.PATH, API_KEYS: JSON.stringify({ k1: { subject: 'ana' } }) },
+      env: { PATH: process.env.PATH, API_KEYS_PARAMETER: '/orders-api/api-keys' },
       encoding: 'utf8',
       timeout: 60_000,
     });

@@ -3,9 +3,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { createApp, reply, route } from '../../src/index.js';
-import type { ExecutionContext } from '../../src/index.js';
-import { lambdaHandler } from '../../src/lambda/index.js';
+import { createApp, reply, route } from '../../packages/trellis/src/index.js';
+import type { ExecutionContext } from '../../packages/trellis/src/index.js';
+import { lambdaHandler } from '../../packages/trellis/src/lambda/index.js';
 import { FIXTURE_KINDS, httpEvent, readResult } from '../support/lambda-events.js';
 
 function app() {

@@ -2,10 +2,10 @@
 // gets back. Events come from test/fixtures/lambda (AWS's documented shapes).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createApp, reply, route } from '../../src/index.js';
-import type { ExecutionContext } from '../../src/index.js';
-import { RateLimit } from '../../src/ratelimit/index.js';
-import { isBinaryContentType, lambdaHandler, lambdaInvocation } from '../../src/lambda/index.js';
+import { createApp, reply, route } from '../../packages/trellis/src/index.js';
+import type { ExecutionContext } from '../../packages/trellis/src/index.js';
+import { RateLimit } from '../../packages/trellis/src/ratelimit/index.js';
+import { isBinaryContentType, lambdaHandler, lambdaInvocation } from '../../packages/trellis/src/lambda/index.js';
 import { FIXTURE_KINDS, fixture, httpEvent, lambdaContext, readResult } from '../support/lambda-events.js';
 
 /** Answers with what it saw of the request. */

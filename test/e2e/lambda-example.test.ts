@@ -1,7 +1,9 @@
-// examples/lambda-api as deployed: its handler module, loaded with the environment template.yaml gives it,
-// answering HTTP API events.
-import { before, describe, it } from 'node:test';
+// examples/lambda-api as deployed: its handler module, loaded with the environment template.yaml gives it (the
+// API keys read from SSM Parameter Store, here a mock of the SDK client), answering HTTP API events.
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { mockClient } from 'aws-sdk-client-mock';
 import { httpEvent, lambdaContext, readResult } from '../support/lambda-events.js';
 
 type Handler = (event: unknown, context?: unknown) => Promise<any>;
@@ -10,10 +12,18 @@ describe('the Lambda API example', () => {
   let handler: Handler;
   const call = async (spec: Parameters<typeof httpEvent>[1]) => readResult(await handler(httpEvent('http-api', spec), lambdaContext()));
 
+  const ssm = mockClient(SSMClient);
   before(async () => {
-    process.env.API_KEYS = JSON.stringify({ 'key-ana': { subject: 'ana', grants: ['orders:read', 'orders:write'] }, 'key-bob': { subject: 'bob', grants: ['orders:read'] } });
+    const keys = { 'key-ana': { subject: 'ana', grants: ['orders:read', 'orders:write'] }, 'key-bob': { subject: 'bob', grants: ['orders:read'] } };
+    ssm.on(GetParameterCommand, { Name: '/orders-api/api-keys', WithDecryption: true }).resolves({ Parameter: { Value: JSON.stringify(keys) } });
+    process.env.API_KEYS_PARAMETER = '/orders-api/api-keys';
     delete process.env.REDIS_URL;
     ({ handler } = (await import('../../examples/lambda-api/handler.js')) as { handler: Handler });
+  });
+  after(() => ssm.restore());
+
+  it('read the API keys once, at init, decrypted', () => {
+    assert.equal(ssm.commandCalls(GetParameterCommand).length, 1);
   });
 
   it('answers a public route, cached and shared', async () => {
@@ -59,8 +69,8 @@ describe('the Lambda API example', () => {
 
 describe('gateway identity in the example', () => {
   it('GatewayJwtAuthenticator makes the JWT authorizer\'s subject and scopes the principal; without claims, anonymous', async () => {
-    const { createApp, route, Authenticator, Authorize } = await import('../../src/index.js');
-    const { lambdaHandler } = await import('../../src/lambda/index.js');
+    const { createApp, route, Authenticator, Authorize } = await import('../../packages/trellis/src/index.js');
+    const { lambdaHandler } = await import('../../packages/trellis/src/lambda/index.js');
     const { GatewayJwtAuthenticator } = await import('../../examples/lambda-api/gateway-identity.js');
     const app = createApp();
     app.services.add(Authenticator, () => new GatewayJwtAuthenticator());
@@ -77,9 +87,9 @@ describe('gateway identity in the example', () => {
   });
 
   it('SourceIpPartitioner gives anonymous callers an allowance per address, and keeps subjects by subject', async () => {
-    const { createApp, route, RegistrationType } = await import('../../src/index.js');
-    const { RateLimit, RateLimitPartitioner } = await import('../../src/ratelimit/index.js');
-    const { lambdaHandler } = await import('../../src/lambda/index.js');
+    const { createApp, route, RegistrationType } = await import('../../packages/trellis/src/index.js');
+    const { RateLimit, RateLimitPartitioner } = await import('../../packages/trellis/src/ratelimit/index.js');
+    const { lambdaHandler } = await import('../../packages/trellis/src/lambda/index.js');
     const { SourceIpPartitioner } = await import('../../examples/lambda-api/gateway-identity.js');
     const app = createApp();
     app.services.add(RateLimitPartitioner, () => new SourceIpPartitioner(), { type: RegistrationType.Replace });

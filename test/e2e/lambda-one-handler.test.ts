@@ -2,10 +2,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createApp, route } from '../../src/index.js';
-import { html } from '../../src/widgets/index.js';
-import { RateLimit } from '../../src/ratelimit/index.js';
-import { lambdaHandler, type WidgetLambdaEvent } from '../../src/lambda/index.js';
+import { createApp, route } from '../../packages/trellis/src/index.js';
+import { html } from '../../packages/trellis/src/widgets/index.js';
+import { RateLimit } from '../../packages/trellis/src/ratelimit/index.js';
+import { lambdaHandler, type WidgetLambdaEvent } from '../../packages/trellis/src/lambda/index.js';
 import { httpEvent, readResult } from '../support/lambda-events.js';
 
 function widgetEvent(params: Record<string, unknown>): WidgetLambdaEvent {

@@ -2,10 +2,10 @@
 // event kind) gives the same status, headers and body — refusals, rate limits, auth, cache and errors too.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FilterOrder, HttpError, Logger, RegistrationType, problem, route } from '../../src/index.js';
-import type { App, InjectRequest } from '../../src/index.js';
-import { InProcessRateLimitStore, ManualClock } from '../../src/ratelimit/index.js';
-import { lambdaHandler } from '../../src/lambda/index.js';
+import { FilterOrder, HttpError, Logger, RegistrationType, problem, route } from '../../packages/trellis/src/index.js';
+import type { App, InjectRequest } from '../../packages/trellis/src/index.js';
+import { InProcessRateLimitStore, ManualClock } from '../../packages/trellis/src/ratelimit/index.js';
+import { lambdaHandler } from '../../packages/trellis/src/lambda/index.js';
 import { createOrdersApp } from '../../examples/lambda-api/app.js';
 import { FIXTURE_KINDS, httpEvent, readResult, type EventRequestSpec } from '../support/lambda-events.js';
 

@@ -13,15 +13,16 @@ describe('the Lambda API example\'s SAM template', () => {
     assert.deepEqual(validateTemplate(readTemplate(API_TEMPLATE)), []);
   });
 
-  it('deploys the example handler behind an HTTP API with payload 2.0, on Node.js 20', () => {
+  it('deploys the example handler behind an HTTP API with payload 2.0, on Node.js 24, its API keys read from SSM', () => {
     const template = readTemplate(API_TEMPLATE) as any;
     const fn = template.Resources.OrdersFunction;
     assert.equal(fn.Type, 'AWS::Serverless::Function');
     assert.equal(fn.Properties.Handler, 'handler.handler');
-    assert.deepEqual(fn.Metadata.BuildProperties.EntryPoints, ['examples/lambda-api/handler.ts']);
-    assert.equal(template.Globals.Function.Runtime, 'nodejs20.x');
+    assert.deepEqual(fn.Metadata.BuildProperties.EntryPoints, ['handler.ts']);
+    assert.equal(template.Globals.Function.Runtime, 'nodejs24.x');
     assert.deepEqual(fn.Properties.Events.Api, { Type: 'HttpApi', Properties: { ApiId: { Ref: 'OrdersApi' }, Path: '/{proxy+}', Method: 'ANY', PayloadFormatVersion: '2.0' } });
-    assert.deepEqual(Object.keys(fn.Properties.Environment.Variables).sort(), ['API_KEYS', 'NODE_OPTIONS', 'REDIS_URL']);
+    assert.deepEqual(Object.keys(fn.Properties.Environment.Variables).sort(), ['API_KEYS_PARAMETER', 'NODE_OPTIONS', 'REDIS_URL']);
+    assert.deepEqual(fn.Properties.Policies, [{ SSMParameterReadPolicy: { ParameterName: { Ref: 'ApiKeysParameter' } } }]);
   });
 });
 
@@ -42,14 +43,14 @@ describe('the template validator', () => {
   });
 
   it('finds unknown properties, wrong types, missing required properties and unknown resource types', () => {
-    assert.deepEqual(problemsOf((t) => { t.Resources.OrdersFunction.Properties.Runtim = 'nodejs20.x'; }).map((p) => p.path), ['/Resources/OrdersFunction/Properties']);
+    assert.deepEqual(problemsOf((t) => { t.Resources.OrdersFunction.Properties.Runtim = 'nodejs24.x'; }).map((p) => p.path), ['/Resources/OrdersFunction/Properties']);
     assert.ok(problemsOf((t) => { t.Resources.OrdersFunction.Properties.MemorySize = 'lots'; }).some((p) => p.path === '/Resources/OrdersFunction/Properties/MemorySize'));
     assert.ok(problemsOf((t) => { t.Resources.OrdersLogs.Properties.RetentionInDays = [14]; }).some((p) => p.path === '/Resources/OrdersLogs/Properties/RetentionInDays'));
     assert.ok(problemsOf((t) => { t.Resources.Extra = { Type: 'AWS::SQS::Queue', Properties: { Nope: 1 } }; }).some((p) => p.path === '/Resources/Extra/Properties'));
     assert.ok(problemsOf((t) => { t.Resources.Topic = { Type: 'AWS::SNS::Subscription', Properties: { Protocol: 'email' } }; }).some((p) => /TopicArn/.test(p.message)), 'required property missing');
     assert.ok(problemsOf((t) => { t.Resources.X = { Type: 'AWS::Lambda::Functio' }; }).some((p) => /unknown resource type AWS::Lambda::Functio/.test(p.message)));
     assert.ok(problemsOf((t) => { delete t.Resources; }).some((p) => /Resources/.test(p.message)));
-    assert.ok(problemsOf((t) => { t.Parameters.ApiKeys.Type = 'Text'; }).length > 0);
+    assert.ok(problemsOf((t) => { t.Parameters.ApiKeysParameter.Type = 'Text'; }).length > 0);
   });
 
   it('checks event sources by their type', () => {
@@ -58,7 +59,7 @@ describe('the template validator', () => {
   });
 
   it('finds references to nothing', () => {
-    assert.ok(problemsOf((t) => { t.Resources.OrdersFunction.Properties.Environment.Variables.API_KEYS = { Ref: 'ApiKey' }; }).some((p) => /Ref names nothing defined: "ApiKey"/.test(p.message)));
+    assert.ok(problemsOf((t) => { t.Resources.OrdersFunction.Properties.Environment.Variables.API_KEYS_PARAMETER = { Ref: 'ApiKey' }; }).some((p) => /Ref names nothing defined: "ApiKey"/.test(p.message)));
     assert.ok(problemsOf((t) => { t.Outputs.FunctionArn.Value = { 'Fn::GetAtt': ['OrderFunction', 'Arn'] }; }).some((p) => /names no resource: OrderFunction/.test(p.message)));
     assert.ok(problemsOf((t) => { t.Outputs.ApiUrl.Value = { 'Fn::Sub': 'https://${OrderApi}.example' }; }).some((p) => /\$\{OrderApi\}/.test(p.message)));
     assert.ok(problemsOf((t) => { t.Outputs.LogArn = { Value: { 'Fn::GetAtt': ['OrdersLogs', 'Nme'] } }; }).some((p) => /has no attribute Nme/.test(p.message)));

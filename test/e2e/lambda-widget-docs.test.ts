@@ -1,5 +1,6 @@
 // The widget guide shows code the tests run: every code block marked `<!-- from FILE -->` is a contiguous
-// excerpt of that file, and the guide's smallest widget answers as it says.
+// excerpt of that file, and the guide's smallest widget answers as it says. (Its "from an empty folder" part
+// shows whole files, which guides.test.ts follows.)
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -14,7 +15,7 @@ const lines = (text: string): string[] => text.split('\n').map((l) => l.trim());
 describe('docs/lambda-widgets.md', () => {
   it('every marked code block is an excerpt of its file, line for line', () => {
     const marked = [...GUIDE.matchAll(/<!-- from (\S+) -->\n```\w*\n([\s\S]*?)\n```/g)];
-    assert.ok(marked.length >= 8, `the guide marks its code blocks (found ${marked.length})`);
+    assert.ok(marked.length >= 6, `the guide marks its code blocks (found ${marked.length})`);
     for (const [, file, block] of marked) {
       const source = lines(readFileSync(`${ROOT}${file}`, 'utf8'));
       const excerpt = lines(block!);

@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { createHarness } from '../../src/dashboard/index.js';
+import { createHarness } from '../../packages/harness/src/dashboard/index.js';
 import { readTemplate, validateTemplateFile, validateTemplateObject } from '../support/cloudformation-template.js';
 
 const TEMPLATE = fileURLToPath(new URL('../../examples/lambda-widget/template.yaml', import.meta.url));
@@ -34,7 +34,7 @@ describe('examples/lambda-widget/template.yaml', () => {
     const fn = t.Resources.ServiceStatusFunction;
     assert.equal(fn.Type, 'AWS::Serverless::Function');
     assert.equal(fn.Properties.Handler, 'handler.handler');
-    assert.match(fn.Properties.Runtime, /^nodejs(20|22)\.x$/);
+    assert.match(fn.Properties.Runtime, /^nodejs(22|24)\.x$/);
     assert.deepEqual(fn.Metadata.BuildProperties.EntryPoints, ['handler.ts']);
     assert.equal(fn.Metadata.BuildProperties.Format, 'esm');
     const statements = t.Resources.DashboardViewerPolicy.Properties.PolicyDocument.Statement;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const main = fileURLToPath(new URL('../../packages/harness/src/cli/main.ts', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/lint/${name}`, import.meta.url));
 
 function trellis(args: string[], input?: string) {

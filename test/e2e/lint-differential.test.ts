@@ -4,10 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { lint, parseWidgetHtml } from '../../src/lint/index.js';
+import { lint, parseWidgetHtml } from '../../packages/harness/src/lint/index.js';
 import { CONSOLE_PURIFY_CONFIG, consolePurifier } from '../fixtures/lint/console-purifier.js';
 import { HAND_CASES } from '../fixtures/lint/differential-cases.js';
-import { attributeArbitrary, documentArbitrary, soupArbitrary } from '../../src/lint/html-arbitraries.test-suite.js';
+import { attributeArbitrary, documentArbitrary, soupArbitrary } from '../../packages/harness/src/lint/html-arbitraries.test-suite.js';
 
 const { window, purify } = consolePurifier();
 const CONFIG = CONSOLE_PURIFY_CONFIG;

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { collectFormFields, extractActions, lint, parseWidgetHtml } from '../../src/lint/index.js';
+import { collectFormFields, extractActions, lint, parseWidgetHtml } from '../../packages/harness/src/lint/index.js';
 
 function everything(html: string) {
   const parsed = parseWidgetHtml(html);

@@ -1,9 +1,10 @@
-// The package as users install it (`npm pack`, then `npm install <tarball>` into an empty project): a CommonJS
-// project, an ES module project and a TypeScript project compiled to CommonJS each load every subpath, and the
-// harness installed there runs a CommonJS widget that requires `trellis/widgets`.
+// The packages as users install them (`npm pack`, then `npm install <tarballs>` into an empty project): a
+// CommonJS project, an ES module project and a TypeScript project compiled to CommonJS each load every subpath,
+// and the harness installed there runs a CommonJS widget that requires `trellis/widgets`. The framework alone,
+// installed for production, is small and brings none of the harness's tools.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
@@ -18,9 +19,9 @@ const SUBPATHS: Record<string, string> = {
   trellis: 'createApp',
   'trellis/ratelimit': 'ManualClock',
   'trellis/widgets': 'html',
-  'trellis/lint': 'lint',
-  'trellis/dashboard': 'createInterpreter',
-  'trellis/harness': 'startHarness',
+  'trellis-harness/lint': 'lint',
+  'trellis-harness/dashboard': 'createInterpreter',
+  'trellis-harness': 'startHarness',
   'trellis/lambda': 'lambdaHandler',
 };
 
@@ -45,13 +46,18 @@ async function node(file: string, cwd = project.dir): Promise<string> {
 }
 
 describe('the packed package in a new project', () => {
-  it('is exported for both import and require, and the package states the Node.js versions that can require it', () => {
-    const manifest = JSON.parse(readFileSync(join(project.dir, 'node_modules', 'trellis', 'package.json'), 'utf8'));
-    assert.equal(manifest.engines.node, '>=20.19');
+  it('is exported for both import and require, with types for each, and each package states the Node.js versions it runs on', () => {
+    for (const pkg of ['trellis', 'trellis-harness']) {
+      const manifest = JSON.parse(readFileSync(join(project.dir, 'node_modules', pkg, 'package.json'), 'utf8'));
+      assert.equal(manifest.engines.node, '>=20.19');
+    }
     for (const name of Object.keys(SUBPATHS)) {
-      const entry = manifest.exports[name === 'trellis' ? '.' : `./${name.slice('trellis/'.length)}`];
+      const pkg = name.startsWith('trellis-harness') ? 'trellis-harness' : 'trellis';
+      const manifest = JSON.parse(readFileSync(join(project.dir, 'node_modules', pkg, 'package.json'), 'utf8'));
+      const entry = manifest.exports[name === pkg ? '.' : `./${name.slice(pkg.length + 1)}`];
       assert.ok(entry.require.types.endsWith('.d.cts'), `${name} has CommonJS types`);
-      assert.equal(entry.require.default, entry.import.default, `${name}: one module for both`);
+      assert.ok(entry.require.default.endsWith('.cjs'), `${name} has a CommonJS module`);
+      assert.ok(entry.import.types.endsWith('.d.ts') && entry.import.default.endsWith('.js'), `${name} has an ES module`);
     }
   });
 
@@ -132,10 +138,10 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
         join(dir, 'index.ts'),
         [
           `import { html, type WidgetHandler } from 'trellis/widgets';`,
-          `import { createInterpreter } from 'trellis/dashboard';`,
-          `import { HarnessClient } from 'trellis/harness';`,
+          `import { createInterpreter } from 'trellis-harness/dashboard';`,
+          `import { HarnessClient } from 'trellis-harness';`,
           `import { ManualClock } from 'trellis/ratelimit';`,
-          `import { lint } from 'trellis/lint';`,
+          `import { lint } from 'trellis-harness/lint';`,
           `import { createApp } from 'trellis';`,
           `const handler: WidgetHandler<{ name: string }> = async (event) => html\`<p>Hello \${event.name}</p>\`;`,
           `const interpreter = createInterpreter({ functions: { functions: { hello: { handler } } } });`,
@@ -161,6 +167,12 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
       assert.deepEqual(printed, { html: '<p>Hello &lt;Ada&gt;</p>', findings: 1, client: 'function', clock: 5, app: 'function' });
     });
   }
+
+  it('prints its version', async () => {
+    const { stdout } = await run(process.execPath, [join('node_modules', '.bin', 'trellis'), '--version'], { cwd: project.dir });
+    const manifest = JSON.parse(readFileSync(join(project.dir, 'node_modules', 'trellis-harness', 'package.json'), 'utf8'));
+    assert.equal(stdout.trim(), manifest.version);
+  });
 
   it('the installed trellis harness runs a CommonJS widget that requires trellis/widgets', async () => {
     const dir = join(project.dir, 'widgets');
@@ -196,5 +208,29 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
       child.kill('SIGTERM');
       assert.equal(await exited, 0);
     }
+  });
+});
+
+describe('the framework alone, installed for production', () => {
+  let alone: InstalledProject;
+  before(async () => {
+    alone = await installPackedPackage({ packages: ['trellis'], npmArgs: ['--omit=dev'] });
+  });
+  after(() => alone?.remove());
+
+  it('adds at most 3 MB to node_modules and brings none of the harness\'s tools', async () => {
+    const { stdout } = await run('du', ['-sk', 'node_modules'], { cwd: alone.dir });
+    const kib = Number(stdout.split('\t')[0]);
+    assert.ok(kib <= 3 * 1024, `node_modules holds ${kib} KiB`);
+    const installed = readdirSync(join(alone.dir, 'node_modules')).flatMap((name) =>
+      name.startsWith('@') ? readdirSync(join(alone.dir, 'node_modules', name)).map((sub) => `${name}/${sub}`) : [name],
+    );
+    for (const banned of ['tsx', 'esbuild', 'parse5', 'markdown-it', 'trellis-harness']) assert.ok(!installed.includes(banned), `${banned} is not installed`);
+    assert.deepEqual(installed.filter((name) => name.startsWith('@aws-sdk/')), []);
+  });
+
+  it('runs no install script, its own or a dependency\'s', () => {
+    const lock = JSON.parse(readFileSync(join(alone.dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    assert.deepEqual(Object.entries(lock.packages).filter(([, p]) => p.hasInstallScript).map(([name]) => name), []);
   });
 });

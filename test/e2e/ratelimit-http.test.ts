@@ -5,14 +5,14 @@ import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, Periodic
 import { SignJWT } from 'jose';
 import {
   ApiKeyAuthenticator, Authenticator, Authorize, createApp, Get, JwtBearerAuthenticator, Lifetime, Logger, RegistrationType, route,
-} from '../../src/index.js';
-import type { Annotation, App, ExecutionContext } from '../../src/index.js';
+} from '../../packages/trellis/src/index.js';
+import type { Annotation, App, ExecutionContext } from '../../packages/trellis/src/index.js';
 import {
   DefaultRateLimitPartitioner, InProcessRateLimitStore, ManualClock, RateLimit, RateLimitConfiguration, RateLimitObserver,
   RateLimitPartitioner, RateLimitPolicyResolver, RateLimitScope, RateLimitStore, RateLimitStoreUnavailableError, SkipRateLimit,
   combineRateLimitObservers, rateLimitMetrics,
-} from '../../src/ratelimit/index.js';
-import type { AcquireOptions, RateLimitDecision, RateLimitDecisionEvent, RateLimitPolicy, RateLimitPolicyNumbers } from '../../src/ratelimit/index.js';
+} from '../../packages/trellis/src/ratelimit/index.js';
+import type { AcquireOptions, RateLimitDecision, RateLimitDecisionEvent, RateLimitPolicy, RateLimitPolicyNumbers } from '../../packages/trellis/src/ratelimit/index.js';
 
 function limitedApp(annotations: readonly Annotation[], options: { clock?: ManualClock; config?: RateLimitConfiguration; auth?: boolean } = {}) {
   const clock = options.clock ?? new ManualClock(0);

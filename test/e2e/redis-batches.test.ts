@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
-import { RedisRateLimitStore, RedisFailureMode, type RedisScriptClient } from '../../src/ratelimit/redis/index.js';
-import { ManualClock, RateLimitStoreUnavailableError } from '../../src/ratelimit/index.js';
-import type { RateLimitDecision } from '../../src/ratelimit/types.js';
+import { RedisRateLimitStore, RedisFailureMode, type RedisScriptClient } from '../../packages/trellis/src/ratelimit/redis/index.js';
+import { ManualClock, RateLimitStoreUnavailableError } from '../../packages/trellis/src/ratelimit/index.js';
+import type { RateLimitDecision } from '../../packages/trellis/src/ratelimit/types.js';
 import { burstPolicy as policy } from '../support/rate-limit-policy.js';
 import { redisSkipReason, startRedisServer, type RedisServerHandle } from '../support/redis-server.js';
 

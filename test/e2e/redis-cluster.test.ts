@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Cluster, Redis } from 'ioredis';
 import { createCluster } from 'redis';
-import { RedisRateLimitStore } from '../../src/ratelimit/redis/index.js';
-import type { RateLimitPolicy } from '../../src/ratelimit/types.js';
+import { RedisRateLimitStore } from '../../packages/trellis/src/ratelimit/redis/index.js';
+import type { RateLimitPolicy } from '../../packages/trellis/src/ratelimit/types.js';
 import { redisSkipReason, startRedisCluster, type RedisClusterHandle } from '../support/redis-server.js';
 
 const skip = redisSkipReason();

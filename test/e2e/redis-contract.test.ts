@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
-import { RedisRateLimitStore } from '../../src/ratelimit/redis/index.js';
-import { rateLimitStoreContract } from '../../src/ratelimit/store-contract.test-suite.js';
+import { RedisRateLimitStore } from '../../packages/trellis/src/ratelimit/redis/index.js';
+import { rateLimitStoreContract } from '../../packages/trellis/src/ratelimit/store-contract.test-suite.js';
 import { redisSkipReason, startRedisServer, type RedisServerHandle } from '../support/redis-server.js';
 
 const skip = redisSkipReason();

@@ -4,8 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { RateLimitStoreUnavailableError, RedisRateLimitStore, type RedisRateLimitStoreOptions } from '../../src/ratelimit/redis/index.js';
-import type { RateLimitDecision, RateLimitPolicy } from '../../src/ratelimit/types.js';
+import { RateLimitStoreUnavailableError, RedisRateLimitStore, type RedisRateLimitStoreOptions } from '../../packages/trellis/src/ratelimit/redis/index.js';
+import type { RateLimitDecision, RateLimitPolicy } from '../../packages/trellis/src/ratelimit/types.js';
 import { redisSkipReason, startRedisServer, type RedisServerHandle } from '../support/redis-server.js';
 
 const skip = redisSkipReason();

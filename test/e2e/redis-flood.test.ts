@@ -11,10 +11,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { createApp, RegistrationType, route } from '../../src/index.js';
-import { RateLimit, RateLimitPartitioner, RateLimitStore } from '../../src/ratelimit/index.js';
-import type { RateLimitDecision } from '../../src/ratelimit/index.js';
-import { RedisRateLimitStore } from '../../src/ratelimit/redis/index.js';
+import { createApp, RegistrationType, route } from '../../packages/trellis/src/index.js';
+import { RateLimit, RateLimitPartitioner, RateLimitStore } from '../../packages/trellis/src/ratelimit/index.js';
+import type { RateLimitDecision } from '../../packages/trellis/src/ratelimit/index.js';
+import { RedisRateLimitStore } from '../../packages/trellis/src/ratelimit/redis/index.js';
 import { redisSkipReason, startRedisServer } from '../support/redis-server.js';
 
 const PROCESSES = 4;

@@ -4,10 +4,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { createApp, RegistrationType, route } from '../../src/index.js';
-import type { App } from '../../src/index.js';
-import { RateLimit, RateLimitStore } from '../../src/ratelimit/index.js';
-import { RedisRateLimitStore, type RedisRateLimitStoreOptions } from '../../src/ratelimit/redis/index.js';
+import { createApp, RegistrationType, route } from '../../packages/trellis/src/index.js';
+import type { App } from '../../packages/trellis/src/index.js';
+import { RateLimit, RateLimitStore } from '../../packages/trellis/src/ratelimit/index.js';
+import { RedisRateLimitStore, type RedisRateLimitStoreOptions } from '../../packages/trellis/src/ratelimit/redis/index.js';
 import { redisSkipReason, startRedisServer, type RedisServerHandle } from '../support/redis-server.js';
 
 const skip = redisSkipReason();

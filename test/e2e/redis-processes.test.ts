@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { InProcessRateLimitStore } from '../../src/ratelimit/in-process-store.js';
-import { RedisRateLimitStore } from '../../src/ratelimit/redis/index.js';
-import type { RateLimitPolicy, RateLimitStore } from '../../src/ratelimit/types.js';
+import { InProcessRateLimitStore } from '../../packages/trellis/src/ratelimit/in-process-store.js';
+import { RedisRateLimitStore } from '../../packages/trellis/src/ratelimit/redis/index.js';
+import type { RateLimitPolicy, RateLimitStore } from '../../packages/trellis/src/ratelimit/types.js';
 import { redisSkipReason, startRedisServer } from '../support/redis-server.js';
 
 const PROCESSES = 4;

@@ -4,13 +4,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { startHarness, type RunningHarness } from '../../src/harness/index.js';
+import { startHarness, type RunningHarness } from '../../packages/harness/src/harness/index.js';
 import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
 
 const skip = chromiumSkipReason();
 const STEP = { timeout: 15_000 };
 const fixtures = fileURLToPath(new URL('../fixtures/functions/', import.meta.url));
-const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
+const examples = fileURLToPath(new URL('../../packages/harness/examples/', import.meta.url));
 
 describe('harness web page: which functions got AWS credentials', { skip, timeout: 120_000 }, () => {
   let harness: RunningHarness;

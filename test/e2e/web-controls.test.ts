@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FrameLocator, Page } from 'playwright-core';
-import { startHarness, type RunningHarness } from '../../src/harness/index.js';
+import { startHarness, type RunningHarness } from '../../packages/harness/src/harness/index.js';
 import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
 import { FIXTURE_DASHBOARD, fixtureFunctions } from './web-fixtures.js';
 

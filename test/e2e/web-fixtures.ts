@@ -2,7 +2,7 @@
 // samples: an SVG sized with `calc(100% - 25px)` above a legend, a table wider than its widget, a full-width
 // text widget, metric / log / alarm widgets, short and long titles in 6-column widgets, a failing function,
 // HTML the console would strip, Markdown documentation (describe) and a widget that prints its context.
-import type { FunctionsConfig } from '../../src/dashboard/index.js';
+import type { FunctionsConfig } from '../../packages/harness/src/dashboard/index.js';
 
 const PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728'];
 

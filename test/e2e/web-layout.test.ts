@@ -6,14 +6,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { loadFunctionsFile } from '../../src/dashboard/index.js';
-import { startHarness, type RunningHarness } from '../../src/harness/index.js';
+import { loadFunctionsFile } from '../../packages/harness/src/dashboard/index.js';
+import { startHarness, type RunningHarness } from '../../packages/harness/src/harness/index.js';
 import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
 import { FIXTURE_DASHBOARD, LONG_TITLE, fixtureFunctions } from './web-fixtures.js';
 import { layoutFacts, screenshotPath, seriousViolations, type LayoutFacts } from './web-layout-facts.js';
 
 const skip = chromiumSkipReason();
-const EXAMPLE = fileURLToPath(new URL('../../examples/', import.meta.url));
+const EXAMPLE = fileURLToPath(new URL('../../packages/harness/examples/', import.meta.url));
 const STEP = { timeout: 60_000 };
 
 async function createDashboard(url: string, name: string, text: string): Promise<string> {

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { JSDOM } from 'jsdom';
-import { createHarnessApp } from '../../src/harness/index.js';
-import { WEB_ASSETS } from '../../src/harness/web/index.js';
-import type { App } from '../../src/index.js';
+import { createHarnessApp } from '../../packages/harness/src/harness/index.js';
+import { WEB_ASSETS } from '../../packages/harness/src/harness/web/index.js';
+import type { App } from '../../packages/trellis/src/index.js';
 
-const ASSETS = fileURLToPath(new URL('../../src/harness/web/assets/', import.meta.url));
+const ASSETS = fileURLToPath(new URL('../../packages/harness/src/harness/web/assets/', import.meta.url));
 // The page's modules are plain browser JavaScript without type declarations.
 const pageModule = (name: string): Promise<any> => import(pathToFileURL(`${ASSETS}${name}`).href);
 

@@ -4,9 +4,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import fc from 'fast-check';
-import { widgetTimezone } from '../../src/dashboard/timezone.js';
+import { widgetTimezone } from '../../packages/harness/src/dashboard/timezone.js';
 
-const ASSETS = fileURLToPath(new URL('../../src/harness/web/assets/', import.meta.url));
+const ASSETS = fileURLToPath(new URL('../../packages/harness/src/harness/web/assets/', import.meta.url));
 const pageModule = (name: string): Promise<any> => import(pathToFileURL(`${ASSETS}${name}`).href);
 
 const ZONES = ['UTC', '+05:30', '-08:00', '+00:00', 'America/New_York', 'Europe/Berlin', 'Asia/Kolkata', 'Australia/Lord_Howe'];

@@ -5,12 +5,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ConsoleMessage, FrameLocator, Page } from 'playwright-core';
-import { loadFunctionsFile } from '../../src/dashboard/index.js';
-import { startHarness, type RunningHarness } from '../../src/harness/index.js';
+import { loadFunctionsFile } from '../../packages/harness/src/dashboard/index.js';
+import { startHarness, type RunningHarness } from '../../packages/harness/src/harness/index.js';
 import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
 
 const skip = chromiumSkipReason();
-const EXAMPLE = fileURLToPath(new URL('../../examples/', import.meta.url));
+const EXAMPLE = fileURLToPath(new URL('../../packages/harness/examples/', import.meta.url));
 const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 const STEP = { timeout: 15_000 };
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
-import { FunctionRegistry } from '../../src/dashboard/index.js';
+import { FunctionRegistry } from '../../packages/harness/src/dashboard/index.js';
 import { alive } from '../support/process-alive.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/functions/', import.meta.url));

@@ -1,6 +1,6 @@
 /**
- * The package as a user gets it: `npm pack` of this repository (built first when `dist/` is missing or older
- * than the sources), installed from the tarball into a new, empty project folder.
+ * The packages as a user gets them: `npm pack` of each workspace package (built first when a `dist/` is missing
+ * or older than its sources), installed from the tarballs into a new, empty project folder.
  *
  * @example
  * const project = await installPackedPackage();
@@ -28,9 +28,15 @@ function newest(dir: string, skip: RegExp): number {
   return latest;
 }
 
+/** The packages a project can install, by name, with their folders in this repository. */
+export const PACKAGES = { trellis: 'packages/trellis', 'trellis-harness': 'packages/harness', 'create-trellis': 'packages/create-trellis' } as const;
+export type PackageName = keyof typeof PACKAGES;
+
 function built(): boolean {
-  const marker = join(REPO, 'dist', 'widgets', 'index.d.cts');
-  return existsSync(marker) && statSync(marker).mtimeMs >= newest(join(REPO, 'src'), /\.test(-suite)?\.ts$/);
+  return [['trellis', 'widgets'], ['harness', 'lint']].every(([pkg, room]) => {
+    const marker = join(REPO, 'packages', pkg!, 'dist', room!, 'index.d.cts');
+    return existsSync(marker) && statSync(marker).mtimeMs >= newest(join(REPO, 'packages', pkg!, 'src'), /\.test(-suite)?\.ts$/);
+  });
 }
 
 /**
@@ -56,34 +62,51 @@ async function ensureBuilt(): Promise<void> {
   }
 }
 
+/** Builds the packages when needed and packs every one into `dir`: the tarball of each package, by name. */
+export async function packTarballs(dir: string): Promise<Record<PackageName, string>> {
+  await ensureBuilt();
+  const { stdout } = await run(NPM, ['pack', '--workspaces', '--json', '--pack-destination', dir], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 });
+  const packed = JSON.parse(stdout) as { name: PackageName; filename: string }[];
+  return Object.fromEntries(packed.map((p) => [p.name, join(dir, p.filename)])) as Record<PackageName, string>;
+}
+
 export interface InstalledProject {
-  /** The project folder: a CommonJS package (as `npm init` makes it) with the package installed. */
+  /** The project folder: a CommonJS package (as `npm init` makes it) with the packages installed. */
   dir: string;
-  /** The tarball `npm pack` made. */
-  tarball: string;
+  /** The tarball of each package, as `npm pack` made them. */
+  tarballs: Record<PackageName, string>;
   remove(): void;
 }
 
+export interface InstallOptions {
+  /** The packages to install; default the framework and the harness. */
+  readonly packages?: readonly PackageName[];
+  /** npm install's extra arguments, e.g. `--omit=dev`. */
+  readonly npmArgs?: readonly string[];
+}
+
 /**
- * Packs the package and installs the tarball into a new project whose package.json is what `npm init -y`
- * writes (no `"type"`, so `.js` files are CommonJS). Its dependencies come from the npm cache when they are
+ * Packs the packages and installs the tarballs into a new project whose package.json is what `npm init -y`
+ * writes (no `"type"`, so `.js` files are CommonJS). Their dependencies come from the npm cache when they are
  * there (`--prefer-offline`).
  */
-export async function installPackedPackage(): Promise<InstalledProject> {
-  await ensureBuilt();
+export async function installPackedPackage(options: InstallOptions = {}): Promise<InstalledProject> {
   const root = mkdtempSync(join(tmpdir(), 'trellis-consumer-'));
   try {
     const packDir = join(root, 'pack');
     const dir = join(root, 'project');
     for (const d of [packDir, dir]) mkdirSync(d);
-    const { stdout } = await run(NPM, ['pack', REPO, '--pack-destination', packDir, '--silent'], { cwd: root });
-    const tarball = join(packDir, stdout.trim().split('\n').pop()!);
+    const tarballs = await packTarballs(packDir);
     writeFileSync(
       join(dir, 'package.json'),
       `${JSON.stringify({ name: 'widget-project', version: '1.0.0', main: 'index.js', scripts: { test: 'echo "Error: no test specified" && exit 1' }, license: 'ISC' }, null, 2)}\n`,
     );
-    await run(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir, maxBuffer: 16 * 1024 * 1024 });
-    return { dir, tarball, remove: () => rmSync(root, { recursive: true, force: true }) };
+    const install = (options.packages ?? ['trellis', 'trellis-harness']).map((name) => tarballs[name]);
+    await run(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...(options.npmArgs ?? []), ...install], {
+      cwd: dir,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    return { dir, tarballs, remove: () => rmSync(root, { recursive: true, force: true }) };
   } catch (error) {
     rmSync(root, { recursive: true, force: true });
     throw error;

@@ -4,8 +4,8 @@
  * benchmark, so the documented figures and the asserted ones come from the same code.
  */
 import type { Redis } from 'ioredis';
-import { RedisRateLimitStore } from '../../src/ratelimit/redis/index.js';
-import type { RateLimitPolicy } from '../../src/ratelimit/types.js';
+import { RedisRateLimitStore } from '../../packages/trellis/src/ratelimit/redis/index.js';
+import type { RateLimitPolicy } from '../../packages/trellis/src/ratelimit/types.js';
 
 /** Keys of 42 bytes with an 8-character partition, as in the benchmark: `trellis:rl:{GET /bench:limit|p0000100}:sw3`. */
 export const MEMORY_KEY_PREFIX = 'trellis:rl:';

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
-import { loadFunctionsFile } from 'trellis/dashboard';
-import { HarnessClient, startHarness } from 'trellis/harness';
+import { loadFunctionsFile } from 'trellis-harness/dashboard';
+import { HarnessClient, startHarness } from 'trellis-harness';
 
 let harness;
 let client;

@@ -1,7 +1,7 @@
-// Vitest: the in-process driver of trellis/dashboard, no HTTP at all.
+// Vitest: the in-process driver of trellis-harness/dashboard, no HTTP at all.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createInterpreter, loadFunctionsFile } from 'trellis/dashboard';
+import { createInterpreter, loadFunctionsFile } from 'trellis-harness/dashboard';
 
 let interpreter;
 let dashboard;

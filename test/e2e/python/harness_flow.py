@@ -15,7 +15,7 @@ import urllib.error
 import urllib.request
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-EXAMPLE = os.path.join(ROOT, "examples")
+EXAMPLE = os.path.join(ROOT, "packages", "harness", "examples")
 
 
 def api(base, method, path, body=None):
@@ -36,7 +36,7 @@ class HarnessFlow(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.process = subprocess.Popen(
-            [os.environ.get("NODE", "node"), "--import", "tsx", "src/cli/main.ts", "harness", "--port", "0",
+            [os.environ.get("NODE", "node"), "--import", "tsx", "packages/harness/src/cli/main.ts", "harness", "--port", "0",
              "--functions", os.path.join(EXAMPLE, "functions.json")],
             cwd=ROOT, stdout=subprocess.PIPE, text=True,
         )

@@ -1,0 +1,65 @@
+import type { WidgetModel } from './model.js';
+import { AUTO_PERIOD_SECONDS, resolveTimeRange, type DashboardState } from './state.js';
+import type { WidgetContext as ToolkitWidgetContext } from 'trellis/widgets';
+import { widgetTimezone, type WidgetTimezone } from './timezone.js';
+
+export type { WidgetTimezone };
+
+/** Pixels per grid column and per grid row: a 6 × 6 widget is 588 × 369, as in AWS's example event. */
+export const PIXELS_PER_COLUMN = 98;
+export const PIXELS_PER_ROW = 61.5;
+
+/** `widgetContext` of the event a custom widget's function receives: the authoring toolkit's type. */
+export type WidgetContext = ToolkitWidgetContext<unknown>;
+
+/** The event: the params' own fields at the top level, plus `widgetContext`. */
+export type WidgetEvent = Record<string, unknown> & { widgetContext: WidgetContext };
+
+/**
+ * Builds `widgetContext` for a widget in a state at an instant.
+ *
+ * @example
+ * buildWidgetContext(widget, state, Date.now(), {}).width; // 588 for a 6-column widget
+ */
+export function buildWidgetContext(
+  widget: WidgetModel,
+  state: DashboardState,
+  now: number,
+  forms: Record<string, string | string[]>,
+): WidgetContext {
+  const auto = state.period === 'auto';
+  return {
+    dashboardName: state.dashboardName,
+    widgetId: widget.widgetId,
+    accountId: state.accountId,
+    locale: state.locale,
+    timezone: widgetTimezone(state.timezone, now),
+    period: auto ? AUTO_PERIOD_SECONDS : (state.period as number),
+    isAutoPeriod: auto,
+    timeRange: resolveTimeRange(state.timeRange, now),
+    theme: state.theme,
+    linkCharts: state.linkCharts,
+    title: widget.title ?? '',
+    forms: { all: forms },
+    params: cloneJson(widget.params),
+    width: state.width ?? widget.width * PIXELS_PER_COLUMN,
+    height: state.height ?? Math.round(widget.height * PIXELS_PER_ROW),
+  };
+}
+
+/**
+ * The event for a widget's own function: its params spread at the top level (when they are an object) plus
+ * `widgetContext`.
+ *
+ * @example
+ * buildEvent({ name: 'x' }, ctx); // { name: 'x', widgetContext: ctx }
+ */
+export function buildEvent(topLevel: unknown, widgetContext: WidgetContext): WidgetEvent {
+  const spread = typeof topLevel === 'object' && topLevel !== null && !Array.isArray(topLevel) ? cloneJson(topLevel) : {};
+  return { ...(spread as Record<string, unknown>), widgetContext };
+}
+
+/** A deep copy so a function that mutates its event cannot change the dashboard. */
+function cloneJson(v: unknown): unknown {
+  return v === undefined ? undefined : structuredClone(v);
+}

@@ -1,0 +1,37 @@
+/**
+ * `trellis-harness/dashboard`: an interpreter that behaves like the CloudWatch console for dashboards with custom
+ * widgets, a store of dashboards for an HTTP layer, and an in-process driver for TypeScript tests.
+ */
+export { DashboardError, DashboardValidationError, NotFoundError, UnprocessableError } from './errors.js';
+export type { DashboardErrorKind, NotFoundTarget, ValidationMessage } from './errors.js';
+export { parseDashboard } from './validate.js';
+export { WIDGET_TYPES, summarizeWidget } from './model.js';
+export type { DashboardModel, UpdateOn, WidgetModel, WidgetSummary, WidgetType } from './model.js';
+export { AUTO_PERIOD_SECONDS, defaultState, normalizeState, resolveTimeRange } from './state.js';
+export type { DashboardState, ResolvedTimeRange, StateInput, StateTimeRange, Zoom, ZoomInput } from './state.js';
+export { parseIsoDateTime, parseRelative, resolveRelative } from './time-range.js';
+export type { DurationParts } from './time-range.js';
+export { PIXELS_PER_COLUMN, PIXELS_PER_ROW, buildEvent, buildWidgetContext } from './event.js';
+export type { WidgetContext, WidgetEvent, WidgetTimezone } from './event.js';
+export { htmlOfValue, renderMarkdown } from './render.js';
+export { MAX_MARKDOWN_LENGTH, MarkdownTooLargeError } from './markdown.js';
+export { MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
+export type { WidgetError } from './render.js';
+export type {
+  ActionEntry, CancelledAction, DashboardInfo, DescribeResult, RefreshResult, StateUpdate, WidgetEventKind, WidgetInvocation, WidgetResult,
+} from './results.js';
+export type { Finding, FormField, FunctionInvoker, HtmlAnalyzer, WidgetAction } from './ports.js';
+export { FunctionRegistry, FunctionsConfigError, loadFunctionsFile, validateFunctionsConfig } from './functions/index.js';
+export type {
+  AwsCredentialsSource, AwsEndpoint, FunctionInfo, FunctionSpec, FunctionsConfig, InProcessHandler, InvokeError, InvokeOptions, InvokeOutcome, LambdaContext,
+} from './functions/index.js';
+export { Dashboard } from './dashboard.js';
+export { logsOf } from './widget-session.js';
+export type { DashboardContext, RefreshOptions, RunActionOptions, WidgetRef } from './dashboard.js';
+export { DashboardStore } from './store.js';
+export type { DashboardStoreOptions } from './store.js';
+export { lintAnalyzer } from './html-analyzer.js';
+export { ActionHandle, DashboardDriver, WidgetView } from './driver.js';
+export type { ActionQuery } from './find-action.js';
+export { Interpreter, createInterpreter, createHarness } from './interpreter.js';
+export type { Harness, HarnessOptions, InterpreterOptions } from './interpreter.js';

@@ -1,0 +1,20 @@
+import { DashboardError, DashboardValidationError, NotFoundError, UnprocessableError } from '../dashboard/index.js';
+import { HttpError } from 'trellis';
+
+/**
+ * The harness app's error handler: the interpreter's typed refusals become problem details — validation →
+ * 400 (with `validationMessages`), not found → 404 (with `target`), unprocessable → 422 (with `field`).
+ * Registered once with `app.onError(DashboardError, …)`; anything else becomes the framework's 500.
+ */
+export function dashboardErrorToProblem(error: DashboardError): never {
+  throw toHttpError(error);
+}
+
+function toHttpError(error: DashboardError): HttpError {
+  if (error instanceof DashboardValidationError) {
+    return new HttpError(400, error.message, { validationMessages: error.validationMessages });
+  }
+  if (error instanceof NotFoundError) return new HttpError(404, error.message, { target: error.target });
+  if (error instanceof UnprocessableError) return new HttpError(422, error.message, { field: error.field });
+  return new HttpError(error.kind === 'not-found' ? 404 : error.kind === 'validation' ? 400 : 422, error.message);
+}

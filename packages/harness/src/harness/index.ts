@@ -1,0 +1,21 @@
+/**
+ * `trellis-harness`: the dashboard harness over HTTP — a Trellis app that serves the interpreter of
+ * `trellis-harness/dashboard` so that click-through tests can be written in any language — with its OpenAPI
+ * document and a typed client.
+ */
+export { DEFAULT_BODY_LIMIT, createHarnessApp, startHarness } from './app.js';
+export type { HarnessApp, HarnessAppOptions, RunningHarness, StartHarnessOptions } from './app.js';
+export { harnessRoutes } from './routes.js';
+export { ChangeFeed } from './change-feed.js';
+export type { ChangesAnswer, HarnessChange } from './change-feed.js';
+export { changesRoutes, MAX_CHANGES_WAIT_SECONDS } from './changes-route.js';
+export { watchFunctions } from './function-watch.js';
+export type { FunctionWatch, WatchOptions } from './function-watch.js';
+export { requestGuard } from './request-guard.js';
+export type { RequestGuardOptions } from './request-guard.js';
+export { isAllowedHost, isLoopback } from './hosts.js';
+export { dashboardErrorToProblem } from './errors.js';
+export { Accepts, AcceptsKind } from './accepts.js';
+export { openApiDocument } from './openapi.js';
+export { HarnessApiError, HarnessClient } from './client.js';
+export type { CreatedDashboard, DashboardDetails, HarnessClientOptions } from './client.js';

@@ -1,0 +1,51 @@
+/**
+ * Trellis core: routes, handlers with annotations, the filter pipeline with recorded refusals, services,
+ * authentication, grant authorization, the response cache, serialization, the Node host and inject().
+ */
+export { App, createApp, Logger, consoleLogger } from './app/index.js';
+export type { AppOptions, BoundAddress, IncomingRequest, InjectRequest, InjectResponse, ListenOptions, RecordedResponse, TrustProxy } from './app/index.js';
+export {
+  AllowAnonymous,
+  Authorize,
+  Cache,
+  Controller,
+  Delete,
+  Get,
+  Head,
+  Options,
+  Patch,
+  Post,
+  Put,
+  Validate,
+  annotation,
+  group,
+  route,
+} from './annotations/index.js';
+export type { AnnotationDecorator, CacheSettings, CacheVary, Handler, RouteDefinition, ValidateSchemas } from './annotations/index.js';
+export {
+  ExecutionContext,
+  FilterOrder,
+  HttpError,
+  PayloadTooLargeError,
+  ClientAbortedError,
+  PipelineError,
+  RequestHeaders,
+  ResponseHeaders,
+  BufferBodySource,
+  problem,
+} from './pipeline/index.js';
+export type { Annotation, BodySource, AnnotationKind, Feature, FeatureKind, Filter, HttpMethod, Next, OutgoingResponse, Principal, ProblemDetails, Refusal, RequestInfo, RouteInfo } from './pipeline/index.js';
+export {
+  Lifetime,
+  RegistrationType,
+  ServiceCollection,
+  ServiceCycleError,
+  ServiceLifetimeError,
+  ServiceNotFoundError,
+  createToken,
+} from './services/index.js';
+export type { Factory, RegistrationOptions, ServiceResolver, Token, TypedToken } from './services/index.js';
+export { Authenticator, MemoryResponseCache, Reply, ResponseCacheStore, reply } from './filters/index.js';
+export type { AuthenticationResult, CacheClock, CachedResponse, ErrorClass, ErrorHandler } from './filters/index.js';
+export { ApiKeyAuthenticator, JwtBearerAuthenticator } from './auth/index.js';
+export type { ApiKeyAuthenticatorOptions, ApiKeyIdentity, JsonWebKeySet, JwtBearerAuthenticatorOptions } from './auth/index.js';

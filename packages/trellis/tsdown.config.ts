@@ -1,0 +1,41 @@
+import { defineConfig } from 'tsdown';
+import { builtinsOfBundledPackages, thirdPartyLicences } from '../../scripts/build/plugins.mjs';
+
+// Every subpath the package exports is an entry; code two entries share goes into a shared file, so each class
+// exists once per module format however the package is imported, and a cold start reads a few files.
+// The CommonJS packages the core needs on every request are bundled: Node.js loads a CommonJS package imported
+// from an ES module through a second loader that reads, scans and wraps each of its files, which cost a cold
+// start more than all of Trellis's own code.
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    'ratelimit/index': 'src/ratelimit/index.ts',
+    'ratelimit/redis/index': 'src/ratelimit/redis/index.ts',
+    'lambda/index': 'src/lambda/index.ts',
+    'widgets/index': 'src/widgets/index.ts',
+  },
+  format: ['esm', 'cjs'],
+  fixedExtension: false,
+  platform: 'node',
+  target: 'node20.19',
+  tsconfig: 'tsconfig.json',
+  dts: true,
+  sourcemap: true,
+  // The maps point into src/, which the package ships, instead of carrying a second copy of every source.
+  outputOptions: { sourcemapExcludeSources: true },
+  inputOptions: { checks: { pluginTimings: false } },
+  logLevel: 'warn',
+  // The CommonJS output is deliberate: Jest and TypeScript projects compiled to CommonJS cannot load ES modules.
+  checks: { legacyCjs: false },
+  shims: true,
+  clean: false,
+  deps: {
+    alwaysBundle: ['find-my-way', 'forwarded-parse', 'proxy-addr'],
+    // Everything that may end up bundled: those three and the packages they require. Anything else is an error.
+    onlyBundle: [
+      'find-my-way', 'fast-decode-uri-component', 'fast-deep-equal', 'fast-querystring', 'ret', 'safe-regex2',
+      'forwarded-parse', 'proxy-addr', 'forwarded', 'ipaddr.js',
+    ],
+  },
+  plugins: [builtinsOfBundledPackages(), thirdPartyLicences('Trellis')],
+});

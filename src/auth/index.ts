@@ -1,4 +1,0 @@
-export { ApiKeyAuthenticator } from './api-key.js';
-export type { ApiKeyAuthenticatorOptions, ApiKeyIdentity } from './api-key.js';
-export { JwtBearerAuthenticator } from './jwt-bearer.js';
-export type { JwtBearerAuthenticatorOptions } from './jwt-bearer.js';
