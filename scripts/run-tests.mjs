@@ -34,7 +34,8 @@ if (build.status !== 0) {
 }
 const result = spawnSync(
   process.execPath,
-  ['--conditions=trellis-source', '--import', 'tsx', '--test', '--test-concurrency=2', ...selected],
+  // TAP on every Node.js version (Node.js 24 would otherwise print its spec reporter when not on a terminal).
+  ['--conditions=trellis-source', '--import', 'tsx', '--test', '--test-reporter=tap', '--test-concurrency=2', ...selected],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'test' } },
 );
 process.exit(result.status ?? 1);

@@ -4,11 +4,12 @@
 // installed for production, is small and brings none of the harness's tools.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import semver from 'semver';
 import { installPackedPackage, REPO, type InstalledProject } from '../support/packed-package.js';
 
 const run = promisify(execFile);
@@ -167,6 +168,59 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
       assert.deepEqual(printed, { html: '<p>Hello &lt;Ada&gt;</p>', findings: 1, client: 'function', clock: 5, app: 'function' });
     });
   }
+
+  it('every package installed with them runs on the Node.js versions they support (20.19 and later)', () => {
+    const wrong: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        if (name.startsWith('.')) continue;
+        const path = join(dir, name);
+        if (name.startsWith('@')) {
+          walk(path);
+          continue;
+        }
+        const manifest = JSON.parse(readFileSync(join(path, 'package.json'), 'utf8')) as { name: string; version: string; engines?: { node?: string } };
+        const range = manifest.engines?.node;
+        if (range && !['20.19.0', '22.12.0', '24.0.0'].every((version) => semver.satisfies(version, range))) wrong.push(`${manifest.name}@${manifest.version} wants node ${range}`);
+        if (existsSync(join(path, 'node_modules'))) walk(join(path, 'node_modules'));
+      }
+    };
+    walk(join(project.dir, 'node_modules'));
+    assert.deepEqual(wrong, []);
+  });
+
+  it('README.md\'s taste runs as shown: 200 with 4 permits left, then it listens', async () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const taste = /```ts title="reports\.ts"\n([\s\S]*?)```/.exec(readme)?.[1];
+    assert.ok(taste, 'README.md shows reports.ts');
+    const dir = join(project.dir, 'taste');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+    writeFileSync(join(dir, 'reports.ts'), taste);
+    const child = spawn(process.execPath, [join(project.dir, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'reports.ts'], {
+      cwd: dir,
+      env: { ...process.env, PORT: '0', NODE_OPTIONS: undefined },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const lines: string[] = [];
+      await new Promise<void>((done, fail) => {
+        createInterface({ input: child.stdout! }).on('line', (line) => {
+          lines.push(line);
+          if (lines.length === 2) done();
+        });
+        child.once('exit', (code) => fail(new Error(`reports.ts exited with ${code}: ${lines.join('\n')}`)));
+      });
+      assert.equal(lines[0], '200 4');
+      const url = /^listening on (http:\/\/\S+)$/.exec(lines[1]!)?.[1];
+      assert.ok(url, lines[1]);
+      const res = await fetch(`${url}/reports`, { headers: { 'x-api-key': 'k1' } });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('ratelimit-remaining'), '3');
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
 
   it('prints its version', async () => {
     const { stdout } = await run(process.execPath, [join('node_modules', '.bin', 'trellis'), '--version'], { cwd: project.dir });

@@ -143,7 +143,8 @@ describe('Node.js module handlers: the context and the environment', () => {
     assert.match(env.AWS_LAMBDA_LOG_STREAM_NAME, /\[\$LATEST\]/);
     assert.equal(env.AWS_REGION, 'eu-west-1');
     assert.equal(env.AWS_DEFAULT_REGION, 'eu-west-1');
-    assert.equal(env.AWS_EXECUTION_ENV, 'AWS_Lambda_nodejs20.x');
+    // The runtime of the Node.js the harness runs on.
+    assert.equal(env.AWS_EXECUTION_ENV, `AWS_Lambda_nodejs${process.versions.node.split('.')[0]}.x`);
     assert.equal(env._HANDLER, 'cjs/behaviours.env');
     assert.equal(env.LAMBDA_TASK_ROOT, fixtures.replace(/\/$/, ''));
     assert.equal(env.cwd, fixtures.replace(/\/$/, ''));
