@@ -53,6 +53,12 @@ describe('the template validator', () => {
     assert.ok(problemsOf((t) => { t.Parameters.ApiKeysParameter.Type = 'Text'; }).length > 0);
   });
 
+  it('knows today\'s resource properties: a function URL with response streaming, the nodejs24.x runtime', () => {
+    assert.deepEqual(problemsOf((t) => { t.Resources.OrdersFunction.Properties.FunctionUrlConfig = { AuthType: 'AWS_IAM', InvokeMode: 'RESPONSE_STREAM' }; }), []);
+    assert.ok(problemsOf((t) => { t.Resources.OrdersFunction.Properties.FunctionUrlConfig = { AuthTyp: 'NONE' }; }).some((p) => p.path.includes('FunctionUrlConfig')));
+    assert.deepEqual(problemsOf((t) => { t.Resources.Url = { Type: 'AWS::Lambda::Url', Properties: { AuthType: 'NONE', TargetFunctionArn: { 'Fn::GetAtt': ['OrdersFunction', 'Arn'] } } }; }), []);
+  });
+
   it('checks event sources by their type', () => {
     assert.ok(problemsOf((t) => { t.Resources.OrdersFunction.Properties.Events.Api.Properties.Verb = 'ANY'; }).some((p) => p.path.startsWith('/Resources/OrdersFunction/Properties/Events/Api')));
     assert.ok(problemsOf((t) => { t.Resources.OrdersFunction.Properties.Events.Api.Type = 'HttpAPI'; }).length > 0);

@@ -1,26 +1,22 @@
 /**
- * Validates CloudFormation and AWS SAM templates against the published CloudFormation resource specification
- * (the `@aws-cdk/cfnspec` package ships it, AWS::Serverless::* resources included): every resource's
+ * Validates CloudFormation and AWS SAM templates against AWS's current resource specification, as the
+ * `@aws-cdk/aws-service-spec` package ships it (AWS::Serverless::* resources included): every resource's
  * properties are turned into a JSON Schema — names, required ones, types, nested property types, lists and
- * maps, intrinsic functions allowed where values go — and checked with Ajv. Then every `Ref`, `Fn::GetAtt`,
- * `Fn::Sub` variable and `Condition` must name something the template (or the SAM transform) defines.
+ * maps, unions, intrinsic functions allowed where values go — and checked with Ajv. Then every `Ref`,
+ * `Fn::GetAtt`, `Fn::Sub` variable and `Condition` must name something the template (or the SAM transform)
+ * defines.
  *
  * @example
  * const problems = validateTemplate(readTemplate('examples/lambda-api/template.yaml'));
  * assert.deepEqual(problems, []);
  */
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { loadAwsServiceSpecSync } from '@aws-cdk/aws-service-spec';
+import type { PropertyType, Resource, SpecDatabase, TypeDefinition } from '@aws-cdk/service-spec-types';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 
 type Json = Record<string, any>;
-interface SpecProperty {
-  PrimitiveType?: string; PrimitiveTypes?: string[]; Type?: string; Types?: string[]; ItemType?: string; ItemTypes?: string[];
-  PrimitiveItemType?: string; PrimitiveItemTypes?: string[]; InclusiveItemTypes?: string[]; InclusivePrimitiveItemTypes?: string[];
-  Required?: boolean;
-}
-interface SpecType { Properties?: Record<string, SpecProperty>; PrimitiveType?: string; Attributes?: Record<string, unknown> }
-interface Specification { ResourceSpecificationVersion: string; ResourceTypes: Record<string, SpecType>; PropertyTypes: Record<string, SpecType> }
+type Properties = Resource['properties'];
 
 export interface TemplateProblem {
   /** A JSON pointer into the template (`/Resources/Api/Properties/MemorySize`). */
@@ -28,94 +24,115 @@ export interface TemplateProblem {
   readonly message: string;
 }
 
-let loaded: Specification | undefined;
-/** The CloudFormation resource specification, read once. */
-export function specification(): Specification {
-  loaded ??= JSON.parse(readFileSync(createRequire(import.meta.url).resolve('@aws-cdk/cfnspec/spec/specification.json'), 'utf8')) as Specification;
+let loaded: SpecDatabase | undefined;
+/** The resource specification, read once. */
+function specification(): SpecDatabase {
+  loaded ??= loadAwsServiceSpecSync();
   return loaded;
+}
+/** The version of the specification, for messages. */
+const SPEC_VERSION = (createRequire(import.meta.url)('@aws-cdk/aws-service-spec/package.json') as { version: string }).version;
+
+/** A resource type by its CloudFormation name, or undefined. */
+function resourceOf(type: string): Resource | undefined {
+  return specification().lookup('resource', 'cloudFormationType', 'equals', type)[0];
+}
+
+/** What the SAM transform makes of a SAM resource, under the same logical ID: its attributes are that type's. */
+const SAM_GENERATES: Record<string, string> = {
+  'AWS::Serverless::Function': 'AWS::Lambda::Function',
+  'AWS::Serverless::Api': 'AWS::ApiGateway::RestApi',
+  'AWS::Serverless::HttpApi': 'AWS::ApiGatewayV2::Api',
+  'AWS::Serverless::SimpleTable': 'AWS::DynamoDB::Table',
+  'AWS::Serverless::LayerVersion': 'AWS::Lambda::LayerVersion',
+  'AWS::Serverless::StateMachine': 'AWS::StepFunctions::StateMachine',
+  'AWS::Serverless::Application': 'AWS::CloudFormation::Stack',
+};
+
+/** The attributes `Fn::GetAtt` may read from a resource of a type, or undefined when the type is unknown. */
+function attributesOf(type: string): string[] | undefined {
+  const resource = resourceOf(SAM_GENERATES[type] ?? type);
+  return resource ? Object.keys(resource.attributes) : undefined;
 }
 
 const FUNCTION_KEYS = ['Ref', 'Condition', 'Fn::Base64', 'Fn::Cidr', 'Fn::FindInMap', 'Fn::GetAtt', 'Fn::GetAZs', 'Fn::ImportValue', 'Fn::Join', 'Fn::Select', 'Fn::Split', 'Fn::Sub', 'Fn::Transform', 'Fn::And', 'Fn::Equals', 'Fn::If', 'Fn::Not', 'Fn::Or', 'Fn::Length', 'Fn::ToJsonString'];
 /** A value computed by CloudFormation: an object with exactly one intrinsic function key. */
 const INTRINSIC = { type: 'object', minProperties: 1, maxProperties: 1, propertyNames: { enum: FUNCTION_KEYS } };
 
+const INTEGER = { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^-?\\d+$' }] };
 const PRIMITIVES: Record<string, Json> = {
-  String: { type: ['string', 'number', 'boolean'] },
-  Integer: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^-?\\d+$' }] },
-  Long: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: '^-?\\d+$' }] },
-  Double: { anyOf: [{ type: 'number' }, { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' }] },
-  Boolean: { anyOf: [{ type: 'boolean' }, { enum: ['true', 'false'] }] },
-  Timestamp: { type: 'string' },
-  Json: { type: ['object', 'array', 'string'] },
+  string: { type: ['string', 'number', 'boolean'] },
+  integer: INTEGER,
+  number: { anyOf: [{ type: 'number' }, { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' }] },
+  boolean: { anyOf: [{ type: 'boolean' }, { enum: ['true', 'false'] }] },
+  'date-time': { type: 'string' },
+  json: { type: ['object', 'array', 'string'] },
+  null: { type: 'null' },
+  tag: { type: 'object', required: ['Key', 'Value'], additionalProperties: false, properties: { Key: { anyOf: [{ type: 'string' }, INTRINSIC] }, Value: { anyOf: [{ type: ['string', 'number', 'boolean'] }, INTRINSIC] } } },
 };
-
-const defName = (name: string): string => name.replace(/[^A-Za-z0-9]/g, '_');
 
 /** Builds the JSON Schema of one resource type, with the definitions of the property types it reaches. */
 class ResourceSchemaBuilder {
   readonly definitions: Record<string, Json> = {};
-  readonly #pending: [string, SpecType][] = [];
+  readonly #pending: TypeDefinition[] = [];
 
-  constructor(private readonly spec: Specification, private readonly resourceType: string) {}
+  #definition(id: string): TypeDefinition {
+    const def = specification().get('typeDefinition', id);
+    if (!def) throw new Error(`The specification names a property type ${id} that it does not define.`);
+    return def;
+  }
 
-  #ref(typeName: string): Json {
-    const qualified = `${this.resourceType}.${typeName}`;
-    const full = this.spec.PropertyTypes[qualified] ? qualified : typeName;
-    const def = this.spec.PropertyTypes[full];
-    if (!def) throw new Error(`The specification names a property type ${typeName} of ${this.resourceType} that it does not define.`);
-    const key = defName(full);
+  #ref(id: string): Json {
+    const key = `t${id}`;
     if (!(key in this.definitions)) {
       this.definitions[key] = {};
-      this.#pending.push([key, def]);
+      this.#pending.push(this.#definition(id));
     }
     return { $ref: `#/definitions/${key}` };
   }
 
-  #alternatives(primitives: readonly string[] | undefined, types: readonly string[] | undefined): Json[] {
-    return [...(primitives ?? []).map((p) => PRIMITIVES[p] ?? {}), ...(types ?? []).map((t) => this.#ref(t))];
-  }
-
-  #item(p: SpecProperty): Json {
-    const options = this.#alternatives(
-      [...(p.PrimitiveItemType ? [p.PrimitiveItemType] : []), ...(p.PrimitiveItemTypes ?? [])],
-      [...(p.ItemType ? [p.ItemType] : []), ...(p.ItemTypes ?? [])],
-    );
-    return { anyOf: [...options, INTRINSIC] };
-  }
-
-  property(p: SpecProperty): Json {
-    if (p.Type === 'List') return { anyOf: [{ type: 'array', items: this.#item(p) }, INTRINSIC] };
-    if (p.Type === 'Map') return { anyOf: [{ type: 'object', additionalProperties: this.#item(p) }, INTRINSIC] };
-    const options = this.#alternatives(
-      [...(p.PrimitiveType ? [p.PrimitiveType] : []), ...(p.PrimitiveTypes ?? [])],
-      [...(p.Type ? [p.Type] : []), ...(p.Types ?? [])],
-    );
-    const inclusive = this.#alternatives(p.InclusivePrimitiveItemTypes, p.InclusiveItemTypes);
-    if (inclusive.length > 0) options.push({ type: 'array', items: { anyOf: [...inclusive, INTRINSIC] } });
-    return { anyOf: [...options, INTRINSIC] };
+  /** A value of the type, or an intrinsic function that computes one. */
+  type(t: PropertyType): Json {
+    switch (t.type) {
+      case 'array':
+        return { anyOf: [{ type: 'array', items: this.type(t.element) }, INTRINSIC] };
+      case 'map':
+        return { anyOf: [{ type: 'object', additionalProperties: this.type(t.element) }, INTRINSIC] };
+      case 'ref':
+        return this.#ref(t.reference.$ref);
+      case 'union':
+        return { anyOf: [...t.types.map((u) => this.type(u)), INTRINSIC] };
+      default:
+        return { anyOf: [PRIMITIVES[t.type] ?? {}, INTRINSIC] };
+    }
   }
 
   /** An object with exactly the specification's properties, its required ones present. */
-  object(properties: Record<string, SpecProperty>, requireThem = true): Json {
-    const required = requireThem ? Object.entries(properties).filter(([, p]) => p.Required).map(([n]) => n) : [];
+  object(properties: Properties, requireThem = true): Json {
+    const required = requireThem ? Object.entries(properties).filter(([, p]) => p.required).map(([n]) => n) : [];
     const schema: Json = { type: 'object', additionalProperties: false, properties: {} };
-    for (const [name, p] of Object.entries(properties)) schema.properties[name] = this.property(p);
+    for (const [name, p] of Object.entries(properties)) {
+      // A value of an earlier type of the property is still accepted.
+      const types = [p.type, ...(p.previousTypes ?? [])];
+      schema.properties[name] = types.length === 1 ? this.type(p.type) : { anyOf: types.map((t) => this.type(t)) };
+    }
     if (required.length > 0) schema.required = required;
-    // An event source (SAM) is told apart by its Type: `HttpApi` takes the properties of HttpApiEvent.
-    const kinds = properties.Properties?.Types;
-    if (properties.Type?.PrimitiveType === 'String' && kinds) {
-      const named = kinds.filter((k) => k.endsWith('Event'));
-      schema.properties.Type = { enum: named.map((k) => k.slice(0, -'Event'.length)) };
-      schema.allOf = named.map((k) => ({ if: { properties: { Type: { const: k.slice(0, -'Event'.length) } } }, then: { properties: { Properties: this.#ref(k) } } }));
+    // A SAM event source is told apart by its Type: `HttpApi` takes the properties of HttpApiEvent.
+    const kinds = properties.Properties?.type;
+    if (properties.Type?.type.type === 'string' && kinds?.type === 'union') {
+      const named = kinds.types.flatMap((k) => (k.type === 'ref' ? [[this.#definition(k.reference.$ref).name, k] as const] : [])).filter(([name]) => name.endsWith('Event'));
+      if (named.length > 0) {
+        schema.properties.Type = { enum: named.map(([name]) => name.slice(0, -'Event'.length)) };
+        schema.allOf = named.map(([name, k]) => ({ if: { properties: { Type: { const: name.slice(0, -'Event'.length) } } }, then: { properties: { Properties: this.type(k) } } }));
+      }
     }
     return schema;
   }
 
   /** Fills the definitions reached so far (and those they reach). */
   finish(): void {
-    for (let next = this.#pending.shift(); next; next = this.#pending.shift()) {
-      const [key, def] = next;
-      this.definitions[key] = def.Properties ? { anyOf: [this.object(def.Properties), INTRINSIC] } : (PRIMITIVES[def.PrimitiveType ?? ''] ?? {});
+    for (let def = this.#pending.shift(); def; def = this.#pending.shift()) {
+      this.definitions[`t${def.$id}`] = { anyOf: [this.object(def.properties), INTRINSIC] };
     }
   }
 }
@@ -133,22 +150,21 @@ const RESOURCE_ATTRIBUTES = {
 const validators = new Map<string, ValidateFunction>();
 const ajv = new Ajv({ allErrors: true, strict: false });
 
-function resourceValidator(type: string): ValidateFunction {
-  let validate = validators.get(type);
+function resourceValidator(resource: Resource): ValidateFunction {
+  let validate = validators.get(resource.cloudFormationType);
   if (!validate) {
-    const builder = new ResourceSchemaBuilder(specification(), type);
-    const properties = specification().ResourceTypes[type]!.Properties ?? {};
-    const hasRequired = Object.values(properties).some((p) => p.Required);
+    const builder = new ResourceSchemaBuilder();
+    const hasRequired = Object.values(resource.properties).some((p) => p.required);
     const schema: Json = {
       type: 'object',
       required: hasRequired ? ['Type', 'Properties'] : ['Type'],
       additionalProperties: false,
-      properties: { Type: { const: type }, Properties: builder.object(properties), ...RESOURCE_ATTRIBUTES },
+      properties: { Type: { const: resource.cloudFormationType }, Properties: builder.object(resource.properties), ...RESOURCE_ATTRIBUTES },
     };
     builder.finish();
     schema.definitions = builder.definitions;
     validate = ajv.compile(schema);
-    validators.set(type, validate);
+    validators.set(resource.cloudFormationType, validate);
   }
   return validate;
 }
@@ -159,8 +175,8 @@ function globalsValidator(): ValidateFunction {
     const schema: Json = { type: 'object', additionalProperties: false, properties: {} };
     const definitions: Record<string, Json> = {};
     for (const [section, type] of [['Function', 'AWS::Serverless::Function'], ['Api', 'AWS::Serverless::Api'], ['HttpApi', 'AWS::Serverless::HttpApi'], ['SimpleTable', 'AWS::Serverless::SimpleTable'], ['LayerVersion', 'AWS::Serverless::LayerVersion']] as const) {
-      const builder = new ResourceSchemaBuilder(specification(), type);
-      schema.properties[section] = builder.object(specification().ResourceTypes[type]?.Properties ?? {}, false);
+      const builder = new ResourceSchemaBuilder();
+      schema.properties[section] = builder.object(resourceOf(type)?.properties ?? {}, false);
       builder.finish();
       Object.assign(definitions, builder.definitions);
     }
@@ -256,8 +272,8 @@ function checkReferences(template: Json): TemplateProblem[] {
   const problems: TemplateProblem[] = [];
   const attributeProblem = (resource: string, attribute: string): string | null => {
     if (!isResource(resource)) return `names no resource: ${resource}`;
-    const spec = specification().ResourceTypes[resources[resource]?.Type as string];
-    if (spec?.Attributes && !(attribute in spec.Attributes)) return `${resource} (${String(resources[resource]!.Type)}) has no attribute ${attribute}; it has ${Object.keys(spec.Attributes).join(', ')}`;
+    const attributes = attributesOf(resources[resource]?.Type as string);
+    if (attributes && !attributes.includes(attribute)) return `${resource} (${String(resources[resource]!.Type)}) has no attribute ${attribute}; it has ${attributes.join(', ')}`;
     return null;
   };
   const walk = (value: unknown, path: string, locals: ReadonlySet<string>): void => {
@@ -315,11 +331,12 @@ export function validateTemplate(template: Record<string, unknown>): TemplatePro
       const type = resource?.Type;
       if (typeof type !== 'string') continue;
       if (type.startsWith('Custom::') || type === 'AWS::CloudFormation::CustomResource') continue;
-      if (!specification().ResourceTypes[type]) {
-        problems.push({ path: `/Resources/${name}/Type`, message: `unknown resource type ${type} (resource specification ${specification().ResourceSpecificationVersion})` });
+      const spec = resourceOf(type);
+      if (!spec) {
+        problems.push({ path: `/Resources/${name}/Type`, message: `unknown resource type ${type} (@aws-cdk/aws-service-spec ${SPEC_VERSION})` });
         continue;
       }
-      const validate = resourceValidator(type);
+      const validate = resourceValidator(spec);
       if (!validate(resource)) problems.push(...explain(validate.errors, `/Resources/${name}`));
     }
   }
