@@ -34,12 +34,13 @@ const work = mkdtempSync(join(tmpdir(), 'trellis-bundle-bench-'));
 try {
   // The guide's build command, as its package.json says it, run by npm in the example project.
   const command: string = JSON.parse(readFileSync(join(EXAMPLE, 'package.json'), 'utf8')).scripts.build;
-  execSync('npm run --silent build', { cwd: EXAMPLE, stdio: ['ignore', 'ignore', 'inherit'] });
+  // esbuild's summary goes to stderr: kept, and shown only when a build fails.
+  execSync('npm run --silent build', { cwd: EXAMPLE, stdio: ['ignore', 'ignore', 'pipe'] });
   // The same command for the Hono app: only the entry point and the output file differ.
   const honoEntry = join(ROOT, 'bench', 'lambda-api-hono', 'handler.ts');
   const honoCommand = command.replace(/^esbuild handler\.ts /, `esbuild ${JSON.stringify(honoEntry)} `).replace('--outfile=dist/handler.mjs', `--outfile=${join(work, 'hono.mjs')}`);
   if (honoCommand === command || !honoCommand.includes(work)) throw new Error(`the guide's build command changed shape: ${command}`);
-  execSync(honoCommand, { cwd: EXAMPLE, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}` } });
+  execSync(honoCommand, { cwd: EXAMPLE, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}` } });
 
   const bundles = { trellis: join(EXAMPLE, 'dist', 'handler.mjs'), hono: join(work, 'hono.mjs') };
   const folders: Record<string, string> = {};

@@ -1,12 +1,12 @@
 // The guide's orders API (examples/lambda-api) written with Hono, for the bundle benchmark: the same routes,
 // API keys read from SSM Parameter Store at init, grants, a per-caller limit of 20 a minute with RateLimit-*
-// headers (hono-rate-limiter), a cached health check, and ioredis for a shared count when REDIS_URL is set.
+// headers (hono-rate-limiter), a cached health check, and ioredis loaded only when REDIS_URL is set, as the
+// guide's handler loads it.
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { Hono, type Context, type Next } from 'hono';
 import { handle } from 'hono/aws-lambda';
 import { HTTPException } from 'hono/http-exception';
 import { rateLimiter } from 'hono-rate-limiter';
-import { Redis } from 'ioredis';
 
 interface Caller {
   subject: string;
@@ -29,7 +29,7 @@ async function readApiKeys(): Promise<Record<string, Caller>> {
 }
 
 const keys = await readApiKeys();
-const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
+const redis = process.env.REDIS_URL ? new (await import('ioredis')).Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
 void redis;
 const orders = new Map<string, Order>();
 

@@ -3,10 +3,9 @@
 // kept for the environment's life, and the app is built. With REDIS_URL set, rate limits are counted in Redis
 // across all execution environments; without it, each environment counts on its own.
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
-import { Redis } from 'ioredis';
 import type { ApiKeyIdentity } from 'trellis';
 import { lambdaHandler } from 'trellis/lambda';
-import { RedisRateLimitStore } from 'trellis/ratelimit/redis';
+import type { RateLimitStore } from 'trellis/ratelimit';
 import { createOrdersApp } from './app.js';
 
 /** The API keys (key → caller) from the SecureString parameter that API_KEYS_PARAMETER names. */
@@ -18,13 +17,15 @@ async function readApiKeys(): Promise<Record<string, ApiKeyIdentity>> {
   return JSON.parse(Parameter.Value) as Record<string, ApiKeyIdentity>;
 }
 
-const apiKeys = await readApiKeys();
-const redisUrl = process.env.REDIS_URL;
+/**
+ * The Redis store when REDIS_URL is set. The Redis client is loaded only then, so an environment that counts on
+ * its own never spends its cold start loading it; the bundler still sees the import and packs ioredis.
+ */
+async function sharedStore(): Promise<RateLimitStore | undefined> {
+  const url = process.env.REDIS_URL;
+  if (!url) return undefined;
+  const [{ Redis }, { RedisRateLimitStore }] = await Promise.all([import('ioredis'), import('trellis/ratelimit/redis')]);
+  return new RedisRateLimitStore({ client: new Redis(url, { maxRetriesPerRequest: 1 }), keyPrefix: 'orders:' });
+}
 
-export const handler = lambdaHandler(
-  createOrdersApp({
-    apiKeys,
-    // A client made here, not the store's `url` option: a bundler sees this import and packs ioredis.
-    store: redisUrl ? new RedisRateLimitStore({ client: new Redis(redisUrl, { maxRetriesPerRequest: 1 }), keyPrefix: 'orders:' }) : undefined,
-  }),
-);
+export const handler = lambdaHandler(createOrdersApp({ apiKeys: await readApiKeys(), store: await sharedStore() }));
