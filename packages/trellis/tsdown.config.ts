@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsdown';
+import { packageOptions } from '../../scripts/build/options.js';
 import { builtinsOfBundledPackages, thirdPartyLicences } from '../../scripts/build/plugins.mjs';
 
 // Every subpath the package exports is an entry; code two entries share goes into a shared file, so each class
@@ -7,6 +8,7 @@ import { builtinsOfBundledPackages, thirdPartyLicences } from '../../scripts/bui
 // from an ES module through a second loader that reads, scans and wraps each of its files, which cost a cold
 // start more than all of Trellis's own code.
 export default defineConfig({
+  ...packageOptions(),
   entry: {
     index: 'src/index.ts',
     'ratelimit/index': 'src/ratelimit/index.ts',
@@ -15,20 +17,6 @@ export default defineConfig({
     'widgets/index': 'src/widgets/index.ts',
   },
   format: ['esm', 'cjs'],
-  fixedExtension: false,
-  platform: 'node',
-  target: 'node20.19',
-  tsconfig: 'tsconfig.json',
-  dts: true,
-  sourcemap: true,
-  // The maps point into src/, which the package ships, instead of carrying a second copy of every source.
-  outputOptions: { sourcemapExcludeSources: true },
-  inputOptions: { checks: { pluginTimings: false } },
-  logLevel: 'warn',
-  // The CommonJS output is deliberate: Jest and TypeScript projects compiled to CommonJS cannot load ES modules.
-  checks: { legacyCjs: false },
-  shims: true,
-  clean: false,
   deps: {
     alwaysBundle: ['find-my-way', 'forwarded-parse', 'proxy-addr'],
     // Everything that may end up bundled: those three and the packages they require. Anything else is an error.
