@@ -14,6 +14,7 @@ import { lambdaHandler } from '../../packages/trellis/src/lambda/index.js';
 import { createOrdersApp } from '../../examples/lambda-api/app.js';
 import { redisSkipReason, startRedisServer } from '../support/redis-server.js';
 import { httpEvent, lambdaContext } from '../support/lambda-events.js';
+import { SOURCE_NODE_ARGS } from '../support/source-node.js';
 
 const ENVIRONMENTS = 3;
 const EVENTS_PER_ENVIRONMENT = 40;
@@ -47,7 +48,7 @@ async function environment(setup: Setup): Promise<void> {
 async function runEnvironments(setup: Setup): Promise<number[]> {
   const self = fileURLToPath(import.meta.url);
   const children = Array.from({ length: ENVIRONMENTS }, () =>
-    spawn(process.execPath, ['--import', 'tsx', self], { env: { ...process.env, TRELLIS_LAMBDA_ENVIRONMENT: JSON.stringify(setup) }, stdio: ['pipe', 'pipe', 'inherit'] }),
+    spawn(process.execPath, [...SOURCE_NODE_ARGS, self], { env: { ...process.env, TRELLIS_LAMBDA_ENVIRONMENT: JSON.stringify(setup) }, stdio: ['pipe', 'pipe', 'inherit'] }),
   );
   try {
     const outputs = children.map((child) => createInterface({ input: child.stdout })[Symbol.asyncIterator]());

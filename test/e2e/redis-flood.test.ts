@@ -16,6 +16,7 @@ import { RateLimit, RateLimitPartitioner, RateLimitStore } from '../../packages/
 import type { RateLimitDecision } from '../../packages/trellis/src/ratelimit/index.js';
 import { RedisRateLimitStore } from '../../packages/trellis/src/ratelimit/redis/index.js';
 import { redisSkipReason, startRedisServer } from '../support/redis-server.js';
+import { SOURCE_NODE_ARGS } from '../support/source-node.js';
 
 const PROCESSES = 4;
 const REQUESTS = 200;
@@ -77,7 +78,7 @@ async function startApps(setup: AppSetup): Promise<AppHandle[]> {
   const self = fileURLToPath(import.meta.url);
   return Promise.all(
     Array.from({ length: PROCESSES }, async () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', self], {
+      const child = spawn(process.execPath, [...SOURCE_NODE_ARGS, self], {
         env: { ...process.env, TRELLIS_FLOOD_APP: JSON.stringify(setup) },
         stdio: ['pipe', 'pipe', 'inherit'],
       });

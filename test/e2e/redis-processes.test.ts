@@ -11,6 +11,7 @@ import { InProcessRateLimitStore } from '../../packages/trellis/src/ratelimit/in
 import { RedisRateLimitStore } from '../../packages/trellis/src/ratelimit/redis/index.js';
 import type { RateLimitPolicy, RateLimitStore } from '../../packages/trellis/src/ratelimit/types.js';
 import { redisSkipReason, startRedisServer } from '../support/redis-server.js';
+import { SOURCE_NODE_ARGS } from '../support/source-node.js';
 
 const PROCESSES = 4;
 const REQUESTS_PER_PROCESS = 100;
@@ -40,7 +41,7 @@ async function worker(setup: WorkerSetup): Promise<void> {
 async function runWorkers(setup: WorkerSetup): Promise<number[]> {
   const self = fileURLToPath(import.meta.url);
   const children = Array.from({ length: PROCESSES }, () =>
-    spawn(process.execPath, ['--import', 'tsx', self], {
+    spawn(process.execPath, [...SOURCE_NODE_ARGS, self], {
       env: { ...process.env, TRELLIS_RATE_LIMIT_WORKER: JSON.stringify(setup) },
       stdio: ['pipe', 'pipe', 'inherit'],
     }),
