@@ -1,5 +1,7 @@
 // The tsdown options both packages build with: ES modules and CommonJS for Node.js 20.19, declarations for
 // each, source maps into the shipped sources. Each package's tsdown.config.ts adds its entries and layout.
+// The configs load with `tsdown --config-loader unrun` (the packages' build scripts): on Node.js 24, which can
+// import a TypeScript config itself, that loader still resolves `./options.js` to this file as TypeScript does.
 import type { UserConfig } from 'tsdown';
 import { esmOnlyTypeImports } from './plugins.mjs';
 
