@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import semver from 'semver';
+import { linesOf } from '../support/child-lines.js';
 import { installPackedPackage, REPO, type InstalledProject } from '../support/packed-package.js';
 
 const run = promisify(execFile);
@@ -203,14 +203,7 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {
-      const lines: string[] = [];
-      await new Promise<void>((done, fail) => {
-        createInterface({ input: child.stdout! }).on('line', (line) => {
-          lines.push(line);
-          if (lines.length === 2) done();
-        });
-        child.once('exit', (code) => fail(new Error(`reports.ts exited with ${code}: ${lines.join('\n')}`)));
-      });
+      const lines = await linesOf(child, (read) => read.length === 2);
       assert.equal(lines[0], '200 4');
       const url = /^listening on (http:\/\/\S+)$/.exec(lines[1]!)?.[1];
       assert.ok(url, lines[1]);
@@ -243,15 +236,7 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
     });
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
     try {
-      const lines: string[] = [];
-      const rl = createInterface({ input: child.stdout! });
-      await new Promise<void>((ready, fail) => {
-        rl.on('line', (line) => {
-          lines.push(line);
-          if (lines.length === 2) ready();
-        });
-        void exited.then((code) => fail(new Error(`the harness exited with ${code}: ${lines.join('\n')}`)));
-      });
+      const lines = await linesOf(child, (read) => read.length === 2);
       const url = /^Trellis harness listening on (http:\/\/\S+)$/.exec(lines[0]!)?.[1];
       const id = /^dashboard (\S+) dashboard /.exec(lines[1]!)?.[1];
       assert.ok(url && id, lines.join('\n'));

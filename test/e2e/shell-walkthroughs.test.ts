@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
+import { linesOf } from '../support/child-lines.js';
 import { REPO } from '../support/packed-package.js';
 
 function jqMissing(): string | false {
@@ -35,11 +35,8 @@ describe('documented shell walkthroughs', { skip: jqMissing(), timeout: 120_000 
   before(async () => {
     // As `npm start` runs it: the harness with its bundled example, no arguments but a free port.
     harness = spawn(process.execPath, [join(REPO, 'packages', 'harness', 'dist', 'cli', 'main.js'), 'harness', '--port', '0'], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
-    const first = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: harness.stdout! }).once('line', resolve);
-      harness.once('exit', (code) => reject(new Error(`the harness exited with ${code}`)));
-    });
-    url = /^Trellis harness listening on (\S+)$/.exec(first)![1]!;
+    const [first] = await linesOf(harness, (lines) => lines.length === 1);
+    url = /^Trellis harness listening on (\S+)$/.exec(first!)![1]!;
   });
   after(() => {
     harness?.kill('SIGTERM');
