@@ -570,6 +570,35 @@ describe('observing rate limiting', () => {
     assert.deepEqual(seen, [{ kind: 'storeFailed', policy: 's', partition: 'anonymous', error: 'store down', cost: 1, timed: true }]);
   });
 
+  it('an async observer whose promise rejects, alone or combined, is logged; the app keeps answering and no rejection goes unhandled', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const logged: string[] = [];
+      const audit = { write: async (_entry: object) => { throw new Error('audit down'); } };
+      for (const observer of [
+        { refused: (e: { policy: { name: string } }) => audit.write({ limit: e.policy.name }) },
+        combineRateLimitObservers({ decided: async () => { throw new Error('metrics down'); } }, { refused: () => audit.write({}) }),
+      ]) {
+        const app = createApp();
+        app.services.replace(Logger, () => ({ warn() {}, debug() {}, error: (m: string, d?: { error?: unknown }) => logged.push(`${m}: ${(d?.error as Error | undefined)?.message}`) }));
+        app.services.add(RateLimitObserver, () => observer);
+        app.route(route('GET', '/a', [RateLimit({ name: 'a', permitLimit: 1, windowSeconds: 60 })], () => 'ok'));
+        assert.equal((await app.inject({ url: '/a' })).statusCode, 200);
+        assert.equal((await app.inject({ url: '/a' })).statusCode, 429);
+        assert.equal((await app.inject({ url: '/a' })).statusCode, 429, 'the app still answers');
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.deepEqual(unhandled, []);
+      assert.ok(logged.length >= 4, logged.join('\n'));
+      for (const line of logged) assert.match(line, /^A RateLimitObserver failed; the request went on: (audit|metrics) down$/);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('refusals are logged at debug and fail-opens and store errors at warn, at most one line per counter per interval, with the count held back', async () => {
     const lines: Array<[string, string, unknown]> = [];
     const logClock = new ManualClock(0);

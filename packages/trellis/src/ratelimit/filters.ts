@@ -95,7 +95,7 @@ function storeFailed(
   log?.storeFailed(policy, partition, error);
   if (observer?.storeFailed !== undefined) {
     const event = { ctx, policy, partition, cost, error, durationMs: performance.now() - started };
-    tell(log, () => observer.storeFailed!(event));
+    tell(ctx, () => observer.storeFailed!(event));
   }
   return false;
 }
@@ -112,13 +112,21 @@ function limitBroken(ctx: ExecutionContext, policy: RateLimitPolicy, what: strin
   return false;
 }
 
-/** Calls an observer, logging (never passing on) what it throws. */
-function tell(log: RateLimitLog | undefined, call: () => void): void {
+/**
+ * Calls an observer without waiting for it: what it throws, and what the promise of an async observer rejects
+ * with, is logged and never passed on (a rejection left unhandled would end the process).
+ */
+function tell(ctx: ExecutionContext, call: () => unknown): void {
   try {
-    call();
+    const result = call();
+    if (isThenable(result)) result.then(undefined, (error: unknown) => observerFailed(ctx, error));
   } catch (error) {
-    log?.failed('A RateLimitObserver threw; the request went on', error);
+    observerFailed(ctx, error);
   }
+}
+
+function observerFailed(ctx: ExecutionContext, error: unknown): void {
+  logOf(ctx)?.failed('A RateLimitObserver failed; the request went on', error);
 }
 
 /** Tells the observer and the log what a decision means: every decision, and a refusal or fail-open. */
@@ -138,11 +146,11 @@ function report(
   else if (!decision.allowed) log?.refused(policy, partition, retryAfterSeconds(decision));
   if (observer === undefined) return;
   const event = { ctx, policy, partition, cost, decision, durationMs: performance.now() - started };
-  if (observer.decided !== undefined) tell(log, () => observer.decided!(event));
+  if (observer.decided !== undefined) tell(ctx, () => observer.decided!(event));
   if (failedOpen !== undefined) {
-    if (observer.failedOpen !== undefined) tell(log, () => observer.failedOpen!(event));
+    if (observer.failedOpen !== undefined) tell(ctx, () => observer.failedOpen!(event));
   } else if (!decision.allowed && observer.refused !== undefined) {
-    tell(log, () => observer.refused!(event));
+    tell(ctx, () => observer.refused!(event));
   }
 }
 

@@ -29,9 +29,10 @@ export interface RateLimitStoreErrorEvent {
 /**
  * Told what rate limiting decides. Every method is optional; register one with
  * `app.services.add(RateLimitObserver, …)` (or `rateLimitMetrics({ meter })` for OpenTelemetry metrics;
- * `combineRateLimitObservers` joins several). Calls are synchronous and made before the response is written:
- * keep them quick. An observer that throws is logged and otherwise ignored. With no observer registered, the
- * filters measure nothing.
+ * `combineRateLimitObservers` joins several). Each is called before the response is written and is not waited
+ * for: keep synchronous work quick, and an async observer (one returning a promise) finishes on its own time.
+ * An observer that throws, or whose promise rejects, is logged (with the app's Logger) and otherwise ignored:
+ * the request goes on and the process keeps running. With no observer registered, the filters measure nothing.
  *
  * @example
  * app.services.add(RateLimitObserver, () => ({
@@ -39,19 +40,22 @@ export interface RateLimitStoreErrorEvent {
  * }));
  */
 export interface RateLimitObserver {
+  // Each returns anything: nothing, a value (ignored), or a promise (its rejection is logged, never waited for).
   /** Every store answer: allowed, refused or failed open. */
-  decided?(event: RateLimitDecisionEvent): void;
+  decided?(event: RateLimitDecisionEvent): unknown;
   /** A request refused with 429. */
-  refused?(event: RateLimitDecisionEvent): void;
+  refused?(event: RateLimitDecisionEvent): unknown;
   /** A request the store admitted without counting it (`decision.failedOpen` is set). */
-  failedOpen?(event: RateLimitDecisionEvent): void;
+  failedOpen?(event: RateLimitDecisionEvent): unknown;
   /** A store that threw or rejected: the request was refused with 503. */
-  storeFailed?(event: RateLimitStoreErrorEvent): void;
+  storeFailed?(event: RateLimitStoreErrorEvent): unknown;
 }
 export const RateLimitObserver = createToken<RateLimitObserver>('RateLimitObserver');
 
 /**
- * One observer that tells each of `observers` in turn; one that throws does not keep the others from hearing.
+ * One observer that tells each of `observers` in turn; one that throws, or whose promise rejects, does not keep
+ * the others from hearing. The combined call throws the first synchronous failure; when some observers are
+ * async, it returns a promise that settles once they all have, rejecting with the first failure.
  *
  * @example
  * app.services.add(RateLimitObserver, () => combineRateLimitObservers(rateLimitMetrics({ meter }), auditObserver));
@@ -60,17 +64,27 @@ export function combineRateLimitObservers(...observers: RateLimitObserver[]): Ra
   const each = <K extends keyof RateLimitObserver>(method: K) => {
     const listeners = observers.filter((o) => typeof o[method] === 'function');
     if (listeners.length === 0) return undefined;
-    return (event: never) => {
+    return (event: never): void | Promise<void> => {
       let failure: unknown;
       let failed = false;
+      const pending: PromiseLike<unknown>[] = [];
       for (const o of listeners) {
         try {
-          (o[method] as (e: never) => void).call(o, event);
+          const result: unknown = (o[method] as (e: never) => unknown).call(o, event);
+          if (result !== null && typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') pending.push(result as PromiseLike<unknown>);
         } catch (error) {
           if (!failed) [failure, failed] = [error, true];
         }
       }
-      if (failed) throw failure;
+      if (pending.length === 0) {
+        if (failed) throw failure;
+        return;
+      }
+      return Promise.allSettled(pending).then((results) => {
+        if (failed) throw failure;
+        const rejected = results.find((r) => r.status === 'rejected');
+        if (rejected) throw rejected.reason;
+      });
     };
   };
   return { decided: each('decided'), refused: each('refused'), failedOpen: each('failedOpen'), storeFailed: each('storeFailed') };
