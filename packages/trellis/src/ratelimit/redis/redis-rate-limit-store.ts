@@ -100,6 +100,43 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The event-emitter side of a client, which node-redis and ioredis both have. */
+interface ErrorEmitter {
+  listenerCount(event: 'error'): number;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+}
+
+/** How often a client's errors are written out, at most, when the application did not listen for them. */
+const CLIENT_ERROR_INTERVAL_MS = 60_000;
+
+/**
+ * A client given without an `error` listener gets one. A node-redis client (an EventEmitter) with none ends
+ * the process on its first connection error ("Unhandled 'error' event") when Redis goes away; the store
+ * answers by its failure mode meanwhile, so the error is written to stderr, at most once a minute, with what
+ * to do about it.
+ */
+function listenForErrors(client: RedisScriptClient): void {
+  const emitter = client as Partial<ErrorEmitter>;
+  if (typeof emitter.listenerCount !== 'function' || typeof emitter.on !== 'function' || emitter.listenerCount('error') > 0) return;
+  let last = -Infinity;
+  let held = 0;
+  emitter.on('error', (error: unknown) => {
+    const now = Date.now();
+    if (now - last < CLIENT_ERROR_INTERVAL_MS) {
+      held++;
+      return;
+    }
+    last = now;
+    const more = held > 0 ? ` (${held} more since the last such line)` : '';
+    held = 0;
+    process.emitWarning(
+      `the Redis client reported an error: ${describe(error)}${more}. Rate limits follow the store's failure mode until Redis answers again. ` +
+        "Add your own client.on('error', …) listener to handle these errors yourself.",
+      { type: 'RedisRateLimitStoreWarning' },
+    );
+  });
+}
+
 /**
  * A `RateLimitStore` on Redis: the same exact sliding window as the in-process store, shared by every
  * process that uses the same Redis. Each acquire is one atomic Lua script (EVALSHA, falling back to EVAL
@@ -159,6 +196,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.#clock = options.clock;
     this.#flights = new FlightControl(timeoutMs, maxInFlight, overflow);
     this.#ownsClient = client === undefined;
+    if (client !== undefined) listenForErrors(client);
     // A client passed in is checked above; one for a URL is created only once every option is known good.
     this.#client = client ?? createRedisClient(url!, timeoutMs);
     this.#runner = runner ?? scriptRunner(this.#client, SLIDING_WINDOW_SHA, SLIDING_WINDOW_SCRIPT);
