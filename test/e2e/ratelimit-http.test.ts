@@ -570,6 +570,20 @@ describe('observing rate limiting', () => {
     assert.deepEqual(seen, [{ kind: 'storeFailed', policy: 's', partition: 'anonymous', error: 'store down', cost: 1, timed: true }]);
   });
 
+  it('a request the store admitted without counting it (failed open) claims no RateLimit numbers; counted ones still do', async () => {
+    const config = new RateLimitConfiguration({ maxTrackedPartitions: 1, partitionHeader: 'x-t', structuredHeaders: true });
+    const single = limitedApp([RateLimit({ name: 'n', permitLimit: 10, windowSeconds: 60 })], { config }).app;
+    const counted = await hit(single, { 'x-t': 'a' });
+    assert.equal(counted.headers['ratelimit-remaining'], '9');
+    const open = await hit(single, { 'x-t': 'b' }); // over the partition cap: admitted, not counted
+    assert.equal(open.statusCode, 200);
+    for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit', 'ratelimit-policy']) assert.equal(open.headers[name], undefined, name);
+    const two = limitedApp([RateLimit({ name: 'a', permitLimit: 10, windowSeconds: 60 }), RateLimit({ name: 'b', permitLimit: 5, windowSeconds: 60 })], { config }).app;
+    assert.equal((await hit(two, { 'x-t': 'a' })).headers['ratelimit-remaining'], '4');
+    const bothOpen = await hit(two, { 'x-t': 'b' });
+    assert.equal(bothOpen.headers['ratelimit-remaining'], undefined);
+  });
+
   it('an async observer whose promise rejects, alone or combined, is logged; the app keeps answering and no rejection goes unhandled', async () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);

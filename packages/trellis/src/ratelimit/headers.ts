@@ -26,16 +26,21 @@ export function reported(outcomes: readonly Outcome[]): Outcome | undefined {
 
 const sfString = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[^\x20-\x7e]/g, '?')}"`;
 
-/** Writes `RateLimit-Limit`, `-Remaining`, `-Reset` (and optionally the draft's structured fields). */
+/**
+ * Writes `RateLimit-Limit`, `-Remaining`, `-Reset` (and optionally the draft's structured fields) for the
+ * counters that counted the request: a decision that failed open counted nothing, so it claims no numbers.
+ */
 export function writeHeaders(headers: ResponseHeaders, outcomes: readonly Outcome[], structured: boolean): void {
-  const top = reported(outcomes);
+  const counted = outcomes.some((o) => o.decision.failedOpen !== undefined) ? outcomes.filter((o) => o.decision.failedOpen === undefined) : outcomes;
+  const top = reported(counted);
   if (!top) return;
   writeCounts(headers, top.decision);
-  if (structured) writeStructured(headers, top, outcomes);
+  if (structured) writeStructured(headers, top, counted);
 }
 
-/** The headers of a request that met one counter: nothing to compare, nothing to collect. */
+/** The headers of a request that met one counter: nothing to compare, nothing to collect; none if it failed open. */
 export function writeSingle(headers: ResponseHeaders, policy: RateLimitPolicy, decision: RateLimitDecision, structured: boolean): void {
+  if (decision.failedOpen !== undefined) return;
   writeCounts(headers, decision);
   if (structured) {
     const outcome = { policy, decision };
