@@ -52,6 +52,18 @@ describe('what the app sees of each event kind', () => {
     assert.deepEqual(seen.invocation.authorizer.claims, { sub: '7d9e2c1a-user', email: 'ana@example.com', 'cognito:groups': 'admins' });
   });
 
+  it('the source address as an IP address alone: sam local\'s `192.168.0.1/32` loses its prefix, a value that is no address is none', async () => {
+    const handler = lambdaHandler(echoApp());
+    for (const [kind, given, expected] of [['http-api', '192.168.0.1/32', '192.168.0.1'], ['rest-api', '192.168.0.1/32', '192.168.0.1'], ['http-api', 'unknown', null]] as const) {
+      const event = fixture(kind);
+      if (kind === 'http-api') event.requestContext.http.sourceIp = given;
+      else event.requestContext.identity.sourceIp = given;
+      const seen = JSON.parse(readResult(await handler(event)).body);
+      assert.equal(seen.remoteAddress ?? null, expected, `${kind} ${given}`);
+      assert.equal(seen.invocation.sourceIp ?? null, expected, `${kind} ${given}`);
+    }
+  });
+
   it('a REST Lambda authorizer\'s context and principal are read apart from claims', async () => {
     const event = fixture('rest-api');
     event.requestContext.authorizer = { principalId: 'user|a1', tenant: 'acme', integrationLatency: 12 };

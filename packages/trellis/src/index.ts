@@ -2,7 +2,7 @@
  * Trellis core: routes, handlers with annotations, the filter pipeline with recorded refusals, services,
  * authentication, grant authorization, the response cache, serialization, the Node host and inject().
  */
-export { App, createApp, Logger, consoleLogger } from './app/index.js';
+export { App, createApp, Logger, consoleLogger, normalizeAddress } from './app/index.js';
 export type { AppOptions, BoundAddress, IncomingRequest, InjectRequest, InjectResponse, ListenOptions, RecordedResponse, TrustProxy } from './app/index.js';
 export {
   AllowAnonymous,

@@ -25,17 +25,51 @@ export function compileTrust(trust: TrustProxy | undefined): ((address: string, 
   }
 }
 
+let isIP: ((input: string) => number) | undefined;
+
+/**
+ * An address as proxies and gateways write it, as the IP address alone: `203.0.113.7:8080` → `203.0.113.7`,
+ * `[2001:db8::1]:443` → `2001:db8::1`, a single-host prefix `192.168.0.1/32` → `192.168.0.1`. Anything that is
+ * then not an IPv4 or IPv6 address (`unknown`, an obfuscated `_hidden` identifier, a host name) is
+ * `undefined`: it never stands for a client.
+ *
+ * @example
+ * normalizeAddress('[2001:db8::1]:443'); // '2001:db8::1'
+ * normalizeAddress('unknown');           // undefined
+ */
+export function normalizeAddress(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const address = value
+    .trim()
+    .replace(/^\[([^\]]*)\](:\d+)?$/, '$1')
+    .replace(/^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/, '$1')
+    .replace(/^(\d{1,3}(?:\.\d{1,3}){3})\/32$/, '$1')
+    .replace(/^([0-9a-fA-F:.]*:[0-9a-fA-F:.]*)\/128$/, '$1');
+  // node:net only when an address is first read, so apps that never read one never load it.
+  isIP ??= process.getBuiltinModule('node:net').isIP;
+  return isIP(address) === 0 ? undefined : address;
+}
+
 /** The `for=` addresses of an RFC 7239 `Forwarded` header, client first, as an `X-Forwarded-For` list; '' when unreadable. */
 function forwardedFor(header: string): string {
   try {
     return parseForwarded(header)
       .map((element) => element.for)
       .filter((value): value is string => typeof value === 'string')
-      .map((value) => value.replace(/^\[(.*)\](:\d+)?$/, '$1').replace(/^(\d+\.\d+\.\d+\.\d+):\d+$/, '$1'))
       .join(', ');
   } catch {
     return '';
   }
+}
+
+/**
+ * A forwarded-for list with every entry as an address alone, starting after the nearest entry that is not an
+ * address: hops beyond an `unknown` one cannot be told apart, so the walk ends at the hop that reported it.
+ */
+function addressesOf(list: string): string {
+  const entries = list.split(',').map(normalizeAddress);
+  const unknown = entries.lastIndexOf(undefined);
+  return entries.slice(unknown + 1).join(', ');
 }
 
 /**
@@ -54,6 +88,7 @@ export function clientAddress(
     const forwarded = headers.forwarded;
     if (forwarded !== undefined) list = forwardedFor(Array.isArray(forwarded) ? forwarded.join(', ') : forwarded);
   }
+  if (list) list = addressesOf(list);
   const request = { connection: { remoteAddress }, socket: { remoteAddress }, headers: list ? { 'x-forwarded-for': list } : {} };
   return proxyaddr(request as unknown as Parameters<typeof proxyaddr>[0], trust);
 }

@@ -3,4 +3,5 @@ export type { AppOptions, BoundAddress, ListenOptions } from './app.js';
 export type { InjectRequest, InjectResponse, RecordedResponse } from './inject.js';
 export type { IncomingRequest } from './dispatch.js';
 export { Logger, consoleLogger } from './logger.js';
+export { normalizeAddress } from './client-address.js';
 export type { TrustProxy } from './client-address.js';

@@ -1,3 +1,4 @@
+import { normalizeAddress } from '../index.js';
 import type { AlbEvent, ApiGatewayHttpEvent, ApiGatewayRestEvent, LambdaEventKind, LambdaHttpEvent } from './events.js';
 
 /** The HTTP request an event carries, as a host hands it to the app. */
@@ -100,7 +101,7 @@ function fromRest(event: ApiGatewayRestEvent, basePath: string | undefined): Eve
   settleLength(headers, body);
   const path = encodePath(stripPrefix(event.path, basePath));
   const query = encodeQuery(event.queryStringParameters, event.multiValueQueryStringParameters, encodeURIComponent);
-  return { method: event.httpMethod.toUpperCase(), url: withQuery(path, query), headers, body, sourceIp: event.requestContext.identity?.sourceIp };
+  return { method: event.httpMethod.toUpperCase(), url: withQuery(path, query), headers, body, sourceIp: normalizeAddress(event.requestContext.identity?.sourceIp) };
 }
 
 function fromHttp(event: ApiGatewayHttpEvent, basePath: string | undefined): EventRequest {
@@ -112,7 +113,7 @@ function fromHttp(event: ApiGatewayHttpEvent, basePath: string | undefined): Eve
   // A named stage comes first in rawPath; `$default` (and a function URL) adds nothing.
   const unstaged = stage && stage !== '$default' ? stripPrefix(event.rawPath, `/${stage}`) : event.rawPath;
   const path = encodePath(stripPrefix(unstaged, basePath));
-  return { method: event.requestContext.http.method.toUpperCase(), url: withQuery(path, event.rawQueryString ?? ''), headers, body, sourceIp: event.requestContext.http.sourceIp };
+  return { method: event.requestContext.http.method.toUpperCase(), url: withQuery(path, event.rawQueryString ?? ''), headers, body, sourceIp: normalizeAddress(event.requestContext.http.sourceIp) };
 }
 
 function fromAlb(event: AlbEvent, basePath: string | undefined): EventRequest {
@@ -124,7 +125,8 @@ function fromAlb(event: AlbEvent, basePath: string | undefined): EventRequest {
   const query = encodeQuery(event.queryStringParameters, event.multiValueQueryStringParameters, asIs);
   const forwarded = headers['x-forwarded-for'];
   const list = Array.isArray(forwarded) ? forwarded.join(',') : forwarded;
-  const sourceIp = list?.split(',').pop()?.trim() || undefined;
+  // The load balancer appends the address it saw last.
+  const sourceIp = normalizeAddress(list?.split(',').pop());
   return { method: event.httpMethod.toUpperCase(), url: withQuery(path, query), headers, body, sourceIp };
 }
 
