@@ -64,6 +64,21 @@ describe('what the app sees of each event kind', () => {
     }
   });
 
+  it('a body marked isBase64Encoded must be base64: anything else is a 400 naming base64, through every event kind', async () => {
+    const handler = lambdaHandler(echoApp());
+    for (const kind of FIXTURE_KINDS) {
+      const good = httpEvent(kind, { method: 'POST', path: '/orders/1', headers: { 'content-type': 'application/json' }, body: Buffer.from('{"got":"Hello"}') });
+      assert.deepEqual(JSON.parse(readResult(await handler(good)).body).body, { got: 'Hello' }, kind);
+      for (const bad of ['SGVsbG8@@@###', 'eyJnb3QiOiJIZWxsbyJ9\n', 'eyJnb3QiOiJIZWxsbyJ9=x', 'abc']) {
+        const event = httpEvent(kind, { method: 'POST', path: '/orders/1', headers: { 'content-type': 'application/json' }, body: Buffer.from('{}') });
+        event.body = bad;
+        const out = readResult(await handler(event));
+        assert.equal(out.statusCode, 400, `${kind} ${JSON.stringify(bad)}`);
+        assert.equal(JSON.parse(out.body).detail, 'The request body is marked isBase64Encoded but is not valid base64.');
+      }
+    }
+  });
+
   it('a REST Lambda authorizer\'s context and principal are read apart from claims', async () => {
     const event = fixture('rest-api');
     event.requestContext.authorizer = { principalId: 'user|a1', tenant: 'acme', integrationLatency: 12 };

@@ -1,4 +1,4 @@
-import { App, BufferBodySource } from '../index.js';
+import { App, BufferBodySource, HttpError, type BodySource } from '../index.js';
 import { isBinaryContentType } from './binary-body.js';
 import { httpEventKind, notAnHttpEvent } from './event-kind.js';
 import type { LambdaContext, LambdaHttpEvent, LambdaHttpResult } from './events.js';
@@ -43,6 +43,23 @@ export interface LambdaHttpHandler {
 export type AppSource = App | (() => App | Promise<App>);
 
 const noContext: LambdaContext = Object.freeze({});
+
+/** A body the event carries but that cannot be read (marked base64 but not base64): a route that reads it gets 400. */
+class UnreadableBody implements BodySource {
+  readonly present = true;
+  readonly length = undefined;
+  #consumed = false;
+  constructor(private readonly reason: string) {}
+
+  get consumed(): boolean {
+    return this.#consumed;
+  }
+
+  read(): Promise<Buffer> {
+    this.#consumed = true;
+    return Promise.reject(new HttpError(400, this.reason));
+  }
+}
 
 function checkBasePath(basePath: string | undefined): string | undefined {
   if (basePath === undefined || basePath === '' || basePath === '/') return undefined;
@@ -105,7 +122,7 @@ export function lambdaHandler(source: AppSource, options: LambdaHandlerOptions =
       method: request.method,
       url: request.url,
       headers: request.headers,
-      body: new BufferBodySource(request.body),
+      body: request.bodyError === undefined ? new BufferBodySource(request.body) : new UnreadableBody(request.bodyError),
       signal: () => new AbortController().signal,
       remoteAddress: request.sourceIp,
       items: new Map([[invocationKey, invocationOf(kind, httpEvent, context ?? noContext, request.sourceIp)]]),

@@ -9,6 +9,8 @@ export interface EventRequest {
   /** Lower-case names; repeated headers as arrays. */
   readonly headers: Record<string, string | string[]>;
   readonly body: Buffer | null;
+  /** Why the body cannot be read, when the event's body is marked base64 but is not. */
+  readonly bodyError?: string;
   readonly sourceIp: string | undefined;
 }
 
@@ -79,9 +81,16 @@ function encodeQuery(single: HeaderMap, multi: MultiHeaderMap, encode: (s: strin
 
 const asIs = (s: string): string => s;
 
-function bodyOf(body: string | null | undefined, base64: boolean | undefined): Buffer | null {
-  if (body === undefined || body === null || body === '') return null;
-  return base64 ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8');
+/** Standard base64 as API Gateway, function URLs and load balancers write it: padded, no line breaks. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** The body, or why it cannot be read: a body marked base64 that is not is answered 400 once a route reads it. */
+function eventBody(body: string | null | undefined, base64: boolean | undefined): { body: Buffer | null; bodyError?: string } {
+  if (body === undefined || body === null || body === '') return { body: null };
+  if (!base64) return { body: Buffer.from(body, 'utf8') };
+  // Node.js decodes base64 leniently (skipping what is not base64): check first, so bad input is refused.
+  if (!BASE64.test(body)) return { body: null, bodyError: 'The request body is marked isBase64Encoded but is not valid base64.' };
+  return { body: Buffer.from(body, 'base64') };
 }
 
 /** The body's true length replaces whatever the client announced (the gateway has already read it all). */
@@ -97,28 +106,28 @@ function withQuery(path: string, query: string): string {
 
 function fromRest(event: ApiGatewayRestEvent, basePath: string | undefined): EventRequest {
   const headers = readHeaders(event.headers, event.multiValueHeaders);
-  const body = bodyOf(event.body, event.isBase64Encoded);
+  const { body, bodyError } = eventBody(event.body, event.isBase64Encoded);
   settleLength(headers, body);
   const path = encodePath(stripPrefix(event.path, basePath));
   const query = encodeQuery(event.queryStringParameters, event.multiValueQueryStringParameters, encodeURIComponent);
-  return { method: event.httpMethod.toUpperCase(), url: withQuery(path, query), headers, body, sourceIp: normalizeAddress(event.requestContext.identity?.sourceIp) };
+  return { method: event.httpMethod.toUpperCase(), url: withQuery(path, query), headers, body, bodyError, sourceIp: normalizeAddress(event.requestContext.identity?.sourceIp) };
 }
 
 function fromHttp(event: ApiGatewayHttpEvent, basePath: string | undefined): EventRequest {
   const headers = readHeaders(event.headers, undefined);
   if (event.cookies && event.cookies.length > 0) headers.cookie = event.cookies.join('; ');
-  const body = bodyOf(event.body, event.isBase64Encoded);
+  const { body, bodyError } = eventBody(event.body, event.isBase64Encoded);
   settleLength(headers, body);
   const stage = event.requestContext.stage;
   // A named stage comes first in rawPath; `$default` (and a function URL) adds nothing.
   const unstaged = stage && stage !== '$default' ? stripPrefix(event.rawPath, `/${stage}`) : event.rawPath;
   const path = encodePath(stripPrefix(unstaged, basePath));
-  return { method: event.requestContext.http.method.toUpperCase(), url: withQuery(path, event.rawQueryString ?? ''), headers, body, sourceIp: normalizeAddress(event.requestContext.http.sourceIp) };
+  return { method: event.requestContext.http.method.toUpperCase(), url: withQuery(path, event.rawQueryString ?? ''), headers, body, bodyError, sourceIp: normalizeAddress(event.requestContext.http.sourceIp) };
 }
 
 function fromAlb(event: AlbEvent, basePath: string | undefined): EventRequest {
   const headers = readHeaders(event.headers, event.multiValueHeaders);
-  const body = bodyOf(event.body, event.isBase64Encoded);
+  const { body, bodyError } = eventBody(event.body, event.isBase64Encoded);
   settleLength(headers, body);
   const path = encodePath(stripPrefix(event.path, basePath));
   // A load balancer passes the query as the client wrote it, still percent-encoded.
@@ -127,7 +136,7 @@ function fromAlb(event: AlbEvent, basePath: string | undefined): EventRequest {
   const list = Array.isArray(forwarded) ? forwarded.join(',') : forwarded;
   // The load balancer appends the address it saw last.
   const sourceIp = normalizeAddress(list?.split(',').pop());
-  return { method: event.httpMethod.toUpperCase(), url: withQuery(path, query), headers, body, sourceIp };
+  return { method: event.httpMethod.toUpperCase(), url: withQuery(path, query), headers, body, bodyError, sourceIp };
 }
 
 /** Translates an event of a known kind into the request it carries. */
