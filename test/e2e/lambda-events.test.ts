@@ -79,6 +79,25 @@ describe('what the app sees of each event kind', () => {
     }
   });
 
+  it('a hand-typed event with a field of the wrong type fails with a TypeError naming the field', async () => {
+    const handler = lambdaHandler(echoApp());
+    const cases: [Parameters<typeof fixture>[0], (e: any) => void, RegExp][] = [
+      ['http-api', (e) => { e.headers = 'accept: */*'; }, /^The API Gateway HTTP API event's headers must be an object of strings, not a string\.$/],
+      ['http-api', (e) => { e.cookies = 'a=b'; }, /HTTP API event's cookies must be an array of strings, not a string/],
+      ['http-api', (e) => { e.requestContext.http.sourceIp = 7; }, /requestContext\.http\.sourceIp must be a string, not a number/],
+      ['function-url', (e) => { e.rawQueryString = { a: 1 }; }, /function URL event's rawQueryString must be a string, not an object/],
+      ['rest-api', (e) => { e.multiValueHeaders = { accept: '*/*' }; }, /REST API event's multiValueHeaders\["accept"\] must be an array of strings, not a string/],
+      ['rest-api', (e) => { e.body = 5; }, /REST API event's body must be a string, not a number/],
+      ['rest-api', (e) => { e.isBase64Encoded = 'true'; }, /isBase64Encoded must be a boolean, not a string/],
+      ['alb', (e) => { e.queryStringParameters = ['a']; }, /load balancer event's queryStringParameters must be an object of strings, not an array/],
+    ];
+    for (const [kind, damage, message] of cases) {
+      const event = fixture(kind);
+      damage(event);
+      await assert.rejects(handler(event), (error: Error) => error instanceof TypeError && message.test(error.message), `${kind}: ${message}`);
+    }
+  });
+
   it('a REST Lambda authorizer\'s context and principal are read apart from claims', async () => {
     const event = fixture('rest-api');
     event.requestContext.authorizer = { principalId: 'user|a1', tenant: 'acme', integrationLatency: 12 };

@@ -1,6 +1,7 @@
 import { App, BufferBodySource, HttpError, type BodySource } from '../index.js';
 import { isBinaryContentType } from './binary-body.js';
 import { httpEventKind, notAnHttpEvent } from './event-kind.js';
+import { checkEventFields } from './event-fields.js';
 import type { LambdaContext, LambdaHttpEvent, LambdaHttpResult } from './events.js';
 import type { LambdaContext as WidgetLambdaContext } from '../widgets/index.js';
 import { invocationKey, invocationOf } from './invocation.js';
@@ -115,6 +116,7 @@ export function lambdaHandler(source: AppSource, options: LambdaHandlerOptions =
       if (isWidgetEvent(event)) return answerWidgetEvent(app ?? (await appFor()), event, context as unknown as WidgetLambdaContext, routeParam, widget);
       throw notAnHttpEvent(event);
     }
+    checkEventFields(kind, event as Record<string, unknown>);
     const httpEvent = event as LambdaHttpEvent;
     const request = requestFromEvent(kind, httpEvent, basePath);
     const target = app ?? (await appFor());
