@@ -79,6 +79,25 @@ describe('what the app sees of each event kind', () => {
     }
   });
 
+  it('the same header limit on every door: a 1 MiB header is 431 through inject() and each event kind, as under listen()', async () => {
+    const big = 'a'.repeat(1024 * 1024);
+    const app = echoApp();
+    const injected = await app.inject({ url: '/orders/1', headers: { 'x-big': big } });
+    assert.equal(injected.statusCode, 431);
+    assert.equal(injected.json().detail, 'The request headers are larger than the server accepts.');
+    const handler = lambdaHandler(app);
+    for (const kind of FIXTURE_KINDS) {
+      const out = readResult(await handler(httpEvent(kind, { path: '/orders/1', headers: { 'x-big': big } })));
+      assert.equal(out.statusCode, 431, kind);
+      assert.equal(readResult(await handler(httpEvent(kind, { path: '/orders/1', headers: { 'x-small': 'a'.repeat(8_000) } }))).statusCode, 200, kind);
+    }
+    const strict = createApp({ maxHeaderSize: 8192 });
+    strict.route(route('GET', '/', () => 'ok'));
+    assert.equal((await strict.inject({ url: '/', headers: { 'x-h': 'a'.repeat(8_000) } })).statusCode, 200);
+    assert.equal((await strict.inject({ url: '/', headers: { 'x-h': 'a'.repeat(8_200) } })).statusCode, 431);
+    assert.equal((await strict.inject({ url: `/?q=${'a'.repeat(8_200)}` })).statusCode, 431, 'the request line counts');
+  });
+
   it('a hand-typed event with a field of the wrong type fails with a TypeError naming the field', async () => {
     const handler = lambdaHandler(echoApp());
     const cases: [Parameters<typeof fixture>[0], (e: any) => void, RegExp][] = [

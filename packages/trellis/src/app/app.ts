@@ -24,6 +24,7 @@ import { injectResponse, injectedRequest, recordResponse } from './inject.js';
 import type { InjectRequest, InjectResponse, RecordedResponse } from './inject.js';
 import { Logger, consoleLogger } from './logger.js';
 import { createNodeServer } from './node-host.js';
+import { DEFAULT_MAX_HEADER_SIZE, headBytes, headerFieldsTooLarge } from './header-size.js';
 import { Router } from './router.js';
 import { compileTrust, type TrustProxy } from './client-address.js';
 import type { TrustFunction } from './request-info.js';
@@ -33,7 +34,10 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Development mode puts error stacks in 500 problems; default: NODE_ENV === 'development'. */
   development?: boolean;
-  /** Largest accepted request header block in bytes (node:http's maxHeaderSize); default 16 KiB. */
+  /**
+   * Largest accepted request head (request line and headers) in bytes; default 16 KiB, node:http's. A larger
+   * one is answered 431 by `listen()`, `inject()` and every AWS Lambda front door alike.
+   */
   maxHeaderSize?: number;
   /**
    * Proxies trusted to say who the client is, for `ctx.request.clientAddress`: `false` (default), `true`,
@@ -201,7 +205,9 @@ export class App {
    * Lambda front doors share. Never rejects.
    */
   async respond(request: IncomingRequest): Promise<RecordedResponse> {
-    const response = await this.handle(request);
+    // The same header limit as listen(), where node:http enforces it before the app sees the request.
+    const tooLarge = headBytes(request) > (this.#options.maxHeaderSize ?? DEFAULT_MAX_HEADER_SIZE);
+    const response = tooLarge ? headerFieldsTooLarge() : await this.handle(request);
     return recordResponse(request.method, response, (error) => this.#logger().error('Writing a response failed', { error }));
   }
 
