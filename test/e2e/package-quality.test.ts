@@ -42,6 +42,14 @@ describe('the packages as published', { timeout: 240_000 }, () => {
   }
 
   for (const name of ['trellis', 'trellis-harness'] as const) {
+    it(`${name}: the tarball holds its own code only (no bundled node_modules), and no tests`, async () => {
+      const { stdout } = await run('tar', ['-tzf', tarballs[name]], { maxBuffer: 16 * 1024 * 1024 });
+      const files = stdout.split('\n').filter(Boolean);
+      assert.deepEqual(files.filter((f) => f.includes('/node_modules/')), []);
+      assert.deepEqual(files.filter((f) => /\.test(-suite)?\.ts$/.test(f)), []);
+      assert.ok(files.includes('package/CHANGELOG.md') && files.includes('package/README.md'), 'README and changelog are shipped');
+    });
+
     it(`${name}: Are the Types Wrong finds no problem for node10, node16 (CommonJS and ES modules) or bundlers`, async () => {
       const { ok, output } = await tool('attw', [tarballs[name], '--profile', 'strict', '--format', 'table-flipped']);
       assert.ok(ok, output);
