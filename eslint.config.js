@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', '.tmp/**', 'examples/**/*.js', 'packages/*/examples/**/*.js', 'packages/create-trellis/templates/**', 'test/fixtures/**'] },
+  { ignores: ['.bench/**', '**/dist/**', '**/node_modules/**', 'coverage/**', '.tmp/**', 'examples/**/*.js', 'packages/*/examples/**/*.js', 'packages/create-trellis/templates/**', 'test/fixtures/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -9,7 +9,7 @@
  *    against the peer of a bare `node -e ""` process started and ended.
  * Bounded: about 10 s.
  *
- * Run alone: node --import tsx bench/driver.bench.ts
+ * Run alone: node scripts/build-bench.mjs && node .bench/driver.bench.mjs
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';

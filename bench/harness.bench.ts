@@ -5,15 +5,15 @@
  * interleaved, best round counted), and the added latency of one request at a time on one keep-alive
  * connection, timed in microseconds. Bounded: about 25 s on 127.0.0.1.
  *
- * Run alone: node --import tsx bench/harness.bench.ts
+ * Run alone: node scripts/build-bench.mjs && node .bench/harness.bench.mjs
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { Agent, get } from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { createApp, route } from '../packages/trellis/src/index.js';
-import { createHarnessApp } from '../packages/harness/src/harness/index.js';
+import { createApp, route } from 'trellis';
+import { createHarnessApp } from 'trellis-harness';
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -43,7 +43,7 @@ interface Server {
 }
 
 async function start(kind: string): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--serve', kind], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [SELF, '--serve', kind], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout!.setEncoding('utf8');
   for await (const chunk of child.stdout!) {

@@ -1,5 +1,5 @@
 /**
- * The HTTP servers the HTTP benchmark measures, one per process: `node --import tsx bench/http-servers.ts <kind>`.
+ * The HTTP servers the HTTP benchmark measures, one per process: `node scripts/build-bench.mjs && node .bench/http-servers.mjs <kind>`.
  * Prints the port on stdout once listening. Every server answers GET /hello with {"hello":"world"}. A process
  * loads only its own framework: two frameworks sharing a dependency (both route with find-my-way) in one
  * process would slow each other's calls into it.

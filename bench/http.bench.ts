@@ -4,7 +4,7 @@
  * goals the median of the rounds' own ratios too. Bounded: about two minutes with the default 5 rounds
  * (ROUNDS=n in the environment changes that).
  *
- * Run alone: node --import tsx bench/http.bench.ts
+ * Run alone: node scripts/build-bench.mjs && node .bench/http.bench.mjs
  */
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -15,7 +15,7 @@ import { median, roundsFromEnvironment } from './rounds.js';
 
 interface Measurement { requests: number; p50: number; p99: number; errors: number; cpuMicrosPerRequest: number | null }
 
-const serverScript = fileURLToPath(new URL('./http-servers.ts', import.meta.url));
+const serverScript = fileURLToPath(new URL('./http-servers.mjs', import.meta.url));
 
 
 /**

@@ -4,16 +4,14 @@
  * then the cost of an acquire on random partitions at that size and at 10,000, so the cost of size (cache
  * misses, a larger map) shows beside the cost of the counter. About 20 s. Not part of `npm test`.
  *
- * Run alone: node --import tsx bench/in-process-scale.bench.ts
+ * Run alone: node scripts/build-bench.mjs && node .bench/in-process-scale.bench.mjs
  */
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { InProcessRateLimitStore } from '../packages/trellis/src/ratelimit/in-process-store.js';
-import { ManualClock } from '../packages/trellis/src/ratelimit/manual-clock.js';
-import { RateLimitScope, type RateLimitPolicy } from '../packages/trellis/src/ratelimit/types.js';
+import { InProcessRateLimitStore, ManualClock, RateLimitScope, type RateLimitPolicy } from 'trellis/ratelimit';
 
 const POLICY: RateLimitPolicy = { key: 'GET /bench:default', handler: 'GET /bench', name: 'default', permitLimit: 100, windowSeconds: 60, scope: RateLimitScope.Transport };
 

@@ -8,7 +8,7 @@
  *   time from process start to that answer, median of ROUNDS processes per bundle, interleaved.
  * Goal: Trellis's cold start at or below 0.85× Hono's.
  *
- * Run alone: npm run build && node --import tsx bench/lambda-bundle.bench.ts
+ * Run alone: npm run build && node scripts/build-bench.mjs && node .bench/lambda-bundle.bench.mjs
  */
 import { execFileSync, execSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';

@@ -9,7 +9,7 @@
  *  - plain: a hand-written handler with no framework (the floor: what a widget costs at all).
  * No npm package is made for widget Lambdas, so these are the peers. Bounded: about 10 s.
  *
- * Run alone: node --import tsx bench/lambda-widget.bench.ts
+ * Run alone: node scripts/build-bench.mjs && node .bench/lambda-widget.bench.mjs
  */
 import Fastify from 'fastify';
 import { Hono } from 'hono';

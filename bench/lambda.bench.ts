@@ -7,7 +7,7 @@
  *   processes per framework, the process's own CPU time counted (not wall time).
  * The apps are in bench/lambda-peers.mjs. Needs packages/trellis/dist/ (`npm run bench` builds it).
  *
- * Run alone: npm run build && node --import tsx bench/lambda.bench.ts
+ * Run alone: npm run build && node scripts/build-bench.mjs && node .bench/lambda.bench.mjs
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

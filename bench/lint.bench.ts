@@ -1,7 +1,7 @@
 // Lint throughput on a corpus of realistic widget HTML, against the sanitizers it models, in the same run:
 // DOMPurify on jsdom (configured as the console model) and sanitize-html. Rounds alternate between the
 // three so that machine load hits all alike; the median round is reported.
-// Run: node --import tsx bench/lint.bench.ts
+// Run: node scripts/build-bench.mjs && node .bench/lint.bench.mjs
 import { pathToFileURL } from 'node:url';
 import sanitizeHtml from 'sanitize-html';
 import { lint } from '../packages/harness/src/lint/index.js';

@@ -1,11 +1,8 @@
-// Benchmarks measure what users run: the framework package as built in packages/trellis/dist/ (`npm run bench`
-// builds it first), like the peers' published JavaScript. The TypeScript sources through a loader are only the
-// fallback, and slower: the loader turns every call between modules into a getter call.
-import { existsSync } from 'node:fs';
+// Benchmarks measure what users run: the framework as published (its packages/trellis/dist, which
+// `npm run bench` builds first), imported by its package name like the peers' packages.
 
-const compiled = existsSync(new URL('../packages/trellis/dist/index.js', import.meta.url));
-
-/** The URL to import one of the framework's entry points from (`ratelimit/index.js`): built, else its source. */
+/** The specifier to import one of the framework's entry points by (`ratelimit/index.js` → `trellis/ratelimit`). */
 export function packageModule(file: string): string {
-  return new URL(compiled ? `../packages/trellis/dist/${file}` : `../packages/trellis/src/${file.replace(/\.js$/, '.ts')}`, import.meta.url).href;
+  const subpath = file.replace(/(^|\/)index\.js$/, '');
+  return subpath === '' ? 'trellis' : `trellis/${subpath}`;
 }

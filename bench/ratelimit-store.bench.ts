@@ -10,7 +10,7 @@
  * 128 permits per window). Also measured: retained heap per tracked partition at the default policy.
  * Bounded: about a minute on 2 cores.
  *
- * Run alone: node --import tsx bench/ratelimit-store.bench.ts
+ * Run alone: node scripts/build-bench.mjs && node .bench/ratelimit-store.bench.mjs
  */
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';

@@ -1,6 +1,6 @@
 /**
  * The HTTP servers of the Redis HTTP benchmark, one per process:
- * `node --import tsx bench/redis-http-servers.ts <kind> <redis-url>`. Prints the port on stdout once
+ * `node scripts/build-bench.mjs && node .bench/redis-http-servers.mjs <kind> <redis-url>`. Prints the port on stdout once
  * listening. Every server answers GET /hello with {"hello":"world"} under a limit that is never reached, kept
  * in the Redis at <redis-url> (one counter: the anonymous caller for Trellis, the loopback address for
  * Fastify, so each server updates one hot key per request).

@@ -7,7 +7,7 @@
  * unlucky round cannot move. Bounded: about a minute with the defaults. ROUNDS=n in the environment runs n
  * rounds (default 5); VERBOSE=1 prints every round.
  *
- * Run alone: node --import tsx bench/redis-http.bench.ts
+ * Run alone: node scripts/build-bench.mjs && node .bench/redis-http.bench.mjs
  */
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -32,7 +32,7 @@ interface Measurement {
   readonly requestsPerCommand: number;
 }
 
-const serverScript = fileURLToPath(new URL('./redis-http-servers.ts', import.meta.url));
+const serverScript = fileURLToPath(new URL('./redis-http-servers.mjs', import.meta.url));
 const KINDS = ['trellis-redis', 'fastify-redis'] as const;
 
 

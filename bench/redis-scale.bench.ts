@@ -12,7 +12,7 @@
  * batches (a few seconds), not by a million acquires. Bounded: each fill stops at `fillDeadlineMs`, and the
  * figures say how many partitions they reached. One to three minutes, depending on the machine's load. Not part of `npm test`.
  *
- * Run alone: node --import tsx bench/redis-scale.bench.ts
+ * Run alone: node scripts/build-bench.mjs && node .bench/redis-scale.bench.mjs
  */
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';

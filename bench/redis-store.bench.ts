@@ -6,7 +6,7 @@
  * costs Redis (script CPU time from `INFO commandstats`) and this process (CPU time per script call).
  * Bounded: about 40 s in all with the defaults.
  *
- * Run alone: node --import tsx bench/redis-store.bench.ts
+ * Run alone: node scripts/build-bench.mjs && node .bench/redis-store.bench.mjs
  */
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';

@@ -33,7 +33,8 @@ if (unknown.length > 0) {
 let failed = 0;
 for (const [name, file] of Object.entries(BENCHES)) {
   if (wanted.length > 0 && !wanted.includes(name)) continue;
-  const run = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(file, import.meta.url))], {
+  // The compiled benchmark beside this compiled file (.bench/, scripts/build-bench.mjs): plain node, no loader.
+  const run = spawnSync(process.execPath, [fileURLToPath(new URL(file.replace(/\.ts$/, '.mjs'), import.meta.url))], {
     stdio: 'inherit',
   });
   if (run.status !== 0) {

@@ -1,10 +1,10 @@
 // Starts a benchmark server in a process of its own and reads the port it prints as its first line.
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 
-/** Runs `script` with tsx and `args`; resolves when it has printed its port. `ipc` opens a channel for messages. */
+/** Runs the compiled `script` in plain node with `args`; resolves when it has printed its port. `ipc` opens a channel for messages. */
 export async function startServerProcess(script: string, args: readonly string[], options: { ipc?: boolean } = {}): Promise<{ port: number; child: ChildProcess }> {
   const stdio: StdioOptions = options.ipc ? ['ignore', 'pipe', 'inherit', 'ipc'] : ['ignore', 'pipe', 'inherit'];
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio });
+  const child = spawn(process.execPath, [script, ...args], { stdio });
   let out = '';
   child.stdout!.setEncoding('utf8');
   for await (const chunk of child.stdout!) {
