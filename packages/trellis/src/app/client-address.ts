@@ -39,14 +39,16 @@ let isIP: ((input: string) => number) | undefined;
  */
 export function normalizeAddress(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
+  // node:net only when an address is first read, so apps that never read one never load it.
+  isIP ??= process.getBuiltinModule('node:net').isIP;
+  // The common case, a plain address (every gateway's sourceIp), is answered without rewriting it.
+  if (isIP(value) !== 0) return value;
   const address = value
     .trim()
     .replace(/^\[([^\]]*)\](:\d+)?$/, '$1')
     .replace(/^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/, '$1')
     .replace(/^(\d{1,3}(?:\.\d{1,3}){3})\/32$/, '$1')
     .replace(/^([0-9a-fA-F:.]*:[0-9a-fA-F:.]*)\/128$/, '$1');
-  // node:net only when an address is first read, so apps that never read one never load it.
-  isIP ??= process.getBuiltinModule('node:net').isIP;
   return isIP(address) === 0 ? undefined : address;
 }
 

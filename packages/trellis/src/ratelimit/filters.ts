@@ -5,6 +5,7 @@ import { RateLimitConfiguration, type RateLimitSkip } from './configuration.js';
 import { retryAfterSeconds, writeHeaders, writeSingle } from './headers.js';
 import type { Outcome } from './headers.js';
 import { RateLimitObserver } from './observer.js';
+import { isThenable } from './thenable.js';
 import { DefaultRateLimitPartitioner, RateLimitPartitioner } from './partitioner.js';
 import { planFor } from './policies.js';
 import type { RateLimitKinds, ScopePlan } from './policies.js';
@@ -24,11 +25,6 @@ const fallbackConfiguration = new RateLimitConfiguration();
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-/** A promise, or anything else that `await` would wait on: a store or user function may answer either way. */
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
 
 /**

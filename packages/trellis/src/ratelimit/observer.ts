@@ -1,5 +1,6 @@
 import type { ExecutionContext } from '../index.js';
 import { createToken } from '../index.js';
+import { isThenable } from './thenable.js';
 import type { RateLimitDecision, RateLimitPolicy } from './types.js';
 
 /** One store answer for one request and counter. */
@@ -71,7 +72,7 @@ export function combineRateLimitObservers(...observers: RateLimitObserver[]): Ra
       for (const o of listeners) {
         try {
           const result: unknown = (o[method] as (e: never) => unknown).call(o, event);
-          if (result !== null && typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') pending.push(result as PromiseLike<unknown>);
+          if (isThenable(result)) pending.push(result);
         } catch (error) {
           if (!failed) [failure, failed] = [error, true];
         }
