@@ -46,7 +46,7 @@ class ReferenceLog {
           }
         }
       }
-      return { allowed: false, limit, remaining: 0, reset, retryAfter };
+      return { allowed: false, limit, remaining: Math.max(0, limit - used), reset, retryAfter };
     }
     live.push({ at: now, permits: cost });
     this.#taken = live;
@@ -69,12 +69,12 @@ describe('RedisRateLimitStore: cost and changing plans', { skip }, () => {
     clock.ms += 10_000;
     assert.deepEqual(await store.acquire('a', p, { cost: 5 }), { allowed: true, limit: 10, remaining: 1, reset: 50, retryAfter: 0 });
     // 2 do not fit: the first 4 permits free in 50 s, which frees enough.
-    assert.deepEqual(await store.acquire('a', p, { cost: 2 }), { allowed: false, limit: 10, remaining: 0, reset: 50, retryAfter: 50 });
+    assert.deepEqual(await store.acquire('a', p, { cost: 2 }), { allowed: false, limit: 10, remaining: 1, reset: 50, retryAfter: 50 });
     // 6 need the second batch to leave too: 60 s.
-    assert.deepEqual(await store.acquire('a', p, { cost: 6 }), { allowed: false, limit: 10, remaining: 0, reset: 50, retryAfter: 60 });
+    assert.deepEqual(await store.acquire('a', p, { cost: 6 }), { allowed: false, limit: 10, remaining: 1, reset: 50, retryAfter: 60 });
     assert.deepEqual(await store.acquire('a', p, { cost: 1 }), { allowed: true, limit: 10, remaining: 0, reset: 50, retryAfter: 0 }, 'the refusals spent nothing');
     // More than the limit can never be admitted: refused, nothing spent, told to wait one window.
-    assert.deepEqual(await store.acquire('b', p, { cost: 11 }), { allowed: false, limit: 10, remaining: 0, reset: 60, retryAfter: 60 });
+    assert.deepEqual(await store.acquire('b', p, { cost: 11 }), { allowed: false, limit: 10, remaining: 10, reset: 60, retryAfter: 60 });
     assert.deepEqual(await store.acquire('b', p, { cost: 10 }), { allowed: true, limit: 10, remaining: 0, reset: 60, retryAfter: 0 });
   });
 

@@ -6,9 +6,9 @@ import { rateLimitFeature } from './feature.js';
 
 const describeCost = (cost: RateLimitSettings['cost']) => (typeof cost === 'function' ? `cost: ${cost.name || 'a function'}` : `cost: ${cost}`);
 const describe = (s: RateLimitSettings) =>
-  `@RateLimit({ name: "${s.name}", permitLimit: ${s.permitLimit}, windowSeconds: ${s.windowSeconds}, scope: "${s.scope}", ${describeCost(s.cost)} })`;
+  `@RateLimit({ name: "${s.name}", permitLimit: ${s.permitLimit}, windowSeconds: ${s.windowSeconds}, scope: "${s.scope}", ${describeCost(s.cost)}${s.budget === undefined ? '' : `, budget: "${s.budget}"`} })`;
 const same = (a: RateLimitSettings, b: RateLimitSettings) =>
-  a.permitLimit === b.permitLimit && a.windowSeconds === b.windowSeconds && a.scope === b.scope && a.cost === b.cost;
+  a.permitLimit === b.permitLimit && a.windowSeconds === b.windowSeconds && a.scope === b.scope && a.cost === b.cost && a.budget === b.budget;
 
 function oneLevel(values: RateLimitSettings[], handler: string, level: string): Map<string, RateLimitSettings> {
   const byName = new Map<string, RateLimitSettings>();
@@ -38,6 +38,17 @@ export const RateLimitKind: FeatureKind<RateLimitSettings> = {
   combine(classLevel, methodLevel, handler) {
     const merged = oneLevel(classLevel, handler, 'class');
     for (const [name, v] of oneLevel(methodLevel, handler, 'method')) merged.set(name, v);
+    const budgets = new Map<string, RateLimitSettings>();
+    for (const v of merged.values()) {
+      if (v.budget === undefined) continue;
+      const seen = budgets.get(v.budget);
+      if (seen) {
+        throw new TypeError(
+          `${handler}: two rate limits spend the budget "${v.budget}": ${describe(seen)} and ${describe(v)}. A request would be counted twice on one counter; keep one.`,
+        );
+      }
+      budgets.set(v.budget, v);
+    }
     return [...merged.values()];
   },
   sortKey: (v) => `${String(v.windowSeconds).padStart(12, '0')}/${v.name}`,
@@ -64,11 +75,17 @@ export const RateLimitKind: FeatureKind<RateLimitSettings> = {
  *   @Get('/reports') list() { ... }
  * }
  * // functional form: route('GET', '/reports', [RateLimit({ permitLimit: 5, windowSeconds: 1 })], list)
+ * // one budget for every export endpoint, and an app-wide limit on every route:
+ * // RateLimit({ name: 'exports', budget: 'exports', permitLimit: 20, windowSeconds: 3600 })
+ * // app.route(group({ annotations: [RateLimit({ name: 'app', budget: 'app', permitLimit: 1000, windowSeconds: 60 })] }, routes))
  * // a bulk export spends one permit per 100 rows asked for:
  * // RateLimit({ name: 'rows', permitLimit: 100, cost: (ctx) => Math.max(1, Math.ceil(Number(ctx.request.query.get('rows') ?? 100) / 100)) })
  */
 export function RateLimit(options: Partial<RateLimitSettings> = {}): AnnotationDecorator<RateLimitSettings> {
-  const { permitLimit = 100, windowSeconds = 60, name = 'default', scope = RateLimitScope.Transport, cost = 1 } = options ?? {};
+  const { permitLimit = 100, windowSeconds = 60, name = 'default', scope = RateLimitScope.Transport, cost = 1, budget } = options ?? {};
+  if (budget !== undefined && (typeof budget !== 'string' || budget === '' || budget.length > 200)) {
+    throw new TypeError(`@RateLimit: budget must be a non-empty string (at most 200 characters), got ${JSON.stringify(budget)}.`);
+  }
   if (!Number.isSafeInteger(permitLimit) || permitLimit < 1) {
     throw new TypeError(`@RateLimit: permitLimit must be a positive whole number, got ${String(permitLimit)}.`);
   }
@@ -84,7 +101,7 @@ export function RateLimit(options: Partial<RateLimitSettings> = {}): AnnotationD
   if (typeof cost !== 'function' && (typeof cost !== 'number' || !Number.isSafeInteger(cost) || cost < 1)) {
     throw new TypeError(`@RateLimit: cost must be a whole number of permits (at least 1) or a function (ctx, policy) => number, got ${String(cost)}.`);
   }
-  return annotation(RateLimitKind, Object.freeze({ permitLimit, windowSeconds, name, scope, cost }));
+  return annotation(RateLimitKind, Object.freeze(budget === undefined ? { permitLimit, windowSeconds, name, scope, cost } : { permitLimit, windowSeconds, name, scope, cost, budget }));
 }
 
 /**

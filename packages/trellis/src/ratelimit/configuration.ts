@@ -1,9 +1,40 @@
-import type { ExecutionContext } from '../index.js';
+import type { ExecutionContext, ProblemDetails } from '../index.js';
 import { monotonicClock } from './clock.js';
-import type { RateLimitClock, RateLimitPolicy } from './types.js';
+import type { HeaderFormats, RateLimitHeaderFormat } from './headers.js';
+import type { RateLimitClock, RateLimitDecision, RateLimitPolicy } from './types.js';
 
 /** Decides per request and counter whether a request is left out of a limit: it spends nothing and gets no headers. */
 export type RateLimitSkip = (ctx: ExecutionContext, policy: RateLimitPolicy) => boolean;
+
+/** What a refusal hook is told about a request refused with 429. */
+export interface RateLimitRefusalEvent {
+  readonly ctx: ExecutionContext;
+  /** The counter that refused. */
+  readonly policy: RateLimitPolicy;
+  readonly decision: RateLimitDecision;
+  /** Permits the request needed. */
+  readonly cost: number;
+  /** Whole seconds until a retry can succeed: the `Retry-After` header's value. */
+  readonly retryAfter: number;
+  /** The problem details Trellis answers with unless the hook says otherwise. */
+  readonly problem: ProblemDetails;
+}
+
+/**
+ * How a refused request is answered instead of the default 429 problem: another status (4xx or 5xx), another
+ * problem body (`title` and `status` are filled in when left out), more headers. `Retry-After` and the
+ * configured rate-limit headers are always written (a header given here replaces them).
+ */
+export interface RateLimitRefusal {
+  readonly status?: number;
+  readonly problem?: Partial<ProblemDetails>;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Answers a refused request: a `RateLimitRefusal`, or undefined for the default 429. */
+export type RateLimitRefusalHook = (event: RateLimitRefusalEvent) => RateLimitRefusal | undefined;
+
+const FORMATS: readonly RateLimitHeaderFormat[] = ['standard', 'structured', 'legacy'];
 
 /**
  * Settings of rate limiting. A framework default is registered with `RegistrationType.Try`, so an application
@@ -20,8 +51,23 @@ export class RateLimitConfiguration {
   readonly partitionHeader: string | undefined;
   /** Most partitions the in-process store tracks at once; new ones pass unlimited beyond it. */
   readonly maxTrackedPartitions: number;
-  /** Also send the structured `RateLimit` / `RateLimit-Policy` fields of the IETF httpapi draft. */
-  readonly structuredHeaders: boolean;
+  /**
+   * The rate-limit header fields responses carry (default `['standard']`): `standard` — `RateLimit-Limit`,
+   * `RateLimit-Remaining`, `RateLimit-Reset`; `structured` — the IETF httpapi draft's `RateLimit` and
+   * `RateLimit-Policy`; `legacy` — `X-RateLimit-Limit`, `-Remaining`, `-Reset` (seconds from now). `[]` sends
+   * none; `Retry-After` on a 429 is always sent.
+   */
+  readonly headers: readonly RateLimitHeaderFormat[];
+  /** `headers`, as the filters read it on every response. */
+  readonly headerFormats: HeaderFormats;
+  /**
+   * Answers refused requests in place of the default 429 problem (status, body, headers). A hook that
+   * throws, or answers something unusable, is logged and the default answer is sent.
+   *
+   * @example
+   * new RateLimitConfiguration({ refusal: ({ retryAfter }) => ({ problem: { detail: `Slow down: try again in ${retryAfter} s.` } }) });
+   */
+  readonly refusal: RateLimitRefusalHook | undefined;
   /**
    * Leaves requests out of a limit (health checks, an internal caller): asked before the partition is
    * computed, once per request and counter; a skipped request spends nothing on that counter and carries no
@@ -43,13 +89,20 @@ export class RateLimitConfiguration {
     init: {
       partitionHeader?: string;
       maxTrackedPartitions?: number;
-      structuredHeaders?: boolean;
+      headers?: readonly RateLimitHeaderFormat[];
+      refusal?: RateLimitRefusalHook;
       skip?: RateLimitSkip;
       logIntervalSeconds?: number;
       clock?: RateLimitClock;
     } = {},
   ) {
-    const { partitionHeader, maxTrackedPartitions = 10_000, structuredHeaders = false, skip, logIntervalSeconds = 60, clock = monotonicClock } = init;
+    const { partitionHeader, maxTrackedPartitions = 10_000, headers = ['standard'], refusal, skip, logIntervalSeconds = 60, clock = monotonicClock } = init;
+    if (!Array.isArray(headers) || headers.some((f) => !FORMATS.includes(f))) {
+      throw new TypeError(`RateLimitConfiguration: headers must be a list of ${FORMATS.map((f) => `"${f}"`).join(', ')} (or [] for none), got ${JSON.stringify(headers)}.`);
+    }
+    if (refusal !== undefined && typeof refusal !== 'function') {
+      throw new TypeError(`RateLimitConfiguration: refusal must be a function (event) => ({ status?, problem?, headers? }) | undefined, got ${typeof refusal}.`);
+    }
     if (typeof logIntervalSeconds !== 'number' || !(logIntervalSeconds >= 0) || !Number.isFinite(logIntervalSeconds)) {
       throw new TypeError(`RateLimitConfiguration: logIntervalSeconds must be a finite number of seconds >= 0, got ${String(logIntervalSeconds)}.`);
     }
@@ -67,7 +120,10 @@ export class RateLimitConfiguration {
     }
     this.partitionHeader = partitionHeader?.toLowerCase();
     this.maxTrackedPartitions = maxTrackedPartitions;
-    this.structuredHeaders = structuredHeaders;
+    this.headers = Object.freeze([...new Set(headers)]);
+    const has = (f: RateLimitHeaderFormat) => this.headers.includes(f);
+    this.headerFormats = Object.freeze({ standard: has('standard'), structured: has('structured'), legacy: has('legacy'), any: this.headers.length > 0 });
+    this.refusal = refusal;
     this.skip = skip;
     this.logIntervalSeconds = logIntervalSeconds;
     this.clock = clock;

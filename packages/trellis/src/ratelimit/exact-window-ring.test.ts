@@ -27,7 +27,7 @@ class ExactLog {
     return {
       allowed: false,
       limit,
-      remaining: 0,
+      remaining: Math.max(0, limit - used),
       reset: used > 0 ? until(this.taken[0]!) : whole,
       retryAfter: used > 0 && cost <= limit ? until(this.taken[used + cost - limit - 1]!) : whole,
     };

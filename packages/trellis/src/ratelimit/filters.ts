@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import type { ExecutionContext, Filter, RouteInfo } from '../index.js';
+import type { ExecutionContext, Filter, ProblemDetails, RouteInfo } from '../index.js';
 import { FilterOrder, problem } from '../index.js';
-import { RateLimitConfiguration, type RateLimitSkip } from './configuration.js';
+import { RateLimitConfiguration, type RateLimitRefusal, type RateLimitRefusalEvent, type RateLimitSkip } from './configuration.js';
 import { retryAfterSeconds, writeHeaders, writeSingle } from './headers.js';
 import type { Outcome } from './headers.js';
 import { RateLimitObserver } from './observer.js';
@@ -16,7 +16,7 @@ import type { RateLimitLog } from './rate-limit-log.js';
 import { STORE_UNAVAILABLE_CODE } from './store-unavailable-error.js';
 import type { RateLimitStoreUnavailableError } from './store-unavailable-error.js';
 import { RateLimitScope, RateLimitStore } from './types.js';
-import type { AcquireOptions, RateLimitCostFunction, RateLimitDecision, RateLimitPolicy } from './types.js';
+import type { AcquireOptions, RateLimitDecision, RateLimitPolicy } from './types.js';
 
 /** Outcomes of both scopes for one request, so the headers report across all counters. */
 const OUTCOMES = Symbol('trellis.ratelimit.outcomes');
@@ -45,16 +45,20 @@ export class AcquireRequest implements AcquireOptions {
   }
 }
 
-/** Everything one request's pass through one scope needs, once it takes more than the one-counter path. */
-interface Run {
+/** What one request's pass through one scope knows, once it takes more than the one-counter path. */
+interface Pass {
   readonly ctx: ExecutionContext;
-  readonly plan: ScopePlan;
-  readonly store: RateLimitStore;
-  readonly partition: string;
-  readonly structured: boolean;
+  readonly configuration: RateLimitConfiguration;
   readonly observer: RateLimitObserver | undefined;
-  readonly resolver: RateLimitPolicyResolver | undefined;
-  readonly outcomes: Outcome[];
+  readonly partition: string;
+}
+
+/** One counter's acquire, as the observer and the log hear of it. */
+interface Acquired {
+  readonly policy: RateLimitPolicy;
+  readonly cost: number;
+  /** `performance.now()` when the store was asked (0 when nobody measures). */
+  readonly started: number;
 }
 
 function logOf(ctx: ExecutionContext): RateLimitLog | undefined {
@@ -74,38 +78,28 @@ function refuseUnavailable(ctx: ExecutionContext, error: unknown): void {
 }
 
 /** The store threw, rejected or answered nonsense: 503, reported to the observer and the log. */
-function storeFailed(
-  ctx: ExecutionContext,
-  observer: RateLimitObserver | undefined,
-  policy: RateLimitPolicy,
-  partition: string,
-  cost: number,
-  error: unknown,
-  started: number,
-): false {
+function storeFailed(pass: Pass, acquired: Acquired, error: unknown): void {
+  const { ctx, observer, partition } = pass;
   refuseUnavailable(ctx, error);
   // The client went away while the store was asked: its own signal aborted the wait. Nothing failed, so
   // nothing is logged or reported as a store error (and no response will be written).
-  if ((error as { name?: unknown } | null)?.name === 'AbortError' && ctx.signal.aborted) return false;
-  const log = logOf(ctx);
-  log?.storeFailed(policy, partition, error);
+  if ((error as { name?: unknown } | null)?.name === 'AbortError' && ctx.signal.aborted) return;
+  logOf(ctx)?.storeFailed(acquired.policy, partition, error);
   if (observer?.storeFailed !== undefined) {
-    const event = { ctx, policy, partition, cost, error, durationMs: performance.now() - started };
+    const event = { ctx, policy: acquired.policy, partition, cost: acquired.cost, error, durationMs: performance.now() - acquired.started };
     tell(ctx, () => observer.storeFailed!(event));
   }
-  return false;
 }
 
 /**
  * A cost function or policy resolver that broke: 500 naming the limit, and an error in the log. `unusable`
  * is set when it answered (and the answer was checked here); otherwise it threw or rejected with `error`.
  */
-function limitBroken(ctx: ExecutionContext, policy: RateLimitPolicy, what: string, error: unknown, unusable = false): false {
+function limitBroken(ctx: ExecutionContext, policy: RateLimitPolicy, what: string, error: unknown, unusable = false): void {
   const reason = unusable ? (error as Error).message : `${what} failed: ${error instanceof Error ? error.message : shortly(error)}`;
   logOf(ctx)?.failed(`Rate limit "${policy.name}" on ${policy.handler}: ${reason}`, error);
   const detail = `The rate limit "${policy.name}" could not be applied to this request: its ${what} did not give a usable answer.`;
   ctx.refuse(500, problem(500, detail, { limit: policy.name }));
-  return false;
 }
 
 /**
@@ -126,22 +120,16 @@ function observerFailed(ctx: ExecutionContext, error: unknown): void {
 }
 
 /** Tells the observer and the log what a decision means: every decision, and a refusal or fail-open. */
-function report(
-  ctx: ExecutionContext,
-  observer: RateLimitObserver | undefined,
-  policy: RateLimitPolicy,
-  partition: string,
-  cost: number,
-  decision: RateLimitDecision,
-  started: number,
-): void {
+function report(pass: Pass, acquired: Acquired, decision: RateLimitDecision): void {
+  const { ctx, observer, partition } = pass;
+  const { policy } = acquired;
   const failedOpen = decision.failedOpen;
   if (observer === undefined && decision.allowed && failedOpen === undefined) return;
   const log = failedOpen !== undefined || !decision.allowed ? logOf(ctx) : undefined;
   if (failedOpen !== undefined) log?.failedOpen(policy, partition, failedOpen.error);
   else if (!decision.allowed) log?.refused(policy, partition, retryAfterSeconds(decision));
   if (observer === undefined) return;
-  const event = { ctx, policy, partition, cost, decision, durationMs: performance.now() - started };
+  const event = { ctx, policy, partition, cost: acquired.cost, decision, durationMs: performance.now() - acquired.started };
   if (observer.decided !== undefined) tell(ctx, () => observer.decided!(event));
   if (failedOpen !== undefined) {
     if (observer.failedOpen !== undefined) tell(ctx, () => observer.failedOpen!(event));
@@ -150,9 +138,8 @@ function report(
   }
 }
 
-/** Records a refusal with its 429 and headers. */
-function refuse(ctx: ExecutionContext, policy: RateLimitPolicy, cost: number, decision: RateLimitDecision, outcomes: Outcome[], structured: boolean): false {
-  const retryAfter = retryAfterSeconds(decision);
+/** The default 429 problem: which limit, how long to wait, and the cost when it was more than one permit. */
+function refusalProblem(policy: RateLimitPolicy, cost: number, retryAfter: number): ProblemDetails {
   const limit = `The rate limit "${policy.name}" of ${plural(policy.permitLimit, cost === 1 ? 'request' : 'permit')} per ${plural(policy.windowSeconds, 'second')}`;
   const detail =
     cost > policy.permitLimit
@@ -160,9 +147,52 @@ function refuse(ctx: ExecutionContext, policy: RateLimitPolicy, cost: number, de
       : cost === 1
         ? `${limit} was reached; retry after ${plural(retryAfter, 'second')}.`
         : `${limit} has fewer than the ${cost} this request needs left; retry after ${plural(retryAfter, 'second')}.`;
-  ctx.refuse(429, problem(429, detail, cost === 1 ? { limit: policy.name, retryAfter } : { limit: policy.name, retryAfter, cost }), { 'retry-after': String(retryAfter) });
-  writeHeaders(ctx.refusal!.headers, outcomes, structured);
-  return false;
+  return problem(429, detail, cost === 1 ? { limit: policy.name, retryAfter } : { limit: policy.name, retryAfter, cost });
+}
+
+/** The configuration's refusal hook's answer, checked; undefined (and a log line) when it broke. */
+function customRefusal(ctx: ExecutionContext, configuration: RateLimitConfiguration, event: RateLimitRefusalEvent): RateLimitRefusal | undefined {
+  let answer: unknown;
+  try {
+    answer = configuration.refusal!(event);
+  } catch (error) {
+    logOf(ctx)?.failed(`The rate-limit refusal hook failed for "${event.policy.name}" on ${event.policy.handler}; the default 429 was sent`, error);
+    return undefined;
+  }
+  if (answer === undefined) return undefined;
+  const a = answer as RateLimitRefusal | null;
+  const usable =
+    a !== null &&
+    typeof a === 'object' &&
+    (a.status === undefined || (Number.isInteger(a.status) && a.status >= 400 && a.status <= 599)) &&
+    (a.problem === undefined || (typeof a.problem === 'object' && a.problem !== null)) &&
+    (a.headers === undefined || (typeof a.headers === 'object' && a.headers !== null && Object.values(a.headers).every((v) => typeof v === 'string')));
+  if (usable) return a;
+  logOf(ctx)?.failed(
+    `The rate-limit refusal hook answered ${shortly(answer)} for "${event.policy.name}" on ${event.policy.handler}: not { status? (400-599), problem?, headers? }; the default 429 was sent`,
+    new TypeError('unusable refusal'),
+  );
+  return undefined;
+}
+
+/** Records a refusal with its 429 (or what the refusal hook says) and headers. */
+function refuse(ctx: ExecutionContext, configuration: RateLimitConfiguration, acquired: Acquired, decision: RateLimitDecision, outcomes: readonly Outcome[]): void {
+  const { policy, cost } = acquired;
+  const retryAfter = retryAfterSeconds(decision);
+  const standard = refusalProblem(policy, cost, retryAfter);
+  const custom = configuration.refusal === undefined ? undefined : customRefusal(ctx, configuration, { ctx, policy, decision, cost, retryAfter, problem: standard });
+  if (custom === undefined) {
+    ctx.refuse(429, standard, { 'retry-after': String(retryAfter) });
+    writeHeaders(ctx.refusal!.headers, outcomes, configuration.headerFormats);
+    return;
+  }
+  const status = custom.status ?? 429;
+  const body: ProblemDetails = { ...standard, ...custom.problem, status } as ProblemDetails;
+  if (custom.problem?.title === undefined && status !== 429) body.title = problem(status).title;
+  ctx.refuse(status, body, { 'retry-after': String(retryAfter) });
+  const headers = ctx.refusal!.headers;
+  writeHeaders(headers, outcomes, configuration.headerFormats);
+  for (const [name, value] of Object.entries(custom.headers ?? {})) headers.set(name.toLowerCase(), value);
 }
 
 /** A store's answer is a decision object; anything else is the store failing. */
@@ -170,149 +200,105 @@ function badDecision(decision: unknown): boolean {
   return decision === null || typeof decision !== 'object' || typeof (decision as RateLimitDecision).allowed !== 'boolean';
 }
 
-/** The one-counter path: one limit at this scope, cost 1, no resolver, no observer. No promise unless the store makes one. */
-function acquireOne(ctx: ExecutionContext, store: RateLimitStore, partition: string, policy: RateLimitPolicy, structured: boolean): void | Promise<void> {
+const notADecision = (decision: unknown) => new TypeError(`The RateLimitStore answered ${shortly(decision)}, not a decision`);
+
+/**
+ * The one-counter path — one limit at this scope, cost 1, no resolver, no observer — and the only one measured
+ * by the benchmarks: no outcome list, and no promise unless the store makes one.
+ */
+function acquireOne(pass: Pass, store: RateLimitStore, policy: RateLimitPolicy): void | Promise<void> {
+  const acquired: Acquired = { policy, cost: 1, started: 0 };
   let answer: RateLimitDecision | Promise<RateLimitDecision>;
   try {
-    answer = store.acquire(partition, policy, new AcquireRequest(ctx, 1));
+    answer = store.acquire(pass.partition, policy, new AcquireRequest(pass.ctx, 1));
   } catch (error) {
-    storeFailed(ctx, undefined, policy, partition, 1, error, 0);
-    return;
+    return storeFailed(pass, acquired, error);
   }
   if (isThenable(answer)) {
     return Promise.resolve(answer).then(
-      (decision) => decideOne(ctx, policy, partition, decision, structured),
-      (error: unknown) => void storeFailed(ctx, undefined, policy, partition, 1, error, 0),
+      (decision) => decideOne(pass, acquired, decision),
+      (error: unknown) => storeFailed(pass, acquired, error),
     );
   }
-  decideOne(ctx, policy, partition, answer, structured);
+  decideOne(pass, acquired, answer);
 }
 
-function decideOne(ctx: ExecutionContext, policy: RateLimitPolicy, partition: string, decision: RateLimitDecision, structured: boolean): void {
-  if (badDecision(decision)) {
-    storeFailed(ctx, undefined, policy, partition, 1, new TypeError(`The RateLimitStore answered ${shortly(decision)}, not a decision`), 0);
-    return;
-  }
+function decideOne(pass: Pass, acquired: Acquired, decision: RateLimitDecision): void {
+  if (badDecision(decision)) return storeFailed(pass, acquired, notADecision(decision));
+  const { ctx, configuration } = pass;
   if (decision.allowed) {
-    if (decision.failedOpen !== undefined) report(ctx, undefined, policy, partition, 1, decision, 0);
-    writeSingle(ctx.responseHeaders, policy, decision, structured);
+    if (decision.failedOpen !== undefined) report(pass, acquired, decision);
+    writeSingle(ctx.responseHeaders, acquired.policy, decision, configuration.headerFormats);
     return;
   }
-  report(ctx, undefined, policy, partition, 1, decision, 0);
-  refuse(ctx, policy, 1, decision, [{ policy, decision }], structured);
+  report(pass, acquired, decision);
+  refuse(ctx, configuration, acquired, decision, [{ policy: acquired.policy, decision }]);
 }
 
-/** Counters `from` onwards; synchronous while everything answers at once. */
-function runFrom(run: Run, from: number): void | Promise<void> {
-  const n = run.plan.policies.length;
-  for (let i = from; i < n; i++) {
-    const step = resolveAt(run, i);
-    if (step === true) continue;
-    if (step === false) return;
-    const next = i + 1;
-    return step.then((go) => (go ? runFrom(run, next) : undefined));
-  }
-  writeHeaders(run.ctx.responseHeaders, run.outcomes, run.structured);
-}
-
-/** Counter `i`: its numbers (the resolver's or the annotation's), its cost, the store's answer. True to go on. */
-function resolveAt(run: Run, i: number): boolean | Promise<boolean> {
-  const base = run.plan.policies[i]!;
-  const resolver = run.resolver;
-  if (resolver === undefined) return costAt(run, i, base);
-  let answer: ReturnType<RateLimitPolicyResolver['resolve']>;
-  try {
-    answer = resolver.resolve(run.ctx, base);
-  } catch (error) {
-    return limitBroken(run.ctx, base, 'RateLimitPolicyResolver', error);
-  }
-  if (isThenable(answer)) {
-    return Promise.resolve(answer).then(
-      (numbers) => withNumbers(run, i, base, numbers),
-      (error: unknown) => limitBroken(run.ctx, base, 'RateLimitPolicyResolver', error),
-    );
-  }
-  return withNumbers(run, i, base, answer);
-}
-
-function withNumbers(run: Run, i: number, base: RateLimitPolicy, numbers: RateLimitPolicyNumbers | undefined): boolean | Promise<boolean> {
-  let policy: RateLimitPolicy;
-  try {
-    policy = policyWith(base, numbers);
-  } catch (error) {
-    return limitBroken(run.ctx, base, 'RateLimitPolicyResolver', error, true);
-  }
-  return costAt(run, i, policy);
-}
-
-function costAt(run: Run, i: number, policy: RateLimitPolicy): boolean | Promise<boolean> {
-  const cost = run.plan.costs[i]!;
-  if (typeof cost === 'number') return acquireAt(run, policy, cost);
-  let answer: ReturnType<RateLimitCostFunction>;
-  try {
-    answer = cost(run.ctx, policy);
-  } catch (error) {
-    return limitBroken(run.ctx, policy, 'cost function', error);
-  }
-  if (isThenable(answer)) {
-    return Promise.resolve(answer).then(
-      (value) => checkedCost(run, policy, value),
-      (error: unknown) => limitBroken(run.ctx, policy, 'cost function', error),
-    );
-  }
-  return checkedCost(run, policy, answer);
-}
-
-function checkedCost(run: Run, policy: RateLimitPolicy, cost: unknown): boolean | Promise<boolean> {
-  if (typeof cost !== 'number' || !Number.isSafeInteger(cost) || cost < 1) {
-    const error = new TypeError(`The cost function of the rate limit "${policy.name}" must return a whole number of permits >= 1; it returned ${shortly(cost)}.`);
-    return limitBroken(run.ctx, policy, 'cost function', error, true);
-  }
-  return acquireAt(run, policy, cost);
-}
-
-function acquireAt(run: Run, policy: RateLimitPolicy, cost: number): boolean | Promise<boolean> {
-  const { ctx, observer, partition } = run;
-  const started = observer === undefined ? 0 : performance.now();
-  let answer: RateLimitDecision | Promise<RateLimitDecision>;
-  try {
-    answer = run.store.acquire(partition, policy, new AcquireRequest(ctx, cost));
-  } catch (error) {
-    return storeFailed(ctx, observer, policy, partition, cost, error, started);
-  }
-  if (isThenable(answer)) {
-    return Promise.resolve(answer).then(
-      (decision) => decided(run, policy, cost, decision, started),
-      (error: unknown) => storeFailed(ctx, observer, policy, partition, cost, error, started),
-    );
-  }
-  return decided(run, policy, cost, answer, started);
-}
-
-function decided(run: Run, policy: RateLimitPolicy, cost: number, decision: RateLimitDecision, started: number): boolean {
-  const { ctx, observer, partition } = run;
-  if (badDecision(decision)) {
-    return storeFailed(ctx, observer, policy, partition, cost, new TypeError(`The RateLimitStore answered ${shortly(decision)}, not a decision`), started);
-  }
-  report(ctx, observer, policy, partition, cost, decision, started);
-  run.outcomes.push({ policy, decision });
-  if (decision.allowed) return true;
-  return refuse(ctx, policy, cost, decision, run.outcomes, run.structured);
-}
-
-function acquireAll(ctx: ExecutionContext, plan: ScopePlan, store: RateLimitStore, partition: unknown, structured: boolean): void | Promise<void> {
-  if (typeof partition !== 'string') throw new TypeError('A RateLimitPartitioner must return a string partition key.');
+/**
+ * Every other case, read top to bottom: for each counter (shortest window first), its numbers (the resolver's
+ * or the annotation's), its cost, the store's answer. The first refusal or failure ends the pass; otherwise
+ * the headers report across the counters (of both scopes, when the handler has limits at both).
+ */
+async function acquireEach(pass: Pass, store: RateLimitStore, plan: ScopePlan, outcomes: Outcome[]): Promise<void> {
+  const { ctx, observer, partition } = pass;
   const resolver = ctx.services.tryGet(RateLimitPolicyResolver);
+  for (let i = 0; i < plan.policies.length; i++) {
+    const base = plan.policies[i]!;
+    let policy = base;
+    if (resolver !== undefined) {
+      let numbers: RateLimitPolicyNumbers | undefined;
+      try {
+        numbers = await resolver.resolve(ctx, base);
+      } catch (error) {
+        return limitBroken(ctx, base, 'RateLimitPolicyResolver', error);
+      }
+      try {
+        policy = policyWith(base, numbers);
+      } catch (error) {
+        return limitBroken(ctx, base, 'RateLimitPolicyResolver', error, true);
+      }
+    }
+    const costOf = plan.costs[i]!;
+    let cost: unknown = costOf;
+    if (typeof costOf === 'function') {
+      try {
+        cost = await costOf(ctx, policy);
+      } catch (error) {
+        return limitBroken(ctx, policy, 'cost function', error);
+      }
+      if (typeof cost !== 'number' || !Number.isSafeInteger(cost) || cost < 1) {
+        const error = new TypeError(`The cost function of the rate limit "${policy.name}" must return a whole number of permits >= 1; it returned ${shortly(cost)}.`);
+        return limitBroken(ctx, policy, 'cost function', error, true);
+      }
+    }
+    const acquired: Acquired = { policy, cost: cost as number, started: observer === undefined ? 0 : performance.now() };
+    let decision: RateLimitDecision;
+    try {
+      decision = await store.acquire(partition, policy, new AcquireRequest(ctx, acquired.cost));
+    } catch (error) {
+      return storeFailed(pass, acquired, error);
+    }
+    if (badDecision(decision)) return storeFailed(pass, acquired, notADecision(decision));
+    report(pass, acquired, decision);
+    outcomes.push({ policy, decision });
+    if (!decision.allowed) return refuse(ctx, pass.configuration, acquired, decision, outcomes);
+  }
+  writeHeaders(ctx.responseHeaders, outcomes, pass.configuration.headerFormats);
+}
+
+function acquireAll(ctx: ExecutionContext, plan: ScopePlan, store: RateLimitStore, partition: unknown, configuration: RateLimitConfiguration): void | Promise<void> {
+  if (typeof partition !== 'string') throw new TypeError('A RateLimitPartitioner must return a string partition key.');
   const observer = ctx.services.tryGet(RateLimitObserver);
+  const pass: Pass = { ctx, configuration, observer, partition };
   const { policies, shared } = plan;
-  if (policies.length === 1 && !shared && plan.unitCost && resolver === undefined && observer === undefined) {
-    // The common case — one counter, one scope, cost 1: no outcome list, and no promise unless the store makes one.
-    return acquireOne(ctx, store, partition, policies[0]!, structured);
+  if (policies.length === 1 && !shared && plan.unitCost && observer === undefined && ctx.services.tryGet(RateLimitPolicyResolver) === undefined) {
+    return acquireOne(pass, store, policies[0]!);
   }
   // Headers report across both scopes: the outcomes are shared only when the handler has limits at both.
   const outcomes = (shared ? (ctx.items.get(OUTCOMES) as Outcome[] | undefined) : undefined) ?? [];
   if (shared) ctx.items.set(OUTCOMES, outcomes);
-  return runFrom({ ctx, plan, store, partition, structured, observer, resolver, outcomes }, 0);
+  return acquireEach(pass, store, plan, outcomes);
 }
 
 function limit(ctx: ExecutionContext, plan: ScopePlan): void | Promise<void> {
@@ -325,10 +311,9 @@ function limit(ctx: ExecutionContext, plan: ScopePlan): void | Promise<void> {
     if (plan.policies.length === 0) return;
   }
   const partitioner = ctx.services.tryGet(RateLimitPartitioner) ?? fallbackPartitioner;
-  const structured = configuration.structuredHeaders;
   const answer = partitioner.partition(ctx);
-  if (typeof answer === 'string') return acquireAll(ctx, plan, store, answer, structured);
-  return Promise.resolve(answer).then((partition) => acquireAll(ctx, plan, store, partition, structured));
+  if (typeof answer === 'string') return acquireAll(ctx, plan, store, answer, configuration);
+  return Promise.resolve(answer).then((partition) => acquireAll(ctx, plan, store, partition, configuration));
 }
 
 /** The counters this request is not left out of. */

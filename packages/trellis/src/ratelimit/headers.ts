@@ -27,22 +27,39 @@ export function reported(outcomes: readonly Outcome[]): Outcome | undefined {
 const sfString = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[^\x20-\x7e]/g, '?')}"`;
 
 /**
- * Writes `RateLimit-Limit`, `-Remaining`, `-Reset` (and optionally the draft's structured fields) for the
- * counters that counted the request: a decision that failed open counted nothing, so it claims no numbers.
+ * Which rate-limit header fields a response carries: `standard` — `RateLimit-Limit`, `-Remaining`, `-Reset`;
+ * `structured` — the IETF httpapi draft's `RateLimit` and `RateLimit-Policy` fields; `legacy` —
+ * `X-RateLimit-Limit`, `-Remaining`, `-Reset` (the reset in seconds from now, like the others).
  */
-export function writeHeaders(headers: ResponseHeaders, outcomes: readonly Outcome[], structured: boolean): void {
+export type RateLimitHeaderFormat = 'standard' | 'structured' | 'legacy';
+
+/** The formats one configuration writes, read on every response. */
+export interface HeaderFormats {
+  readonly standard: boolean;
+  readonly structured: boolean;
+  readonly legacy: boolean;
+  /** Whether any header is written at all. */
+  readonly any: boolean;
+}
+
+/**
+ * Writes the configured header fields for the counters that counted the request: a decision that failed
+ * open counted nothing, so it claims no numbers.
+ */
+export function writeHeaders(headers: ResponseHeaders, outcomes: readonly Outcome[], formats: HeaderFormats): void {
+  if (!formats.any) return;
   const counted = outcomes.some((o) => o.decision.failedOpen !== undefined) ? outcomes.filter((o) => o.decision.failedOpen === undefined) : outcomes;
   const top = reported(counted);
   if (!top) return;
-  writeCounts(headers, top.decision);
-  if (structured) writeStructured(headers, top, counted);
+  writeCounts(headers, top.decision, formats);
+  if (formats.structured) writeStructured(headers, top, counted);
 }
 
 /** The headers of a request that met one counter: nothing to compare, nothing to collect; none if it failed open. */
-export function writeSingle(headers: ResponseHeaders, policy: RateLimitPolicy, decision: RateLimitDecision, structured: boolean): void {
-  if (decision.failedOpen !== undefined) return;
-  writeCounts(headers, decision);
-  if (structured) {
+export function writeSingle(headers: ResponseHeaders, policy: RateLimitPolicy, decision: RateLimitDecision, formats: HeaderFormats): void {
+  if (decision.failedOpen !== undefined || !formats.any) return;
+  writeCounts(headers, decision, formats);
+  if (formats.structured) {
     const outcome = { policy, decision };
     writeStructured(headers, outcome, [outcome]);
   }
@@ -69,16 +86,26 @@ class DecimalText {
 const limitText = new DecimalText();
 const resetText = new DecimalText();
 
-function writeCounts(headers: ResponseHeaders, decision: RateLimitDecision): void {
-  headers.set('ratelimit-limit', limitText.of(decision.limit));
-  headers.set('ratelimit-remaining', decision.allowed ? decimal(whole(decision.remaining)) : '0');
-  headers.set('ratelimit-reset', resetText.of(decision.reset));
+function writeCounts(headers: ResponseHeaders, decision: RateLimitDecision, formats: HeaderFormats): void {
+  const limit = limitText.of(decision.limit);
+  const remaining = decimal(whole(decision.remaining));
+  const reset = resetText.of(decision.reset);
+  if (formats.standard) {
+    headers.set('ratelimit-limit', limit);
+    headers.set('ratelimit-remaining', remaining);
+    headers.set('ratelimit-reset', reset);
+  }
+  if (formats.legacy) {
+    headers.set('x-ratelimit-limit', limit);
+    headers.set('x-ratelimit-remaining', remaining);
+    headers.set('x-ratelimit-reset', reset);
+  }
 }
 
 function writeStructured(headers: ResponseHeaders, top: Outcome, outcomes: readonly Outcome[]): void {
   const { decision } = top;
   headers.set('ratelimit-policy', outcomes.map((o) => `${sfString(o.policy.name)};q=${o.policy.permitLimit};w=${Math.ceil(o.policy.windowSeconds)}`).join(', '));
-  headers.set('ratelimit', `${sfString(top.policy.name)};r=${decision.allowed ? whole(decision.remaining) : 0};t=${whole(decision.reset)}`);
+  headers.set('ratelimit', `${sfString(top.policy.name)};r=${whole(decision.remaining)};t=${whole(decision.reset)}`);
 }
 
 /** Integer delta-seconds, rounded up, at least 1. */

@@ -5,7 +5,8 @@
  */
 export { RateLimit, RateLimitKind, SkipRateLimit, SkipRateLimitKind } from './annotation.js';
 export { RateLimitConfiguration } from './configuration.js';
-export type { RateLimitSkip } from './configuration.js';
+export type { RateLimitRefusal, RateLimitRefusalEvent, RateLimitRefusalHook, RateLimitSkip } from './configuration.js';
+export type { RateLimitHeaderFormat } from './headers.js';
 export { DefaultRateLimitPartitioner, RateLimitPartitioner } from './partitioner.js';
 export { RateLimitScope, RateLimitStore } from './types.js';
 export type { AcquireOptions, RateLimitClock, RateLimitCostFunction, RateLimitDecision, RateLimitPolicy, RateLimitSettings } from './types.js';

@@ -55,7 +55,8 @@ function scopePlan(route: RouteInfo, settings: readonly RateLimitSettings[], sha
   const policies = Object.freeze(
     settings.map((s) =>
         Object.freeze({
-          key: `${route.id}#${s.name}`,
+          // A budget is one counter across handlers; otherwise each handler counts on its own.
+          key: s.budget === undefined ? `${route.id}#${s.name}` : `budget:${s.budget}`,
           handler: route.id,
           name: s.name,
           permitLimit: s.permitLimit,

@@ -78,10 +78,12 @@ export class SlidingWindowCounter extends WindowRing {
       // limit, later ones for a larger cost or after the limit was lowered below the permits still in use.
       if (cost <= limit) retryAfter = secondsUntilFree(this.freeing(this.used + cost - limit), windowMs, now);
     }
+    // The permits left: fewer than this request's cost (0 for a counter that is full).
+    const remaining = Math.max(0, limit - this.used);
     const last = this.lastRefusal;
     // A caller hammering a full counter gets the same answer for a second at a time: reuse it.
-    if (last !== undefined && last.reset === reset && last.retryAfter === retryAfter && last.limit === limit) return last;
-    return (this.lastRefusal = Object.freeze({ allowed: false, limit, remaining: 0, reset, retryAfter }));
+    if (last !== undefined && last.reset === reset && last.retryAfter === retryAfter && last.limit === limit && last.remaining === remaining) return last;
+    return (this.lastRefusal = Object.freeze({ allowed: false, limit, remaining, reset, retryAfter }));
   }
 
   /** When the `mustFree`-th oldest permit in use was taken (1 <= mustFree <= permits in use). */

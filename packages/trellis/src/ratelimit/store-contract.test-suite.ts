@@ -389,8 +389,9 @@ export function rateLimitStoreContract(
       assert.deepEqual(await f.store.acquire(alice, policy, { cost: 2 }), { allowed: true, limit: 5, remaining: 1, reset: 8, retryAfter: 0 });
       f.clock.advance(2_000);
       // 4 in use: 3 more fit once the first 2 have freed (at 10 s), 5 once all 4 have (at 12 s).
-      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 3 }), { allowed: false, limit: 5, remaining: 0, reset: 6, retryAfter: 6 });
-      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 5 }), { allowed: false, limit: 5, remaining: 0, reset: 6, retryAfter: 8 });
+      // A refusal tells the permits left (1), fewer than the request's cost.
+      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 3 }), { allowed: false, limit: 5, remaining: 1, reset: 6, retryAfter: 6 });
+      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 5 }), { allowed: false, limit: 5, remaining: 1, reset: 6, retryAfter: 8 });
       assert.deepEqual(await f.store.acquire(alice, policy, { cost: 1 }), { allowed: true, limit: 5, remaining: 0, reset: 6, retryAfter: 0 });
       f.clock.set(START_MS + 10_000);
       assert.equal((await f.store.acquire(alice, policy, { cost: 3 })).allowed, false, 'the permit taken at 4 s is still in use');
@@ -404,7 +405,7 @@ export function rateLimitStoreContract(
       const alice = f.partition('alice');
       const refused = await f.store.acquire(alice, policy, { cost: 4 });
       assert.equal(refused.allowed, false);
-      assert.equal(refused.remaining, 0);
+      assert.equal(refused.remaining, 3, 'every permit is left');
       assert.equal(refused.retryAfter, 8);
       assert.ok(refused.reset >= 1 && refused.reset <= 8, `reset ${refused.reset}`);
       assert.equal((await f.store.acquire(alice, policy, { cost: 3 })).remaining, 0, 'the whole allowance was still there');

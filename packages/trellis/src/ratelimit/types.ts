@@ -35,7 +35,7 @@ export interface RateLimitDecision {
   readonly allowed: boolean;
   /** The counter's permit limit. */
   readonly limit: number;
-  /** Permits left after this request (0 when refused). */
+  /** Permits left after this request; when refused, the permits left now (a refusal spends none), fewer than its cost. */
   readonly remaining: number;
   /** Seconds until the counter frees its next permit (0 when nothing is in use). */
   readonly reset: number;
@@ -97,4 +97,10 @@ export interface RateLimitSettings {
   readonly scope: RateLimitScope;
   /** Permits one request spends: a whole number (default 1), or a function of the request. */
   readonly cost: number | RateLimitCostFunction;
+  /**
+   * Shares one counter among every handler whose limit names this budget (per partition), in place of one
+   * counter per handler: a budget for a family of endpoints, or, on every route through `group()`, an
+   * app-wide limit.
+   */
+  readonly budget?: string;
 }

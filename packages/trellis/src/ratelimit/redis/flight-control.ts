@@ -101,11 +101,21 @@ export class FlightControl {
   /** One timer for every call: it sweeps the waiting calls a few times per timeout. */
   #sweep: ReturnType<typeof setTimeout> | undefined;
   readonly #sweepMs: number;
+  /** When Redis last answered anything (or the control was made). */
+  #answeredAt = now();
+  /** Whether `onStuck` was told of the silence going on now. */
+  #stuckTold = false;
 
+  /**
+   * `onStuck` is told once, with how long Redis has been silent, when calls keep timing out and Redis has
+   * answered nothing for `stuckMs`; again after Redis has answered and then falls silent that long once more.
+   */
   constructor(
     readonly timeoutMs: number,
     readonly maxInFlight: number,
     readonly overflow: RedisOverflow,
+    private readonly onStuck?: (silentMs: number) => void,
+    readonly stuckMs: number = Math.max(10_000, 20 * timeoutMs),
   ) {
     this.#sweepMs = Math.max(1, Math.floor(timeoutMs / 8));
   }
@@ -164,7 +174,11 @@ export class FlightControl {
   #replied(tracked: FlightCall, fromRedis: boolean): void {
     tracked.replied = true;
     this.#inFlight--;
-    if (fromRedis && this.#wire.peek() === tracked) this.#progressAt = now();
+    if (fromRedis) {
+      this.#answeredAt = now();
+      this.#stuckTold = false;
+      if (this.#wire.peek() === tracked) this.#progressAt = this.#answeredAt;
+    }
     while (this.#wire.size > 0 && this.#wire.peek()!.replied) this.#wire.shift();
     while (this.#inFlight < this.maxInFlight && this.#queue.size > 0) {
       const next = this.#queue.shift()!;
@@ -204,6 +218,11 @@ export class FlightControl {
         }
         t.settled = true;
         t.timedOut(now() - since);
+        const silentMs = cutoff - this.#answeredAt;
+        if (!this.#stuckTold && silentMs >= this.stuckMs) {
+          this.#stuckTold = true;
+          this.onStuck?.(silentMs);
+        }
       }
     }
     while (this.#queue.size > 0 && this.#queue.peek()!.settled) this.#queue.shift();

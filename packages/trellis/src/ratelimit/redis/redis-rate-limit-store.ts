@@ -110,6 +110,20 @@ interface ErrorEmitter {
 const CLIENT_ERROR_INTERVAL_MS = 60_000;
 
 /**
+ * Calls keep timing out and Redis has answered nothing for a while: said once per silence, with what to do.
+ * A client that says it is ready but never sends (node-redis before 5.10 after a Redis restart) looks so.
+ */
+function warnStuck(silentMs: number, mode: RedisFailureMode): void {
+  const meanwhile = mode === RedisFailureMode.FailClosed ? 'every limited request is answered 503' : 'every limited request is admitted without being counted';
+  process.emitWarning(
+    `Redis has answered no rate-limit call for ${Math.round(silentMs / 1000)} s while the client keeps accepting them; meanwhile ${meanwhile}. ` +
+      'Check that Redis is up and reachable. If it is, the client is stuck: node-redis before 5.10 can stay so after a Redis restart (upgrade it), or create a new client. ' +
+      'This is said once until Redis answers again.',
+    { type: 'RedisRateLimitStoreWarning' },
+  );
+}
+
+/**
  * A client given without an `error` listener gets one. A node-redis client (an EventEmitter) with none ends
  * the process on its first connection error ("Unhandled 'error' event") when Redis goes away; the store
  * answers by its failure mode meanwhile, so the error is written to stderr, at most once a minute, with what
@@ -194,7 +208,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       throw new TypeError('RedisRateLimitStore: clock must have a now() method returning milliseconds');
     }
     this.#clock = options.clock;
-    this.#flights = new FlightControl(timeoutMs, maxInFlight, overflow);
+    this.#flights = new FlightControl(timeoutMs, maxInFlight, overflow, (silentMs) => warnStuck(silentMs, this.#failureMode));
     this.#ownsClient = client === undefined;
     if (client !== undefined) listenForErrors(client);
     // A client passed in is checked above; one for a URL is created only once every option is known good.

@@ -33,8 +33,8 @@ export function splitReply(reply: unknown, count: number): string[] | undefined 
 
 /**
  * Reads one answer as a decision for a counter of `limit` permits, or its acquire's error: `remaining,reset`
- * for an admission (retryAfter 0), `-reset,retryAfter` for a refusal (remaining 0), `!` and the message for
- * an error. Anything else is an error too.
+ * for an admission (retryAfter 0), `-reset,retryAfter,remaining` for a refusal (`remaining` the permits left,
+ * fewer than the request's cost), `!` and the message for an error. Anything else is an error too.
  */
 export function decodeAnswer(answer: string, limit: number): RateLimitDecision | ScriptErrorReply {
   const first = answer.charCodeAt(0);
@@ -43,10 +43,19 @@ export function decodeAnswer(answer: string, limit: number): RateLimitDecision |
   const comma = answer.indexOf(',');
   const from = refused ? 1 : 0;
   if (comma <= from || comma === answer.length - 1) return unexpected(answer);
-  const a = Number(answer.slice(from, comma));
-  const b = Number(answer.slice(comma + 1));
-  if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b) || a < 0 || b < 0) return unexpected(answer);
-  return refused ? { allowed: false, limit, remaining: 0, reset: a, retryAfter: b } : { allowed: true, limit, remaining: a, reset: b, retryAfter: 0 };
+  if (!refused) {
+    const a = Number(answer.slice(from, comma));
+    const b = Number(answer.slice(comma + 1));
+    if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b) || a < 0 || b < 0) return unexpected(answer);
+    return { allowed: true, limit, remaining: a, reset: b, retryAfter: 0 };
+  }
+  const second = answer.indexOf(',', comma + 1);
+  if (second === -1 || second === answer.length - 1) return unexpected(answer);
+  const reset = Number(answer.slice(from, comma));
+  const retryAfter = Number(answer.slice(comma + 1, second));
+  const remaining = Number(answer.slice(second + 1));
+  if (![reset, retryAfter, remaining].every((n) => Number.isSafeInteger(n) && n >= 0)) return unexpected(answer);
+  return { allowed: false, limit, remaining, reset, retryAfter };
 }
 
 function unexpected(answer: string): ScriptErrorReply {

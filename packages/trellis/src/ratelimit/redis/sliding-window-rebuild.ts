@@ -87,7 +87,9 @@ if used + cost > limit then
       end
     end
   end
-  return string.format('-%d,%d', reset, wait)
+  local left = limit - used
+    if left < 0 then left = 0 end
+    return string.format('-%d,%d,%d', reset, wait, left)
 end
 
 if n > 0 and (ts[n] == nowHi or (not exact and (nowHi - S < segU or n >= segments + 2))) then

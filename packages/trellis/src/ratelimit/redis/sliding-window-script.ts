@@ -39,7 +39,7 @@
  * batch, so application clocks never matter).
  *
  * Reply: one string, the answers of the acquires in order, separated by `;` (see script-codec.ts):
- * `remaining,reset` for an admission, `-reset,retryAfter` for a refusal, or `!` and the error's message.
+ * `remaining,reset` for an admission, `-reset,retryAfter,remaining` for a refusal (the permits left, fewer than its cost), or `!` and the error's message.
  */
 import { createHash } from 'node:crypto';
 import { REBUILD_PATH } from './sliding-window-rebuild.js';
@@ -144,7 +144,9 @@ if #hdr >= H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT and (cost == 1 or
         if wait < 1 then wait = 1 end
       end
     end
-    return string.format('-%d,%d', reset, wait)
+    local left = limit - used
+    if left < 0 then left = 0 end
+    return string.format('-%d,%d,%d', reset, wait, left)
   end
 
   local moved = floor(nowHi / (wu / 8)) ~= floor(N / (wu / 8))

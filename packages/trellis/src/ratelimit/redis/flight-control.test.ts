@@ -1,0 +1,70 @@
+// A Redis that stays silent while its client keeps accepting calls (a stuck client) is said once per silence.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { FlightCall, FlightControl } from './flight-control.js';
+
+class Call extends FlightCall {
+  outcome: 'answered' | 'failed' | 'timed out' | undefined;
+  constructor(private readonly onSend: (call: Call) => void) {
+    super();
+  }
+  send(): void {
+    this.onSend(this);
+  }
+  answered(): void {
+    this.outcome = 'answered';
+  }
+  failed(): void {
+    this.outcome = 'failed';
+  }
+  timedOut(): void {
+    this.outcome = 'timed out';
+  }
+  waiting(): void {}
+}
+
+test('calls that keep timing out while Redis answers nothing are said once per silence, with how long it lasted', async () => {
+  const told: number[] = [];
+  const control = new FlightControl(20, 100, 'queue', (silentMs) => told.push(silentMs), 150);
+  let answering = false;
+  const start = (): Call => {
+    const call = new Call((c) => {
+      if (answering) setImmediate(() => c.reply('ok'));
+    });
+    control.start(call);
+    return call;
+  };
+  // Silent for ~300 ms: every call times out, and the silence is said once, after 150 ms.
+  const silent: Call[] = [];
+  for (let i = 0; i < 10; i++) {
+    silent.push(start());
+    await sleep(30);
+  }
+  await sleep(60);
+  assert.ok(silent.every((c) => c.outcome === 'timed out'));
+  assert.equal(told.length, 1);
+  assert.ok(told[0]! >= 150, `told after ${told[0]} ms`);
+  // Redis answers again: nothing more is said, and the next silence is said again.
+  answering = true;
+  const answered = start();
+  await sleep(30);
+  assert.equal(answered.outcome, 'answered');
+  answering = false;
+  for (let i = 0; i < 10; i++) {
+    start();
+    await sleep(30);
+  }
+  await sleep(60);
+  assert.equal(told.length, 2);
+});
+
+test('a short silence (shorter than stuckMs) is only timeouts', async () => {
+  const told: number[] = [];
+  const control = new FlightControl(20, 100, 'queue', (silentMs) => told.push(silentMs), 10_000);
+  const call = new Call(() => {});
+  control.start(call);
+  await sleep(80);
+  assert.equal(call.outcome, 'timed out');
+  assert.deepEqual(told, []);
+});

@@ -1,0 +1,137 @@
+// The controls users of other rate limiters rely on, over HTTP with the in-process store and with the Redis
+// store: header formats, a custom refusal, budgets shared by several handlers (and an app-wide limit through
+// group()), and cost refusals that tell the permits actually left.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import type { Redis } from 'ioredis';
+import { createApp, group, RegistrationType, route } from '../../packages/trellis/src/index.js';
+import type { Annotation, App } from '../../packages/trellis/src/index.js';
+import { InProcessRateLimitStore, RateLimit, RateLimitConfiguration, RateLimitStore } from '../../packages/trellis/src/ratelimit/index.js';
+import type { RateLimitStore as Store } from '../../packages/trellis/src/ratelimit/index.js';
+import { RedisRateLimitStore } from '../../packages/trellis/src/ratelimit/redis/index.js';
+import { connectRedis, disconnectRedis } from '../support/redis-connection.js';
+import { redisSkipReason, type RedisServerHandle } from '../support/redis-server.js';
+import { TestClock } from '../support/test-clock.js';
+
+interface StoreKind {
+  name: string;
+  skip: string | false;
+  make(clock: TestClock): Store;
+}
+
+let server: RedisServerHandle | undefined;
+let client: Redis | undefined;
+const redisSkip = redisSkipReason();
+
+const kinds: StoreKind[] = [
+  { name: 'the in-process store', skip: false, make: (clock) => new InProcessRateLimitStore({ clock }) },
+  { name: 'the Redis store', skip: redisSkip, make: (clock) => new RedisRateLimitStore({ client: client!, keyPrefix: `controls:${randomUUID()}:`, clock }) },
+];
+
+before(async () => {
+  if (!redisSkip) ({ server, client } = await connectRedis());
+});
+after(() => disconnectRedis(server, client));
+
+function appWith(kind: StoreKind, routes: ReturnType<typeof route>[], config?: RateLimitConfiguration): { app: App; clock: TestClock } {
+  const clock = new TestClock();
+  const app = createApp();
+  if (config) app.services.addValue(RateLimitConfiguration, config);
+  const store = kind.make(clock);
+  app.services.add(RateLimitStore, () => store, { type: RegistrationType.Replace });
+  app.route(...routes);
+  return { app, clock };
+}
+
+const one = (annotations: readonly Annotation[], path = '/r') => route('GET', path, annotations, () => ({ ok: true }));
+
+for (const kind of kinds) {
+  describe(`rate-limit controls with ${kind.name}`, { skip: kind.skip }, () => {
+    it('headers: standard by default; structured, legacy, several, or none, as configured', async () => {
+      const limit = [RateLimit({ name: 'burst', permitLimit: 3, windowSeconds: 10 })];
+      const names = (headers: Record<string, unknown>) => Object.keys(headers).filter((h) => /ratelimit/.test(h)).sort();
+      const standard = await appWith(kind, [one(limit)]).app.inject({ url: '/r' });
+      assert.deepEqual(names(standard.headers), ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']);
+      const legacy = await appWith(kind, [one(limit)], new RateLimitConfiguration({ headers: ['legacy'] })).app.inject({ url: '/r' });
+      assert.deepEqual(names(legacy.headers), ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
+      assert.deepEqual([legacy.headers['x-ratelimit-limit'], legacy.headers['x-ratelimit-remaining'], legacy.headers['x-ratelimit-reset']], ['3', '2', '10']);
+      const structured = await appWith(kind, [one(limit)], new RateLimitConfiguration({ headers: ['structured'] })).app.inject({ url: '/r' });
+      assert.deepEqual(names(structured.headers), ['ratelimit', 'ratelimit-policy']);
+      assert.equal(structured.headers.ratelimit, '"burst";r=2;t=10');
+      const all = await appWith(kind, [one(limit)], new RateLimitConfiguration({ headers: ['standard', 'structured', 'legacy'] })).app.inject({ url: '/r' });
+      assert.equal(names(all.headers).length, 8);
+      const { app } = appWith(kind, [one([RateLimit({ permitLimit: 1, windowSeconds: 10 })])], new RateLimitConfiguration({ headers: [] }));
+      assert.deepEqual(names((await app.inject({ url: '/r' })).headers), []);
+      const refused = await app.inject({ url: '/r' });
+      assert.equal(refused.statusCode, 429);
+      assert.deepEqual(names(refused.headers), [], 'no rate-limit fields on a refusal either');
+      assert.equal(refused.headers['retry-after'], '10', 'Retry-After is always sent');
+      assert.throws(() => new RateLimitConfiguration({ headers: ['draft-7' as never] }), /headers must be a list of "standard", "structured", "legacy"/);
+    });
+
+    it('a custom refusal: status, problem and headers of its own; Retry-After and the counts still sent; a broken hook gets the default', async () => {
+      const config = new RateLimitConfiguration({
+        refusal: ({ retryAfter, policy, ctx }) =>
+          ctx.request.headers.get('x-broken') === 'yes'
+            ? (() => { throw new Error('hook broke'); })()
+            : { status: 503, problem: { detail: `Busy: ${policy.name} resets in ${retryAfter} s.`, code: 'SLOW_DOWN' }, headers: { 'x-slow-down': 'yes' } },
+      });
+      const { app } = appWith(kind, [one([RateLimit({ name: 'burst', permitLimit: 1, windowSeconds: 5 })])], config);
+      assert.equal((await app.inject({ url: '/r' })).statusCode, 200);
+      const refused = await app.inject({ url: '/r' });
+      assert.equal(refused.statusCode, 503);
+      assert.match(String(refused.headers['content-type']), /application\/problem\+json/);
+      assert.deepEqual(
+        { ...refused.json(), type: undefined },
+        { type: undefined, title: 'Service Unavailable', status: 503, detail: 'Busy: burst resets in 5 s.', limit: 'burst', retryAfter: 5, code: 'SLOW_DOWN' },
+      );
+      assert.equal(refused.headers['x-slow-down'], 'yes');
+      assert.equal(refused.headers['retry-after'], '5');
+      assert.equal(refused.headers['ratelimit-remaining'], '0');
+      const fallback = await app.inject({ url: '/r', headers: { 'x-broken': 'yes' } });
+      assert.equal(fallback.statusCode, 429, 'a hook that throws leaves the default answer');
+      assert.equal(fallback.json().title, 'Too Many Requests');
+      const unusable = appWith(kind, [one([RateLimit({ permitLimit: 1, windowSeconds: 5 })])], new RateLimitConfiguration({ refusal: () => ({ status: 200 }) })).app;
+      await unusable.inject({ url: '/r' });
+      assert.equal((await unusable.inject({ url: '/r' })).statusCode, 429, 'a 2xx is not a refusal: the default is sent');
+      assert.throws(() => new RateLimitConfiguration({ refusal: 'no' as never }), /refusal must be a function/);
+    });
+
+    it('a budget is one counter shared by the handlers that name it; an app-wide limit is a budget on every route', async () => {
+      const exports = RateLimit({ name: 'exports', budget: 'exports', permitLimit: 3, windowSeconds: 60 });
+      const { app } = appWith(kind, [one([exports], '/csv'), one([exports], '/pdf'), one([RateLimit({ name: 'exports', permitLimit: 3, windowSeconds: 60 })], '/own')]);
+      assert.equal((await app.inject({ url: '/csv' })).headers['ratelimit-remaining'], '2');
+      assert.equal((await app.inject({ url: '/pdf' })).headers['ratelimit-remaining'], '1', 'the same counter');
+      assert.equal((await app.inject({ url: '/own' })).headers['ratelimit-remaining'], '2', 'a limit without the budget counts alone');
+      assert.equal((await app.inject({ url: '/csv' })).statusCode, 200);
+      assert.equal((await app.inject({ url: '/pdf' })).statusCode, 429);
+
+      const appWide = group({ annotations: [RateLimit({ name: 'app', budget: 'app', permitLimit: 2, windowSeconds: 60 })] }, [
+        one([], '/a'),
+        one([RateLimit({ name: 'burst', permitLimit: 10, windowSeconds: 1 })], '/b'),
+      ]);
+      const whole = appWith(kind, appWide).app;
+      assert.equal((await whole.inject({ url: '/a' })).statusCode, 200);
+      assert.equal((await whole.inject({ url: '/b' })).statusCode, 200);
+      const third = await whole.inject({ url: '/a' });
+      assert.equal(third.statusCode, 429);
+      assert.equal(third.json().limit, 'app');
+      assert.throws(
+        () => createApp().route(one([RateLimit({ name: 'x', budget: 'b' }), RateLimit({ name: 'y', budget: 'b' })])).build(),
+        /two rate limits spend the budget "b"/,
+      );
+    });
+
+    it('a refusal for its cost tells the permits actually left', async () => {
+      const { app } = appWith(kind, [
+        route('POST', '/rows', [RateLimit({ name: 'rows', permitLimit: 10, windowSeconds: 60, cost: (ctx) => Number(ctx.request.query.get('n') ?? 1) })], () => 'ok'),
+      ]);
+      assert.equal((await app.inject({ method: 'POST', url: '/rows?n=7' })).headers['ratelimit-remaining'], '3');
+      const refused = await app.inject({ method: 'POST', url: '/rows?n=5' });
+      assert.equal(refused.statusCode, 429);
+      assert.equal(refused.headers['ratelimit-remaining'], '3', 'three permits are left, fewer than the five asked for');
+      assert.equal((await app.inject({ method: 'POST', url: '/rows?n=3' })).headers['ratelimit-remaining'], '0', 'and they can be spent');
+    });
+  });
+}
