@@ -5,13 +5,15 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Redis } from 'ioredis';
-import { createApp, group, RegistrationType, route } from '../../packages/trellis/src/index.js';
+import { ApiKeyAuthenticator, Authenticator, Authorize, createApp, group, RegistrationType, reply, route } from '../../packages/trellis/src/index.js';
 import type { Annotation, App } from '../../packages/trellis/src/index.js';
-import { InProcessRateLimitStore, RateLimit, RateLimitConfiguration, RateLimitStore } from '../../packages/trellis/src/ratelimit/index.js';
+import {
+  FallbackRateLimitStore, InProcessRateLimitStore, RateLimit, RateLimitConfiguration, RateLimitScope, RateLimitStore, rateLimitPolicies, readRateLimitCounter,
+} from '../../packages/trellis/src/ratelimit/index.js';
 import type { RateLimitStore as Store } from '../../packages/trellis/src/ratelimit/index.js';
 import { RedisRateLimitStore } from '../../packages/trellis/src/ratelimit/redis/index.js';
 import { connectRedis, disconnectRedis } from '../support/redis-connection.js';
-import { redisSkipReason, type RedisServerHandle } from '../support/redis-server.js';
+import { redisSkipReason, startRedisServer, type RedisServerHandle } from '../support/redis-server.js';
 import { TestClock } from '../support/test-clock.js';
 
 interface StoreKind {
@@ -34,14 +36,14 @@ before(async () => {
 });
 after(() => disconnectRedis(server, client));
 
-function appWith(kind: StoreKind, routes: ReturnType<typeof route>[], config?: RateLimitConfiguration): { app: App; clock: TestClock } {
+function appWith(kind: StoreKind, routes: ReturnType<typeof route>[], config?: RateLimitConfiguration): { app: App; clock: TestClock; store: Store } {
   const clock = new TestClock();
   const app = createApp();
   if (config) app.services.addValue(RateLimitConfiguration, config);
   const store = kind.make(clock);
   app.services.add(RateLimitStore, () => store, { type: RegistrationType.Replace });
   app.route(...routes);
-  return { app, clock };
+  return { app, clock, store };
 }
 
 const one = (annotations: readonly Annotation[], path = '/r') => route('GET', path, annotations, () => ({ ok: true }));
@@ -123,6 +125,63 @@ for (const kind of kinds) {
       );
     });
 
+    it('an admin route reads and resets one caller\'s counters; others keep theirs', async () => {
+      const keys = { alice: { subject: 'alice' }, bob: { subject: 'bob' }, root: { subject: 'root', grants: ['admin'] } };
+      const limits = [RateLimit({ name: 'burst', permitLimit: 2, windowSeconds: 10, scope: RateLimitScope.Principal }), RateLimit({ name: 'daily', permitLimit: 5, windowSeconds: 86_400, scope: RateLimitScope.Principal })];
+      const { app, store, clock } = appWith(kind, [
+        one(limits, '/reports'),
+        route('GET', '/admin/limits/:subject', [Authorize('admin')], async (ctx) => {
+          const reports = app.routes.find((r) => r.id === 'GET /reports')!;
+          const counters = await Promise.all(rateLimitPolicies(reports).map(async (policy) => ({ name: policy.name, ...(await readRateLimitCounter(store, `subject:${ctx.params.subject}`, policy)) })));
+          return counters;
+        }),
+        route('DELETE', '/admin/limits/:subject', [Authorize('admin')], async (ctx) => {
+          const reports = app.routes.find((r) => r.id === 'GET /reports')!;
+          for (const policy of rateLimitPolicies(reports)) await store.reset!(`subject:${ctx.params.subject}`, policy);
+          return reply(null, { status: 204 });
+        }),
+      ]);
+      app.services.add(Authenticator, () => new ApiKeyAuthenticator({ keys }));
+      const as = (key: string) => ({ headers: { 'x-api-key': key } });
+      await app.inject({ url: '/reports', ...as('alice') });
+      clock.ms += 1_000;
+      assert.equal((await app.inject({ url: '/reports', ...as('alice') })).statusCode, 200);
+      assert.equal((await app.inject({ url: '/reports', ...as('alice') })).statusCode, 429);
+      await app.inject({ url: '/reports', ...as('bob') });
+      const before = await app.inject({ url: '/admin/limits/alice', ...as('root') });
+      assert.deepEqual(before.json(), [
+        { name: 'burst', limit: 2, used: 2, remaining: 0, reset: 9 },
+        { name: 'daily', limit: 5, used: 2, remaining: 3, reset: 86_399 },
+      ]);
+      assert.equal((await app.inject({ url: '/admin/limits/alice', ...as('root') })).json()[0].used, 2, 'reading spends nothing');
+      assert.equal((await app.inject({ url: '/admin/limits/alice', ...as('bob') })).statusCode, 403);
+      assert.equal((await app.inject({ method: 'DELETE', url: '/admin/limits/alice', ...as('root') })).statusCode, 204);
+      const after = await app.inject({ url: '/reports', ...as('alice') });
+      assert.equal(after.statusCode, 200);
+      assert.equal(after.headers['ratelimit-remaining'], '1', 'alice starts afresh');
+      assert.deepEqual((await app.inject({ url: '/admin/limits/bob', ...as('root') })).json().map((c: { used: number }) => c.used), [1, 1], 'bob keeps his counts');
+      assert.deepEqual((await app.inject({ url: '/admin/limits/nobody', ...as('root') })).json()[0], { name: 'burst', limit: 2, used: 0, remaining: 2, reset: 0 });
+    });
+
+    it('blockSeconds: a caller that overruns a limit is refused on it for the block, whatever the counter says', async () => {
+      const { app, clock } = appWith(kind, [one([RateLimit({ name: 'login', permitLimit: 2, windowSeconds: 10, blockSeconds: 60 })])]);
+      const caller = { headers: {} };
+      assert.equal((await app.inject({ url: '/r', ...caller })).statusCode, 200);
+      assert.equal((await app.inject({ url: '/r', ...caller })).statusCode, 200);
+      const overrun = await app.inject({ url: '/r', ...caller });
+      assert.equal(overrun.statusCode, 429);
+      assert.equal(overrun.headers['retry-after'], '60', 'the block, not the window');
+      clock.ms += 30_000;
+      const blocked = await app.inject({ url: '/r', ...caller });
+      assert.equal(blocked.statusCode, 429, 'the window has passed, the block has not');
+      assert.equal(blocked.headers['retry-after'], '30');
+      assert.equal(blocked.json().blocked, true);
+      assert.match(blocked.json().detail, /refused on it for 30 more seconds/);
+      clock.ms += 30_000;
+      assert.equal((await app.inject({ url: '/r', ...caller })).statusCode, 200, 'the block is over');
+      assert.throws(() => RateLimit({ blockSeconds: 0 }), /blockSeconds must be a positive number/);
+    });
+
     it('a refusal for its cost tells the permits actually left', async () => {
       const { app } = appWith(kind, [
         route('POST', '/rows', [RateLimit({ name: 'rows', permitLimit: 10, windowSeconds: 60, cost: (ctx) => Number(ctx.request.query.get('n') ?? 1) })], () => 'ok'),
@@ -135,3 +194,35 @@ for (const kind of kinds) {
     });
   });
 }
+
+describe('a local fallback while the shared store fails', { skip: redisSkip }, () => {
+  it('counts per process while Redis is down, instead of admitting everyone or answering 503; Redis decides again when back', async () => {
+    const own = await startRedisServer();
+    const client = new (await import('ioredis')).Redis(own.url, { maxRetriesPerRequest: 0 });
+    client.on('error', () => undefined);
+    const fellBack: string[] = [];
+    try {
+      for (const failureMode of ['failOpen', 'failClosed'] as const) {
+        const primary = new RedisRateLimitStore({ client, keyPrefix: `fallback:${randomUUID()}:`, timeoutMs: 200, failureMode });
+        const app = createApp();
+        app.services.add(RateLimitStore, () => new FallbackRateLimitStore({ primary, onFallback: (error) => fellBack.push(String(error)) }), { type: RegistrationType.Replace });
+        app.route(one([RateLimit({ permitLimit: 2, windowSeconds: 60 })]));
+        assert.equal((await app.inject({ url: '/r' })).statusCode, 200);
+        await own.stop();
+        const whileDown = [];
+        for (let i = 0; i < 4; i++) whileDown.push((await app.inject({ url: '/r' })).statusCode);
+        assert.deepEqual(whileDown, [200, 200, 429, 429], `${failureMode}: the in-process fallback counts its own 2`);
+        await own.start();
+        const until = Date.now() + 10_000;
+        let status = 0;
+        // Back: Redis (a fresh, empty server) decides again.
+        while (Date.now() < until && (status = (await app.inject({ url: '/r' })).statusCode) !== 200) await new Promise((r) => setTimeout(r, 50));
+        assert.equal(status, 200, `${failureMode}: Redis counts again`);
+      }
+      assert.ok(fellBack.length >= 8, 'onFallback heard every fallback');
+    } finally {
+      client.disconnect();
+      await own.close();
+    }
+  });
+});

@@ -1,14 +1,15 @@
-import type { AnnotationDecorator, AnnotationKind, FeatureKind } from '../index.js';
+import type { AnnotationDecorator, AnnotationKind, FeatureKind, RouteInfo } from '../index.js';
 import { annotation } from '../index.js';
 import { RateLimitScope } from './types.js';
-import type { RateLimitSettings } from './types.js';
+import type { RateLimitPolicy, RateLimitSettings } from './types.js';
+import { planFor } from './policies.js';
 import { rateLimitFeature } from './feature.js';
 
 const describeCost = (cost: RateLimitSettings['cost']) => (typeof cost === 'function' ? `cost: ${cost.name || 'a function'}` : `cost: ${cost}`);
 const describe = (s: RateLimitSettings) =>
-  `@RateLimit({ name: "${s.name}", permitLimit: ${s.permitLimit}, windowSeconds: ${s.windowSeconds}, scope: "${s.scope}", ${describeCost(s.cost)}${s.budget === undefined ? '' : `, budget: "${s.budget}"`} })`;
+  `@RateLimit({ name: "${s.name}", permitLimit: ${s.permitLimit}, windowSeconds: ${s.windowSeconds}, scope: "${s.scope}", ${describeCost(s.cost)}${s.budget === undefined ? '' : `, budget: "${s.budget}"`}${s.blockSeconds === undefined ? '' : `, blockSeconds: ${s.blockSeconds}`} })`;
 const same = (a: RateLimitSettings, b: RateLimitSettings) =>
-  a.permitLimit === b.permitLimit && a.windowSeconds === b.windowSeconds && a.scope === b.scope && a.cost === b.cost && a.budget === b.budget;
+  a.permitLimit === b.permitLimit && a.windowSeconds === b.windowSeconds && a.scope === b.scope && a.cost === b.cost && a.budget === b.budget && a.blockSeconds === b.blockSeconds;
 
 function oneLevel(values: RateLimitSettings[], handler: string, level: string): Map<string, RateLimitSettings> {
   const byName = new Map<string, RateLimitSettings>();
@@ -78,11 +79,16 @@ export const RateLimitKind: FeatureKind<RateLimitSettings> = {
  * // one budget for every export endpoint, and an app-wide limit on every route:
  * // RateLimit({ name: 'exports', budget: 'exports', permitLimit: 20, windowSeconds: 3600 })
  * // app.route(group({ annotations: [RateLimit({ name: 'app', budget: 'app', permitLimit: 1000, windowSeconds: 60 })] }, routes))
+ * // a caller that overruns 5 logins a minute is refused for 15 minutes:
+ * // RateLimit({ name: 'login', permitLimit: 5, windowSeconds: 60, blockSeconds: 900 })
  * // a bulk export spends one permit per 100 rows asked for:
  * // RateLimit({ name: 'rows', permitLimit: 100, cost: (ctx) => Math.max(1, Math.ceil(Number(ctx.request.query.get('rows') ?? 100) / 100)) })
  */
 export function RateLimit(options: Partial<RateLimitSettings> = {}): AnnotationDecorator<RateLimitSettings> {
-  const { permitLimit = 100, windowSeconds = 60, name = 'default', scope = RateLimitScope.Transport, cost = 1, budget } = options ?? {};
+  const { permitLimit = 100, windowSeconds = 60, name = 'default', scope = RateLimitScope.Transport, cost = 1, budget, blockSeconds } = options ?? {};
+  if (blockSeconds !== undefined && (typeof blockSeconds !== 'number' || !Number.isFinite(blockSeconds) || blockSeconds <= 0)) {
+    throw new TypeError(`@RateLimit: blockSeconds must be a positive number of seconds, got ${String(blockSeconds)}.`);
+  }
   if (budget !== undefined && (typeof budget !== 'string' || budget === '' || budget.length > 200)) {
     throw new TypeError(`@RateLimit: budget must be a non-empty string (at most 200 characters), got ${JSON.stringify(budget)}.`);
   }
@@ -101,7 +107,10 @@ export function RateLimit(options: Partial<RateLimitSettings> = {}): AnnotationD
   if (typeof cost !== 'function' && (typeof cost !== 'number' || !Number.isSafeInteger(cost) || cost < 1)) {
     throw new TypeError(`@RateLimit: cost must be a whole number of permits (at least 1) or a function (ctx, policy) => number, got ${String(cost)}.`);
   }
-  return annotation(RateLimitKind, Object.freeze(budget === undefined ? { permitLimit, windowSeconds, name, scope, cost } : { permitLimit, windowSeconds, name, scope, cost, budget }));
+  const settings: { -readonly [K in keyof RateLimitSettings]: RateLimitSettings[K] } = { permitLimit, windowSeconds, name, scope, cost };
+  if (budget !== undefined) settings.budget = budget;
+  if (blockSeconds !== undefined) settings.blockSeconds = blockSeconds;
+  return annotation(RateLimitKind, Object.freeze(settings));
 }
 
 /**
@@ -120,4 +129,17 @@ export function SkipRateLimit(...names: string[]): AnnotationDecorator<readonly 
     if (typeof n !== 'string' || n === '') throw new TypeError(`@SkipRateLimit: names must be non-empty strings, got ${JSON.stringify(n)}.`);
   }
   return annotation(SkipRateLimitKind, Object.freeze([...names]));
+}
+
+/**
+ * The counters a route's requests spend on (both scopes, less those `SkipRateLimit` names), as the stores
+ * key them: what an admin route needs to read or reset one caller's counters.
+ *
+ * @example
+ * const reports = app.routes.find((r) => r.id === 'GET /reports')!;
+ * for (const policy of rateLimitPolicies(reports)) await store.reset?.('subject:alice', policy);
+ */
+export function rateLimitPolicies(route: RouteInfo): readonly RateLimitPolicy[] {
+  const kinds = { limit: RateLimitKind, skip: SkipRateLimitKind };
+  return [...planFor(route, kinds, RateLimitScope.Transport).policies, ...planFor(route, kinds, RateLimitScope.Principal).policies];
 }

@@ -139,7 +139,11 @@ function report(pass: Pass, acquired: Acquired, decision: RateLimitDecision): vo
 }
 
 /** The default 429 problem: which limit, how long to wait, and the cost when it was more than one permit. */
-function refusalProblem(policy: RateLimitPolicy, cost: number, retryAfter: number): ProblemDetails {
+function refusalProblem(policy: RateLimitPolicy, cost: number, retryAfter: number, blocked: boolean): ProblemDetails {
+  if (blocked) {
+    const detail = `The rate limit "${policy.name}" was overrun: this caller is refused on it for ${plural(retryAfter, 'more second')}.`;
+    return problem(429, detail, { limit: policy.name, retryAfter, blocked: true });
+  }
   const limit = `The rate limit "${policy.name}" of ${plural(policy.permitLimit, cost === 1 ? 'request' : 'permit')} per ${plural(policy.windowSeconds, 'second')}`;
   const detail =
     cost > policy.permitLimit
@@ -176,10 +180,10 @@ function customRefusal(ctx: ExecutionContext, configuration: RateLimitConfigurat
 }
 
 /** Records a refusal with its 429 (or what the refusal hook says) and headers. */
-function refuse(ctx: ExecutionContext, configuration: RateLimitConfiguration, acquired: Acquired, decision: RateLimitDecision, outcomes: readonly Outcome[]): void {
+function refuse(ctx: ExecutionContext, configuration: RateLimitConfiguration, acquired: Acquired, decision: RateLimitDecision, outcomes: readonly Outcome[], blocked = false): void {
   const { policy, cost } = acquired;
   const retryAfter = retryAfterSeconds(decision);
-  const standard = refusalProblem(policy, cost, retryAfter);
+  const standard = refusalProblem(policy, cost, retryAfter, blocked);
   const custom = configuration.refusal === undefined ? undefined : customRefusal(ctx, configuration, { ctx, policy, decision, cost, retryAfter, problem: standard });
   if (custom === undefined) {
     ctx.refuse(429, standard, { 'retry-after': String(retryAfter) });
@@ -273,6 +277,22 @@ async function acquireEach(pass: Pass, store: RateLimitStore, plan: ScopePlan, o
       }
     }
     const acquired: Acquired = { policy, cost: cost as number, started: observer === undefined ? 0 : performance.now() };
+    const block = plan.blocks[i] === undefined ? undefined : blockPolicy(policy, plan.blocks[i]!);
+    if (block !== undefined) {
+      // A caller blocked on this limit is refused before its counter is asked.
+      let blocked: RateLimitDecision;
+      try {
+        blocked = await store.acquire(partition, block, new AcquireRequest(ctx, 2));
+      } catch (error) {
+        return storeFailed(pass, acquired, error);
+      }
+      if (!badDecision(blocked) && !blocked.allowed && blocked.remaining === 0) {
+        const decision: RateLimitDecision = { allowed: false, limit: policy.permitLimit, remaining: 0, reset: blocked.reset, retryAfter: blocked.reset };
+        report(pass, acquired, decision);
+        outcomes.push({ policy, decision });
+        return refuse(ctx, pass.configuration, acquired, decision, outcomes, true);
+      }
+    }
     let decision: RateLimitDecision;
     try {
       decision = await store.acquire(partition, policy, new AcquireRequest(ctx, acquired.cost));
@@ -280,6 +300,16 @@ async function acquireEach(pass: Pass, store: RateLimitStore, plan: ScopePlan, o
       return storeFailed(pass, acquired, error);
     }
     if (badDecision(decision)) return storeFailed(pass, acquired, notADecision(decision));
+    if (!decision.allowed && block !== undefined) {
+      // Overrun: the caller is now blocked for the block's length (its one permit is taken).
+      try {
+        await store.acquire(partition, block, new AcquireRequest(ctx, 1));
+        const wait = Math.max(decision.retryAfter, Math.ceil(block.windowSeconds));
+        decision = { ...decision, reset: Math.max(decision.reset, wait), retryAfter: wait };
+      } catch (error) {
+        logOf(ctx)?.failed(`Rate limit "${policy.name}" on ${policy.handler}: the block could not be recorded`, error);
+      }
+    }
     report(pass, acquired, decision);
     outcomes.push({ policy, decision });
     if (!decision.allowed) return refuse(ctx, pass.configuration, acquired, decision, outcomes);
@@ -287,12 +317,24 @@ async function acquireEach(pass: Pass, store: RateLimitStore, plan: ScopePlan, o
   writeHeaders(ctx.responseHeaders, outcomes, pass.configuration.headerFormats);
 }
 
+const blockPolicies = new WeakMap<RateLimitPolicy, RateLimitPolicy>();
+
+/** The one-permit counter that records a block on `policy` for `seconds`: taken when the caller overruns. */
+function blockPolicy(policy: RateLimitPolicy, seconds: number): RateLimitPolicy {
+  let block = blockPolicies.get(policy);
+  if (block === undefined || block.windowSeconds !== seconds) {
+    block = Object.freeze({ ...policy, key: `${policy.key}#block`, permitLimit: 1, windowSeconds: seconds });
+    blockPolicies.set(policy, block);
+  }
+  return block;
+}
+
 function acquireAll(ctx: ExecutionContext, plan: ScopePlan, store: RateLimitStore, partition: unknown, configuration: RateLimitConfiguration): void | Promise<void> {
   if (typeof partition !== 'string') throw new TypeError('A RateLimitPartitioner must return a string partition key.');
   const observer = ctx.services.tryGet(RateLimitObserver);
   const pass: Pass = { ctx, configuration, observer, partition };
   const { policies, shared } = plan;
-  if (policies.length === 1 && !shared && plan.unitCost && observer === undefined && ctx.services.tryGet(RateLimitPolicyResolver) === undefined) {
+  if (policies.length === 1 && !shared && plan.unitCost && !plan.blocking && observer === undefined && ctx.services.tryGet(RateLimitPolicyResolver) === undefined) {
     return acquireOne(pass, store, policies[0]!);
   }
   // Headers report across both scopes: the outcomes are shared only when the handler has limits at both.
@@ -322,7 +364,8 @@ function withoutSkipped(ctx: ExecutionContext, plan: ScopePlan, skip: RateLimitS
   for (let i = 0; i < plan.policies.length; i++) if (skip(ctx, plan.policies[i]!) !== true) kept.push(i);
   if (kept.length === plan.policies.length) return plan;
   const costs = kept.map((i) => plan.costs[i]!);
-  return { policies: kept.map((i) => plan.policies[i]!), costs, unitCost: costs.every((c) => c === 1), shared: plan.shared };
+  const blocks = kept.map((i) => plan.blocks[i]);
+  return { policies: kept.map((i) => plan.policies[i]!), costs, unitCost: costs.every((c) => c === 1), blocks, blocking: blocks.some((b) => b !== undefined), shared: plan.shared };
 }
 
 function rateLimitFilter(name: string, order: number, kinds: RateLimitKinds, scope: RateLimitScope): Filter {

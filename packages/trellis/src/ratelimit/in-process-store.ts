@@ -123,6 +123,21 @@ export class InProcessRateLimitStore implements RateLimitStore {
     return counter.acquire(now, cost);
   }
 
+  /**
+   * Forgets the counter of `partition` + `policy.key`: the caller starts afresh on that limit (its other
+   * counters are kept). Throws a TypeError for a partition or policy no store can count.
+   *
+   * @example
+   * store.reset('subject:alice', policy);
+   */
+  reset(partition: string, policy: RateLimitPolicy): void {
+    this.#checkInput(partition, policy);
+    const entry = this.#partitions.get(partition);
+    if (entry === undefined) return;
+    if (entry.firstKey === policy.key) entry.clear();
+    else entry.others?.get(policy.key)?.clear();
+  }
+
   /** Throws the TypeError for a partition or policy no store can count. */
   #checkInput(partition: unknown, policy: RateLimitPolicy): void {
     checkPartition(STORE, partition);

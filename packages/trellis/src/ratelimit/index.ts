@@ -3,7 +3,7 @@
  * two pipeline stages; per-request cost; replaceable store, partitioner and policy resolver; an observer
  * and OpenTelemetry metrics.
  */
-export { RateLimit, RateLimitKind, SkipRateLimit, SkipRateLimitKind } from './annotation.js';
+export { RateLimit, RateLimitKind, SkipRateLimit, SkipRateLimitKind, rateLimitPolicies } from './annotation.js';
 export { RateLimitConfiguration } from './configuration.js';
 export type { RateLimitRefusal, RateLimitRefusalEvent, RateLimitRefusalHook, RateLimitSkip } from './configuration.js';
 export type { RateLimitHeaderFormat } from './headers.js';
@@ -17,6 +17,10 @@ export type { RateLimitDecisionEvent, RateLimitStoreErrorEvent } from './observe
 export { rateLimitMetrics } from './metrics.js';
 export type { RateLimitMeter, RateLimitMetricsOptions } from './metrics.js';
 export { InProcessRateLimitStore } from './in-process-store.js';
+export { FallbackRateLimitStore } from './fallback-store.js';
+export type { FallbackRateLimitStoreOptions } from './fallback-store.js';
+export { readRateLimitCounter } from './counter-state.js';
+export type { RateLimitCounterState } from './counter-state.js';
 export type { InProcessRateLimitStoreOptions } from './in-process-store.js';
 export { monotonicClock } from './clock.js';
 export { ManualClock } from './manual-clock.js';

@@ -9,6 +9,10 @@ export interface ScopePlan {
   readonly costs: readonly (number | RateLimitCostFunction)[];
   /** True when every counter costs 1: nothing to compute per request. */
   readonly unitCost: boolean;
+  /** How long a refusal blocks the caller on each counter (seconds), in the order of `policies`; undefined for none. */
+  readonly blocks: readonly (number | undefined)[];
+  /** True when some counter blocks after a refusal. */
+  readonly blocking: boolean;
   /** True when the handler is limited at both scopes: the headers then report across both. */
   readonly shared: boolean;
 }
@@ -66,7 +70,8 @@ function scopePlan(route: RouteInfo, settings: readonly RateLimitSettings[], sha
       ),
   );
   const costs = Object.freeze(settings.map((s) => s.cost ?? 1));
-  return { policies, costs, unitCost: costs.every((c) => c === 1), shared };
+  const blocks = Object.freeze(settings.map((s) => s.blockSeconds));
+  return { policies, costs, unitCost: costs.every((c) => c === 1), blocks, blocking: blocks.some((b) => b !== undefined), shared };
 }
 
 /**

@@ -95,6 +95,14 @@ export class SlidingWindowCounter extends WindowRing {
     return ring[slot]!;
   }
 
+  /** Forgets every permit in use: the counter starts afresh. */
+  clear(): void {
+    this.front = 0;
+    this.size = 0;
+    this.used = 0;
+    this.lastRefusal = undefined;
+  }
+
   /** When this counter will have freed every permit it holds; -Infinity when it holds none. */
   freedAt(): number {
     if (this.size === 0) return Number.NEGATIVE_INFINITY;

@@ -56,7 +56,7 @@ export interface AcquireOptions {
 /**
  * Counts permits. One call per request per counter: the decision carries everything the response needs.
  *
- * `acquire` is the only method. A store that never waits (the in-process store) returns the decision itself;
+ * `acquire` is the one method every store has (`reset` is optional). A store that never waits (the in-process store) returns the decision itself;
  * one that waits on I/O returns a promise of it — an `async acquire()` is fine. Semantics every store keeps:
  * - a request is admitted iff the permits in use within the window plus `cost` fit in `permitLimit`; a
  *   refusal spends nothing. A cost above `permitLimit` is refused with `retryAfter` = the window (rounded up);
@@ -70,8 +70,13 @@ export interface AcquireOptions {
  * app.services.add(RateLimitStore, () => new RedisRateLimitStore({ client }), { type: RegistrationType.Replace });
  */
 export interface RateLimitStore {
-  /** The ONLY store method. A store that never waits returns the decision itself; one that does returns a promise. */
+  /** The one method every store has. A store that never waits returns the decision itself; one that does returns a promise. */
   acquire(partition: string, policy: RateLimitPolicy, options?: AcquireOptions): RateLimitDecision | Promise<RateLimitDecision>;
+  /**
+   * Optional: forgets the counter of `partition` + `policy.key`, so the caller starts afresh (an admin's
+   * "reset this caller"). The shipped stores have it; a bad partition or policy throws a TypeError.
+   */
+  reset?(partition: string, policy: RateLimitPolicy): void | Promise<void>;
 }
 
 /** A monotonic clock in milliseconds; inject a manual one in tests. */
@@ -97,6 +102,11 @@ export interface RateLimitSettings {
   readonly scope: RateLimitScope;
   /** Permits one request spends: a whole number (default 1), or a function of the request. */
   readonly cost: number | RateLimitCostFunction;
+  /**
+   * Seconds a caller is refused on this limit after it was refused once (its counter overrun), whatever the
+   * counter says by then; undefined (the default) for no block.
+   */
+  readonly blockSeconds?: number;
   /**
    * Shares one counter among every handler whose limit names this budget (per partition), in place of one
    * counter per handler: a budget for a family of endpoints, or, on every route through `group()`, an

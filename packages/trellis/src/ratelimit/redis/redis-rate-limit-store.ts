@@ -6,7 +6,8 @@ import { AcquireBatches, type BatchedAcquire } from './acquire-batches.js';
 import { FlightCall, FlightControl, type RedisOverflow } from './flight-control.js';
 import { SLIDING_WINDOW_SCRIPT, SLIDING_WINDOW_SHA } from './sliding-window-script.js';
 import { acquireTail } from './script-codec.js';
-import { createRedisClient, scriptRunner } from './redis-client.js';
+import { createHash } from 'node:crypto';
+import { createRedisClient, isNoScript, scriptRunner } from './redis-client.js';
 import type { RedisScriptClient, ScriptRunner } from './redis-client.js';
 
 /**
@@ -109,6 +110,10 @@ interface ErrorEmitter {
 /** How often a client's errors are written out, at most, when the application did not listen for them. */
 const CLIENT_ERROR_INTERVAL_MS = 60_000;
 
+/** Deletes one counter (a script, so both client kinds and clusters send it alike). */
+const RESET_SCRIPT = "return redis.call('DEL', KEYS[1])";
+const RESET_SHA = createHash('sha1').update(RESET_SCRIPT).digest('hex');
+
 /**
  * Calls keep timing out and Redis has answered nothing for a while: said once per silence, with what to do.
  * A client that says it is ready but never sends (node-redis before 5.10 after a Redis restart) looks so.
@@ -175,6 +180,8 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #flights: FlightControl;
   readonly #batches: AcquireBatches;
   readonly #plans = new WeakMap<RateLimitPolicy, CounterPlan>();
+  readonly #timeoutMs: number;
+  #resetRunner: ScriptRunner | undefined;
 
   constructor(options: RedisRateLimitStoreOptions) {
     if (options === null || typeof options !== 'object') {
@@ -186,6 +193,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
     const runner = client === undefined ? undefined : scriptRunner(client, SLIDING_WINDOW_SHA, SLIDING_WINDOW_SCRIPT);
     const timeoutMs = positiveInteger('timeoutMs', options.timeoutMs, 200);
+    this.#timeoutMs = timeoutMs;
     this.#prefix = checkKeyPrefix(options.keyPrefix ?? 'trellis:rl:');
     const mode = options.failureMode ?? RedisFailureMode.FailOpen;
     if (mode !== RedisFailureMode.FailOpen && mode !== RedisFailureMode.FailClosed) {
@@ -260,6 +268,39 @@ export class RedisRateLimitStore implements RateLimitStore {
       return answer;
     }
     return answer;
+  }
+
+  /**
+   * Forgets the counter of `partition` + `policy.key` (its key is deleted): the caller starts afresh on that
+   * limit. Rejects with a TypeError for bad input, and with `RateLimitStoreUnavailableError` when Redis does
+   * not answer within `timeoutMs` or fails.
+   *
+   * @example
+   * await store.reset('subject:alice', policy);
+   */
+  async reset(partition: string, policy: RateLimitPolicy): Promise<void> {
+    checkPartition(STORE, partition);
+    const plan = this.#plan(policy);
+    const name = escapeName(partition);
+    const keys = [plan.keyHead + name + plan.keyTail, ...(this.#readPrevious ? [plan.keyHead + name + plan.previousKeyTail] : [])];
+    const down = this.#runner.unavailable();
+    if (down !== undefined) throw new RateLimitStoreUnavailableError(`rate limit store unavailable: ${down}`);
+    const runner = (this.#resetRunner ??= scriptRunner(this.#client, RESET_SHA, RESET_SCRIPT));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const silent = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RateLimitStoreUnavailableError(`rate limit store unavailable: Redis did not answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+    });
+    try {
+      // One key per call: on a cluster the keys may live on different nodes.
+      for (const key of keys) {
+        await Promise.race([runner.run([key], []).catch((error: unknown) => (isNoScript(error) ? runner.load([key], []) : Promise.reject(error))), silent]);
+      }
+    } catch (error) {
+      if (error instanceof RateLimitStoreUnavailableError) throw error;
+      throw new RateLimitStoreUnavailableError(`rate limit store unavailable: ${describe(error)}`, { cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Closes the client if the store created it from a URL; a client passed in is left to its owner. */

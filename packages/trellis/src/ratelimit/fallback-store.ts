@@ -1,0 +1,81 @@
+import { InProcessRateLimitStore } from './in-process-store.js';
+import { STORE_UNAVAILABLE_CODE } from './store-unavailable-error.js';
+import { isThenable } from './thenable.js';
+import type { AcquireOptions, RateLimitDecision, RateLimitPolicy, RateLimitStore } from './types.js';
+
+/** Options of {@link FallbackRateLimitStore}. */
+export interface FallbackRateLimitStoreOptions {
+  /** The shared store (Redis, DynamoDB): asked first, every time. */
+  readonly primary: RateLimitStore;
+  /** Counts while the primary cannot: default a new `InProcessRateLimitStore` (counts per process). */
+  readonly fallback?: RateLimitStore;
+  /** Told each time the fallback decided instead of the primary, with the primary's error. */
+  readonly onFallback?: (error: unknown, policy: RateLimitPolicy) => void;
+}
+
+/** Errors that mean the primary could not count (as opposed to bad input or the caller giving up). */
+function primaryFailed(error: unknown): boolean {
+  if (error instanceof TypeError) return false;
+  const e = error as { name?: unknown; code?: unknown } | null;
+  return e?.name !== 'AbortError' || e?.code === STORE_UNAVAILABLE_CODE;
+}
+
+/**
+ * A shared store with a local one behind it: while the primary cannot count (it failed open, or failed closed
+ * with `RateLimitStoreUnavailableError`, or threw), the fallback — an in-process store by default — decides
+ * instead, so limits still hold, per process, rather than being lifted or turned into 503s. When the primary
+ * answers again it decides again, with the counts it kept; what the fallback counted meanwhile stays local.
+ *
+ * @example
+ * const shared = new RedisRateLimitStore({ client });
+ * app.services.add(RateLimitStore, () => new FallbackRateLimitStore({ primary: shared }), { type: RegistrationType.Replace });
+ */
+export class FallbackRateLimitStore implements RateLimitStore {
+  readonly #primary: RateLimitStore;
+  readonly #fallback: RateLimitStore;
+  readonly #onFallback: ((error: unknown, policy: RateLimitPolicy) => void) | undefined;
+
+  constructor(options: FallbackRateLimitStoreOptions) {
+    if (typeof options?.primary?.acquire !== 'function') throw new TypeError('FallbackRateLimitStore: primary must be a RateLimitStore (it has acquire()).');
+    if (options.fallback !== undefined && typeof options.fallback.acquire !== 'function') {
+      throw new TypeError('FallbackRateLimitStore: fallback must be a RateLimitStore (it has acquire()).');
+    }
+    if (options.onFallback !== undefined && typeof options.onFallback !== 'function') throw new TypeError('FallbackRateLimitStore: onFallback must be a function.');
+    this.#primary = options.primary;
+    this.#fallback = options.fallback ?? new InProcessRateLimitStore();
+    this.#onFallback = options.onFallback;
+  }
+
+  acquire(partition: string, policy: RateLimitPolicy, options?: AcquireOptions): RateLimitDecision | Promise<RateLimitDecision> {
+    let answer: RateLimitDecision | Promise<RateLimitDecision>;
+    try {
+      answer = this.#primary.acquire(partition, policy, options);
+    } catch (error) {
+      if (!primaryFailed(error)) throw error;
+      return this.#local(partition, policy, options, error);
+    }
+    if (!isThenable(answer)) return answer.failedOpen === undefined ? answer : this.#local(partition, policy, options, answer.failedOpen.error);
+    return Promise.resolve(answer).then(
+      (decision) => (decision.failedOpen === undefined ? decision : this.#local(partition, policy, options, decision.failedOpen.error)),
+      (error: unknown) => {
+        if (!primaryFailed(error)) throw error;
+        return this.#local(partition, policy, options, error);
+      },
+    );
+  }
+
+  /** Resets the counter in both stores (each that has `reset`). */
+  async reset(partition: string, policy: RateLimitPolicy): Promise<void> {
+    await this.#fallback.reset?.(partition, policy);
+    await this.#primary.reset?.(partition, policy);
+  }
+
+  #local(partition: string, policy: RateLimitPolicy, options: AcquireOptions | undefined, error: unknown): RateLimitDecision | Promise<RateLimitDecision> {
+    try {
+      this.#onFallback?.(error, policy);
+    } catch {
+      // A hook that fails does not keep the request from its decision.
+    }
+    return this.#fallback.acquire(partition, policy, options);
+  }
+}
