@@ -7,6 +7,9 @@ import {
   MemoryResponseCache,
   ResponseCacheStore,
   SerializationSettings,
+  CorsPolicy,
+  corsOf,
+  type CorsOptions,
   type ErrorClass,
   type ErrorHandler,
   type ErrorMapping,
@@ -44,6 +47,12 @@ export interface AppOptions {
    * a number of hops, addresses or subnets (`'loopback'`, `['10.0.0.0/8']`), or `(address, hop) => boolean`.
    */
   trustProxy?: TrustProxy;
+  /**
+   * Cross-origin settings for every route (a route's own `Cors` annotation replaces them; `Cors(false)` turns
+   * them off for it): preflights are answered before authentication and rate limiting, and every response to
+   * an allowed origin, refusals and 404s included, carries the `Access-Control-*` headers.
+   */
+  cors?: CorsOptions;
 }
 
 export interface ListenOptions {
@@ -74,8 +83,9 @@ export class App {
   readonly #definitions: RouteDefinition[] = [];
   readonly #filters: Filter[] = [];
   readonly #errorHandlers: ErrorMapping[] = [];
-  readonly #options: Required<Omit<AppOptions, 'maxHeaderSize' | 'trustProxy'>> & { maxHeaderSize: number | undefined };
+  readonly #options: Required<Omit<AppOptions, 'maxHeaderSize' | 'trustProxy' | 'cors'>> & { maxHeaderSize: number | undefined };
   readonly #trust: TrustFunction;
+  readonly #cors: CorsPolicy | undefined;
   #built: { router: Router<CompiledRoute>; provider: ServiceProvider; routes: CompiledRoute[]; deps: DispatchDeps } | null = null;
   #server: Server | null = null;
 
@@ -88,6 +98,7 @@ export class App {
       maxHeaderSize: options.maxHeaderSize,
     };
     this.#trust = compileTrust(options.trustProxy);
+    this.#cors = options.cors === undefined ? undefined : new CorsPolicy(options.cors, 'createApp({ cors })');
   }
 
   /** Adds routes declared in the functional form. */
@@ -176,15 +187,16 @@ export class App {
     for (const feature of features.values()) filters.push(...(feature.filters?.() ?? []));
     const router = new Router<CompiledRoute>();
     const routes: CompiledRoute[] = [];
+    const appCors = this.#cors;
     for (const info of infos) {
       const sorted = sortFilters(filters.filter((f) => f.appliesTo?.(info) ?? true));
-      const compiled: CompiledRoute = { info, run: composeFilters(sorted) };
+      const compiled: CompiledRoute = { info, run: composeFilters(sorted), cors: corsOf(info, appCors) };
       router.add(info.method, info.path, compiled);
       routes.push(compiled);
     }
     router.addImplicitHead(routes.filter((r) => r.info.method === 'GET').map((r) => [r.info.path, r]));
     const logger = provider.get(Logger);
-    const deps: DispatchDeps = { router, provider, onError: (error, where) => logger.error(`Request to ${where} failed`, { error }), trust: this.#trust };
+    const deps: DispatchDeps = { router, provider, onError: (error, where) => logger.error(`Request to ${where} failed`, { error }), trust: this.#trust, cors: appCors };
     this.#built = { router, provider, routes, deps };
     return this;
   }

@@ -1,6 +1,7 @@
 import type { BodySource, OutgoingResponse, RouteInfo } from '../pipeline/index.js';
 import { ExecutionContext, problem } from '../pipeline/index.js';
-import { problemResponse } from '../filters/index.js';
+import { addCorsHeaders, isPreflight, preflightResponse, problemResponse } from '../filters/index.js';
+import type { CorsPolicy } from '../filters/index.js';
 import type { ServiceProvider } from '../services/index.js';
 import { LazyRequestInfo, splitTarget, type TrustFunction } from './request-info.js';
 import type { Router } from './router.js';
@@ -22,6 +23,8 @@ export interface IncomingRequest {
 export interface CompiledRoute {
   readonly info: RouteInfo;
   readonly run: (ctx: ExecutionContext) => Promise<void>;
+  /** Its cross-origin settings (its own annotation's, else the app's), or undefined. */
+  readonly cors: CorsPolicy | undefined;
 }
 
 export interface DispatchDeps {
@@ -30,22 +33,21 @@ export interface DispatchDeps {
   readonly onError: (error: unknown, where: string) => void;
   /** Which proxies may say who the client is. */
   readonly trust: TrustFunction;
+  /** The app-wide cross-origin settings, for answers no route gives (404, 405). */
+  readonly cors: CorsPolicy | undefined;
 }
 
 /** Runs one request through routing and its route's pipeline; never rejects. */
 export async function dispatch(deps: DispatchDeps, req: IncomingRequest): Promise<OutgoingResponse> {
   const target = splitTarget(req.url);
   if (target === null) return problemResponse(problem(400, 'The request target is not a valid path (check its percent-encoding).'));
-  const match = deps.router.find(req.method, target.path);
-  if (match === null) {
-    const allowed = deps.router.allowedMethods(target.path);
-    if (allowed.length > 0) {
-      const response = problemResponse(problem(405, `${req.method} is not allowed here; use ${allowed.join(', ')}.`));
-      response.headers.set('allow', allowed.join(', '));
-      return response;
-    }
-    return problemResponse(problem(404, `No handler for ${req.method} ${target.path}.`));
+  // A CORS preflight is answered here, before any filter: no authentication, rate limit or handler runs.
+  if (isPreflight(req.method, req.headers)) {
+    const preflight = answerPreflight(deps, target.path, req.headers);
+    if (preflight !== undefined) return preflight;
   }
+  const match = deps.router.find(req.method, target.path);
+  if (match === null) return withCors(deps.cors, req, unrouted(deps, req.method, target.path));
   const route = match.entry;
   const ctx = new ExecutionContext({
     request: new LazyRequestInfo(req.method, req.url, target.path, target.query, req.headers, req.remoteAddress, deps.trust),
@@ -67,5 +69,32 @@ export async function dispatch(deps: DispatchDeps, req: IncomingRequest): Promis
   }
   // Every response object is made for this request, so filter headers go straight into it.
   if (ctx.hasResponseHeaders) response.headers.fillFrom(ctx.responseHeaders);
+  return withCors(route.cors, req, response);
+}
+
+/** 405 naming the methods the path has, or 404. */
+function unrouted(deps: DispatchDeps, method: string, path: string): OutgoingResponse {
+  const allowed = deps.router.allowedMethods(path);
+  if (allowed.length > 0) {
+    const response = problemResponse(problem(405, `${method} is not allowed here; use ${allowed.join(', ')}.`));
+    response.headers.set('allow', allowed.join(', '));
+    return response;
+  }
+  return problemResponse(problem(404, `No handler for ${method} ${path}.`));
+}
+
+/** The preflight's answer when the route it asks about has CORS settings; undefined otherwise (routed as usual). */
+function answerPreflight(deps: DispatchDeps, path: string, headers: IncomingRequest['headers']): OutgoingResponse | undefined {
+  const asked = (headers['access-control-request-method'] as string).toUpperCase();
+  const route = deps.router.find(asked, path)?.entry;
+  const policy = route === undefined ? deps.cors : route.cors;
+  if (policy === undefined) return undefined;
+  return preflightResponse(policy, headers, deps.router.allowedMethods(path));
+}
+
+/** A response with the CORS headers its origin earns, when the request came from a page of another origin. */
+function withCors(policy: CorsPolicy | undefined, req: IncomingRequest, response: OutgoingResponse): OutgoingResponse {
+  const origin = req.headers.origin;
+  if (policy !== undefined && typeof origin === 'string') addCorsHeaders(policy, origin, response.headers);
   return response;
 }

@@ -5,3 +5,5 @@ export { MemoryResponseCache, ResponseCacheStore, responseCacheFilter } from './
 export type { CacheClock, CachedResponse } from './response-cache/index.js';
 export { Reply, SerializationSettings, problemResponse, reply, serializationFilter, toResponse } from './serialization/index.js';
 export type { ErrorClass, ErrorHandler, ErrorMapping } from './serialization/index.js';
+export { Cors, CorsKind, CorsPolicy, DEFAULT_EXPOSED_HEADERS, addCorsHeaders, corsOf, isPreflight, preflightResponse } from './cors/index.js';
+export type { CorsOptions, CorsOrigins } from './cors/index.js';

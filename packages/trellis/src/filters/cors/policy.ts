@@ -1,0 +1,111 @@
+import type { HttpMethod } from '../../pipeline/index.js';
+
+/** Which origins may read responses: every one, a list (exact origins or patterns), or a function. */
+export type CorsOrigins = '*' | readonly (string | RegExp)[] | ((origin: string) => boolean);
+
+/**
+ * Cross-origin settings of a route (the `Cors` annotation) or of the whole app (`createApp({ cors })`).
+ *
+ * @example
+ * const cors: CorsOptions = { origins: ['https://app.example.com', /^https:\/\/[a-z0-9-]+\.example\.com$/], credentials: true };
+ */
+export interface CorsOptions {
+  /** Origins allowed to read responses: `'*'`, a list of origins (`https://app.example.com`) or RegExps, or a function. */
+  readonly origins: CorsOrigins;
+  /** Let the browser send cookies and HTTP authentication, and read the response then; default false. */
+  readonly credentials?: boolean;
+  /** How long a browser may cache a preflight answer, in seconds; default 600 (browsers cap it: Chromium at 7200). */
+  readonly maxAgeSeconds?: number;
+  /** Response headers a page may read beyond the safelisted ones; default the rate-limit fields and `Retry-After`. */
+  readonly exposedHeaders?: readonly string[];
+  /** Request headers a page may send; default every header its preflight asks for. */
+  readonly allowedHeaders?: readonly string[];
+  /** Methods a page may use; default every method the path has a handler for. */
+  readonly methods?: readonly HttpMethod[];
+}
+
+/** The response headers a page may read by default: the rate-limit fields, so a client can pace itself. */
+export const DEFAULT_EXPOSED_HEADERS: readonly string[] = Object.freeze([
+  'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit', 'RateLimit-Policy', 'Retry-After',
+  'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset',
+]);
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** Settings checked once and kept ready for every request. */
+export class CorsPolicy {
+  readonly #allows: (origin: string) => boolean;
+  /** `*` for any origin without credentials; otherwise the request's own origin is echoed. */
+  readonly anyOrigin: boolean;
+  readonly credentials: boolean;
+  readonly maxAge: string;
+  readonly exposedHeaders: string;
+  readonly allowedHeaders: string | undefined;
+  readonly methods: string | undefined;
+
+  constructor(options: CorsOptions, where: string) {
+    if (options === null || typeof options !== 'object') throw new TypeError(`${where}: CORS settings must be an object such as { origins: ['https://app.example.com'] }.`);
+    const { origins, credentials = false, maxAgeSeconds = 600, exposedHeaders = DEFAULT_EXPOSED_HEADERS, allowedHeaders, methods } = options;
+    this.#allows = originTest(origins, where);
+    if (typeof credentials !== 'boolean') throw new TypeError(`${where}: credentials must be true or false, got ${String(credentials)}.`);
+    if (!Number.isSafeInteger(maxAgeSeconds) || maxAgeSeconds < 0) throw new TypeError(`${where}: maxAgeSeconds must be a whole number of seconds >= 0, got ${String(maxAgeSeconds)}.`);
+    this.anyOrigin = origins === '*' && !credentials;
+    this.credentials = credentials;
+    this.maxAge = String(maxAgeSeconds);
+    this.exposedHeaders = headerList(exposedHeaders, 'exposedHeaders', where);
+    this.allowedHeaders = allowedHeaders === undefined ? undefined : headerList(allowedHeaders, 'allowedHeaders', where);
+    if (methods !== undefined && (!Array.isArray(methods) || methods.some((m) => !METHODS.includes(m)))) {
+      throw new TypeError(`${where}: methods must be a list of ${METHODS.join(', ')}, got ${JSON.stringify(methods)}.`);
+    }
+    this.methods = methods?.join(', ');
+  }
+
+  /** Whether a page of `origin` may read the response. */
+  allows(origin: string): boolean {
+    return this.#allows(origin);
+  }
+}
+
+function headerList(value: unknown, field: string, where: string): string {
+  if (!Array.isArray(value) || value.some((h) => typeof h !== 'string' || !TOKEN.test(h))) {
+    throw new TypeError(`${where}: ${field} must be a list of header names, got ${JSON.stringify(value)}.`);
+  }
+  return value.join(', ');
+}
+
+/** An origin as browsers serialise it: scheme, host and port, lower case, no path and no trailing slash. */
+function serialisedOrigin(value: string, where: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TypeError(`${where}: ${JSON.stringify(value)} is not an origin such as "https://app.example.com".`);
+  }
+  if (url.origin === 'null' || url.origin !== value.replace(/\/$/, '').toLowerCase()) {
+    throw new TypeError(`${where}: ${JSON.stringify(value)} is not an origin such as "https://app.example.com" (scheme, host and port only).`);
+  }
+  return url.origin;
+}
+
+function originTest(origins: CorsOrigins, where: string): (origin: string) => boolean {
+  if (origins === '*') return () => true;
+  if (typeof origins === 'function') {
+    return (origin) => {
+      try {
+        return origins(origin) === true;
+      } catch {
+        return false;
+      }
+    };
+  }
+  if (!Array.isArray(origins)) throw new TypeError(`${where}: origins must be '*', a list of origins or RegExps, or a function, got ${JSON.stringify(origins)}.`);
+  const exact = new Set<string>();
+  const patterns: RegExp[] = [];
+  for (const o of origins) {
+    if (o instanceof RegExp) patterns.push(new RegExp(o.source, o.flags.replace(/[gy]/g, '')));
+    else if (typeof o === 'string') exact.add(serialisedOrigin(o, where));
+    else throw new TypeError(`${where}: origins must hold origins (strings) or RegExps, got ${String(o)}.`);
+  }
+  return (origin) => exact.has(origin) || patterns.some((p) => p.test(origin));
+}

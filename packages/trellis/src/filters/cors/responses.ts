@@ -1,0 +1,47 @@
+import { ResponseHeaders, problem } from '../../pipeline/index.js';
+import type { OutgoingResponse, ProblemDetails } from '../../pipeline/index.js';
+import type { CorsPolicy } from './policy.js';
+
+function refusal(details: ProblemDetails, headers: ResponseHeaders): OutgoingResponse {
+  headers.set('content-type', 'application/problem+json; charset=utf-8');
+  return { status: details.status, headers, body: JSON.stringify(details) };
+}
+
+const PREFLIGHT_VARY = 'origin, access-control-request-method, access-control-request-headers';
+
+/** Whether a request is a CORS preflight: OPTIONS with an origin and the method it asks for. */
+export function isPreflight(method: string, headers: Record<string, string | string[] | undefined>): boolean {
+  return method === 'OPTIONS' && typeof headers.origin === 'string' && typeof headers['access-control-request-method'] === 'string';
+}
+
+/**
+ * The answer to a preflight for a route with CORS: 204 with what the page may do, or 403 naming what is not
+ * allowed (the browser then blocks the request, and the handler never runs).
+ */
+export function preflightResponse(policy: CorsPolicy, headers: Record<string, string | string[] | undefined>, pathMethods: readonly string[]): OutgoingResponse {
+  const origin = headers.origin as string;
+  const method = (headers['access-control-request-method'] as string).toUpperCase();
+  const vary = new ResponseHeaders({ vary: PREFLIGHT_VARY });
+  if (!policy.allows(origin)) return refusal(problem(403, `Pages of ${origin} may not call this resource.`), vary);
+  const methods = policy.methods ?? pathMethods.join(', ');
+  if (!methods.split(', ').includes(method)) return refusal(problem(403, `Pages of other origins may not use ${method} here; allowed: ${methods}.`), vary);
+  const out = vary;
+  out.set('access-control-allow-origin', policy.anyOrigin ? '*' : origin);
+  if (policy.credentials) out.set('access-control-allow-credentials', 'true');
+  out.set('access-control-allow-methods', methods);
+  const requested = headers['access-control-request-headers'];
+  const allowHeaders = policy.allowedHeaders ?? (typeof requested === 'string' ? requested : undefined);
+  if (allowHeaders) out.set('access-control-allow-headers', allowHeaders);
+  out.set('access-control-max-age', policy.maxAge);
+  return { status: 204, headers: out, body: null };
+}
+
+/** Adds the CORS headers of an actual (not preflight) request's response, when its origin is allowed. */
+export function addCorsHeaders(policy: CorsPolicy, origin: string, headers: ResponseHeaders): void {
+  if (!policy.anyOrigin) headers.append('vary', 'origin');
+  if (!policy.allows(origin)) return;
+  headers.set('access-control-allow-origin', policy.anyOrigin ? '*' : origin);
+  if (policy.credentials) headers.set('access-control-allow-credentials', 'true');
+  if (policy.exposedHeaders) headers.set('access-control-expose-headers', policy.exposedHeaders);
+}
+

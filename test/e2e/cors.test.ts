@@ -1,0 +1,208 @@
+// CORS as a browser meets it: preflights answered before authentication and rate limiting, the headers on
+// every response of an allowed origin (refusals included), through inject(), every Lambda door, and Chromium
+// from a page on another origin, with and without credentials.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { ApiKeyAuthenticator, Authenticator, Authorize, Cors, createApp, group, reply, route } from '../../packages/trellis/src/index.js';
+import type { App } from '../../packages/trellis/src/index.js';
+import { RateLimit } from '../../packages/trellis/src/ratelimit/index.js';
+import { lambdaHandler } from '../../packages/trellis/src/lambda/index.js';
+import { FIXTURE_KINDS, httpEvent, lambdaContext, readResult } from '../support/lambda-events.js';
+import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
+
+const PAGE = 'https://app.example.com';
+
+function api(origins: string[] = [PAGE]): { app: App; calls: string[] } {
+  const calls: string[] = [];
+  const app = createApp({ cors: { origins, credentials: true } });
+  app.services.add(Authenticator, () => new ApiKeyAuthenticator({ keys: { k: { subject: 'ada', grants: ['orders'] } } }));
+  app.route(
+    route('GET', '/orders', [Authorize('orders'), RateLimit({ permitLimit: 2, windowSeconds: 60 })], (ctx) => {
+      calls.push(`GET ${ctx.request.headers.get('cookie') ?? ''}`);
+      return { orders: [] };
+    }),
+    route('PUT', '/orders', [Authorize('orders')], () => {
+      calls.push('PUT');
+      return reply(null, { status: 204 });
+    }),
+    route('GET', '/me', [], (ctx) => ({ cookie: ctx.request.headers.get('cookie') ?? null })),
+    route('GET', '/public', [Cors({ origins: '*' })], () => 'hello'),
+    route('GET', '/private', [Cors(false)], () => 'mine'),
+    ...group({ annotations: [Cors({ origins: [/^https:\/\/[a-z]+\.partner\.example$/] })] }, [route('GET', '/partner', [], () => 'p')]),
+  );
+  return { app, calls };
+}
+
+const preflight = (method: string, origin = PAGE, headers = 'x-api-key, content-type') => ({
+  method: 'OPTIONS' as const,
+  url: '/orders',
+  headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': headers },
+});
+
+describe('CORS through inject()', () => {
+  it('answers a preflight before authentication and rate limiting, and runs no handler', async () => {
+    const { app, calls } = api();
+    for (let i = 0; i < 5; i++) {
+      const res = await app.inject(preflight('PUT'));
+      assert.equal(res.statusCode, 204, 'no API key, no rate limit: the preflight is answered');
+      assert.equal(res.headers['access-control-allow-origin'], PAGE);
+      assert.equal(res.headers['access-control-allow-credentials'], 'true');
+      assert.equal(res.headers['access-control-allow-methods'], 'GET, HEAD, PUT');
+      assert.equal(res.headers['access-control-allow-headers'], 'x-api-key, content-type');
+      assert.equal(res.headers['access-control-max-age'], '600');
+      assert.match(String(res.headers.vary), /origin/);
+    }
+    assert.deepEqual(calls, []);
+    const other = await app.inject(preflight('PUT', 'https://evil.example'));
+    assert.equal(other.statusCode, 403);
+    assert.equal(other.headers['access-control-allow-origin'], undefined);
+    assert.match(other.json().detail, /Pages of https:\/\/evil\.example may not call this resource/);
+    const method = await app.inject(preflight('DELETE'));
+    assert.equal(method.statusCode, 403);
+    assert.match(method.json().detail, /may not use DELETE here; allowed: GET, HEAD, PUT/);
+  });
+
+  it('puts the headers on every response to an allowed origin, refusals included, and none on others', async () => {
+    const { app } = api();
+    const headers = { origin: PAGE, 'x-api-key': 'k' };
+    const ok = await app.inject({ url: '/orders', headers });
+    assert.equal(ok.statusCode, 200);
+    assert.equal(ok.headers['access-control-allow-origin'], PAGE);
+    assert.match(String(ok.headers['access-control-expose-headers']), /RateLimit-Remaining.*Retry-After/);
+    const anonymous = await app.inject({ url: '/orders', headers: { origin: PAGE } });
+    assert.equal(anonymous.statusCode, 401);
+    assert.equal(anonymous.headers['access-control-allow-origin'], PAGE, 'a page can read its 401');
+    await app.inject({ url: '/orders', headers });
+    const limited = await app.inject({ url: '/orders', headers });
+    assert.equal(limited.statusCode, 429);
+    assert.equal(limited.headers['access-control-allow-origin'], PAGE, 'and its 429');
+    const missing = await app.inject({ url: '/nowhere', headers: { origin: PAGE } });
+    assert.equal(missing.statusCode, 404);
+    assert.equal(missing.headers['access-control-allow-origin'], PAGE, 'the app-wide setting covers 404s');
+    const foreign = await app.inject({ url: '/orders', headers: { origin: 'https://evil.example', 'x-api-key': 'k' } });
+    assert.equal(foreign.headers['access-control-allow-origin'], undefined);
+    assert.equal(foreign.headers.vary, 'origin');
+    const sameOrigin = await app.inject({ url: '/public' });
+    assert.equal(sameOrigin.headers['access-control-allow-origin'], undefined, 'no Origin, no CORS headers');
+  });
+
+  it('a route\'s own setting replaces the app-wide one; Cors(false) turns it off; patterns match origins', async () => {
+    const { app } = api();
+    const open = await app.inject({ url: '/public', headers: { origin: 'https://anyone.example' } });
+    assert.equal(open.headers['access-control-allow-origin'], '*');
+    assert.equal(open.headers['access-control-allow-credentials'], undefined);
+    assert.equal((await app.inject({ url: '/private', headers: { origin: PAGE } })).headers['access-control-allow-origin'], undefined);
+    assert.equal((await app.inject({ url: '/partner', headers: { origin: 'https://shop.partner.example' } })).headers['access-control-allow-origin'], 'https://shop.partner.example');
+    assert.equal((await app.inject({ url: '/partner', headers: { origin: 'https://shop.partner.example.evil' } })).headers['access-control-allow-origin'], undefined);
+    const noCors = createApp().route(route('GET', '/x', [], () => 'x'));
+    assert.equal((await noCors.inject({ method: 'OPTIONS', url: '/x', headers: { origin: PAGE, 'access-control-request-method': 'GET' } })).statusCode, 405, 'without CORS a preflight is routed as any OPTIONS');
+  });
+
+  it('bad settings are refused with a message naming them', () => {
+    assert.throws(() => Cors({ origins: ['https://app.example.com/path'] }), /not an origin such as "https:\/\/app\.example\.com" \(scheme, host and port only\)/);
+    assert.throws(() => Cors({ origins: 'everyone' as never }), /origins must be '\*', a list of origins or RegExps, or a function/);
+    assert.throws(() => Cors({ origins: '*', maxAgeSeconds: -1 }), /maxAgeSeconds must be a whole number/);
+    assert.throws(() => Cors({ origins: '*', exposedHeaders: ['bad header'] }), /exposedHeaders must be a list of header names/);
+    assert.throws(() => Cors({ origins: '*', methods: ['FETCH' as never] }), /methods must be a list of GET, HEAD/);
+    assert.throws(() => createApp({ cors: { origins: [42 as never] } }), /createApp\(\{ cors \}\): origins must hold origins/);
+  });
+});
+
+describe('CORS through the Lambda doors', () => {
+  for (const kind of FIXTURE_KINDS) {
+    it(`${kind}: a preflight gets 204 and its headers; the request after it its origin`, async () => {
+      const handler = lambdaHandler(api().app);
+      const pre = readResult(await handler(httpEvent(kind, { method: 'OPTIONS', path: '/orders', headers: { origin: PAGE, 'access-control-request-method': 'PUT' } }), lambdaContext()));
+      assert.equal(pre.statusCode, 204);
+      assert.equal(pre.headers['access-control-allow-origin'], PAGE);
+      assert.equal(pre.headers['access-control-allow-methods'], 'GET, HEAD, PUT');
+      const put = readResult(await handler(httpEvent(kind, { method: 'PUT', path: '/orders', headers: { origin: PAGE, 'x-api-key': 'k' } }), lambdaContext()));
+      assert.equal(put.statusCode, 204);
+      assert.equal(put.headers['access-control-allow-origin'], PAGE);
+    });
+  }
+});
+
+function listen(server: Server): Promise<string> {
+  return new Promise((done) => server.listen(0, '127.0.0.1', () => done(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+}
+
+describe('CORS in Chromium, from a page on another origin', { skip: chromiumSkipReason(), timeout: 120_000 }, () => {
+  let browser: ChromiumHandle;
+  let page: Server;
+  let pageOrigin: string;
+  let apiUrl: string;
+  let otherApiUrl: string;
+  let state: { app: App; calls: string[] };
+  let other: App;
+  before(async () => {
+    page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>page</title>'));
+    pageOrigin = await listen(page);
+    state = api([pageOrigin]);
+    apiUrl = (await state.app.listen()).url;
+    other = api(['http://127.0.0.1:1']).app;
+    otherApiUrl = (await other.listen()).url;
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await state?.app.close();
+    await other?.close();
+    page?.close();
+  });
+
+  const inPage = async <T>(fn: (args: { apiUrl: string; otherApiUrl: string }) => Promise<T>): Promise<T> => {
+    const tab = await browser.context.newPage();
+    try {
+      await tab.goto(`${pageOrigin}/`);
+      return await tab.evaluate(fn, { apiUrl, otherApiUrl });
+    } finally {
+      await tab.close();
+    }
+  };
+
+  it('an allowed origin reads the answer and the exposed rate-limit headers; a preflighted PUT goes through', async () => {
+    const got = await inPage(async ({ apiUrl }) => {
+      const res = await fetch(`${apiUrl}/orders`, { headers: { 'x-api-key': 'k' } });
+      const put = await fetch(`${apiUrl}/orders`, { method: 'PUT', headers: { 'x-api-key': 'k', 'content-type': 'application/json' }, body: '{}' });
+      return { status: res.status, body: await res.json(), remaining: res.headers.get('ratelimit-remaining'), put: put.status };
+    });
+    assert.deepEqual(got, { status: 200, body: { orders: [] }, remaining: '1', put: 204 });
+    assert.ok(state.calls.includes('PUT'));
+  });
+
+  it('a page can read a 429 and its Retry-After', async () => {
+    const got = await inPage(async ({ apiUrl }) => {
+      let res = await fetch(`${apiUrl}/orders`, { headers: { 'x-api-key': 'k' } });
+      if (res.status === 200) res = await fetch(`${apiUrl}/orders`, { headers: { 'x-api-key': 'k' } });
+      return { status: res.status, retryAfter: res.headers.get('retry-after'), title: (await res.json()).title };
+    });
+    assert.deepEqual(got, { status: 429, retryAfter: '60', title: 'Too Many Requests' });
+  });
+
+  it('credentials: the cookie goes along where credentials are allowed, and a credentialed call is blocked where they are not', async () => {
+    const got = await inPage(async ({ apiUrl }) => {
+      document.cookie = 'session=abc; SameSite=Lax';
+      const me = await fetch(`${apiUrl}/me`, { credentials: 'include' }).then((r) => r.json());
+      const without = await fetch(`${apiUrl}/me`).then((r) => r.json());
+      const open = await fetch(`${apiUrl}/public`, { credentials: 'include' }).then(() => 'read', (e: Error) => `blocked: ${e.name}`);
+      return { me, without, open };
+    });
+    assert.deepEqual(got.me, { cookie: 'session=abc' }, 'credentials allowed: the cookie is sent and the answer read');
+    assert.deepEqual(got.without, { cookie: null });
+    assert.equal(got.open, 'blocked: TypeError', "'*' without credentials: a credentialed fetch cannot read the answer");
+  });
+
+  it('an origin not allowed is blocked, and its preflighted PUT never reaches the handler', async () => {
+    const before = state.calls.length;
+    const got = await inPage(async ({ otherApiUrl }) => {
+      const read = await fetch(`${otherApiUrl}/orders`, { headers: { 'x-api-key': 'k' } }).then(() => 'read', (e: Error) => `blocked: ${e.name}`);
+      const put = await fetch(`${otherApiUrl}/orders`, { method: 'PUT', headers: { 'x-api-key': 'k', 'content-type': 'application/json' }, body: '{}' }).then(() => 'sent', (e: Error) => `blocked: ${e.name}`);
+      return { read, put };
+    });
+    assert.deepEqual(got, { read: 'blocked: TypeError', put: 'blocked: TypeError' });
+    assert.equal(state.calls.length, before);
+  });
+});
