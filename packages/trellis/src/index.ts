@@ -7,6 +7,7 @@ export type { AppOptions, BoundAddress, IncomingRequest, InjectRequest, InjectRe
 export {
   AllowAnonymous,
   Authorize,
+  Body,
   Cache,
   Controller,
   Delete,
@@ -21,7 +22,7 @@ export {
   group,
   route,
 } from './annotations/index.js';
-export type { AnnotationDecorator, CacheSettings, CacheVary, Handler, RouteDefinition, ValidateSchemas } from './annotations/index.js';
+export type { AnnotationDecorator, BodyFormat, BodySettings, CacheSettings, CacheVary, Handler, RouteDefinition, ValidateSchemas } from './annotations/index.js';
 export {
   ExecutionContext,
   FilterOrder,

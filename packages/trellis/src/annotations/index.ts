@@ -14,5 +14,7 @@ export {
   ValidateKind,
 } from './builtin.js';
 export type { CacheSettings, CacheVary, ValidateSchemas } from './builtin.js';
+export { Body, BodyKind } from './body.js';
+export type { BodyFormat, BodySettings } from './body.js';
 export { describeController, group, route, toRouteInfo } from './descriptor.js';
 export type { Handler, RouteDefinition } from './descriptor.js';

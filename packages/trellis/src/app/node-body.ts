@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Transform } from 'node:stream';
 import type { BodySource } from '../pipeline/index.js';
 import { ClientAbortedError, PayloadTooLargeError } from '../pipeline/index.js';
 
@@ -31,6 +32,35 @@ export class NodeBodySource implements BodySource {
   /** True once the whole body has been read (so the connection can be kept alive). */
   get complete(): boolean {
     return this.#complete || !this.present;
+  }
+
+  /** The body as it arrives, up to `limit` bytes (past it the stream errors with PayloadTooLargeError). */
+  stream(limit: number): Transform {
+    this.#consumed = true;
+    const announced = this.length;
+    if (announced !== undefined && announced > limit) throw new PayloadTooLargeError(limit);
+    if (this.expectContinue) this.res.writeContinue();
+    let size = 0;
+    const counter = new Transform({
+      transform: (chunk: Buffer, _encoding, done) => {
+        size += chunk.length;
+        if (size > limit) {
+          this.req.unpipe(counter);
+          this.req.pause();
+          done(new PayloadTooLargeError(limit));
+          return;
+        }
+        done(null, chunk);
+      },
+    });
+    this.req.once('end', () => {
+      this.#complete = true;
+    });
+    this.req.once('close', () => {
+      if (!this.#complete) counter.destroy(new ClientAbortedError());
+    });
+    this.req.pipe(counter);
+    return counter;
   }
 
   read(limit: number): Promise<Buffer> {

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 /** Thrown when a request body is larger than the limit. */
 export class PayloadTooLargeError extends Error {
   override readonly name = 'PayloadTooLargeError';
@@ -27,6 +28,33 @@ export interface BodySource {
   readonly consumed: boolean;
   /** Reads the whole body; rejects with PayloadTooLargeError past `limit` bytes (before reading them all). */
   read(limit: number): Promise<Buffer>;
+  /**
+   * The body as it arrives, for a handler that reads it itself; the stream errors with PayloadTooLargeError past
+   * `limit` bytes. A source without it is read whole first (see {@link bodyStream}).
+   */
+  stream?(limit: number): Readable;
+}
+
+/**
+ * A source's body as a stream: its own when it has one, else the whole body read on first demand (a body
+ * that is already in memory, as on Lambda).
+ */
+export function bodyStream(source: BodySource, limit: number): Readable {
+  if (source.stream) return source.stream(limit);
+  let started = false;
+  return new Readable({
+    read() {
+      if (started) return;
+      started = true;
+      source.read(limit).then(
+        (buffer) => {
+          if (buffer.length > 0) this.push(buffer);
+          this.push(null);
+        },
+        (error: unknown) => this.destroy(error as Error),
+      );
+    },
+  });
 }
 
 /** A body that is already in memory (inject()). */

@@ -10,6 +10,6 @@ export type { HeaderValue } from './headers.js';
 export { problem, statusTitle } from './problem.js';
 export type { ProblemDetails } from './problem.js';
 export { HttpError } from './http-error.js';
-export { BufferBodySource, ClientAbortedError, PayloadTooLargeError } from './body-source.js';
+export { BufferBodySource, ClientAbortedError, PayloadTooLargeError, bodyStream } from './body-source.js';
 export type { BodySource } from './body-source.js';
 export { PipelineError, assertApplicationFilter, composeFilters, sortFilters } from './runner.js';

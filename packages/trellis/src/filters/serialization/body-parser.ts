@@ -1,10 +1,68 @@
-import { HttpError } from '../../pipeline/index.js';
+import type { Readable } from 'node:stream';
+import type { BodyFormat, BodySettings } from '../../annotations/index.js';
+import { HttpError, bodyStream } from '../../pipeline/index.js';
+import type { BodySource } from '../../pipeline/index.js';
 
-/** Parses a body by its content type: JSON, form or text; anything else is 415. Empty bodies give undefined. */
-export function parseBody(raw: Buffer, contentType: string | undefined): unknown {
+/** What a route takes without a `Body` annotation. */
+const DEFAULT_FORMATS: readonly BodyFormat[] = ['json', 'form', 'text'];
+
+const isJson = (type: string) => type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+const FORM = 'application/x-www-form-urlencoded';
+
+/** The media type of a Content-Type value, lower case, without parameters. */
+export function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** Whether `type` is one of `accepted` (each an exact type or `major/*`). */
+function matches(type: string, accepted: readonly string[] | undefined): boolean {
+  if (accepted === undefined) return type !== '';
+  return accepted.some((a) => a === type || (a.endsWith('/*') && type.startsWith(a.slice(0, -1))));
+}
+
+/** Which format a body of `type` is read as on a route that takes `formats`, or undefined (415). */
+function formatFor(type: string, settings: BodySettings | undefined): BodyFormat | undefined {
+  const formats = settings?.formats ?? DEFAULT_FORMATS;
+  if (formats.includes('json') && isJson(type)) return 'json';
+  if (formats.includes('form') && type === FORM) return 'form';
+  if (formats.includes('text') && type.startsWith('text/')) return 'text';
+  for (const raw of ['bytes', 'stream'] as const) {
+    if (formats.includes(raw) && matches(type, settings?.types)) return raw;
+  }
+  return undefined;
+}
+
+/** The media types a route takes, as its 415 names them. */
+function supported(settings: BodySettings | undefined): string[] {
+  const out: string[] = [];
+  for (const f of settings?.formats ?? DEFAULT_FORMATS) {
+    if (f === 'json') out.push('application/json');
+    else if (f === 'form') out.push(FORM);
+    else if (f === 'text') out.push('text/*');
+    else out.push(...(settings?.types ?? ['*/*']));
+  }
+  return [...new Set(out)];
+}
+
+/**
+ * Checks a body's type against what the route takes, before anything is read: the format to read it as, or a
+ * 415 naming the types the route takes.
+ */
+export function bodyFormat(contentType: string | undefined, settings: BodySettings | undefined): BodyFormat {
+  const type = mediaType(contentType);
+  const format = formatFor(type, settings);
+  if (format !== undefined) return format;
+  const takes = supported(settings);
+  throw new HttpError(415, `Unsupported content type ${JSON.stringify(type || '(none)')}; this route takes ${takes.join(', ')}.`, { supported: takes });
+}
+
+/** Reads a body as its format says: parsed JSON, form fields, text, the raw bytes, or a stream of them. */
+export async function readBody(source: BodySource, format: BodyFormat, limit: number): Promise<unknown> {
+  if (format === 'stream') return bodyStream(source, limit) satisfies Readable;
+  const raw = await source.read(limit);
+  if (format === 'bytes') return raw;
   if (raw.length === 0) return undefined;
-  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))) {
+  if (format === 'json') {
     const text = decodeUtf8(raw);
     try {
       return JSON.parse(text);
@@ -12,7 +70,7 @@ export function parseBody(raw: Buffer, contentType: string | undefined): unknown
       throw new HttpError(400, `The request body is not valid JSON: ${(error as Error).message}`);
     }
   }
-  if (type === 'application/x-www-form-urlencoded') {
+  if (format === 'form') {
     const out: Record<string, string | string[]> = Object.create(null);
     for (const [k, v] of new URLSearchParams(decodeUtf8(raw))) {
       const current = out[k];
@@ -20,10 +78,7 @@ export function parseBody(raw: Buffer, contentType: string | undefined): unknown
     }
     return out;
   }
-  if (type.startsWith('text/')) return decodeUtf8(raw);
-  throw new HttpError(415, `Unsupported content type ${JSON.stringify(type || '(none)')}; send application/json, application/x-www-form-urlencoded or text/*.`, {
-    supported: ['application/json', 'application/x-www-form-urlencoded', 'text/*'],
-  });
+  return decodeUtf8(raw);
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });

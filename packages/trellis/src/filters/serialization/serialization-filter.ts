@@ -1,17 +1,19 @@
-import { ValidateKind } from '../../annotations/index.js';
+import { BodyKind, ValidateKind } from '../../annotations/index.js';
 import type { ValidateSchemas } from '../../annotations/index.js';
 import type { ExecutionContext, Filter, OutgoingResponse } from '../../pipeline/index.js';
 import { findErrorHandler } from './error-handlers.js';
 import { ClientAbortedError, FilterOrder, HttpError, PayloadTooLargeError, problem } from '../../pipeline/index.js';
-import { parseBody } from './body-parser.js';
+import { bodyFormat, readBody } from './body-parser.js';
 import { problemResponse, toResponse } from './result.js';
 import { SerializationSettings } from './settings.js';
 import { validate } from './validation.js';
 
 async function runHandler(ctx: ExecutionContext, settings: SerializationSettings, schemas: ValidateSchemas | undefined): Promise<void> {
   if (ctx.bodySource.present) {
-    const raw = await ctx.bodySource.read(settings.bodyLimit);
-    ctx.body = parseBody(raw, ctx.request.headers.get('content-type'));
+    const body = ctx.annotations(BodyKind)[0];
+    // The type is checked before a byte is read: a body the route does not take is refused at once.
+    const format = bodyFormat(ctx.request.headers.get('content-type'), body);
+    ctx.body = await readBody(ctx.bodySource, format, body?.limit ?? settings.bodyLimit);
   }
   if (schemas?.body) ctx.body = await validate(schemas.body, ctx.body, 'body', schemas.fieldStatus);
   if (schemas?.query) ctx.validatedQuery = await validate(schemas.query, Object.fromEntries(ctx.request.query), 'query', schemas.fieldStatus);

@@ -1,0 +1,64 @@
+import { annotation } from './annotation.js';
+import type { AnnotationDecorator } from './annotation.js';
+import type { AnnotationKind } from '../pipeline/index.js';
+
+/**
+ * What a route makes of a request body: `json` (parsed), `form` (urlencoded fields), `text` (a string),
+ * `bytes` (the raw bytes, a `Uint8Array`) or `stream` (a Node.js `Readable` of the raw bytes, read by the
+ * handler as they arrive).
+ */
+export type BodyFormat = 'json' | 'form' | 'text' | 'bytes' | 'stream';
+
+/** A route's body settings. */
+export interface BodySettings {
+  readonly formats: readonly BodyFormat[];
+  /** Media types `bytes` and `stream` take (`image/png`, `image/*`, `application/pdf`); every one when undefined. */
+  readonly types?: readonly string[];
+  /** Largest body in bytes; default the app's `bodyLimit`. */
+  readonly limit?: number;
+}
+
+const FORMATS: readonly BodyFormat[] = ['json', 'form', 'text', 'bytes', 'stream'];
+const MEDIA_TYPE = /^[a-z0-9!#$&^_.+-]+\/(\*|[a-z0-9!#$&^_.+-]+)$/;
+
+export const BodyKind: AnnotationKind<BodySettings> = {
+  name: 'Body',
+  // One setting per handler: a method-level one replaces a class-level (or group) one.
+  combine: (classLevel, methodLevel) => {
+    const level = methodLevel.length > 0 ? methodLevel : classLevel;
+    return level.length > 0 ? [level[level.length - 1]!] : [];
+  },
+  sortKey: (v) => `${v.formats.join(',')}/${v.types?.join(',') ?? '*'}/${v.limit ?? ''}`,
+};
+
+/**
+ * Says which bodies a route takes and how its handler gets them as `ctx.body`. Without it a route takes JSON,
+ * form and text bodies. A body of another type is refused with 415 naming the types the route takes, before
+ * it is read; one over `limit` with 413. Raw and streamed bodies work alike through `listen()`, `inject()` and
+ * every Lambda door (where the body is already whole: the stream reads the decoded bytes).
+ *
+ * @example
+ * // An image upload: ctx.body is a Uint8Array of at most 10 MiB.
+ * route('PUT', '/avatars/:id', [Body('bytes', { types: ['image/png', 'image/jpeg'], limit: 10 * 1024 * 1024 })], put);
+ * // A large import, read as it arrives: ctx.body is a Readable.
+ * route('POST', '/imports', [Body('stream', { types: ['text/csv'], limit: 1024 ** 3 })], async (ctx) => { for await (const chunk of ctx.body as Readable) ... });
+ * // JSON only: anything else is 415.
+ * route('POST', '/orders', [Body('json')], create);
+ */
+export function Body(formats: BodyFormat | readonly BodyFormat[], options: { types?: readonly string[]; limit?: number } = {}): AnnotationDecorator<BodySettings> {
+  const list = typeof formats === 'string' ? [formats] : formats;
+  if (!Array.isArray(list) || list.length === 0 || list.some((f) => !FORMATS.includes(f))) {
+    throw new TypeError(`@Body takes one or more of ${FORMATS.map((f) => `"${f}"`).join(', ')}, got ${JSON.stringify(formats)}.`);
+  }
+  if (list.includes('stream') && list.length > 1) throw new TypeError('@Body("stream") cannot be combined with other formats: the handler reads the body itself.');
+  const { types, limit } = options ?? {};
+  if (types !== undefined && (!Array.isArray(types) || types.length === 0 || types.some((t) => typeof t !== 'string' || !MEDIA_TYPE.test(t.toLowerCase())))) {
+    throw new TypeError(`@Body types must be media types such as "image/png" or "image/*", got ${JSON.stringify(types)}.`);
+  }
+  if (types !== undefined && !list.includes('bytes') && !list.includes('stream')) throw new TypeError('@Body types apply to "bytes" and "stream" bodies.');
+  if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) throw new TypeError(`@Body limit must be a whole number of bytes, got ${String(limit)}.`);
+  const settings: { -readonly [K in keyof BodySettings]: BodySettings[K] } = { formats: Object.freeze([...new Set(list)]) };
+  if (types !== undefined) settings.types = Object.freeze(types.map((t) => t.toLowerCase()));
+  if (limit !== undefined) settings.limit = limit;
+  return annotation(BodyKind, Object.freeze(settings));
+}
