@@ -136,3 +136,41 @@ describe('request bodies over a socket', () => {
     assert.equal(big.status, 413);
   });
 });
+
+describe('the same limits on every door', () => {
+  const limited = () => createApp({ bodyLimit: 100, maxUrlLength: 200 }).route(route('POST', '/in', [], (ctx) => ({ got: ctx.body })), route('GET', '/in', [], () => 'ok'));
+  const longUrl = `/in?q=${'x'.repeat(300)}`;
+
+  it('inject(): a URL past maxUrlLength gets 414, a body past bodyLimit 413', async () => {
+    const app = limited();
+    const res = await app.inject({ url: longUrl });
+    assert.equal(res.statusCode, 414);
+    assert.equal(res.json().title, 'URI Too Long');
+    assert.equal(res.json().limit, 200);
+    assert.equal((await app.inject({ url: '/in?q=short' })).statusCode, 200);
+    assert.equal((await app.inject({ method: 'POST', url: '/in', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(101) })).statusCode, 413);
+    assert.throws(() => createApp({ maxUrlLength: 0 }), /maxUrlLength must be a whole number of bytes >= 1/);
+  });
+
+  for (const kind of FIXTURE_KINDS) {
+    it(`${kind}: 414 and 413 as through inject()`, async () => {
+      const handler = lambdaHandler(limited());
+      const [path, query] = longUrl.split('?');
+      assert.equal(readResult(await handler(httpEvent(kind, { path, query }), lambdaContext())).statusCode, 414);
+      const big = readResult(await handler(httpEvent(kind, { method: 'POST', path: '/in', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(101) }), lambdaContext()));
+      assert.equal(big.statusCode, 413);
+      assert.equal(JSON.parse(big.body).limit, 100);
+    });
+  }
+
+  it('listen(): 414 and 413 over a socket', async () => {
+    const app = limited();
+    const { url } = await app.listen();
+    try {
+      assert.equal((await fetch(`${url}${longUrl}`)).status, 414);
+      assert.equal((await fetch(`${url}/in`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(101) })).status, 413);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -27,7 +27,7 @@ import { injectResponse, injectedRequest, recordResponse } from './inject.js';
 import type { InjectRequest, InjectResponse, RecordedResponse } from './inject.js';
 import { Logger, consoleLogger } from './logger.js';
 import { createNodeServer } from './node-host.js';
-import { DEFAULT_MAX_HEADER_SIZE, headBytes, headerFieldsTooLarge } from './header-size.js';
+import { DEFAULT_MAX_HEADER_SIZE, DEFAULT_MAX_URL_LENGTH, headBytes, headerFieldsTooLarge } from './header-size.js';
 import { Router } from './router.js';
 import { compileTrust, type TrustProxy } from './client-address.js';
 import type { TrustFunction } from './request-info.js';
@@ -42,6 +42,11 @@ export interface AppOptions {
    * one is answered 431 by `listen()`, `inject()` and every AWS Lambda front door alike.
    */
   maxHeaderSize?: number;
+  /**
+   * Longest accepted request target (path and query) in bytes; default 8 KiB. A longer one is answered 414 by
+   * `listen()`, `inject()` and every AWS Lambda front door alike, before routing.
+   */
+  maxUrlLength?: number;
   /**
    * Proxies trusted to say who the client is, for `ctx.request.clientAddress`: `false` (default), `true`,
    * a number of hops, addresses or subnets (`'loopback'`, `['10.0.0.0/8']`), or `(address, hop) => boolean`.
@@ -92,10 +97,13 @@ export class App {
   constructor(options: AppOptions = {}) {
     const bodyLimit = options.bodyLimit ?? 1024 * 1024;
     if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0) throw new RangeError(`bodyLimit must be a whole number of bytes, got ${String(options.bodyLimit)}.`);
+    const maxUrlLength = options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
+    if (!Number.isSafeInteger(maxUrlLength) || maxUrlLength < 1) throw new RangeError(`maxUrlLength must be a whole number of bytes >= 1, got ${String(options.maxUrlLength)}.`);
     this.#options = {
       bodyLimit,
       development: options.development ?? process.env.NODE_ENV === 'development',
       maxHeaderSize: options.maxHeaderSize,
+      maxUrlLength,
     };
     this.#trust = compileTrust(options.trustProxy);
     this.#cors = options.cors === undefined ? undefined : new CorsPolicy(options.cors, 'createApp({ cors })');
@@ -196,7 +204,7 @@ export class App {
     }
     router.addImplicitHead(routes.filter((r) => r.info.method === 'GET').map((r) => [r.info.path, r]));
     const logger = provider.get(Logger);
-    const deps: DispatchDeps = { router, provider, onError: (error, where) => logger.error(`Request to ${where} failed`, { error }), trust: this.#trust, cors: appCors };
+    const deps: DispatchDeps = { router, provider, onError: (error, where) => logger.error(`Request to ${where} failed`, { error }), trust: this.#trust, cors: appCors, maxUrlLength: options.maxUrlLength };
     this.#built = { router, provider, routes, deps };
     return this;
   }

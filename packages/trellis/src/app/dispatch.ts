@@ -35,10 +35,16 @@ export interface DispatchDeps {
   readonly trust: TrustFunction;
   /** The app-wide cross-origin settings, for answers no route gives (404, 405). */
   readonly cors: CorsPolicy | undefined;
+  /** Longest accepted request target, in bytes. */
+  readonly maxUrlLength: number;
 }
 
 /** Runs one request through routing and its route's pipeline; never rejects. */
 export async function dispatch(deps: DispatchDeps, req: IncomingRequest): Promise<OutgoingResponse> {
+  // Every door alike: a target past the limit is refused before it is parsed or routed.
+  if (req.url.length > deps.maxUrlLength && Buffer.byteLength(req.url) > deps.maxUrlLength) {
+    return problemResponse(problem(414, `The request target is longer than the limit of ${deps.maxUrlLength} bytes.`, { limit: deps.maxUrlLength }));
+  }
   const target = splitTarget(req.url);
   if (target === null) return problemResponse(problem(400, 'The request target is not a valid path (check its percent-encoding).'));
   // A CORS preflight is answered here, before any filter: no authentication, rate limit or handler runs.

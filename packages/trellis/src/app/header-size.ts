@@ -27,3 +27,6 @@ export function headBytes(request: IncomingRequest): number {
 export function headerFieldsTooLarge(): OutgoingResponse {
   return problemResponse(problem(431, 'The request headers are larger than the server accepts.'));
 }
+
+/** Default of `createApp({ maxUrlLength })`: 8 KiB of request target. */
+export const DEFAULT_MAX_URL_LENGTH = 8 * 1024;
