@@ -46,7 +46,7 @@ export {
   createToken,
 } from './services/index.js';
 export type { Factory, RegistrationOptions, ServiceResolver, Token, TypedToken } from './services/index.js';
-export { Authenticator, Cors, MemoryResponseCache, Reply, ResponseCacheStore, reply } from './filters/index.js';
-export type { AuthenticationResult, CacheClock, CachedResponse, CorsOptions, CorsOrigins, ErrorClass, ErrorHandler } from './filters/index.js';
+export { Authenticator, Cors, MemoryResponseCache, Reply, ResponseCacheStore, reply, serverSentEvents } from './filters/index.js';
+export type { AuthenticationResult, CacheClock, CachedResponse, CorsOptions, CorsOrigins, ErrorClass, ErrorHandler, ServerSentEvent } from './filters/index.js';
 export { ApiKeyAuthenticator, JwtBearerAuthenticator } from './auth/index.js';
 export type { ApiKeyAuthenticatorOptions, ApiKeyIdentity, JsonWebKeySet, JwtBearerAuthenticatorOptions } from './auth/index.js';

@@ -222,21 +222,26 @@ export class App {
   /**
    * Dispatches one request and writes its response the way every host does (so a header node:http would
    * refuse becomes the same 500 here), recording status, headers and bytes: the path inject() and the AWS
-   * Lambda front doors share. Never rejects.
+   * Lambda front doors share. A streamed body is read whole, up to `maxBodyBytes` (past it, a 500 problem
+   * saying so). Never rejects.
    */
-  async respond(request: IncomingRequest): Promise<RecordedResponse> {
+  async respond(request: IncomingRequest, options: { maxBodyBytes?: number } = {}): Promise<RecordedResponse> {
     // The same header limit as listen(), where node:http enforces it before the app sees the request.
-    const tooLarge = headBytes(request) > (this.#options.maxHeaderSize ?? DEFAULT_MAX_HEADER_SIZE);
-    const response = tooLarge ? headerFieldsTooLarge() : await this.handle(request);
-    return recordResponse(request.method, response, (error) => this.#logger().error('Writing a response failed', { error }));
+    const response = await this.handle(request);
+    return recordResponse(request.method, response, (error) => this.#logger().error('Writing a response failed', { error }), options.maxBodyBytes);
   }
 
   #logger(): Logger {
     return this.build().#built!.provider.get(Logger);
   }
 
-  /** Dispatches one request (for custom hosts). Never rejects. */
+  /**
+   * Dispatches one request (for custom hosts, and the streaming Lambda door), with the header limit
+   * `listen()` has from node:http: a larger head is answered 431. A streamed body is left for the host to
+   * write. Never rejects.
+   */
   handle(request: IncomingRequest): Promise<OutgoingResponse> {
+    if (headBytes(request) > (this.#options.maxHeaderSize ?? DEFAULT_MAX_HEADER_SIZE)) return Promise.resolve(headerFieldsTooLarge());
     return dispatch((this.#built ?? this.build().#built!).deps, request);
   }
 
@@ -244,7 +249,9 @@ export class App {
   async listen(options: ListenOptions = {}): Promise<BoundAddress> {
     if (this.#server) throw new Error('The app is already listening; close() it first.');
     const logger = this.#logger();
-    const server = createNodeServer((req) => this.handle(req), {
+    // node:http has held the head to maxHeaderSize already.
+    const deps = this.build().#built!.deps;
+    const server = createNodeServer((req) => dispatch(deps, req), {
       maxHeaderSize: this.#options.maxHeaderSize,
       onError: (error) => logger.error('Writing a response failed', { error }),
     });

@@ -1,7 +1,8 @@
 import type { OutgoingResponse } from '../pipeline/index.js';
-import { BufferBodySource } from '../pipeline/index.js';
+import { BufferBodySource, problem } from '../pipeline/index.js';
+import { problemResponse } from '../filters/index.js';
 import type { IncomingRequest } from './dispatch.js';
-import { deliver, type ResponseSink } from './response-writer.js';
+import { ResponseTooLargeError, deliver, isStreamed, readWhole, type ResponseSink, type WholeResponse } from './response-writer.js';
 
 export interface InjectRequest {
   method?: string;
@@ -96,11 +97,35 @@ export interface RecordedResponse {
   readonly rawBody: Buffer;
 }
 
-/** Runs the response through the writer every host uses and records what it wrote. */
-export function recordResponse(method: string, response: OutgoingResponse, onError: (error: unknown) => void): RecordedResponse {
+/**
+ * Runs the response through the writer every host uses and records what it wrote. A streamed body is read
+ * whole first, up to `maxBodyBytes` (a buffered Lambda response's limit): past it the answer is a 500 problem
+ * that says so, and the error is reported.
+ */
+export async function recordResponse(method: string, response: OutgoingResponse, onError: (error: unknown) => void, maxBodyBytes?: number): Promise<RecordedResponse> {
   const sink = new RecordingSink();
-  deliver(sink, method, response, false, onError);
+  deliver(sink, method, await whole(response, method, onError, maxBodyBytes), false, onError);
   return { statusCode: sink.status, headers: sink.headers, rawBody: sink.body };
+}
+
+async function whole(response: OutgoingResponse, method: string, onError: (error: unknown) => void, limit: number | undefined): Promise<WholeResponse> {
+  if (!isStreamed(response)) return response as WholeResponse;
+  if (method === 'HEAD') {
+    response.body.destroy();
+    return { ...response, body: null };
+  }
+  try {
+    const body = await readWhole(response.body, limit);
+    response.headers.delete('transfer-encoding');
+    return { ...response, body };
+  } catch (error) {
+    onError(error);
+    const detail =
+      error instanceof ResponseTooLargeError
+        ? `The streamed response is larger than the ${error.limit} bytes this door can answer with; serve it through a door that streams (a Lambda function URL with response streaming, or listen()).`
+        : `The streamed response failed: ${error instanceof Error ? error.message : String(error)}.`;
+    return problemResponse(problem(500, detail)) as WholeResponse;
+  }
 }
 
 /** Reads a recorded response back as inject() answers it. */

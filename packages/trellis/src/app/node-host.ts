@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { OutgoingResponse } from '../pipeline/index.js';
 import type { IncomingRequest } from './dispatch.js';
 import { NodeBodySource } from './node-body.js';
-import { deliver } from './response-writer.js';
+import { deliver, deliverStream, isStreamed, type WholeResponse } from './response-writer.js';
 
 export type Dispatcher = (req: IncomingRequest) => Promise<OutgoingResponse>;
 
@@ -42,7 +42,8 @@ export function createNodeServer(dispatcher: Dispatcher, options: { maxHeaderSiz
     };
     dispatcher({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body, signal: signalFor(req, res), remoteAddress: req.socket.remoteAddress }).then((response) => {
       try {
-        deliver(res, req.method ?? 'GET', response, !body.complete, options.onError);
+        if (isStreamed(response)) deliverStream(res, req.method ?? 'GET', response, !body.complete, options.onError);
+        else deliver(res, req.method ?? 'GET', response as WholeResponse, !body.complete, options.onError);
       } catch (error) {
         fail(error);
       }

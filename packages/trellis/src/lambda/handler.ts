@@ -1,8 +1,8 @@
-import { App, BufferBodySource, HttpError, type BodySource } from '../index.js';
+import { App, BufferBodySource, HttpError, type BodySource, type IncomingRequest } from '../index.js';
 import { isBinaryContentType } from './binary-body.js';
 import { httpEventKind, notAnHttpEvent } from './event-kind.js';
 import { checkEventFields } from './event-fields.js';
-import type { LambdaContext, LambdaHttpEvent, LambdaHttpResult } from './events.js';
+import type { LambdaContext, LambdaEventKind, LambdaHttpEvent, LambdaHttpResult } from './events.js';
 import type { LambdaContext as WidgetLambdaContext } from '../widgets/index.js';
 import { invocationKey, invocationOf } from './invocation.js';
 import { requestFromEvent } from './request-from-event.js';
@@ -62,7 +62,50 @@ class UnreadableBody implements BodySource {
   }
 }
 
-function checkBasePath(basePath: string | undefined): string | undefined {
+/** Lambda's limit on a (buffered) function response, in bytes. */
+export const MAX_BUFFERED_RESPONSE_BYTES = 6 * 1024 * 1024;
+
+/**
+ * The app of a handler: an App is built now (in the init phase, at module scope); a factory runs on the
+ * first event (once; if it fails, that invocation fails and the next one tries again).
+ */
+export function lazyApp(source: AppSource): () => App | Promise<App> {
+  let app: App | undefined;
+  let making: Promise<App> | undefined;
+  if (source instanceof App) app = source.build();
+  else if (typeof source !== 'function') throw new TypeError('lambdaHandler takes an App (from createApp()) or a function that returns one.');
+  return () => {
+    if (app) return app;
+    making ??= (async () => {
+      try {
+        const made = await (source as () => App | Promise<App>)();
+        if (!(made instanceof App)) throw new TypeError('The app factory given to lambdaHandler must return an App (from createApp()).');
+        app = made.build();
+        return app;
+      } finally {
+        making = undefined;
+      }
+    })();
+    return making;
+  };
+}
+
+/** An HTTP event as the request every door hands the app, with the invocation's facts in its items. */
+export function incomingFromEvent(kind: LambdaEventKind, event: LambdaHttpEvent, context: LambdaContext | undefined, basePath: string | undefined): IncomingRequest {
+  checkEventFields(kind, event as unknown as Record<string, unknown>);
+  const request = requestFromEvent(kind, event, basePath);
+  return {
+    method: request.method,
+    url: request.url,
+    headers: request.headers,
+    body: request.bodyError === undefined ? new BufferBodySource(request.body) : new UnreadableBody(request.bodyError),
+    signal: () => new AbortController().signal,
+    remoteAddress: request.sourceIp,
+    items: new Map([[invocationKey, invocationOf(kind, event, context ?? noContext, request.sourceIp)]]),
+  };
+}
+
+export function checkBasePath(basePath: string | undefined): string | undefined {
   if (basePath === undefined || basePath === '' || basePath === '/') return undefined;
   if (typeof basePath !== 'string' || !basePath.startsWith('/') || basePath.endsWith('/')) {
     throw new TypeError(`basePath is a path prefix such as "/v1" (a leading "/", none at the end), got ${JSON.stringify(basePath)}.`);
@@ -91,44 +134,17 @@ export function lambdaHandler(source: AppSource, options: LambdaHandlerOptions =
   if (typeof isBinary !== 'function') throw new TypeError('isBinary is a function of a Content-Type that says whether the body is binary.');
   const widget = options.widget ?? {};
   const routeParam = checkWidgetOptions(widget);
-  let app: App | undefined;
-  let making: Promise<App> | undefined;
-  if (source instanceof App) app = source.build();
-  else if (typeof source !== 'function') throw new TypeError('lambdaHandler takes an App (from createApp()) or a function that returns one.');
-  const appFor = (): App | Promise<App> => {
-    if (app) return app;
-    making ??= (async () => {
-      try {
-        const made = await (source as () => App | Promise<App>)();
-        if (!(made instanceof App)) throw new TypeError('The app factory given to lambdaHandler must return an App (from createApp()).');
-        app = made.build();
-        return app;
-      } finally {
-        making = undefined;
-      }
-    })();
-    return making;
-  };
-
+  const appFor = lazyApp(source);
   const handler = async (event: unknown, context: LambdaContext = noContext): Promise<LambdaHttpResult | WidgetOutput> => {
     const kind = httpEventKind(event);
     if (kind === null) {
-      if (isWidgetEvent(event)) return answerWidgetEvent(app ?? (await appFor()), event, context as unknown as WidgetLambdaContext, routeParam, widget);
+      if (isWidgetEvent(event)) return answerWidgetEvent(await appFor(), event, context as unknown as WidgetLambdaContext, routeParam, widget);
       throw notAnHttpEvent(event);
     }
-    checkEventFields(kind, event as Record<string, unknown>);
     const httpEvent = event as LambdaHttpEvent;
-    const request = requestFromEvent(kind, httpEvent, basePath);
-    const target = app ?? (await appFor());
-    const recorded = await target.respond({
-      method: request.method,
-      url: request.url,
-      headers: request.headers,
-      body: request.bodyError === undefined ? new BufferBodySource(request.body) : new UnreadableBody(request.bodyError),
-      signal: () => new AbortController().signal,
-      remoteAddress: request.sourceIp,
-      items: new Map([[invocationKey, invocationOf(kind, httpEvent, context ?? noContext, request.sourceIp)]]),
-    });
+    const request = incomingFromEvent(kind, httpEvent, context, basePath);
+    // Lambda holds a buffered response to 6 MB: a streamed body past it is a clear 500, not a failed invocation.
+    const recorded = await (await appFor()).respond(request, { maxBodyBytes: MAX_BUFFERED_RESPONSE_BYTES });
     return resultForEvent(kind, httpEvent, recorded, isBinary);
   };
   return handler as LambdaHttpHandler;

@@ -5,6 +5,8 @@
  */
 export { lambdaHandler } from './handler.js';
 export type { AppSource, LambdaHandlerOptions, LambdaHttpHandler } from './handler.js';
+export { lambdaStreamingHandler } from './streaming.js';
+export type { LambdaResponseStream, LambdaStreamingHandler } from './streaming.js';
 export { lambdaInvocation } from './invocation.js';
 export type { LambdaInvocation } from './invocation.js';
 export { isBinaryContentType } from './binary-body.js';

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { ServiceResolver } from '../services/index.js';
 import type { Annotation, AnnotationKind } from './annotation.js';
 import type { BodySource } from './body-source.js';
@@ -43,7 +44,8 @@ export interface Refusal {
 export interface OutgoingResponse {
   status: number;
   headers: ResponseHeaders;
-  body: Buffer | string | null;
+  /** The bytes, or a stream of them (written as they come, with backpressure). */
+  body: Buffer | string | Readable | null;
 }
 
 export interface RequestInfo {

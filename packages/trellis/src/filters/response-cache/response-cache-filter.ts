@@ -69,12 +69,14 @@ export const responseCacheFilter: Filter = {
     // Store only what the handler produced for an undecided request: check explicitly, never assume.
     const response = ctx.response;
     if (ctx.refusal !== null || response === null || response.status < 200 || response.status > 299) return;
+    // A streamed body is written as it comes and never held: it is not cached.
+    if (response.body !== null && typeof response.body === 'object' && !Buffer.isBuffer(response.body)) return;
     if (response.headers.has('set-cookie') || String(response.headers.get('cache-control') ?? '').includes('no-store')) return;
     const vary = (settings.varyBy ?? []).filter((v) => v.startsWith('header:')).map((v) => v.slice(7));
     if (vary.length) response.headers.set('vary', vary.join(', '));
     response.headers.set('cache-control', cacheControl(who, settings.seconds));
     response.headers.set('age', 0);
-    const body = response.body === null ? Buffer.alloc(0) : Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body);
+    const body = response.body === null ? Buffer.alloc(0) : Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body as string);
     store.set(key, { status: response.status, headers: response.headers.toObject(), body, storedAt: now, expiresAt: now + settings.seconds * 1000 });
   },
 };

@@ -2,10 +2,14 @@ import type { OutgoingResponse } from '../../pipeline/index.js';
 import { ResponseHeaders } from '../../pipeline/index.js';
 import type { ProblemDetails } from '../../pipeline/index.js';
 import { Reply } from './reply.js';
+import { isStreamBody, toByteStream } from './streams.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Turns a handler's return value into a response: object → JSON, string → text, undefined → 204. */
+/**
+ * Turns a handler's return value into a response: object → JSON, string → text, bytes → octets, a stream (a
+ * Node.js Readable, a web ReadableStream or an async iterable of strings and bytes) → streamed, undefined → 204.
+ */
 export function toResponse(result: unknown): OutgoingResponse {
   let status = 200;
   let headers = new ResponseHeaders();
@@ -21,6 +25,10 @@ export function toResponse(result: unknown): OutgoingResponse {
   if (typeof body === 'string') {
     if (!headers.has('content-type')) headers.set('content-type', 'text/plain; charset=utf-8');
     return { status, headers, body };
+  }
+  if (isStreamBody(body)) {
+    if (!headers.has('content-type')) headers.set('content-type', 'application/octet-stream');
+    return { status, headers, body: toByteStream(body as object) };
   }
   if (body instanceof Uint8Array) {
     if (!headers.has('content-type')) headers.set('content-type', 'application/octet-stream');

@@ -1,4 +1,5 @@
 // The widget front door: a CloudWatch custom-widget event in, through the app's own pipeline, widget output out.
+import { ResponseHeaders } from '../../index.js';
 import type { App, OutgoingResponse } from '../../index.js';
 import type { LambdaContext } from '../../widgets/index.js';
 import { describeWidgetRoutes, type DescribeOptions } from './describe.js';
@@ -46,11 +47,20 @@ function describeOnce(app: App, routeParam: string, options: DescribeOptions | u
   return text;
 }
 
+/** Lambda's limit on a function's response; a widget's output has to fit in it. */
+const MAX_WIDGET_RESPONSE_BYTES = 6 * 1024 * 1024;
+
+/** The route's answer, written the way every door writes one (a streamed body is read whole, within Lambda's limit). */
+async function respond(app: App, method: 'GET' | 'POST', path: string, query: string, invocation: ReturnType<typeof invocationOf>): Promise<OutgoingResponse> {
+  const recorded = await app.respond(widgetRequest(method, path, query, invocation), { maxBodyBytes: MAX_WIDGET_RESPONSE_BYTES });
+  return { status: recorded.statusCode, headers: new ResponseHeaders(recorded.headers), body: recorded.rawBody };
+}
+
 async function dispatch(app: App, path: string, query: string, invocation: ReturnType<typeof invocationOf>): Promise<OutgoingResponse> {
-  const response = await app.handle(widgetRequest('GET', path, query, invocation));
+  const response = await respond(app, 'GET', path, query, invocation);
   // A path that answers only POST (an action that changes something) gets a POST; nothing ran for the 405.
   if (response.status === 405 && String(response.headers.get('allow') ?? '').split(/,\s*/).includes('POST')) {
-    return app.handle(widgetRequest('POST', path, query, invocation));
+    return respond(app, 'POST', path, query, invocation);
   }
   return response;
 }

@@ -9,7 +9,7 @@ const REASONS: Record<number, string> = {
 };
 
 function text(body: OutgoingResponse['body']): string {
-  if (body === null) return '';
+  if (body === null || !(typeof body === 'string' || Buffer.isBuffer(body))) return '';
   return typeof body === 'string' ? body : body.toString('utf8');
 }
 
@@ -62,7 +62,7 @@ function retryAfterOf(response: OutgoingResponse, problem: Record<string, unknow
 export function widgetOutput(response: OutgoingResponse): unknown {
   const status = response.status;
   if (status >= 200 && status < 300) {
-    if (response.body === null || response.body.length === 0) return '';
+    if (response.body === null || text(response.body).length === 0) return '';
     const type = mediaType(response);
     if (isJson(type)) {
       try {
