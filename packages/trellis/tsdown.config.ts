@@ -13,6 +13,7 @@ export default defineConfig({
     index: 'src/index.ts',
     'ratelimit/index': 'src/ratelimit/index.ts',
     'ratelimit/redis/index': 'src/ratelimit/redis/index.ts',
+    'ratelimit/dynamodb/index': 'src/ratelimit/dynamodb/index.ts',
     'lambda/index': 'src/lambda/index.ts',
     'widgets/index': 'src/widgets/index.ts',
   },

@@ -8,7 +8,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { canConnect, freePort, stopServerProcess } from './loopback-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -42,29 +42,7 @@ export function redisSkipReason(): string | false {
   return message;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -97,15 +75,7 @@ export async function startRedisServer(): Promise<RedisServerHandle> {
     died.catch(() => undefined);
   };
 
-  const stopProcess = async (): Promise<void> => {
-    const proc = child;
-    if (proc === undefined || proc.exitCode !== null || proc.signalCode !== null) return;
-    proc.kill('SIGCONT');
-    proc.kill('SIGTERM');
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 3_000);
-    await exited;
-    clearTimeout(timer);
-  };
+  const stopProcess = (): Promise<void> => stopServerProcess(child, exited);
 
   await launch();
   return {

@@ -24,6 +24,6 @@ export type { RateLimitCounterState } from './counter-state.js';
 export type { InProcessRateLimitStoreOptions } from './in-process-store.js';
 export { monotonicClock } from './clock.js';
 export { ManualClock } from './manual-clock.js';
-export { acquireAbortedError, checkCost, checkPartition, checkPolicy, failOpenDecision } from './store-checks.js';
+export { RateLimitFailureMode, acquireAbortedError, checkCost, checkPartition, checkPolicy, failOpenDecision } from './store-checks.js';
 export { EXACT_PERMIT_LIMIT, WINDOW_SEGMENTS } from './sliding-window.js';
 export { RateLimitStoreUnavailableError } from './store-unavailable-error.js';

@@ -74,3 +74,17 @@ export function failOpenDecision(permitLimit: number, windowSeconds: number, opt
   const decision = { allowed: true, limit: permitLimit, remaining: Math.max(0, permitLimit - cost), reset: Math.ceil(windowSeconds), retryAfter: 0 };
   return options !== undefined && 'error' in options ? { ...decision, failedOpen: { error: options.error } } : decision;
 }
+
+/**
+ * What a shared store does when it cannot count (unreachable, failing, or silent past its timeout).
+ *
+ * @example
+ * new RedisRateLimitStore({ client, failureMode: RateLimitFailureMode.FailClosed });
+ */
+export const RateLimitFailureMode = {
+  /** Allow the request unlimited; the decision carries `failedOpen: { error }`. The default. */
+  FailOpen: 'failOpen',
+  /** Reject with `RateLimitStoreUnavailableError`, which the framework answers with a 503 problem. */
+  FailClosed: 'failClosed',
+} as const;
+export type RateLimitFailureMode = (typeof RateLimitFailureMode)[keyof typeof RateLimitFailureMode];

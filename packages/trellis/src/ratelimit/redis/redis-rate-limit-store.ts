@@ -1,4 +1,4 @@
-import { EXACT_PERMIT_LIMIT, RateLimitStoreUnavailableError, WINDOW_SEGMENTS, acquireAbortedError, checkCost, checkPartition, checkPolicy } from '../index.js';
+import { EXACT_PERMIT_LIMIT, RateLimitFailureMode, RateLimitStoreUnavailableError, WINDOW_SEGMENTS, acquireAbortedError, checkCost, checkPartition, checkPolicy } from '../index.js';
 import type { AcquireOptions, RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../index.js';
 import { checkKeyPrefix, counterKeyParts, escapeName } from './counter-key.js';
 import { checkCounterLayout, checkLayoutOptions, clockMicros, counterLayout } from './counter-layout.js';
@@ -10,19 +10,9 @@ import { createHash } from 'node:crypto';
 import { createRedisClient, isNoScript, scriptRunner } from './redis-client.js';
 import type { RedisScriptClient, ScriptRunner } from './redis-client.js';
 
-/**
- * What happens when Redis is unreachable or stops answering.
- *
- * @example
- * new RedisRateLimitStore({ client, failureMode: RedisFailureMode.FailClosed });
- */
-export const RedisFailureMode = {
-  /** Allow the request unlimited; the decision carries `failedOpen: { error }`. The default. */
-  FailOpen: 'failOpen',
-  /** Reject with `RateLimitStoreUnavailableError`, which the framework answers with a 503 problem. */
-  FailClosed: 'failClosed',
-} as const;
-export type RedisFailureMode = (typeof RedisFailureMode)[keyof typeof RedisFailureMode];
+/** What happens when Redis is unreachable, fails or stays silent past the timeout: `RateLimitFailureMode`. */
+export const RedisFailureMode = RateLimitFailureMode;
+export type RedisFailureMode = RateLimitFailureMode;
 
 /**
  * Settings of {@link RedisRateLimitStore}; only `client` or `url` is required.

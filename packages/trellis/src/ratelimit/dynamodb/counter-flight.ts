@@ -1,0 +1,176 @@
+/**
+ * How the DynamoDB store decides, counter by counter, without a race between processes.
+ *
+ * The process keeps, per counter, the bytes of the window it last saw in the item (what it last wrote, or
+ * what DynamoDB last told it). Acquires of one counter that arrive together, or while a call for that counter
+ * is on its way, form one *flight*: they are decided one after another on a copy of that window, and the
+ * result is written with one conditional UpdateItem that lands only if the item still holds those exact bytes
+ * (or no live counter when the process knew of none). So a write never rests on a stale read: if another
+ * process wrote first, the condition fails, nothing is written, and DynamoDB returns the item as it now is
+ * (ReturnValuesOnConditionCheckFailure ALL_OLD; a DynamoDB without it, such as a local emulator, is read once
+ * more instead). The flight is then decided again on that window and written again, at most `conflictRetries`
+ * times; each failed condition means another process's admission landed, so a counter that fills stops the
+ * retries by itself (refusals write nothing).
+ *
+ * A flight whose acquires are all refused writes nothing. Its window may be stale, so the refusals are
+ * checked with one strongly consistent GetItem first (a read unit, not a write unit), unless the window came
+ * from DynamoDB during this very flight. Common cases: an admission on a counter this process wrote last is
+ * one UpdateItem; a refusal is one GetItem.
+ */
+import { GetItemCommand, UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { acquireAbortedError, type RateLimitDecision, type RateLimitPolicy } from '../index.js';
+import { readInput, windowBytesOf, writeInput } from './counter-item.js';
+import { decodeWindow, encodeWindow } from './window-codec.js';
+import { decide, emptyWindow, freedAt, type WindowShape, type WindowState } from './window-state.js';
+
+/** One acquire waiting for its decision (one object per acquire; it is also its own abort listener). */
+export class Ask {
+  settled = false;
+  resolve!: (decision: RateLimitDecision) => void;
+  reject!: (error: unknown) => void;
+
+  constructor(
+    readonly cost: number,
+    readonly policy: RateLimitPolicy,
+    readonly shape: WindowShape,
+    /** performance.now() when the acquire started: its timeout counts from here. */
+    readonly startedAt: number,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    signal?.addEventListener('abort', this, { once: true });
+  }
+
+  /** The caller gave up: it is answered at once; a write already on its way may still count it. */
+  handleEvent(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.reject(acquireAbortedError(this.signal!));
+  }
+
+  answer(decision: RateLimitDecision): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.signal?.removeEventListener('abort', this);
+    this.resolve(decision);
+  }
+
+  fail(error: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.signal?.removeEventListener('abort', this);
+    this.reject(error);
+  }
+}
+
+/** The acquires of one counter sent together, and the means to give up on their call. */
+export class Flight {
+  readonly abort = new AbortController();
+  constructor(readonly asks: readonly Ask[]) {}
+
+  /** When the longest-waiting unanswered acquire started; Infinity when every one is answered. */
+  oldestWaiting(): number {
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const ask of this.asks) if (!ask.settled && ask.startedAt < oldest) oldest = ask.startedAt;
+    return oldest;
+  }
+}
+
+/** What this process knows of one counter's item, and the acquires waiting on it. */
+export class Counter {
+  /** The window bytes the item held when last seen (written or read); undefined for no item. */
+  stored: Uint8Array | undefined = undefined;
+  /** Acquires that arrived while a flight was out; they form the next one. */
+  waiting: Ask[] = [];
+  flight: Flight | undefined = undefined;
+  /** A flight is due in this turn's microtasks. */
+  scheduled = false;
+
+  constructor(readonly key: string) {}
+
+  get busy(): boolean {
+    return this.flight !== undefined || this.scheduled || this.waiting.length > 0;
+  }
+
+  /** The window to decide on: the item's as last seen; a window this store cannot read is replaced. */
+  window(): WindowState {
+    if (this.stored === undefined) return emptyWindow(1);
+    try {
+      return decodeWindow(this.stored);
+    } catch {
+      return emptyWindow(1);
+    }
+  }
+}
+
+/** The item kept changing under a flight's writes. */
+export class CounterContentionError extends Error {
+  override readonly name = 'CounterContentionError';
+}
+
+function isConditionFailure(error: unknown): error is { Item?: Record<string, AttributeValue> } {
+  return (error as { name?: unknown } | null)?.name === 'ConditionalCheckFailedException';
+}
+
+/** Runs flights against one table. */
+export class FlightRunner {
+  constructor(
+    private readonly client: DynamoDBClient,
+    private readonly tableName: string,
+    private readonly conflictRetries: number,
+    /** The store's clock: epoch milliseconds, never going back. */
+    private readonly now: () => number,
+  ) {}
+
+  /**
+   * Decides and answers the flight's acquires; rejects (without answering them) when DynamoDB fails or the
+   * item keeps changing, and the caller applies the failure mode. Acquires answered meanwhile (aborted, timed
+   * out) are left out of every later attempt, so they count nothing unless a write was already on its way.
+   */
+  async fly(counter: Counter, flight: Flight): Promise<void> {
+    let fresh = false;
+    let conflicts = 0;
+    for (;;) {
+      const asks = flight.asks.filter((ask) => !ask.settled);
+      if (asks.length === 0 || flight.abort.signal.aborted) return;
+      const nowMs = this.now();
+      const window = counter.window();
+      const decisions = asks.map((ask) => decide(window, ask.shape, nowMs, ask.cost));
+      let windowUs = 0;
+      for (let i = 0; i < asks.length; i++) if (decisions[i]!.allowed && asks[i]!.shape.windowUs > windowUs) windowUs = asks[i]!.shape.windowUs;
+
+      if (windowUs === 0) {
+        // Refused, all of them. A window read during this flight is the item's: that settles it.
+        if (fresh) {
+          for (let i = 0; i < asks.length; i++) asks[i]!.answer(decisions[i]!);
+          return;
+        }
+        counter.stored = await this.#read(counter.key, flight);
+        fresh = true;
+        continue;
+      }
+
+      const bytes = encodeWindow(window);
+      const ttlSeconds = Math.ceil(freedAt(window, windowUs) / 1_000_000);
+      const input = writeInput(this.tableName, counter.key, bytes, ttlSeconds, Math.floor(nowMs / 1000), counter.stored);
+      try {
+        await this.client.send(new UpdateItemCommand(input), { abortSignal: flight.abort.signal });
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        if (++conflicts > this.conflictRetries) {
+          throw new CounterContentionError(`the counter's item changed under ${conflicts} writes in a row (other processes wrote it first each time)`, { cause: error });
+        }
+        counter.stored = error.Item !== undefined ? windowBytesOf(error.Item) : await this.#read(counter.key, flight);
+        fresh = true;
+        continue;
+      }
+      counter.stored = bytes;
+      for (let i = 0; i < asks.length; i++) asks[i]!.answer(decisions[i]!);
+      return;
+    }
+  }
+
+  async #read(key: string, flight: Flight): Promise<Uint8Array | undefined> {
+    const output = await this.client.send(new GetItemCommand(readInput(this.tableName, key)), { abortSignal: flight.abort.signal });
+    return windowBytesOf(output.Item);
+  }
+}
