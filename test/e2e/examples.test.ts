@@ -152,25 +152,43 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
     assert.match((await dash.widget(byTitle('Glossary'))).html, /Click a term/);
   });
 
-  it('CPU chart: an SVG line across the time range that redraws when the range or theme changes', async () => {
+  it('CPU chart: a lineChart across the time range, sized to the widget, that redraws when the range changes', async () => {
     const dash = await load();
     const index = byTitle('CPU chart');
     const w = await dash.widget(index);
     clean(w, 'CPU chart');
-    assert.match(w.html, /^<svg class="chart" role="img" aria-label="CPUUtilization over the time range"/);
-    const points = /points="([^"]+)"/.exec(w.html)![1]!.split(' ');
-    assert.equal(points.length, 24);
-    for (const p of points) {
-      const [x, y] = p.split(',').map(Number);
-      assert.ok(x! >= 0 && x! <= 480 && y! >= 0 && y! <= 160, p);
-    }
-    assert.match(w.html, /stroke="#0972d3"/);
+    assert.match(w.html, /^<div id="tc-\w+" class="trellis-chart trellis-chart-line"><style>/);
+    assert.match(w.html, /<svg viewBox="0 0 (\d+) (\d+)" width="\1" height="\2" role="img" aria-labelledby="[\w-]+-t [\w-]+-d"><title id="[\w-]+-t">CPUUtilization over the time range<\/title>/);
+    const [, width, height] = /viewBox="0 0 (\d+) (\d+)"/.exec(w.html)!.map(Number);
+    const event = w.invocation!.event as { widgetContext: { width: number; height: number } };
+    assert.ok(width! < event.widgetContext.width && width! > event.widgetContext.width - 40, `${width} wide for a ${event.widgetContext.width} px widget`);
+    assert.ok(height! < event.widgetContext.height, `${height} high for a ${event.widgetContext.height} px widget`);
+    const rows = (html: string) => [...html.matchAll(/<tr><th scope="row">([^<]+)<\/th><td>([^<]+)<\/td><\/tr>/g)].map((m) => [m[1], m[2]]);
+    assert.equal(rows(w.html).length, 24, 'one table row per point');
+    assert.equal(w.html.match(/<g><rect x="/g)!.length, 24, 'one hover column with its readout per point');
+    // The time axis is on the dashboard's clock (UTC by default); the colours of both themes are in the style.
+    assert.equal(rows(w.html)[0]![0], '09:00');
+    assert.match(w.html, /\.cwdb-theme-dark #tc-\w+\{[^}]*--c0:#539fe5/);
     const update = await dash.setState({ theme: 'dark', timeRange: { start: '2024-04-01T00:00:00Z', end: '2024-04-08T00:00:00Z' } });
     assert.ok(update.updated.includes(`widget-${index}`));
     const redrawn = await dash.widget(index);
     clean(redrawn, 'CPU chart redrawn');
-    assert.match(redrawn.html, /stroke="#7fb8ff"/);
-    assert.notEqual(/points="([^"]+)"/.exec(redrawn.html)![1], points.join(' '));
+    assert.equal(rows(redrawn.html)[0]![0], 'Apr 1, 00:00');
+    assert.notDeepEqual(rows(redrawn.html), rows(w.html));
+  });
+
+  it('Invocations by function: a donut of the shares in its params, every slice in its data table', async () => {
+    const dash = await load();
+    const w = await dash.widget(byTitle('Invocations by function'));
+    clean(w, 'Invocations by function');
+    assert.match(w.html, /class="trellis-chart trellis-chart-pie"/);
+    assert.match(w.html, /<desc id="[\w-]+-d">Donut chart of 4 slices, total 2,450 calls\./);
+    const shares = [...w.html.matchAll(/<tr><th scope="row">([^<]+)<\/th><td>([^<]+)<\/td><td>([^<]+)<\/td><\/tr>/g)].map((m) => m.slice(1));
+    assert.deepEqual(shares, [['checkout', '1,200', '49%'], ['search', '800', '32.7%'], ['auth', '300', '12.2%'], ['reports', '150', '6.1%']]);
+    assert.equal(w.html.match(/<path class="sl f\d"/g)!.length, 4);
+    const hostile = await (await single('trellis-example-pie', { data: { '</style><script>alert(1)</script>': 1 } })).widget(0);
+    clean(hostile, 'a pie with a hostile label');
+    assert.ok(!hostile.html.includes('<script>'));
   });
 
   it('Inventory pages with call actions, opens instance details in a popup, and refresh restores page 1', async () => {
