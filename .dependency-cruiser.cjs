@@ -20,17 +20,19 @@ const rooms = {
   core: ['services', 'pipeline', 'annotations', 'filters', 'auth', 'app'],
   ratelimit: ['core', 'services'],
   'ratelimit/redis': ['ratelimit', 'core'],
+  'ratelimit/dynamodb': ['ratelimit', 'core'],
   widgets: [],
   lint: [],
   'dashboard/functions': ['widgets'],
-  dashboard: ['dashboard/functions', 'lint', 'widgets'],
+  'dashboard/template': ['dashboard/functions'],
+  dashboard: ['dashboard/functions', 'dashboard/template', 'lint', 'widgets'],
   lambda: ['core', 'widgets', 'ratelimit'],
   harness: ['core', 'dashboard', 'dashboard/functions', 'lint', 'widgets', 'ratelimit'],
   cli: ['harness', 'dashboard', 'dashboard/functions', 'lint'],
 };
 
 /** The rooms of the harness package; every other room is the framework's. */
-const HARNESS = new Set(['lint', 'dashboard/functions', 'dashboard', 'harness', 'cli']);
+const HARNESS = new Set(['lint', 'dashboard/functions', 'dashboard/template', 'dashboard', 'harness', 'cli']);
 /** The source folder of the package that holds a room. */
 const srcOf = (room) => `packages/${HARNESS.has(room) ? 'harness' : 'trellis'}/src`;
 const CORE = '^packages/trellis/src/index\\.ts$';

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark, each measuring Trellis against a named peer in the same run.
- * Pass names to run some: `npm run bench -- http store store-scale redis scale redis-http harness lint driver lambda lambda-bundle lambda-widget`.
+ * Pass names to run some: `npm run bench -- http store store-scale redis dynamodb scale redis-http harness lint driver lambda lambda-bundle lambda-widget charts`.
  *
  * Each benchmark runs in a process of its own, so that one's heap, JIT state and engine flags (the store
  * benchmark exposes `gc` to measure retained memory) cannot move another's figures.
@@ -12,6 +12,7 @@ const BENCHES: Record<string, string> = {
   http: './http.bench.ts',
   store: './ratelimit-store.bench.ts',
   redis: './redis-store.bench.ts',
+  dynamodb: './dynamodb-store.bench.ts',
   scale: './redis-scale.bench.ts',
   'redis-http': './redis-http.bench.ts',
   'store-scale': './in-process-scale.bench.ts',
@@ -21,6 +22,7 @@ const BENCHES: Record<string, string> = {
   lambda: './lambda.bench.ts',
   'lambda-bundle': './lambda-bundle.bench.ts',
   'lambda-widget': './lambda-widget.bench.ts',
+  charts: './charts.bench.ts',
 };
 
 const wanted = process.argv.slice(2);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  createHarness, DashboardValidationError, NotFoundError, UnprocessableError, type WidgetView,
+  createHarness, DashboardValidationError, NotFoundError, OverBudgetError, UnprocessableError, type WidgetView,
 } from '../../packages/harness/src/dashboard/index.js';
 import { arn, fakeClock, inProcessFunctions, type Handler } from '../fixtures/dashboards/in-process-functions.js';
 
@@ -45,7 +45,7 @@ test('the event: params at the top level plus a widgetContext with every console
   });
 });
 
-test('the dashboard start/end set the default time range; grid size sets the pixel size', async () => {
+test('the dashboard start/end set the default time range; the grid cell at the default dashboard width sets the pixel size', async () => {
   const { harness, functions } = setup({ echo: () => '' });
   const dash = await harness.load({
     start: '2024-04-01T00:00:00Z', end: '2024-04-02T00:00:00Z',
@@ -54,9 +54,48 @@ test('the dashboard start/end set the default time range; grid size sets the pix
   await dash.widget('widget-0');
   const ctx = functions.calls[0]!.event.widgetContext;
   assert.deepEqual(ctx.timeRange, { mode: 'absolute', start: Date.UTC(2024, 3, 1), end: Date.UTC(2024, 3, 2) });
-  assert.equal(ctx.width, 12 * 98);
-  assert.equal(ctx.height, 185);
+  // round(12 × 2392 / 24) − 10 and 3 × 68 − 39
+  assert.equal(ctx.width, 1186);
+  assert.equal(ctx.height, 165);
   assert.deepEqual(dash.state().timeRange, { start: Date.UTC(2024, 3, 1), end: Date.UTC(2024, 3, 2) });
+});
+
+test('every widget is sized from its own cell at the dashboard width; a size set for one widget replaces its cell; only widgets whose size changed resize', async () => {
+  const { harness, functions } = setup({ f: () => '' });
+  const dash = await harness.load({ widgets: [
+    custom('f', {}, { x: 0, y: 0, width: 6, height: 6 }),
+    custom('f', {}, { x: 6, y: 0, width: 12, height: 3 }),
+    // Placed at x 20, a 6-column widget is cut to the 4 columns left of the grid's edge, as the page draws it.
+    custom('f', {}, { x: 20, y: 10, width: 6, height: 6 }),
+    custom('f', {}, { width: 1, height: 1 }),
+    { type: 'text', properties: { markdown: '' } },
+  ] });
+  const told = async (n: number) => {
+    const ctx = ((await dash.widget(n)).invocation!.event as { widgetContext: { width: number; height: number } }).widgetContext;
+    return [ctx.width, ctx.height];
+  };
+  const all = async () => Promise.all([0, 1, 2, 3].map(told));
+  assert.equal(dash.state().dashboardWidth, 2392);
+  assert.deepEqual(await all(), [[588, 369], [1186, 165], [389, 369], [90, 29]]);
+  const narrow = await dash.setState({ dashboardWidth: 1280 });
+  assert.deepEqual(narrow.updated, ['widget-0', 'widget-1', 'widget-2', 'widget-3']);
+  assert.deepEqual(await all(), [[310, 369], [630, 165], [203, 369], [43, 29]]);
+  assert.equal((await dash.widget(0)).event, 'resize');
+  const own = await dash.setState({ dashboardWidth: 1280, widgetSizes: { 1: { width: 500 } } });
+  assert.deepEqual(own.updated, ['widget-1']);
+  assert.deepEqual(own.state.widgetSizes, { 'widget-1': { width: 500 } });
+  assert.deepEqual(await told(1), [500, 165]);
+  // One pixel wider: only the 4-column widget's rounded width changes (213.5 → 214); widget-1 keeps its own.
+  const calls = functions.calls.length;
+  const wider = await dash.setState({ dashboardWidth: 1281, widgetSizes: { 'widget-1': { width: 500 } } });
+  assert.deepEqual(wider.updated, ['widget-2']);
+  assert.equal(functions.calls.length, calls + 1);
+  assert.deepEqual(await told(2), [204, 369]);
+  await assert.rejects(
+    dash.setState({ widgetSizes: { 4: { width: 100 } } }),
+    (e) => e instanceof UnprocessableError && e.field === 'widgetSizes.4' && /text/.test(e.message),
+  );
+  assert.equal(dash.state().dashboardWidth, 1281, 'a refused state changes nothing');
 });
 
 test('the first read invokes; later reads do not', async () => {
@@ -271,15 +310,16 @@ test('state changes re-invoke per updateOn, with the event kind rule', async () 
   assert.equal(functions.calls.at(-1)!.event.widgetContext.timeRange.start, NOW - 7 * 86_400_000);
   clock.advance(60_000);
   assert.deepEqual((await dash.setState({ timeRange: { relative: '-P7D' } })).updated, [], 'now moving is not a change');
-  assert.deepEqual((await dash.setState({ timeRange: { relative: '-P7D' }, width: 300 })).updated, ['widget-0', 'widget-2']);
+  assert.deepEqual((await dash.setState({ timeRange: { relative: '-P7D' }, dashboardWidth: 1200 })).updated, ['widget-0', 'widget-2']);
   assert.equal((await dash.widget(2)).event, 'resize');
-  assert.equal(functions.calls.at(-1)!.event.widgetContext.width, 300);
-  const both = await dash.setState({ period: 60, height: 200 });
-  // timeRange back to the default and period changed → timeRange; height changed → resize
+  assert.equal(functions.calls.at(-1)!.event.widgetContext.width, 290);
+  const both = await dash.setState({ period: 60, dashboardWidth: 1200, widgetSizes: { 2: { height: 200 } } });
+  // timeRange back to the default and period changed → timeRange; widget-2's own height changed → resize
   assert.deepEqual(both.updated, ['widget-0', 'widget-1', 'widget-2']);
   assert.equal((await dash.widget(0)).event, 'timeRange');
   assert.equal((await dash.widget(2)).event, 'resize');
-  const theme = await dash.setState({ period: 60, height: 200, theme: 'dark' });
+  assert.deepEqual([functions.calls.at(-1)!.event.widgetContext.width, functions.calls.at(-1)!.event.widgetContext.height], [290, 200]);
+  const theme = await dash.setState({ period: 60, dashboardWidth: 1200, widgetSizes: { 'widget-2': { height: 200 } }, theme: 'dark' });
   assert.deepEqual(theme.updated, ['widget-0', 'widget-1', 'widget-2', 'widget-3']);
   assert.equal((await dash.widget(3)).event, 'state');
   assert.equal(functions.calls.at(-1)!.event.widgetContext.theme, 'dark');
@@ -289,7 +329,7 @@ test('state changes re-invoke per updateOn, with the event kind rule', async () 
   assert.equal(last.theme, 'dark');
   assert.equal(last.period, 60);
   assert.equal(last.isAutoPeriod, false);
-  assert.equal(last.height, 200);
+  assert.deepEqual([last.width, last.height], [290, 369]);
 });
 
 test('state: every field, defaults for omitted ones, and errors naming the field that change nothing', async () => {
@@ -298,12 +338,12 @@ test('state: every field, defaults for omitted ones, and errors naming the field
   const full = await dash.setState({
     timeRange: { start: '2024-04-01T00:00:00Z', end: Date.UTC(2024, 3, 2), zoom: { start: Date.UTC(2024, 3, 1, 6), end: '2024-04-01T12:00:00Z' } },
     period: 3600, theme: 'dark', timezone: '+02:00', locale: 'de-DE', accountId: '111122223333', dashboardName: 'other',
-    linkCharts: false, width: 800, height: 400,
+    linkCharts: false, dashboardWidth: 1600, widgetSizes: { 0: { width: 800, height: 400 } },
   });
   assert.deepEqual(full.state, {
     timeRange: { start: Date.UTC(2024, 3, 1), end: Date.UTC(2024, 3, 2), zoom: { start: Date.UTC(2024, 3, 1, 6), end: Date.UTC(2024, 3, 1, 12) } },
     period: 3600, theme: 'dark', timezone: '+02:00', locale: 'de-DE', accountId: '111122223333', dashboardName: 'other',
-    linkCharts: false, width: 800, height: 400,
+    linkCharts: false, dashboardWidth: 1600, widgetSizes: { 'widget-0': { width: 800, height: 400 } },
   });
   await dash.widget(0);
   const ctx = functions.calls.at(-1)!.event.widgetContext;
@@ -318,7 +358,22 @@ test('state: every field, defaults for omitted ones, and errors naming the field
     [{ locale: 'not a locale!' }, 'locale'],
     [{ accountId: '123' }, 'accountId'],
     [{ linkCharts: 'yes' }, 'linkCharts'],
-    [{ width: -5 }, 'width'],
+    [{ width: 500 }, 'width'],
+    [{ height: 500 }, 'height'],
+    [{ dashboardWidth: 239 }, 'dashboardWidth'],
+    [{ dashboardWidth: 1280.5 }, 'dashboardWidth'],
+    [{ dashboardWidth: '1280' }, 'dashboardWidth'],
+    [{ widgetSizes: [] }, 'widgetSizes'],
+    [{ widgetSizes: { 1: { width: 10 } } }, 'widgetSizes.1'],
+    [{ widgetSizes: { 'widget-7': { width: 10 } } }, 'widgetSizes.widget-7'],
+    [{ widgetSizes: { first: { width: 10 } } }, 'widgetSizes.first'],
+    [{ widgetSizes: { '00': { width: 10 } } }, 'widgetSizes.00'],
+    [{ widgetSizes: { 0: {} } }, 'widgetSizes.0'],
+    [{ widgetSizes: { 0: null } }, 'widgetSizes.0'],
+    [{ widgetSizes: { 0: { width: 0 } } }, 'widgetSizes.0.width'],
+    [{ widgetSizes: { 0: { width: 10, height: 100_001 } } }, 'widgetSizes.0.height'],
+    [{ widgetSizes: { 0: { width: 10, depth: 3 } } }, 'widgetSizes.0.depth'],
+    [{ widgetSizes: { 0: { width: 10 }, 'widget-0': { width: 20 } } }, 'widgetSizes.widget-0'],
     [{ timeRange: { relative: '3h' } }, 'timeRange.relative'],
     [{ timeRange: { start: 'yesterday' } }, 'timeRange.start'],
     [{ timeRange: { start: 10, end: 5 } }, 'timeRange.end'],
@@ -358,7 +413,7 @@ test('loading keeps the exact text and reports every validation problem', async 
     JSON.stringify(e.validationMessages.map((m) => m.dataPath)) === JSON.stringify(['/widgets/0/width', '/widgets/0/properties']));
 });
 
-test('dashboards are isolated and the store evicts the least recently used beyond its cap', async () => {
+test('dashboards are isolated; past maxDashboards a new one is refused and none is dropped; the list keeps its order', async () => {
   const clock = fakeClock(NOW);
   const harness = createHarness({ functions: inProcessFunctions({ f: () => '<p>f</p>' }), clock: clock.now, maxDashboards: 2 });
   const a = await harness.load({ widgets: [custom('f')] }, { name: 'a' });
@@ -367,12 +422,13 @@ test('dashboards are isolated and the store evicts the least recently used beyon
   assert.equal(b.state().theme, 'light');
   await a.widget(0);
   assert.equal((await b.widget(0)).invocations, 1);
-  harness.dashboard(a.id); // a is now the most recently used
-  await harness.load({ widgets: [] }, { name: 'c' });
-  assert.deepEqual(harness.store.list().map((d) => d.name), ['a', 'c']);
-  assert.throws(() => harness.dashboard(b.id), (e) => e instanceof NotFoundError && e.target === 'dashboard');
+  harness.dashboard(a.id);
+  await assert.rejects(harness.load({ widgets: [] }, { name: 'c' }), (e) => e instanceof OverBudgetError && e.budget === 'maxDashboards' && /at most 2 dashboards/.test(e.message));
+  assert.deepEqual(harness.store.list().map((d) => d.name), ['a', 'b'], 'reading a dashboard does not move it');
   harness.store.delete(a.id);
   assert.throws(() => harness.store.get(a.id), NotFoundError);
+  await harness.load({ widgets: [] }, { name: 'c' });
+  assert.deepEqual(harness.store.list().map((d) => d.name), ['b', 'c']);
 });
 
 test('operations on one dashboard run one at a time: concurrent first reads invoke once', async () => {

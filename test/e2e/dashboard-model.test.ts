@@ -17,7 +17,8 @@ const stateArb: fc.Arbitrary<StateInput> = fc.record({
   theme: fc.constantFrom('light', 'dark') as fc.Arbitrary<'light' | 'dark'>,
   timeRange: fc.constantFrom({ relative: '-PT3H' }, { relative: '-P7D' }),
   period: fc.constantFrom('auto', 60, 300) as fc.Arbitrary<'auto' | number>,
-  width: fc.constantFrom(null, 400, 800),
+  dashboardWidth: fc.constantFrom(2392, 1280, 1281, 1600),
+  widgetSizes: fc.constantFrom<NonNullable<StateInput['widgetSizes']>>({}, { 0: { width: 300 } }, { 'widget-0': { width: 320 } }),
 }, { requiredKeys: [] });
 type Op =
   | { op: 'read'; i: number }
@@ -34,8 +35,12 @@ const opArb = (n: number): fc.Arbitrary<Op> => fc.oneof(
 );
 
 const norm = (s: StateInput) => ({
-  theme: s.theme ?? 'light', timeRange: JSON.stringify(s.timeRange ?? { relative: '-PT3H' }), period: s.period ?? 'auto', width: s.width ?? null,
+  theme: s.theme ?? 'light', timeRange: JSON.stringify(s.timeRange ?? { relative: '-PT3H' }), period: s.period ?? 'auto',
+  dashboardWidth: s.dashboardWidth ?? 2392, widget0Width: Object.values(s.widgetSizes ?? {})[0]?.width ?? null,
 });
+/** The width a 6-column widget is told: its own width, or its cell's (1280 and 1281 give the same cell). */
+const toldWidth = (state: ReturnType<typeof norm>, i: number) =>
+  (i === 0 ? state.widget0Width : null) ?? Math.round((6 * state.dashboardWidth) / 24) - 10;
 
 test('property: functions run exactly when the console would run them', async () => {
   const scenario = fc.array(updateOnArb, { minLength: 1, maxLength: 5 }).chain((widgets) =>
@@ -73,12 +78,12 @@ test('property: functions run exactly when the console would run them', async ()
         const next = norm(o.state);
         const themeChanged = next.theme !== state.theme;
         const timeChanged = next.timeRange !== state.timeRange || next.period !== state.period;
-        const sizeChanged = next.width !== state.width;
+        const sizeChanged = model.map((_, i) => toldWidth(next, i) !== toldWidth(state, i));
         state = next;
         const got = await dash.setState(o.state);
         const due = model.flatMap((m, i) => {
           if (!m.read) return [];
-          const kind = themeChanged ? 'state' : timeChanged && on[i]!.timeRange ? 'timeRange' : sizeChanged && on[i]!.resize ? 'resize' : null;
+          const kind = themeChanged ? 'state' : timeChanged && on[i]!.timeRange ? 'timeRange' : sizeChanged[i] && on[i]!.resize ? 'resize' : null;
           return kind ? [{ i, kind }] : [];
         });
         due.forEach(({ i, kind }) => runOwn(i, kind));

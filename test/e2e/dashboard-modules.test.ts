@@ -17,7 +17,7 @@ test('an unmodified Node.js Lambda module runs through the driver in a child pro
   ] });
   const w = await dash.widget(0);
   assert.equal(w.error, null);
-  assert.match(w.html, /<h1>Hello Ada<\/h1><p>greeter 392x369<\/p>/);
+  assert.match(w.html, /<h1>Hello Ada<\/h1><p>greeter 389x369<\/p>/);
   assert.deepEqual(w.findings, []);
   const after = await w.action('Greet').click({ forms: { who: 'Grace' } });
   assert.match(after.html, /<h1>Hello Grace<\/h1>/);

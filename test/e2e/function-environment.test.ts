@@ -104,7 +104,7 @@ describe("a function's environment", () => {
 
   test('describe() says which functions got real credentials', () => {
     const byName = Object.fromEntries(r.describe().map((f) => [f.name, f]));
-    assert.deepEqual(byName.plain, { name: 'plain', runtime: 'nodejs', awsCredentials: 'none', awsEndpoint: null, setup: [] });
+    assert.deepEqual(byName.plain, { name: 'plain', runtime: 'nodejs', lambdaRuntime: null, awsCredentials: 'none', awsEndpoint: null, setup: [] });
     assert.equal(byName.withCredentials!.awsCredentials, 'environment');
     assert.equal(byName.inProcess!.awsCredentials, 'host');
     assert.equal(byName.py!.runtime, 'python');

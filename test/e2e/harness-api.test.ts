@@ -105,6 +105,46 @@ describe('harness API: state', () => {
     assert.equal((await call(base, 'PUT', `/api/dashboards/${id}/state`, '[1]')).status, 400);
     assert.equal((await call(base, 'PUT', `/api/dashboards/${id}/state`, '{"theme":')).status, 400);
   });
+
+  it('sizes widgets from the dashboard width and per-widget sizes; bad sizes are a 422 naming the field and change nothing', async () => {
+    const id = await createTestDashboard(base);
+    const D = `/api/dashboards/${id}`;
+    const told = async (n: number) => {
+      const ctx = (await call(base, 'GET', `${D}/widgets/${n}`)).json().invocation.event.widgetContext;
+      return [ctx.width, ctx.height];
+    };
+    const state = (await call(base, 'GET', `${D}/state`)).json();
+    assert.deepEqual([state.dashboardWidth, state.widgetSizes], [2392, {}]);
+    // The widgets are 6 × 6: 588 × 369 at the default width, as in AWS's example event.
+    assert.deepEqual(await told(0), [588, 369]);
+    assert.deepEqual(await told(4), [588, 369]);
+    const narrow = await call(base, 'PUT', `${D}/state`, { dashboardWidth: 1280 });
+    assert.equal(narrow.status, 200, narrow.text);
+    assert.deepEqual(narrow.json().updated, ['widget-0', 'widget-4'], 'widgets with updateOn.resize run again');
+    assert.deepEqual(await told(0), [310, 369]);
+    assert.equal((await call(base, 'GET', `${D}/widgets/0`)).json().event, 'resize');
+    const own = await call(base, 'PUT', `${D}/state`, { dashboardWidth: 1280, widgetSizes: { 4: { width: 400, height: 250 } } });
+    assert.deepEqual(own.json().updated, ['widget-4'], 'only the widget whose size changed runs again');
+    assert.deepEqual(own.json().state.widgetSizes, { 'widget-4': { width: 400, height: 250 } });
+    assert.deepEqual(await told(4), [400, 250]);
+    assert.deepEqual(await told(0), [310, 369]);
+    const before = (await call(base, 'GET', `${D}/state`)).text;
+    for (const [body, field] of [
+      [{ dashboardWidth: 100 }, 'dashboardWidth'],
+      [{ dashboardWidth: 'wide' }, 'dashboardWidth'],
+      [{ widgetSizes: { 1: { width: 300 } } }, 'widgetSizes.1'],
+      [{ widgetSizes: { 9: { width: 300 } } }, 'widgetSizes.9'],
+      [{ widgetSizes: { 0: { width: -1 } } }, 'widgetSizes.0.width'],
+      [{ widgetSizes: { 0: { width: 300, depth: 1 } } }, 'widgetSizes.0.depth'],
+      [{ width: 300 }, 'width'],
+    ] as const) {
+      const res = await call(base, 'PUT', `${D}/state`, body);
+      assert.equal(res.status, 422, JSON.stringify(body));
+      assert.equal(res.json().field, field, JSON.stringify(body));
+      assert.match(res.json().detail, new RegExp(field === 'width' ? 'dashboardWidth' : field.split('.').at(-1)!), res.text);
+    }
+    assert.equal((await call(base, 'GET', `${D}/state`)).text, before, 'a refused PUT changes nothing');
+  });
 });
 
 describe('harness API: widgets and actions', () => {

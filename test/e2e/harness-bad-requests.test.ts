@@ -137,7 +137,7 @@ describe('harness API: bad requests', () => {
   });
 
   it('generated state objects with an unknown field are a 422 naming it', async () => {
-    const known = new Set(['timeRange', 'zoom', 'period', 'theme', 'timezone', 'locale', 'accountId', 'dashboardName', 'linkCharts', 'width', 'height']);
+    const known = new Set(['timeRange', 'zoom', 'period', 'theme', 'timezone', 'locale', 'accountId', 'dashboardName', 'linkCharts', 'dashboardWidth', 'widgetSizes']);
     await fc.assert(
       fc.asyncProperty(fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !known.has(k) && k !== '__proto__'), fc.jsonValue(), async (key, value) => {
         const res = await call(base, 'PUT', `${D()}/state`, JSON.stringify({ [key]: value }));
@@ -214,16 +214,17 @@ describe('harness API: limits', () => {
     assert.equal((await call(base, 'GET', '/api/dashboards')).status, 200);
   });
 
-  it('keeps at most maxDashboards, evicting the least recently used', async () => {
+  it('keeps at most maxDashboards: past it a new dashboard gets 413 naming the budget, and none is dropped', async () => {
     const small = await startTestHarness({ maxDashboards: 3 });
     try {
       const ids: string[] = [];
       for (let i = 0; i < 3; i++) ids.push(await createTestDashboard(small.url, `d${i}`));
       await call(small.url, 'GET', `/api/dashboards/${ids[0]}`);
-      const fourth = await createTestDashboard(small.url, 'd3');
+      const refused = await call(small.url, 'POST', '/api/dashboards', JSON.stringify('{"widgets":[]}'));
+      assert.equal(refused.status, 413);
+      assert.equal(refused.json().budget, 'maxDashboards');
       const listed = (await call(small.url, 'GET', '/api/dashboards')).json().map((d: { id: string }) => d.id);
-      assert.deepEqual(listed.sort(), [ids[0], ids[2], fourth].sort());
-      assert.equal((await call(small.url, 'GET', `/api/dashboards/${ids[1]}`)).status, 404);
+      assert.deepEqual(listed, ids, 'every dashboard is still there, in the order they were made');
     } finally {
       await small.close();
     }

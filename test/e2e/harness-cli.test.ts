@@ -64,7 +64,7 @@ describe('trellis harness', () => {
     assert.match(file!, /examples\/dashboard\.json$/);
     const client = new HarnessClient(lines[0]!.split(' ').pop()!, { fetch: checkingFetch });
     const dash = await client.getDashboard(id!);
-    assert.deepEqual(dash.widgets.map((w) => w.type), ['text', ...Array<string>(10).fill('custom')]);
+    assert.deepEqual(dash.widgets.map((w) => w.type), ['text', ...Array<string>(11).fill('custom')]);
     for (const w of dash.widgets) {
       const result = await client.readWidget(id!, w.index);
       assert.equal(result.error, null, `${w.widgetId}: ${JSON.stringify(result.error)}`);
@@ -92,7 +92,7 @@ describe('trellis harness', () => {
     assert.deepEqual(await client.runAction(id!, 2, clear.index, { confirm: false }), { cancelled: true, confirmation: 'Clear the greeting?' });
     // the context widget shows the state; updateOn differs per widget
     const update = await client.putState(id!, { theme: 'dark', timeRange: { start: '2024-05-01T00:00:00Z', end: '2024-05-01T06:00:00Z' } });
-    assert.deepEqual(update.updated, Array.from({ length: 10 }, (_, i) => `widget-${i + 1}`));
+    assert.deepEqual(update.updated, Array.from({ length: 11 }, (_, i) => `widget-${i + 1}`));
     const context = await client.readWidget(id!, 3);
     assert.match(context.html, /class="theme">dark</);
     assert.match(context.html, /absolute: 2024-05-01T00:00:00Z – 2024-05-01T06:00:00Z/);
@@ -100,7 +100,7 @@ describe('trellis harness', () => {
     assert.deepEqual(timeOnly.updated, ['widget-3', 'widget-4', 'widget-9', 'widget-10'], 'the others ignore time range changes');
     assert.deepEqual(await client.refresh(id!), {
       refreshed: ['widget-1', 'widget-3', 'widget-4', 'widget-9', 'widget-10'],
-      skipped: ['widget-0', 'widget-2', 'widget-5', 'widget-6', 'widget-7', 'widget-8'],
+      skipped: ['widget-0', 'widget-2', 'widget-5', 'widget-6', 'widget-7', 'widget-8', 'widget-11'],
     });
 
     const workers = childPids(child.pid!);
@@ -147,6 +147,23 @@ describe('trellis harness', () => {
     const notJson = await (await startCli(['--functions', join(dir, 'broken.json')], 1)).exited;
     assert.equal(notJson.code, 1);
     assert.match(notJson.stderr, /not valid JSON/);
+    assert.match(notJson.stderr, /broken\.json:1:3: /, 'the line and column of the mistake');
+  });
+
+  it('says at start which functions do not load, and keeps serving the others', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trellis-cli-'));
+    writeFileSync(join(dir, 'widget.js'), 'exports.render = async () => "<p>hi</p>";\n');
+    writeFileSync(join(dir, 'functions.json'), JSON.stringify({ functions: { typo: { handler: 'widget.handler' }, fine: { handler: 'widget.render' } } }));
+    const { child, lines, exited } = await startCli(['--functions', join(dir, 'functions.json'), '--port', '0'], 1);
+    assert.match(lines[0] ?? '', /listening on/);
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const until = Date.now() + 15_000;
+    while (!/function typo does not load/.test(stderr) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGTERM');
+    await exited;
+    assert.match(stderr, /trellis harness: function typo does not load: Runtime\.HandlerNotFound: widget\.handler is undefined or not exported/);
+    assert.doesNotMatch(stderr, /function fine/);
   });
 
   it('refuses an invalid dashboard file (naming the data path), a missing file, and bad options', async () => {

@@ -12,33 +12,39 @@ const fixtures = fileURLToPath(new URL('../fixtures/functions/', import.meta.url
 const JSON_TYPE = { 'content-type': 'application/json' };
 const LIMIT_ERROR = 'Response payload size exceeded maximum allowed payload size (6291556 bytes).';
 
-describe('stored dashboards are capped by bytes', () => {
-  it('evicts the least recently used dashboards once sources and widget content pass maxDashboardBytes', async () => {
+describe('stored dashboards are bounded by bytes', () => {
+  it('refuses a dashboard past maxDashboardBytes with 413, keeping every stored one; forgets remembered content least recently used first', async () => {
     const { app, harness } = createHarnessApp({
       web: false,
       maxDashboardBytes: 1_000_000,
-      functions: { functions: { big: { handler: () => `<p>${'b'.repeat(300_000)}</p>` } } },
+      functions: { functions: { big: { handler: () => `<p>${'b'.repeat(600_000)}</p>` } } },
     });
     try {
-      const create = async (params: string) => {
+      const post = (params: string) => {
         const text = JSON.stringify({ widgets: [{ type: 'custom', properties: { endpoint: 'big', params: { pad: params } } }] });
-        const res = await app.inject({ method: 'POST', url: '/api/dashboards', headers: JSON_TYPE, body: JSON.stringify(text) });
-        assert.equal(res.statusCode, 201);
-        return res.json().id as string;
+        return app.inject({ method: 'POST', url: '/api/dashboards', headers: JSON_TYPE, body: JSON.stringify(text) });
       };
-      const ids = [await create('a'.repeat(400_000)), await create('a'.repeat(400_000)), await create('a'.repeat(400_000))];
-      assert.deepEqual((await app.inject({ url: '/api/dashboards' })).json().map((d: { id: string }) => d.id), ids.slice(1));
-      assert.ok(harness.store.bytes <= 1_000_000);
-      // Reading a widget adds its content: the other dashboard goes.
-      assert.equal((await app.inject({ url: `/api/dashboards/${ids[2]}/widgets/0` })).statusCode, 200);
-      assert.deepEqual((await app.inject({ url: '/api/dashboards' })).json().map((d: { id: string }) => d.id), [ids[2]]);
-      assert.ok(harness.store.bytes > 700_000 && harness.store.bytes <= 1_000_000, String(harness.store.bytes));
-      // One dashboard larger than the whole cap is refused, naming the limit, and changes nothing.
-      const huge = JSON.stringify({ widgets: [], pad: 'z'.repeat(1_000_000) });
-      const refused = await app.inject({ method: 'POST', url: '/api/dashboards', headers: JSON_TYPE, body: JSON.stringify(huge) });
-      assert.equal(refused.statusCode, 422);
-      assert.match(refused.json().detail, /keeps at most 1000000 characters/);
-      assert.equal((await app.inject({ url: '/api/dashboards' })).json().length, 1);
+      const ids = [(await post('a'.repeat(400_000))).json().id as string, (await post('a'.repeat(400_000))).json().id as string];
+      const refused = await post('a'.repeat(400_000));
+      assert.equal(refused.statusCode, 413);
+      assert.equal(refused.json().budget, 'maxDashboardBytes');
+      assert.equal(refused.json().limit, 1_000_000);
+      assert.match(refused.json().detail, /dashboard budget of 1000000 bytes \(maxDashboardBytes\); delete dashboards to make room/);
+      const listed = async () => (await app.inject({ url: '/api/dashboards' })).json().map((d: { id: string }) => d.id);
+      assert.deepEqual(await listed(), ids, 'nothing stored is dropped');
+      // Reading widgets adds their content; past the budget the least recently read dashboard's content goes.
+      const read = async (id: string) => (await app.inject({ url: `/api/dashboards/${id}/widgets/0` })).json().invocations as number;
+      assert.equal(await read(ids[0]!), 1);
+      assert.equal(await read(ids[1]!), 1);
+      assert.equal(await read(ids[1]!), 1, 'content within the budget is remembered');
+      // Content may take as much as the budget again: 2 × 600,000 is past it, so the first dashboard's went.
+      await new Promise((r) => setImmediate(r));
+      assert.ok(harness.store.bytes <= 2_000_000, String(harness.store.bytes));
+      assert.equal(await read(ids[0]!), 2, 'its widget runs again when next read');
+      assert.deepEqual(await listed(), ids);
+      // Deleting makes room again.
+      assert.equal((await app.inject({ method: 'DELETE', url: `/api/dashboards/${ids[0]}` })).statusCode, 204);
+      assert.equal((await post('a'.repeat(400_000))).statusCode, 201);
     } finally {
       await harness.close();
     }

@@ -29,7 +29,7 @@ describe('the widget example as a Lambda bundle', { timeout: 60_000 }, () => {
       for (const room of ['harness', 'dashboard', 'lint', 'cli']) {
         assert.deepEqual(inputs.filter((i) => i.startsWith(`src/${room}/`)), [], `no ${room} code in a deployed widget`);
       }
-      for (const pkg of ['parse5', 'markdown-it', 'entities']) {
+      for (const pkg of ['parse5', 'markdown-it', 'entities', 'yaml']) {
         assert.deepEqual(inputs.filter((i) => i.includes(`node_modules/${pkg}/`)), [], `${pkg} is not bundled`);
       }
       const script = `

@@ -264,7 +264,7 @@ describe('the framework alone, installed for production', () => {
     const installed = readdirSync(join(alone.dir, 'node_modules')).flatMap((name) =>
       name.startsWith('@') ? readdirSync(join(alone.dir, 'node_modules', name)).map((sub) => `${name}/${sub}`) : [name],
     );
-    for (const banned of ['tsx', 'esbuild', 'parse5', 'markdown-it', 'trellis-harness']) assert.ok(!installed.includes(banned), `${banned} is not installed`);
+    for (const banned of ['tsx', 'esbuild', 'parse5', 'markdown-it', 'yaml', 'trellis-harness']) assert.ok(!installed.includes(banned), `${banned} is not installed`);
     assert.deepEqual(installed.filter((name) => name.startsWith('@aws-sdk/')), []);
   });
 

@@ -1,12 +1,14 @@
-// The page's time controls, widget size, panels, focus and the inspector's documentation in chromium, in a
+// The page's time controls, widget sizes, panels, focus and the inspector's documentation in chromium, in a
 // browser whose own timezone is New York: the timezone switch, custom ranges read and labelled in the
-// dashboard's zone, the period override, resizing, and focus going back where it came from.
+// dashboard's zone, the period override, a size for one widget, a fixed dashboard width, and focus going back
+// where it came from.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FrameLocator, Page } from 'playwright-core';
 import { startHarness, type RunningHarness } from '../../packages/harness/src/harness/index.js';
 import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
 import { FIXTURE_DASHBOARD, fixtureFunctions } from './web-fixtures.js';
+import { settledAtWidth } from './web-layout-facts.js';
 
 const skip = chromiumSkipReason();
 const STEP = { timeout: 15_000 };
@@ -89,25 +91,47 @@ describe('harness page controls in chromium (browser in New York)', { skip, time
     assert.deepEqual([last().period, last().isAutoPeriod], [300, true]);
   });
 
-  it('resizes: the new width and height reach widgets with updateOn.resize, and every frame takes the new size', async () => {
+  it('sets a size for one widget in the inspector: it reaches that widget, drawn unscaled; "Use its cell" goes back', async () => {
+    // Opening the inspector narrows the grid: the context widget (updateOn.resize) runs again at its new size.
+    await page.locator('[data-widget-id="widget-2"] .inspect').click();
+    await settledAtWidth(page, STEP.timeout);
     const pie = page.locator('[data-widget-id="widget-1"]');
     const pieCalls = await pie.getAttribute('data-invocations');
-    await page.locator('#size-control summary').click();
-    await page.locator('#size-form input[name="width"]').fill('400');
-    await page.locator('#size-form input[name="height"]').fill('250');
-    await nextCall(() => page.locator('#size-form button[type="submit"]').click());
+    await page.locator('#insp-size summary').click();
+    await page.locator('#insp-size-form input[name="width"]').fill('400');
+    await page.locator('#insp-size-form input[name="height"]').fill('250');
+    await nextCall(() => page.locator('#insp-size-form button[type="submit"]').click());
     assert.deepEqual([last().width, last().height], [400, 250]);
     const event = (await (await fetch(`${harness.url}/api/dashboards/${id}/widgets/widget-2`)).json()) as { event: string };
     assert.equal(event.event, 'resize');
-    assert.equal(await page.locator('#size-summary').innerText(), 'Size: 400 × 250');
-    const frames = await page.locator('#grid .widget-body > iframe').evaluateAll((fs) => fs.map((f) => [(f as HTMLElement).offsetWidth, (f as HTMLElement).offsetHeight]));
-    for (const size of frames) assert.deepEqual(size, [400, 250]);
-    // The pie does not run again on resize (updateOn.resize is false), but its frame follows.
+    assert.deepEqual((await state()).widgetSizes, { 'widget-2': { width: 400, height: 250 } });
+    const drawn = () => page.locator('[data-widget-id="widget-2"] iframe').evaluate((f) => {
+      const r = f.getBoundingClientRect();
+      return [r.width, r.height, getComputedStyle(f).transform];
+    });
+    assert.deepEqual(await drawn(), [400, 250, 'none']);
+    assert.equal(await context().locator('.size').innerText(), '400x250');
+    assert.equal(await page.locator('[data-widget-id="widget-2"] .badge.own-size').innerText(), '400 × 250');
+    // Only the widget whose size changed runs again.
     assert.equal(await pie.getAttribute('data-invocations'), pieCalls);
-    await page.locator('#size-control summary').click();
-    await nextCall(() => page.locator('#size-grid').click());
-    assert.deepEqual([last().width, last().height], [1176, 554]);
-    assert.equal(await page.locator('#size-summary').innerText(), 'Size: grid');
+    await nextCall(() => page.locator('#insp-size-cell').click());
+    assert.deepEqual((await state()).widgetSizes, {});
+    const body = await page.locator('[data-widget-id="widget-2"] .widget-body').evaluate((b) => [b.clientWidth, b.clientHeight]);
+    assert.deepEqual([last().width, last().height], body);
+    assert.deepEqual((await drawn()).slice(0, 2), body);
+  });
+
+  it('a fixed width lays the dashboard out that wide and tells widgets their cells there; Window follows the window again', async () => {
+    await nextCall(() => page.locator('#dashboard-width').selectOption('2392'));
+    assert.equal((await state()).dashboardWidth, 2392);
+    // 12 columns and 9 rows at 2392 px: round(12 × 2392 / 24) − 10 by 9 × 68 − 39.
+    assert.deepEqual([last().width, last().height], [1186, 573]);
+    assert.equal(await page.locator('#grid').evaluate((g) => g.getBoundingClientRect().width), 2392);
+    assert.equal(await page.locator('#dashboard').evaluate((m) => m.scrollWidth > m.clientWidth), true, 'the page scrolls sideways');
+    await nextCall(() => page.locator('#dashboard-width').selectOption('window'));
+    const measured = await page.locator('#grid').evaluate((g) => Math.floor(g.getBoundingClientRect().width));
+    assert.equal((await state()).dashboardWidth, measured);
+    assert.equal(last().width, Math.round((12 * measured) / 24) - 10);
   });
 
   it('gives focus back to the element that opened a popup or a confirmation, and shows a focus ring on the frame', async () => {

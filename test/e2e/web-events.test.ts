@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import type { FrameLocator, Page } from 'playwright-core';
 import { startHarness, type RunningHarness } from '../../packages/harness/src/harness/index.js';
 import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
+import { settledAtWidth } from './web-layout-facts.js';
 
 const skip = chromiumSkipReason();
 const STEP = { timeout: 15_000 };
@@ -107,8 +108,14 @@ describe('harness web page: events, forms, styles and errors in chromium', { ski
   });
 
   it('the inspector shows the event the function received, its duration and what it printed', async () => {
+    // Opening the inspector narrows the grid, and this widget (updateOn.resize) runs again at its new size:
+    // let that settle, then double-click again.
     await widget(0).getByRole('button', { name: 'Inspect' }).click();
     await page.locator('#inspector .insp-title', { hasText: 'Events' }).waitFor(STEP);
+    await settledAtWidth(page, STEP.timeout);
+    await frameOf(0).locator('.dbl').dblclick();
+    await frameOf(0).locator('.got').waitFor(STEP);
+    await page.locator('#insp-event', { hasText: '"kind": "dbl"' }).waitFor(STEP);
     const shown = JSON.parse(await page.locator('#insp-event pre.json').innerText()) as { kind?: string };
     assert.deepEqual(shown, received.at(-1));
     assert.equal(shown.kind, 'dbl');

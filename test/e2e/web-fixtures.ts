@@ -89,3 +89,23 @@ export const FIXTURE_DASHBOARD = {
 };
 
 export const LONG_TITLE = LONG;
+
+const NARROW_TITLE = 'A one-column widget with a title far longer than its title bar';
+
+/**
+ * The title bar at its narrowest: one-column custom widgets with long titles and badges (findings, an error),
+ * a one-column text widget and metric placeholder, and two- and three-column widgets beside them.
+ */
+export const NARROW_DASHBOARD = {
+  widgets: [
+    ...['fixture-hi', 'fixture-broken', 'fixture-context', 'fixture-bad'].map((endpoint, x) => ({
+      type: 'custom', x, y: 0, width: 1, height: 4, properties: { title: NARROW_TITLE, endpoint },
+    })),
+    { type: 'custom', x: 4, y: 0, width: 1, height: 4, properties: { endpoint: 'fixture-hi' } },
+    { type: 'text', x: 5, y: 0, width: 1, height: 4, properties: { markdown: 'Narrow text' } },
+    { type: 'metric', x: 6, y: 0, width: 1, height: 4, properties: { title: 'Narrow metric', metrics: [['AWS/Lambda', 'Errors']] } },
+    { type: 'custom', x: 7, y: 0, width: 2, height: 4, properties: { title: NARROW_TITLE, endpoint: 'fixture-bad' } },
+    { type: 'custom', x: 9, y: 0, width: 3, height: 4, properties: { title: 'Three columns', endpoint: 'fixture-context' } },
+    { type: 'custom', x: 12, y: 0, width: 12, height: 4, properties: { title: 'Twelve columns', endpoint: 'fixture-context', updateOn: { resize: false } } },
+  ],
+};

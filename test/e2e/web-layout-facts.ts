@@ -1,7 +1,8 @@
 // Layout facts read from the harness page itself, for the browser tests: cards inside the grid and apart,
-// frames inside their cards and laid out at the size the function is told, titles not hidden by badges, and
-// which frames' content overflows. Also the accessibility check (axe-core injected into the page) and the
-// screenshots the tests take.
+// frames inside their cards, drawn at scale 1 at the size of their cell and of what the function was told,
+// titles not hidden by badges, badges and buttons inside their cards, and which frames' content overflows.
+// Also waiting for the page to settle at its width, the accessibility check (axe-core injected into the page)
+// and the screenshots the tests take.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,8 @@ import type { Page } from 'playwright-core';
 
 export interface CardFacts {
   id: string;
+  /** The widget's type (custom, text, metric, …). */
+  type: string;
   state: string;
   title: string | null;
   /** Title text shown whole (not cut with an ellipsis). */
@@ -20,10 +23,18 @@ export interface CardFacts {
   /** Badges drawn over the title. */
   badgesOverTitle: boolean;
   hasHeader: boolean;
-  /** The frame's layout size (before scaling) and the size its card was told, in pixels. */
-  frame: { width: number; height: number; contextWidth: number; contextHeight: number; scale: number } | null;
-  /** The frame's scaled box lies inside the card's body. */
+  /**
+   * The frame's layout size, its size on screen (after any transform), the size of the content area its card
+   * has (the card's body) and the size its function was told, in pixels; `scale` is on-screen over layout.
+   */
+  frame: {
+    width: number; height: number; screenWidth: number; screenHeight: number; bodyWidth: number; bodyHeight: number;
+    contextWidth: number; contextHeight: number; scale: number;
+  } | null;
+  /** The frame's box on screen lies inside the card's body. */
   frameInside: boolean;
+  /** Badges and buttons of the card's own chrome (title bar, tools) whose box leaves the card. */
+  chromeOutside: string[];
   /** The frame's document is larger than the frame (it scrolls). */
   overflowX: boolean;
   overflowY: boolean;
@@ -38,9 +49,28 @@ export interface LayoutFacts {
   mainWidth: number;
 }
 
+/**
+ * Waits until every widget has settled (ready, error or placeholder) and the harness has been told the page's
+ * dashboard width (widgets that run again on resize have run, and been read).
+ */
+export async function settledAtWidth(page: Page, timeout = 60_000): Promise<void> {
+  // A change of width reaches the page through a resize observer, before the next paint: wait for two.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await page.waitForFunction(
+    () => {
+      const grid = document.getElementById('grid')!;
+      const cards = [...document.querySelectorAll<HTMLElement>('#grid > .widget')];
+      return cards.length > 0 && grid.dataset.width !== undefined && grid.dataset.dashboardWidth === grid.dataset.width
+        && cards.every((c) => c.dataset.state !== 'loading' && !c.hasAttribute('aria-busy'));
+    },
+    null,
+    { timeout, polling: 100 },
+  );
+}
+
 /** Reads the layout facts of the open dashboard. */
 export async function layoutFacts(page: Page): Promise<LayoutFacts> {
-  // The grid's scale and the frames' fit follow resize observers, which run before the next paint: read after two.
+  // The layout follows resize observers, which run before the next paint: read after two.
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   return page.evaluate(() => {
     const grid = document.getElementById('grid')!.getBoundingClientRect();
@@ -70,17 +100,33 @@ export async function layoutFacts(page: Page): Promise<LayoutFacts> {
       });
       const f = frame?.getBoundingClientRect();
       const doc = frame?.contentDocument?.documentElement;
+      const box = card.getBoundingClientRect();
+      const bodyEl = card.querySelector<HTMLElement>('.widget-body')!;
+      const chromeOutside = [...card.querySelectorAll<HTMLElement>('.badge, .widget-head button, .widget-tools button')]
+        .filter((el) => el.getClientRects().length > 0)
+        .filter((el) => {
+          const r = el.getBoundingClientRect();
+          return r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5;
+        })
+        .map((el) => `${el.className} "${el.textContent}"`);
       return {
         id: card.dataset.widgetId!,
+        type: [...card.classList].find((c) => c.startsWith('widget-'))?.slice('widget-'.length) ?? '',
         state: card.dataset.state!,
         title: title?.textContent ?? null,
         titleWhole: title ? title.scrollWidth <= title.clientWidth + 1 : true,
         titleShare: title && head ? title.clientWidth / (title.clientWidth + card.querySelector<HTMLElement>('.badges')!.clientWidth) : 1,
         badgesOverTitle: Boolean(t && visibleBadges.some((b) => b.getBoundingClientRect().left < t.right - 1)),
         hasHeader: head !== null,
-        frame: frame
-          ? { width: frame.offsetWidth, height: frame.offsetHeight, contextWidth: Number(frame.dataset.contextWidth), contextHeight: Number(frame.dataset.contextHeight), scale: Number(frame.dataset.scale) }
+        frame: frame && f
+          ? {
+              width: frame.offsetWidth, height: frame.offsetHeight, screenWidth: f.width, screenHeight: f.height,
+              bodyWidth: bodyEl.clientWidth, bodyHeight: bodyEl.clientHeight,
+              contextWidth: Number(frame.dataset.contextWidth), contextHeight: Number(frame.dataset.contextHeight),
+              scale: frame.offsetWidth > 0 ? f.width / frame.offsetWidth : 0,
+            }
           : null,
+        chromeOutside,
         frameInside: !f || (f.left >= body.left - 1 && f.top >= body.top - 1 && f.right <= body.right + 1 && f.bottom <= body.bottom + 1),
         overflowX: doc ? doc.scrollWidth > doc.clientWidth + 1 : false,
         overflowY: doc ? doc.scrollHeight > doc.clientHeight + 1 : false,

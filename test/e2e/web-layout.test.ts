@@ -1,6 +1,7 @@
 // The harness page held to the console's layout in chromium: the bundled example and a dashboard of fixture
 // widgets that reproduce the layout patterns of AWS's samples, at 1280 and 1920 px in both themes, with
-// screenshots, layout facts read from the page, an accessibility check and no console errors.
+// screenshots, layout facts read from the page, an accessibility check and no console errors. Every custom
+// widget is drawn at scale 1 in its cell, and told that size.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { loadFunctionsFile } from '../../packages/harness/src/dashboard/index.js
 import { startHarness, type RunningHarness } from '../../packages/harness/src/harness/index.js';
 import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
 import { FIXTURE_DASHBOARD, LONG_TITLE, fixtureFunctions } from './web-fixtures.js';
-import { layoutFacts, screenshotPath, seriousViolations, type LayoutFacts } from './web-layout-facts.js';
+import { layoutFacts, screenshotPath, seriousViolations, settledAtWidth, type LayoutFacts } from './web-layout-facts.js';
 
 const skip = chromiumSkipReason();
 const EXAMPLE = fileURLToPath(new URL('../../packages/harness/examples/', import.meta.url));
@@ -23,29 +24,35 @@ async function createDashboard(url: string, name: string, text: string): Promise
   return (JSON.parse(body) as { id: string }).id;
 }
 
-/** Waits until no widget is loading (ready, error or placeholder). */
-async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => {
-      const cards = [...document.querySelectorAll<HTMLElement>('#grid > .widget')];
-      return cards.length > 0 && cards.every((c) => c.dataset.state !== 'loading' && !c.hasAttribute('aria-busy'));
-    },
-    null,
-    STEP,
-  );
+/** Waits until no widget is loading and the harness knows the page's dashboard width. */
+const settled = (page: Page) => settledAtWidth(page, STEP.timeout);
+
+/** The widgets of a dashboard that run again when their size changes (updateOn.resize). */
+async function resizing(url: string, dashboard: string): Promise<Set<string>> {
+  const info = (await (await fetch(`${url}/api/dashboards/${dashboard}`)).json()) as { widgets: { widgetId: string; updateOn: { resize: boolean } | null }[] };
+  return new Set(info.widgets.filter((w) => w.updateOn?.resize).map((w) => w.widgetId));
 }
 
-/** What every layout must satisfy. */
-function assertCommonFacts(facts: LayoutFacts, label: string): void {
+/**
+ * What every layout must satisfy. `told` names the widgets whose function must have been told the size they
+ * are drawn at (all of them after a dashboard opens; after a resize, those with updateOn.resize).
+ */
+function assertCommonFacts(facts: LayoutFacts, label: string, told: (id: string) => boolean = () => true): void {
   assert.deepEqual(facts.overlaps, [], `${label}: cards overlap`);
   assert.deepEqual(facts.outside, [], `${label}: cards outside the grid`);
   for (const c of facts.cards) {
     assert.ok(c.frameInside, `${label}: the frame of ${c.id} sticks out of its card`);
     assert.equal(c.badgesOverTitle, false, `${label}: badges cover the title of ${c.id}`);
     assert.ok(c.titleWhole || c.titleShare >= 0.5, `${label}: the title of ${c.id} has ${c.titleShare.toFixed(2)} of its room`);
-    if (c.frame) {
-      assert.equal(c.frame.width, c.frame.contextWidth, `${label}: ${c.id} is laid out at the width its function is told`);
-      assert.equal(c.frame.height, c.frame.contextHeight, `${label}: ${c.id} is laid out at the height its function is told`);
+    assert.deepEqual(c.chromeOutside, [], `${label}: badges or buttons leave the card of ${c.id}`);
+    if (c.frame && c.type === 'custom') {
+      const f = c.frame;
+      assert.ok(Math.abs(f.scale - 1) < 0.005, `${label}: ${c.id} is drawn at scale ${f.scale}`);
+      assert.deepEqual([f.width, f.height], [f.bodyWidth, f.bodyHeight], `${label}: ${c.id} fills its cell's content area`);
+      if (told(c.id)) {
+        assert.ok(Math.abs(f.contextWidth - f.screenWidth) <= 2 && Math.abs(f.contextHeight - f.screenHeight) <= 2,
+          `${label}: ${c.id} was told ${f.contextWidth} × ${f.contextHeight} and is ${f.screenWidth} × ${f.screenHeight} on screen`);
+      }
     }
   }
 }
@@ -66,7 +73,7 @@ describe('harness page layout at the console fidelity, in chromium', { skip, tim
     fixtures = await createDashboard(harness.url, 'samples', JSON.stringify(FIXTURE_DASHBOARD));
     // The example's functions start in child processes on their first call, which takes seconds on a busy
     // machine: read every widget once so the page's first reads are not what the tests wait for.
-    await Promise.all(Array.from({ length: 11 }, (_, n) => fetch(`${harness.url}/api/dashboards/${example}/widgets/${n}`).then((r) => r.text())));
+    await Promise.all(Array.from({ length: 12 }, (_, n) => fetch(`${harness.url}/api/dashboards/${example}/widgets/${n}`).then((r) => r.text())));
     browser = await launchChromium({ viewport: { width: 1280, height: 900 } });
     page = await browser.context.newPage();
     page.setDefaultTimeout(STEP.timeout);
@@ -104,15 +111,19 @@ describe('harness page layout at the console fidelity, in chromium', { skip, tim
       it(`lays out the example at ${width} px in the ${theme} theme`, async () => {
         await page.setViewportSize({ width, height: 1000 });
         await openInTheme(example, theme);
-        // The dashboards panel closes and the grid takes its room.
+        // The dashboards panel closes and the grid takes its room; widgets with updateOn.resize run at their new
+        // size. (The dashboard stays loaded from one width to the next, so the others keep the size they were
+        // first told; web-sizes.test.ts opens fresh dashboards.)
+        const resizes = await resizing(harness.url, example);
         const before = await layoutFacts(page);
         await page.locator('#toggle-sidebar').click();
         await page.locator('#sidebar').waitFor({ state: 'hidden', ...STEP });
-        assertCommonFacts(before, `example ${width} ${theme} with the dashboards panel open`);
+        assertCommonFacts(before, `example ${width} ${theme} with the dashboards panel open`, (id) => resizes.has(id));
+        await settled(page);
         const facts = await layoutFacts(page);
         assert.ok(facts.gridWidth > before.gridWidth + 150, `${before.gridWidth} → ${facts.gridWidth}`);
         assert.ok(Math.abs(facts.gridWidth - facts.mainWidth) < 30, 'the grid takes the whole width of the page');
-        assertCommonFacts(facts, `example ${width} ${theme}`);
+        assertCommonFacts(facts, `example ${width} ${theme}`, (id) => resizes.has(id));
         // The text widget (24 × 2) has no title bar and its Markdown fits.
         const text = facts.cards.find((c) => c.id === 'widget-0')!;
         assert.equal(text.hasHeader, false);
@@ -131,16 +142,19 @@ describe('harness page layout at the console fidelity, in chromium', { skip, tim
         await page.setViewportSize({ width, height: 1000 });
         await openInTheme(fixtures, theme);
         // Narrowest first: the dashboards panel and the inspector both open.
+        const resizes = await resizing(harness.url, fixtures);
         await page.locator('#toggle-inspector').click();
+        await settled(page);
         const narrow = await layoutFacts(page);
-        assertCommonFacts(narrow, `samples ${width} ${theme} with both panels open`);
+        assertCommonFacts(narrow, `samples ${width} ${theme} with both panels open`, (id) => resizes.has(id));
         for (const title of ['Hi', 'Bad HTML', 'Broken']) {
           assert.equal(narrow.cards.find((c) => c.title === title)!.titleWhole, true, `the title "${title}" is cut with both panels open`);
         }
         await page.locator('#toggle-inspector').click();
         await page.locator('#toggle-sidebar').click();
+        await settled(page);
         const facts = await layoutFacts(page);
-        assertCommonFacts(facts, `samples ${width} ${theme}`);
+        assertCommonFacts(facts, `samples ${width} ${theme}`, (id) => resizes.has(id));
         const card = (title: string) => facts.cards.find((c) => c.title === title)!;
         // The pie (svg at calc(100% - 25px)) and its legend fit the widget's height; nothing scrolls.
         assert.deepEqual([card('Pyramid').overflowX, card('Pyramid').overflowY], [false, false]);

@@ -126,8 +126,8 @@ describe('the inspector', () => {
           period: fc.constantFrom('auto', 60, 3600),
           timezone: fc.constantFrom('UTC', '+05:30', '-08:00', 'Europe/Berlin', 'America/New_York'),
           locale: fc.constantFrom('en', 'de-DE'),
-          width: fc.constantFrom(null, 400),
-          height: fc.constantFrom(null, 250),
+          dashboardWidth: fc.constantFrom(2392, 1280, 1921),
+          widgetSizes: fc.constantFrom({}, { 0: { width: 400, height: 250 } }, { 'widget-0': { height: 100 } }),
         },
         { requiredKeys: [] },
       );
@@ -140,9 +140,15 @@ describe('the inspector', () => {
           const read = await app.inject({ url: `/api/dashboards/${id}/widgets/0` });
           assert.equal(read.statusCode, 200);
           const result = read.json<{ invocation: { durationMs: number } }>();
-          renderInspector({ widgetId: 'widget-0', type: 'custom', title: 'Probe', endpoint: 'probe', result, actions: [], log: [] }, { onDescribe: () => {} });
+          const place = { x: 0, y: 0, width: 7, height: 5 };
+          renderInspector(
+            { widgetId: 'widget-0', type: 'custom', title: 'Probe', endpoint: 'probe', place, result, actions: [], log: [] },
+            { onDescribe: () => {}, size: () => ({ state }) },
+          );
           const shown = JSON.parse(body.querySelector('#insp-event pre.json')!.textContent!);
           assert.deepEqual(shown, received.at(-1));
+          const { width, height } = (shown as { widgetContext: { width: number; height: number } }).widgetContext;
+          assert.equal(body.querySelector('#insp-size-told')!.textContent, `${width} × ${height}`);
           assert.equal((shown as { widgetContext: { theme: unknown } }).widgetContext.theme, (state as { theme: unknown }).theme);
           assert.match(body.querySelector('.stats')!.textContent!, new RegExp(`Function\\s*${result.invocation.durationMs.toFixed(1)} ms`));
           assert.match(body.querySelector('#insp-logs')!.textContent!, new RegExp(`INFO\\s*probe theme ${(state as { theme: string }).theme}`));

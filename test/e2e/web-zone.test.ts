@@ -1,10 +1,13 @@
-// The page's wall-clock arithmetic (zone.js) and frame fitting (geometry.js), checked in Node against the
-// interpreter: a custom range typed in a zone is the instant the harness reads back in that zone.
+// The page's wall-clock arithmetic (zone.js) and geometry (geometry.js, layout.js), checked in Node against the
+// interpreter: a custom range typed in a zone is the instant the harness reads back in that zone, and a widget
+// drawn on the page has the pixel size the harness tells its function for the same dashboard width.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { widgetTimezone } from '../../packages/harness/src/dashboard/timezone.js';
+import * as geometry from '../../packages/harness/src/dashboard/geometry.js';
+import { parseDashboard } from '../../packages/harness/src/dashboard/index.js';
 
 const ASSETS = fileURLToPath(new URL('../../packages/harness/src/harness/web/assets/', import.meta.url));
 const pageModule = (name: string): Promise<any> => import(pathToFileURL(`${ASSETS}${name}`).href);
@@ -44,17 +47,51 @@ describe('page timezones', () => {
   });
 });
 
-describe('frame fitting', () => {
-  it('scales a frame into its room without distorting it, never above 1', async () => {
-    const { fitScale } = await pageModule('geometry.js');
-    const box = fc.record({ width: fc.integer({ min: 1, max: 5000 }), height: fc.integer({ min: 1, max: 5000 }) });
+describe('page geometry', () => {
+  it('has the constants of the harness', async () => {
+    const page = await pageModule('geometry.js');
+    for (const name of ['GRID_COLUMNS', 'ROW_HEIGHT', 'WIDGET_CHROME', 'WIDGET_GUTTER', 'DEFAULT_DASHBOARD_WIDTH'] as const) {
+      assert.deepEqual(page[name], geometry[name], name);
+    }
+    const { COLUMNS } = await pageModule('layout.js');
+    assert.equal(COLUMNS, geometry.GRID_COLUMNS);
+    // AWS's example event: a 6 × 6 widget is 588 × 369 at the default width.
+    assert.deepEqual(page.cellPixelSize(6, 6, page.DEFAULT_DASHBOARD_WIDTH), { width: 588, height: 369 });
+  });
+
+  it('sizes every cell as the harness does, at any dashboard width', async () => {
+    const page = await pageModule('geometry.js');
     fc.assert(
-      fc.property(box, box, (size, room) => {
-        const k = fitScale(size, room);
-        assert.ok(k > 0 && k <= 1);
-        assert.ok(size.width * k <= room.width + 1e-9 && size.height * k <= room.height + 1e-9);
-        // As large as it can be: one side touches, or it is at full size.
-        assert.ok(k === 1 || Math.abs(size.width * k - room.width) < 1e-6 || Math.abs(size.height * k - room.height) < 1e-6);
+      fc.property(fc.integer({ min: 1, max: 24 }), fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 240, max: 100_000 }), (columns, rows, width) => {
+        assert.deepEqual(page.cellPixelSize(columns, rows, width), geometry.cellPixelSize(columns, rows, width));
+      }),
+    );
+  });
+
+  it('places widgets on the columns the harness sizes them by, and each card holds exactly its cell', async () => {
+    const page = await pageModule('geometry.js');
+    const { placeWidgets } = await pageModule('layout.js');
+    const widget = fc.record(
+      { x: fc.integer({ min: 0, max: 23 }), y: fc.integer({ min: 0, max: 40 }), width: fc.integer({ min: 1, max: 24 }), height: fc.integer({ min: 1, max: 20 }) },
+      { requiredKeys: [] },
+    );
+    const sizes = fc.dictionary(fc.nat(7).map(String), fc.record({ width: fc.integer({ min: 1, max: 5000 }), height: fc.integer({ min: 1, max: 5000 }) }, { requiredKeys: ['width'] }));
+    fc.assert(
+      fc.property(fc.array(widget, { minLength: 1, maxLength: 8 }), fc.integer({ min: 480, max: 4000 }), sizes, (written, width, widgetSizes) => {
+        const model = parseDashboard(JSON.stringify({ widgets: written.map((w) => ({ type: 'custom', properties: { endpoint: 'f' }, ...w })) }));
+        const places = placeWidgets(written);
+        const state = { dashboardWidth: width, widgetSizes: Object.fromEntries(Object.entries(widgetSizes).filter(([i]) => Number(i) < written.length).map(([i, s]) => [`widget-${i}`, s])) };
+        model.widgets.forEach((m, i) => {
+          assert.equal(places[i].width, geometry.gridColumns(m));
+          assert.equal(places[i].height, m.height);
+          const w = { widgetId: m.widgetId, place: places[i] };
+          assert.deepEqual(page.widgetSize(w, state, width), geometry.widgetPixelSize(m, state));
+          // The card less its border and title bar is the cell's content size.
+          const box = page.cardBox(places[i], width);
+          const cell = geometry.cellPixelSize(places[i].width, places[i].height, width);
+          assert.equal(box.width - 2 * geometry.WIDGET_CHROME.border, cell.width);
+          assert.equal(box.height - 2 * geometry.WIDGET_CHROME.border - geometry.WIDGET_CHROME.titleBar, cell.height);
+        });
       }),
     );
   });

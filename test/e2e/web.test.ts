@@ -8,6 +8,7 @@ import type { ConsoleMessage, FrameLocator, Page } from 'playwright-core';
 import { loadFunctionsFile } from '../../packages/harness/src/dashboard/index.js';
 import { startHarness, type RunningHarness } from '../../packages/harness/src/harness/index.js';
 import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
+import { settledAtWidth } from './web-layout-facts.js';
 
 const skip = chromiumSkipReason();
 const EXAMPLE = fileURLToPath(new URL('../../packages/harness/examples/', import.meta.url));
@@ -183,6 +184,8 @@ describe('harness web page in chromium', { skip, timeout: 180_000 }, () => {
       mkdirSync(SCREENSHOTS, { recursive: true });
       await page.setViewportSize({ width: 1920, height: 1080 });
       await page.locator('#toggle-sidebar').click();
+      // Widgets that run again on resize show their new size before the picture is taken.
+      await settledAtWidth(page, STEP.timeout);
       await page.screenshot({ path: `${SCREENSHOTS}${name}` });
       await page.locator('#toggle-sidebar').click();
       await page.setViewportSize({ width: 1500, height: 1000 });

@@ -2,8 +2,10 @@
 // aws-samples/cloudwatch-custom-widgets-samples), unmodified, through the harness, and prints a Markdown table of
 // every sample and what it showed.
 //
-// Every Node.js and Python sample runs as its dashboard.json shows it (the CloudFormation placeholders filled
-// in), with Lambda's settings from the samples' template (128 MB, 60 s). Three samples get what they need to
+// Every Node.js and Python sample runs as its dashboard.json shows it, as part of the stack the samples' build
+// script (scripts/build-assets) makes of it: the same template — function lambdaFunction (128 MB, 60 s, named
+// after the stack) and its dashboard, whose body is dashboard.json under Fn::Sub — resolved by the harness's
+// template loader, with the code read from the sample's folder instead of inlined. Three samples get what they need to
 // show data without an AWS account: s3GetObject reads an S3 emulator (s3rver, on 127.0.0.1) through the
 // harness's awsEndpoint; ec2Table and cloudWatchMetricDataTable load the setup modules in the package's
 // examples/aws/, which
@@ -16,7 +18,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createHarness, validateFunctionsConfig, type FunctionSpec } from '../dashboard/index.js';
+import { createHarness, resolveTemplate, TemplateError, validateFunctionsConfig, type FunctionSpec } from '../dashboard/index.js';
 import { startS3Emulator } from './s3-emulator.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/aws/', import.meta.url));
@@ -50,6 +52,33 @@ const LOCAL_URLS: Record<string, string[]> = {
   fetchURL: ['/image.gif', '/page.html'],
   rssReader: ['/status.rss', '/status.rss', '/top.atom', '/status.rss'],
 };
+
+/**
+ * The stack the samples' build script makes for one sample in one language, with the code in `folder` instead
+ * of inlined (`Code.ZipFile`).
+ */
+function sampleTemplate(folder: string, sample: string, python: boolean, dashboard: string): Record<string, unknown> {
+  return {
+    AWSTemplateFormatVersion: '2010-09-09',
+    Resources: {
+      lambdaFunction: {
+        Type: 'AWS::Lambda::Function',
+        Properties: {
+          Code: folder,
+          FunctionName: { 'Fn::Sub': '${AWS::StackName}' },
+          Handler: python ? `${sample}.lambda_handler` : `${sample}.handler`,
+          MemorySize: 128,
+          Runtime: python ? 'python3.12' : 'nodejs22.x',
+          Timeout: 60,
+        },
+      },
+      demoDashboard: {
+        Type: 'AWS::CloudWatch::Dashboard',
+        Properties: { DashboardName: { 'Fn::Sub': '${AWS::StackName}-${AWS::Region}' }, DashboardBody: { 'Fn::Sub': dashboard } },
+      },
+    },
+  };
+}
 
 interface Row {
   sample: string;
@@ -115,13 +144,23 @@ export async function run(args: string[]): Promise<number> {
   await s3.put('custom-widget-demo-bucket', 'sample-report.html', REPORT);
 
   const functions: Record<string, FunctionSpec> = {};
-  const runs: Array<{ sample: string; key: string; runtime: Row['runtime']; how: string }> = [];
+  const runs: Array<{ sample: string; key: string; runtime: Row['runtime']; how: string; dashboard: string | TemplateError }> = [];
   for (const sample of names) {
-    for (const [runtime, file, handler] of [['Node.js', `${sample}.js`, 'handler'], ['Python', `${sample}.py`, 'lambda_handler']] as const) {
+    for (const [runtime, file] of [['Node.js', `${sample}.js`], ['Python', `${sample}.py`]] as const) {
       if (!existsSync(join(samplesDir, sample, file))) continue;
+      // The stack name is the function's name, as the samples' README has you name each stack.
       const key = runtime === 'Python' ? `${sample}Py` : sample;
-      const spec: FunctionSpec = { handler: join(samplesDir, sample, `${sample}.${handler}`), timeoutSeconds: 60, memoryMB: 128 };
-      if (runtime === 'Python') spec.runtime = 'python';
+      const folder = join(samplesDir, sample);
+      let stack;
+      try {
+        const template = sampleTemplate(folder, sample, runtime === 'Python', readFileSync(join(folder, 'dashboard.json'), 'utf8'));
+        stack = resolveTemplate(template, { baseDir: folder, file: join(folder, 'dashboard.json'), stackName: key, region: REGION, accountId: ACCOUNT });
+      } catch (error) {
+        if (!(error instanceof TemplateError)) throw error;
+        runs.push({ sample, key, runtime, how: 'template', dashboard: error });
+        continue;
+      }
+      const [arn, spec] = Object.entries(stack.functions.functions)[0]!;
       let how = 'no credentials';
       if (sample === 's3GetObject') {
         spec.awsEndpoint = s3.endpointWithCredentials;
@@ -132,21 +171,21 @@ export async function run(args: string[]): Promise<number> {
       } else if (LOCAL_URLS[sample]) {
         how = 'URLs on 127.0.0.1';
       }
-      functions[key] = spec;
-      runs.push({ sample, key, runtime, how });
+      functions[arn] = spec;
+      runs.push({ sample, key, runtime, how, dashboard: stack.dashboards[0]!.text });
     }
   }
   const harness = createHarness({ functions: validateFunctionsConfig({ functions }, samplesDir) });
   const rows: Row[] = [];
   try {
     for (const run of runs) {
-      const arn = `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${run.key}`;
-      const text = readFileSync(join(samplesDir, run.sample, 'dashboard.json'), 'utf8')
-        .replaceAll('${lambdaFunction.Arn}', arn)
-        .replaceAll('${AWS::Region}', REGION)
-        .replaceAll('${AWS::StackName}', run.key)
-        .replace(/\$\{!([A-Za-z0-9_]+)\}/g, '${$1}');
-      const source = JSON.parse(text) as { widgets: Array<{ type: string; properties: { params?: { url?: string } } }> };
+      if (run.dashboard instanceof TemplateError) {
+        const result = `cannot resolve the sample's stack: ${run.dashboard.message}`;
+        rows.push({ sample: run.sample, runtime: run.runtime, how: run.how, widgets: 0, rendered: 0, result, importError: false });
+        process.stderr.write(`${run.key}: ${result}\n`);
+        continue;
+      }
+      const source = JSON.parse(run.dashboard) as { widgets: Array<{ type: string; properties: { params?: { url?: string } } }> };
       let local = 0;
       for (const widget of source.widgets) {
         if (widget.type === 'custom' && LOCAL_URLS[run.sample] && widget.properties.params?.url) {

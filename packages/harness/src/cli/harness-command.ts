@@ -4,20 +4,32 @@ import { basename, extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
-  DashboardValidationError, FunctionsConfigError, loadFunctionsFile, parseDashboard, validateFunctionsConfig, type FunctionsConfig,
+  DashboardValidationError, FunctionsConfigError, TemplateError, loadFunctionsFile, parseDashboard, validateFunctionsConfig, type FunctionsConfig,
+  type TemplateOptions,
 } from '../dashboard/index.js';
 import { isLoopback, startHarness, type RunningHarness } from '../harness/index.js';
+import { DuplicateFunctionError, loadTemplates } from './template-sources.js';
 
-const USAGE = `usage: trellis harness [--functions <file>] [--dashboard <file>]... [--port <n>] [--host <address>]
+const USAGE = `usage: trellis harness [--functions <file>] [--dashboard <file>]... [--template <file>]...
+                      [--parameter <name=value>]... [--region <name>] [--account-id <id>]
+                      [--stack-name <name>] [--port <n>] [--host <address>]
                       [--allowed-host <name>]... [--insecure-no-token] [--aws-endpoint <url>]
                       [--aws-credentials <source>] [--aws-profile <name>] [--pass-env <name>]...
                       [--aws-sdk-path <dir>] [--watch]
 
-Starts the dashboard harness HTTP API. With neither --functions nor --dashboard it serves the bundled
-example dashboard and widgets.
+Starts the dashboard harness HTTP API. With none of --functions, --dashboard and --template it serves the
+bundled example dashboard and widgets.
 
   --functions <file>   functions file (JSON): which code answers which widget endpoint
   --dashboard <file>   dashboard JSON to preload (repeatable)
+  --template <file>    an AWS SAM or CloudFormation template (YAML or JSON): its Node.js and Python
+                       functions, under the ARNs the stack would give them, and its dashboards (repeatable)
+  --parameter <name=value>
+                       a template parameter's value, over its Default (repeatable)
+  --region <name>      AWS::Region of the templates' stacks and of their functions' ARNs; default us-east-1
+  --account-id <id>    AWS::AccountId of the templates' stacks; default 123456789012
+  --stack-name <name>  AWS::StackName; default each template's file name (its folder's name for
+                       template.yaml)
   --port <n>           default 4600; 0 picks a free port
   --host <address>     default 127.0.0.1. Any other address needs a token: the harness prints one (or
                        takes TRELLIS_HARNESS_TOKEN) and refuses API calls without it
@@ -48,6 +60,9 @@ class UsageError extends Error {}
 interface Options {
   functions: string | undefined;
   dashboards: string[];
+  templates: string[];
+  /** How the templates are resolved (`parameters` are name → value). */
+  template: TemplateOptions & { parameters: Record<string, string> };
   port: number;
   host: string;
   allowedHosts: string[];
@@ -65,6 +80,11 @@ function parse(args: string[]): Options | 'help' {
     options: {
       functions: { type: 'string' },
       dashboard: { type: 'string', multiple: true },
+      template: { type: 'string', multiple: true },
+      parameter: { type: 'string', multiple: true },
+      region: { type: 'string' },
+      'account-id': { type: 'string' },
+      'stack-name': { type: 'string' },
       port: { type: 'string', default: '4600' },
       host: { type: 'string', default: '127.0.0.1' },
       'allowed-host': { type: 'string', multiple: true },
@@ -83,7 +103,8 @@ function parse(args: string[]): Options | 'help' {
   const port = /^\d{1,5}$/.test(values.port) ? Number(values.port) : NaN;
   if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port should be a whole number from 0 to 65535; got ${JSON.stringify(values.port)}`);
   if (values.host.trim() === '') throw new UsageError('--host should not be empty');
-  const useExample = values.functions === undefined && values.dashboard === undefined;
+  const useExample = values.functions === undefined && values.dashboard === undefined && values.template === undefined;
+  const template = templateOptions(values);
   if (values['aws-credentials'] !== undefined && values['aws-profile'] !== undefined) throw new UsageError('give --aws-credentials or --aws-profile, not both');
   const aws: Record<string, unknown> = {};
   if (values['aws-endpoint'] !== undefined) aws.awsEndpoint = values['aws-endpoint'];
@@ -94,6 +115,8 @@ function parse(args: string[]): Options | 'help' {
   return {
     functions: useExample ? resolve(EXAMPLE_DIR, 'functions.json') : values.functions,
     dashboards: useExample ? [resolve(EXAMPLE_DIR, 'dashboard.json')] : (values.dashboard ?? []),
+    templates: values.template ?? [],
+    template,
     port,
     host: values.host,
     allowedHosts: values['allowed-host'] ?? [],
@@ -101,6 +124,32 @@ function parse(args: string[]): Options | 'help' {
     aws,
     watch: values.watch === true,
   };
+}
+
+/** The template flags, checked: `--parameter Name=Value` pairs, region, account id and stack name. */
+function templateOptions(values: Record<string, string | boolean | string[] | undefined>): Options['template'] {
+  const parameters: Record<string, string> = {};
+  for (const pair of (values.parameter as string[] | undefined) ?? []) {
+    const match = /^([A-Za-z0-9]+)=([\s\S]*)$/.exec(pair);
+    if (!match) throw new UsageError(`--parameter takes Name=Value (a parameter name is letters and digits), got ${JSON.stringify(pair)}`);
+    if (Object.hasOwn(parameters, match[1]!)) throw new UsageError(`--parameter ${match[1]} is given twice`);
+    parameters[match[1]!] = match[2]!;
+  }
+  const options: Options['template'] = { parameters };
+  const checks = [
+    ['region', 'region', /^[a-z]{2}(-[a-z0-9]+)+-\d+$/, 'a region such as eu-west-1'],
+    ['account-id', 'accountId', /^\d{12}$/, 'an account id of 12 digits'],
+    ['stack-name', 'stackName', /^[A-Za-z][A-Za-z0-9-]{0,127}$/, 'a stack name (a letter, then letters, digits and -; at most 128)'],
+  ] as const;
+  for (const [flag, key, pattern, what] of checks) {
+    const value = values[flag] as string | undefined;
+    if (value === undefined) continue;
+    if (!pattern.test(value)) throw new UsageError(`--${flag} should be ${what}; got ${JSON.stringify(value)}`);
+    options[key] = value;
+  }
+  const templateOnly = ['parameter', ...checks.map(([flag]) => flag)].filter((flag) => values[flag] !== undefined);
+  if (templateOnly.length > 0 && values.template === undefined) throw new UsageError(`--${templateOnly[0]} applies to templates: give --template <file>`);
+  return options;
 }
 
 const FLAG_OF: Record<string, string> = {
@@ -153,6 +202,25 @@ function untilSignal(): Promise<NodeJS.Signals> {
 }
 
 /**
+ * Loads every module function once, in the background, so that a missing module or export, a syntax error or a
+ * handler signature the runtime refuses is said at start (each widget that uses it says it again when it runs).
+ */
+function reportLoadProblems(running: RunningHarness): void {
+  const preload = running.harness.functions.preload?.bind(running.harness.functions);
+  if (!preload) return;
+  preload().then(
+    (results) => {
+      for (const { name, error } of results) {
+        if (error) process.stderr.write(`trellis harness: function ${name} does not load: ${error.type}: ${error.message.split('\n')[0]}\n`);
+      }
+    },
+    () => {
+      // The harness closed while loading: nothing to report.
+    },
+  );
+}
+
+/**
  * Runs the subcommand: listens until SIGINT or SIGTERM, then closes the server and the functions' child
  * processes. Returns 1 when the functions file or a dashboard does not validate, 2 on a usage error.
  *
@@ -172,23 +240,29 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
   let functions: FunctionsConfig = { functions: {} };
-  const sources: Array<{ file: string; text: string }> = [];
+  const sources: Array<{ file: string; text: string; name?: string }> = [];
   try {
     if (options.functions !== undefined) functions = await loadFunctionsFile(options.functions);
-    functions = withAwsFlags(functions, options.aws);
-    for (const file of options.dashboards) {
-      const text = await readDashboard(file);
+    const templates = await loadTemplates(options.templates, options.template, functions, options.functions);
+    const unknown = Object.keys(options.template.parameters).filter((name) => !templates.parameterNames.has(name));
+    if (unknown.length > 0) throw new UsageError(`--parameter ${unknown[0]}: no template declares a parameter of that name`);
+    for (const warning of templates.warnings) process.stderr.write(`trellis harness: ${warning}\n`);
+    functions = withAwsFlags(templates.functions, options.aws);
+    const dashboards = [...options.dashboards.map((file) => ({ file, text: undefined, name: undefined })), ...templates.dashboards];
+    for (const { file, text: given, name } of dashboards) {
+      const text = given ?? (await readDashboard(file));
+      const what = name === undefined ? `the dashboard ${file}` : `the dashboard ${name} of ${file}`;
       try {
         parseDashboard(text);
       } catch (error) {
         if (!(error instanceof DashboardValidationError)) throw error;
         const messages = error.validationMessages.map((m) => `\n  ${m.dataPath || '/'}: ${m.message}`).join('');
-        throw new UsageError(`the dashboard ${file} is invalid:${messages}`);
+        throw new UsageError(`${what} is invalid:${messages}`);
       }
-      sources.push({ file, text });
+      sources.push({ file, text, ...(name === undefined ? {} : { name }) });
     }
   } catch (error) {
-    if (!(error instanceof FunctionsConfigError) && !(error instanceof UsageError)) throw error;
+    if (!(error instanceof FunctionsConfigError) && !(error instanceof UsageError) && !(error instanceof TemplateError) && !(error instanceof DuplicateFunctionError)) throw error;
     process.stderr.write(`trellis harness: ${error.message}\n`);
     return 1;
   }
@@ -204,8 +278,8 @@ export async function run(args: string[]): Promise<number> {
     return 1;
   }
   const lines = [`Trellis harness listening on ${running.url}`];
-  for (const { file, text } of sources) {
-    const name = (basename(file, extname(file)) || 'dashboard').slice(0, 255);
+  for (const { file, text, name: given } of sources) {
+    const name = given ?? (basename(file, extname(file)) || 'dashboard').slice(0, 255);
     const dashboard = running.harness.store.create(text, { name });
     lines.push(`dashboard ${dashboard.id} ${dashboard.name} ${file}`);
   }
@@ -222,6 +296,7 @@ export async function run(args: string[]): Promise<number> {
   }
   process.stdout.write(`${lines.join('\n')}\n`);
   if (running.watch) process.stderr.write(`trellis harness: watching ${running.watch.roots.join(', ')} for changes\n`);
+  reportLoadProblems(running);
   await stop;
   await running.close();
   return 0;

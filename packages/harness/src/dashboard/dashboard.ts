@@ -1,6 +1,7 @@
 import { UnprocessableError } from './errors.js';
 import { buildEvent, buildWidgetContext } from './event.js';
 import { mergeForms } from './forms.js';
+import { widgetPixelSize, type PixelSize } from './geometry.js';
 import { summarizeWidget, type DashboardModel } from './model.js';
 import type { FunctionInvoker, HtmlAnalyzer, InvokeOutcome, WidgetAction } from './ports.js';
 import { markdownLengthProblem } from './markdown.js';
@@ -87,17 +88,20 @@ export class Dashboard {
    */
   putState(input: StateInput): Promise<StateUpdate> {
     return this.#exclusive(async () => {
-      const next = normalizeState(input, this.#defaults);
+      const next = normalizeState(input, this.#defaults, this.model.widgets);
       const change = diffState(this.#state, next);
+      const before = this.#state;
       this.#state = next;
       const due = this.#widgets.flatMap((w) => {
         const on = w.model.updateOn;
         if (!on || !w.read) return [];
+        // A widget resizes when its own size changed, not when another widget's did.
+        const resized = change.resize && !samePixels(widgetPixelSize(w.model, before), widgetPixelSize(w.model, next));
         const kind: WidgetEventKind | null = change.state
           ? 'state'
           : change.timeRange && on.timeRange
             ? 'timeRange'
-            : change.resize && on.resize
+            : resized && on.resize
               ? 'resize'
               : null;
         return kind ? [{ w, kind }] : [];
@@ -234,6 +238,19 @@ export class Dashboard {
     });
   }
 
+  /**
+   * Forgets what every widget shows, after the operations in progress on this dashboard: each runs again when
+   * next read, as a first read. The store uses it to keep remembered content within its budget.
+   *
+   * @example
+   * await dashboard.forgetContent();
+   */
+  forgetContent(): Promise<void> {
+    return this.#exclusive(async () => {
+      for (const w of this.#widgets) if (w.read) w.forget();
+    });
+  }
+
   #exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.#tail.then(fn, fn);
     this.#tail = run.catch(() => undefined);
@@ -311,6 +328,8 @@ function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+const samePixels = (a: PixelSize, b: PixelSize): boolean => a.width === b.width && a.height === b.height;
 
 function asReceived(event: unknown): unknown {
   const text = JSON.stringify(event);

@@ -6,9 +6,9 @@ export interface ValidationMessage {
 
 /**
  * What went wrong, in the terms an HTTP layer maps to a status: `validation` → 400, `not-found` → 404,
- * `unprocessable` → 422.
+ * `unprocessable` → 422, `over-budget` → 413.
  */
-export type DashboardErrorKind = 'validation' | 'not-found' | 'unprocessable';
+export type DashboardErrorKind = 'validation' | 'not-found' | 'unprocessable' | 'over-budget';
 
 /**
  * Base class of every error the interpreter throws for bad input. Nothing is changed when one is thrown.
@@ -74,5 +74,23 @@ export class UnprocessableError extends DashboardError {
     super('unprocessable', message);
     this.name = 'UnprocessableError';
     this.field = field;
+  }
+}
+
+/**
+ * A new dashboard would take the harness past what it keeps: its total budget of dashboard bytes, or its number
+ * of dashboards. Nothing stored is dropped to make room; delete dashboards first. `budget` names the limit.
+ *
+ * @example
+ * catch (e) { if (e instanceof OverBudgetError) e.budget; // 'maxDashboardBytes' }
+ */
+export class OverBudgetError extends DashboardError {
+  readonly budget: 'maxDashboardBytes' | 'maxDashboards';
+  readonly limit: number;
+  constructor(budget: 'maxDashboardBytes' | 'maxDashboards', limit: number, message: string) {
+    super('over-budget', message);
+    this.name = 'OverBudgetError';
+    this.budget = budget;
+    this.limit = limit;
   }
 }

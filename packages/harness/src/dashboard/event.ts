@@ -2,12 +2,9 @@ import type { WidgetModel } from './model.js';
 import { AUTO_PERIOD_SECONDS, resolveTimeRange, type DashboardState } from './state.js';
 import type { WidgetContext as ToolkitWidgetContext } from 'trellis/widgets';
 import { widgetTimezone, type WidgetTimezone } from './timezone.js';
+import { widgetPixelSize } from './geometry.js';
 
 export type { WidgetTimezone };
-
-/** Pixels per grid column and per grid row: a 6 × 6 widget is 588 × 369, as in AWS's example event. */
-export const PIXELS_PER_COLUMN = 98;
-export const PIXELS_PER_ROW = 61.5;
 
 /** `widgetContext` of the event a custom widget's function receives: the authoring toolkit's type. */
 export type WidgetContext = ToolkitWidgetContext<unknown>;
@@ -19,7 +16,7 @@ export type WidgetEvent = Record<string, unknown> & { widgetContext: WidgetConte
  * Builds `widgetContext` for a widget in a state at an instant.
  *
  * @example
- * buildWidgetContext(widget, state, Date.now(), {}).width; // 588 for a 6-column widget
+ * buildWidgetContext(widget, state, Date.now(), {}).width; // 588 for a 6-column widget on a 2392 px dashboard
  */
 export function buildWidgetContext(
   widget: WidgetModel,
@@ -28,6 +25,7 @@ export function buildWidgetContext(
   forms: Record<string, string | string[]>,
 ): WidgetContext {
   const auto = state.period === 'auto';
+  const size = widgetPixelSize(widget, state);
   return {
     dashboardName: state.dashboardName,
     widgetId: widget.widgetId,
@@ -42,8 +40,8 @@ export function buildWidgetContext(
     title: widget.title ?? '',
     forms: { all: forms },
     params: cloneJson(widget.params),
-    width: state.width ?? widget.width * PIXELS_PER_COLUMN,
-    height: state.height ?? Math.round(widget.height * PIXELS_PER_ROW),
+    width: size.width,
+    height: size.height,
   };
 }
 

@@ -2,7 +2,7 @@
  * `trellis-harness/dashboard`: an interpreter that behaves like the CloudWatch console for dashboards with custom
  * widgets, a store of dashboards for an HTTP layer, and an in-process driver for TypeScript tests.
  */
-export { DashboardError, DashboardValidationError, NotFoundError, UnprocessableError } from './errors.js';
+export { DashboardError, DashboardValidationError, NotFoundError, OverBudgetError, UnprocessableError } from './errors.js';
 export type { DashboardErrorKind, NotFoundTarget, ValidationMessage } from './errors.js';
 export { parseDashboard } from './validate.js';
 export { WIDGET_TYPES, summarizeWidget } from './model.js';
@@ -11,7 +11,11 @@ export { AUTO_PERIOD_SECONDS, defaultState, normalizeState, resolveTimeRange } f
 export type { DashboardState, ResolvedTimeRange, StateInput, StateTimeRange, Zoom, ZoomInput } from './state.js';
 export { parseIsoDateTime, parseRelative, resolveRelative } from './time-range.js';
 export type { DurationParts } from './time-range.js';
-export { PIXELS_PER_COLUMN, PIXELS_PER_ROW, buildEvent, buildWidgetContext } from './event.js';
+export { buildEvent, buildWidgetContext } from './event.js';
+export {
+  DEFAULT_DASHBOARD_WIDTH, GRID_COLUMNS, ROW_HEIGHT, WIDGET_CHROME, WIDGET_GUTTER, cellPixelSize, gridColumns, widgetPixelSize,
+} from './geometry.js';
+export type { PixelSize, WidgetSizeOverride } from './geometry.js';
 export type { WidgetContext, WidgetEvent, WidgetTimezone } from './event.js';
 export { htmlOfValue, renderMarkdown } from './render.js';
 export { MAX_MARKDOWN_LENGTH, MarkdownTooLargeError } from './markdown.js';
@@ -35,3 +39,5 @@ export { ActionHandle, DashboardDriver, WidgetView } from './driver.js';
 export type { ActionQuery } from './find-action.js';
 export { Interpreter, createInterpreter, createHarness } from './interpreter.js';
 export type { Harness, HarnessOptions, InterpreterOptions } from './interpreter.js';
+export { DEFAULT_ACCOUNT_ID, DEFAULT_REGION, TemplateError, defaultStackName, loadTemplate, parseTemplateText, resolveTemplate } from './template/index.js';
+export type { LoadedTemplate, ParsedTemplateText, TemplateDashboard, TemplateOptions, TemplatePath, TemplatePosition } from './template/index.js';

@@ -13,9 +13,9 @@ export interface InterpreterOptions {
   functions: FunctionsConfig | FunctionInvoker;
   /** Epoch milliseconds; a fake clock makes relative time ranges deterministic. Default `Date.now`. */
   clock?: () => number;
-  /** Cap on stored dashboards (least recently used goes first). Default 1,000. */
+  /** At most this many dashboards; past it a new one is refused (OverBudgetError). Default 1,000. */
   maxDashboards?: number;
-  /** Cap on what stored dashboards hold, in characters of sources and widget content. Default 64 Mi. */
+  /** The dashboard budget in bytes of sources (and as much of remembered widget content); see DashboardStoreOptions.maxBytes. Default 32 MiB. */
   maxDashboardBytes?: number;
   /** Replaces the linter's analysis of widget HTML (rarely needed). */
   analyzer?: HtmlAnalyzer<any>;

@@ -1,4 +1,4 @@
-import type { FunctionInfo, InvokeOutcome } from './functions/index.js';
+import type { FunctionInfo, InvokeError, InvokeOutcome } from './functions/index.js';
 
 export type { InvokeOutcome };
 
@@ -30,4 +30,6 @@ export interface FunctionInvoker {
   invoke(endpoint: string, event: unknown, options?: { signal?: AbortSignal }): Promise<InvokeOutcome>;
   /** How each configured function runs and what of AWS it reaches (the registry has it; a fake may not). */
   describe?(): FunctionInfo[];
+  /** Loads every module function's handler ahead of its first call; resolves with each one's init error. */
+  preload?(): Promise<Array<{ name: string; error: InvokeError | undefined }>>;
 }

@@ -2,11 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { UnprocessableError } from './errors.js';
-import { parseJsonText } from './json-text.js';
+import { parseJsonText } from './functions/index.js';
 import { defaultState, normalizeState } from './state.js';
 import { parseDashboard } from './validate.js';
 
-const defaults = defaultState(parseDashboard('{"widgets":[]}'), 'd');
+const model = parseDashboard('{"widgets":[{"type":"custom","properties":{"endpoint":"f"}},{"type":"text","properties":{"markdown":""}}]}');
+const defaults = defaultState(model, 'd');
 
 test('property: normalizing any JSON state either succeeds or names a field, and a result normalizes to itself', () => {
   const stateish = fc.record({
@@ -14,13 +15,17 @@ test('property: normalizing any JSON state either succeeds or names a field, and
     period: fc.oneof(fc.constant('auto'), fc.integer(), fc.jsonValue()),
     theme: fc.oneof(fc.constantFrom('light', 'dark'), fc.jsonValue()),
     timezone: fc.oneof(fc.constantFrom('UTC', '+05:30', 'Europe/Berlin'), fc.string()),
-    width: fc.oneof(fc.integer(), fc.constant(null), fc.jsonValue()),
+    dashboardWidth: fc.oneof(fc.integer(), fc.constant(null), fc.jsonValue()),
+    widgetSizes: fc.oneof(
+      fc.dictionary(fc.constantFrom('0', 'widget-0', '1', '2', 'x'), fc.record({ width: fc.oneof(fc.integer(), fc.jsonValue()), height: fc.integer() }, { requiredKeys: [] })),
+      fc.jsonValue(),
+    ),
     zoom: fc.jsonValue(),
   }, { requiredKeys: [] });
   fc.assert(fc.property(fc.oneof(stateish, fc.jsonValue()), (input) => {
     try {
-      const state = normalizeState(input, defaults);
-      assert.deepEqual(normalizeState(JSON.parse(JSON.stringify(state)), defaults), state);
+      const state = normalizeState(input, defaults, model.widgets);
+      assert.deepEqual(normalizeState(JSON.parse(JSON.stringify(state)), defaults, model.widgets), state);
     } catch (e) {
       assert.ok(e instanceof UnprocessableError, String(e));
       assert.equal(typeof e.field, 'string');

@@ -1,6 +1,8 @@
 import { UnprocessableError } from './errors.js';
 import { showValue } from './show-value.js';
-import type { DashboardModel } from './model.js';
+import type { DashboardModel, WidgetModel } from './model.js';
+import { DEFAULT_DASHBOARD_WIDTH, type WidgetSizeOverride } from './geometry.js';
+import { dashboardWidthOf, widgetSizesOf } from './state-size.js';
 import { parseIsoDateTime, parseRelative, resolveRelative } from './time-range.js';
 import { timezoneOffset } from './timezone.js';
 
@@ -28,9 +30,13 @@ export interface DashboardState {
   accountId: string;
   dashboardName: string;
   linkCharts: boolean;
-  /** Pixel width sent to every widget instead of its grid size; null for the grid size. */
-  width: number | null;
-  height: number | null;
+  /**
+   * The width, in pixels, that the 24 grid columns span: every widget's pixel size follows from its cell at
+   * this width (see `cellPixelSize`). The web page sends the width of its dashboard area.
+   */
+  dashboardWidth: number;
+  /** Sizes set for single widgets, by widget id: they replace the cell's size on the sides they give. */
+  widgetSizes: Record<string, WidgetSizeOverride>;
 }
 
 /** What `putState` accepts: any subset of the state (omitted fields take the dashboard's defaults). */
@@ -44,8 +50,9 @@ export interface StateInput {
   accountId?: string;
   dashboardName?: string;
   linkCharts?: boolean;
-  width?: number | null;
-  height?: number | null;
+  dashboardWidth?: number;
+  /** Keyed by widget index (`"3"`) or id (`"widget-3"`); the effective state keys them by id. */
+  widgetSizes?: Record<string, WidgetSizeOverride>;
 }
 
 /** A zoom as given: ISO 8601 strings or epoch ms. */
@@ -56,9 +63,13 @@ export interface ZoomInput {
 
 export const AUTO_PERIOD_SECONDS = 300;
 const STATE_FIELDS = [
-  'timeRange', 'zoom', 'period', 'theme', 'timezone', 'locale', 'accountId', 'dashboardName', 'linkCharts', 'width', 'height',
+  'timeRange', 'zoom', 'period', 'theme', 'timezone', 'locale', 'accountId', 'dashboardName', 'linkCharts', 'dashboardWidth', 'widgetSizes',
 ] as const;
-const MAX_PIXELS = 100_000;
+/** Fields a state once had, and what took their place. */
+const RETIRED_FIELDS: Record<string, string> = {
+  width: '"width" and "height" are no longer state fields: set "dashboardWidth" for every widget, or "widgetSizes" for one',
+  height: '"width" and "height" are no longer state fields: set "dashboardWidth" for every widget, or "widgetSizes" for one',
+};
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -88,23 +99,26 @@ export function defaultState(model: DashboardModel, dashboardName: string): Dash
     accountId: '123456789012',
     dashboardName,
     linkCharts: true,
-    width: null,
-    height: null,
+    dashboardWidth: DEFAULT_DASHBOARD_WIDTH,
+    widgetSizes: {},
   };
 }
 
 /**
  * Validates a state object and fills what it omits from `defaults`. Throws {@link UnprocessableError} naming
- * the first bad field (`timeRange.start`, `theme`, …); nothing is changed then.
+ * the first bad field (`timeRange.start`, `theme`, `widgetSizes.3.width`, …); nothing is changed then.
+ * `widgets` are the dashboard's: `widgetSizes` may name only its custom widgets (without them, any widget id).
  *
  * @example
  * normalizeState({ theme: 'dark' }, defaults).theme; // 'dark'
+ * normalizeState({ widgetSizes: { 3: { width: 400 } } }, defaults, model.widgets).widgetSizes; // { 'widget-3': { width: 400 } }
  */
-export function normalizeState(input: unknown, defaults: DashboardState): DashboardState {
+export function normalizeState(input: unknown, defaults: DashboardState, widgets?: readonly WidgetModel[]): DashboardState {
   if (!isObject(input)) throw new UnprocessableError('state', `The state should be an object, not ${showValue(input)}`);
   for (const key of Object.keys(input)) {
     if (!(STATE_FIELDS as readonly string[]).includes(key)) {
-      throw new UnprocessableError(key, `Unknown state field "${key}"; known fields are ${STATE_FIELDS.join(', ')}`);
+      const retired = Object.hasOwn(RETIRED_FIELDS, key) ? ` (${RETIRED_FIELDS[key]})` : '';
+      throw new UnprocessableError(key, `Unknown state field "${key}"${retired}; known fields are ${STATE_FIELDS.join(', ')}`);
     }
   }
   const state: DashboardState = { ...defaults };
@@ -154,14 +168,8 @@ export function normalizeState(input: unknown, defaults: DashboardState): Dashbo
     }
     state.linkCharts = input.linkCharts;
   }
-  for (const key of ['width', 'height'] as const) {
-    const v = input[key];
-    if (v === undefined) continue;
-    if (v !== null && !(typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= MAX_PIXELS)) {
-      throw new UnprocessableError(key, `"${key}" should be a whole number of pixels from 1 to ${MAX_PIXELS} (or null for the widget's grid size); got ${showValue(v)}`);
-    }
-    state[key] = v;
-  }
+  if (input.dashboardWidth !== undefined) state.dashboardWidth = dashboardWidthOf(input.dashboardWidth);
+  if (input.widgetSizes !== undefined) state.widgetSizes = widgetSizesOf(input.widgetSizes, widgets);
   return state;
 }
 
@@ -250,7 +258,7 @@ export interface StateChange {
   state: boolean;
   /** time range or period changed. */
   timeRange: boolean;
-  /** width or height changed. */
+  /** the dashboard width or a widget's own size changed (which widgets it resizes: see `widgetPixelSize`). */
   resize: boolean;
 }
 
@@ -265,6 +273,6 @@ export function diffState(a: DashboardState, b: DashboardState): StateChange {
   return {
     state: !(['theme', 'locale', 'timezone', 'accountId', 'dashboardName', 'linkCharts'] as const).every(same),
     timeRange: !same('timeRange') || !same('period'),
-    resize: !same('width') || !same('height'),
+    resize: !same('dashboardWidth') || !same('widgetSizes'),
   };
 }

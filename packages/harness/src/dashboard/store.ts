@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Dashboard, type DashboardContext } from './dashboard.js';
-import { NotFoundError, UnprocessableError } from './errors.js';
+import { NotFoundError, OverBudgetError, UnprocessableError } from './errors.js';
 import type { FunctionInvoker, HtmlAnalyzer } from './ports.js';
 import { parseDashboard } from './validate.js';
 
@@ -12,11 +12,13 @@ export interface DashboardStoreOptions {
   analyzer: HtmlAnalyzer<any>;
   /** Epoch milliseconds; default `Date.now`. */
   clock?: () => number;
-  /** At most this many dashboards are kept; beyond it the least recently used goes. Default 1,000. */
+  /** At most this many dashboards are kept; past it a new one is refused (OverBudgetError). Default 1,000. */
   maxDashboards?: number;
   /**
-   * At most this much is kept, counted in characters of dashboard sources and of the widget content (HTML,
-   * raw values, logs) they remember; beyond it the least recently used dashboards go. Default 64 Mi.
+   * The dashboard budget in bytes (UTF-8). Dashboard sources together may take at most this much: past it a
+   * new dashboard is refused (OverBudgetError) and nothing stored is dropped. The widget content the
+   * dashboards remember (HTML, raw values, logs) may take as much again: past it, the content of the least
+   * recently used dashboards is forgotten (those widgets run again when next read). Default 32 MiB.
    */
   maxBytes?: number;
   /** Makes dashboard ids; default random UUIDs. */
@@ -24,11 +26,14 @@ export interface DashboardStoreOptions {
 }
 
 const DEFAULT_NAME = 'dashboard';
-/** Default of {@link DashboardStoreOptions.maxBytes}: 64 Mi characters. */
-export const DEFAULT_MAX_DASHBOARD_BYTES = 64 * 1024 * 1024;
+/** Default of {@link DashboardStoreOptions.maxBytes}: 32 MiB of sources (and as much of remembered content). */
+export const DEFAULT_MAX_DASHBOARD_BYTES = 32 * 1024 * 1024;
+
+const mib = (bytes: number): string => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${bytes} bytes`);
 
 /**
- * The dashboards of one harness, each isolated from the others, with a cap and least-recently-used eviction.
+ * The dashboards of one harness, each isolated from the others, within a budget: a dashboard past it is refused
+ * and nothing stored is dropped; remembered widget content past it is forgotten, least recently used first.
  * Every lookup counts as a use.
  *
  * @example
@@ -41,8 +46,17 @@ export class DashboardStore {
   readonly #ctx: DashboardContext;
   readonly #max: number;
   readonly #maxBytes: number;
-  readonly #bytes = new Map<string, number>();
-  #totalBytes = 0;
+  /** Source bytes of each dashboard. */
+  readonly #sources = new Map<string, number>();
+  #sourceBytes = 0;
+  /** Bytes of widget content each dashboard remembers. */
+  readonly #content = new Map<string, number>();
+  #contentBytes = 0;
+  /** When each dashboard was last used (a count of uses): the order content is forgotten in. */
+  readonly #lastUse = new Map<string, number>();
+  #uses = 0;
+  /** Content being forgotten now (counted until its dashboard's operations in progress end). */
+  readonly #forgetting = new Set<string>();
   readonly #newId: () => string;
 
   constructor(options: DashboardStoreOptions) {
@@ -75,49 +89,74 @@ export class DashboardStore {
     if (typeof name !== 'string' || name.length === 0 || name.length > 255) {
       throw new UnprocessableError('name', `"name" should be a string of 1 to 255 characters; got ${JSON.stringify(name)}`);
     }
-    if (text.length > this.#maxBytes) {
-      throw new UnprocessableError('dashboard', `The dashboard is ${text.length} characters long; this harness keeps at most ${this.#maxBytes} characters of dashboards`);
+    if (this.#dashboards.size >= this.#max) {
+      throw new OverBudgetError(
+        'maxDashboards',
+        this.#max,
+        `This harness keeps at most ${this.#max} dashboards and holds ${this.#dashboards.size}; delete one to add another (nothing stored was dropped)`,
+      );
+    }
+    const bytes = Buffer.byteLength(text);
+    if (this.#sourceBytes + bytes > this.#maxBytes) {
+      throw new OverBudgetError(
+        'maxDashboardBytes',
+        this.#maxBytes,
+        `The dashboard is ${mib(bytes)}; with the ${this.#dashboards.size} stored (${mib(this.#sourceBytes)}) it passes this harness's dashboard budget of ${mib(this.#maxBytes)} (maxDashboardBytes); delete dashboards to make room (nothing stored was dropped)`,
+      );
     }
     const model = parseDashboard(text);
     let id = this.#newId();
     while (this.#dashboards.has(id)) id = this.#newId();
     const dashboard = new Dashboard(id, name, text, model, this.#ctx);
     this.#dashboards.set(id, dashboard);
-    this.#bytes.set(id, text.length);
-    this.#totalBytes += text.length;
-    this.#evict();
+    this.#sources.set(id, bytes);
+    this.#sourceBytes += bytes;
+    this.#lastUse.set(id, ++this.#uses);
     return dashboard;
   }
 
-  /** Characters kept now: sources plus the widget content the dashboards remember. */
+  /** Bytes kept now: dashboard sources plus the widget content they remember. */
   get bytes(): number {
-    return this.#totalBytes;
+    return this.#sourceBytes + this.#contentBytes;
   }
 
   #resize(dashboard: Dashboard, delta: number): void {
-    const held = this.#bytes.get(dashboard.id);
-    if (held === undefined || this.#dashboards.get(dashboard.id) !== dashboard) return;
-    this.#bytes.set(dashboard.id, held + delta);
-    this.#totalBytes += delta;
-    this.#evict();
+    const held = this.#content.get(dashboard.id) ?? 0;
+    if (this.#dashboards.get(dashboard.id) !== dashboard) return;
+    this.#content.set(dashboard.id, held + delta);
+    this.#contentBytes += delta;
+    if (this.#contentBytes > this.#maxBytes) this.#forgetContent(dashboard.id);
   }
 
-  // Least recently used first; a dashboard that alone outgrows the cap goes too, so memory stays bounded.
-  #evict(): void {
-    while (this.#dashboards.size > this.#max || (this.#totalBytes > this.#maxBytes && this.#dashboards.size > 0)) {
-      this.#forget(this.#dashboards.keys().next().value as string);
+  // Forgets the content of the least recently used dashboards (the one just read last of all) until what stays
+  // fits the budget. Each forgets after the operations in progress on it, so a read never loses its result.
+  #forgetContent(current: string): void {
+    let projected = this.#contentBytes;
+    for (const f of this.#forgetting) projected -= this.#content.get(f) ?? 0;
+    const use = (id: string): number => (id === current ? Infinity : (this.#lastUse.get(id) ?? 0));
+    const order = [...this.#dashboards.keys()].sort((a, b) => use(a) - use(b));
+    for (const id of order) {
+      if (projected <= this.#maxBytes) return;
+      const held = this.#content.get(id) ?? 0;
+      if (held <= 0 || this.#forgetting.has(id)) continue;
+      this.#forgetting.add(id);
+      projected -= held;
+      void this.#dashboards.get(id)!.forgetContent().finally(() => this.#forgetting.delete(id));
     }
   }
 
   #forget(id: string): boolean {
     if (!this.#dashboards.delete(id)) return false;
-    this.#totalBytes -= this.#bytes.get(id) ?? 0;
-    this.#bytes.delete(id);
+    this.#sourceBytes -= this.#sources.get(id) ?? 0;
+    this.#sources.delete(id);
+    this.#contentBytes -= this.#content.get(id) ?? 0;
+    this.#content.delete(id);
+    this.#lastUse.delete(id);
     return true;
   }
 
   /**
-   * The dashboard with this id (now the most recently used), or NotFoundError.
+   * The dashboard with this id (now the most recently used, whose content is forgotten last), or NotFoundError.
    *
    * @example
    * store.get(id).getState();
@@ -125,9 +164,8 @@ export class DashboardStore {
   get(id: unknown): Dashboard {
     const key = typeof id === 'string' ? id : '';
     const dashboard = this.#dashboards.get(key);
-    if (!dashboard) throw new NotFoundError('dashboard', `No dashboard ${JSON.stringify(id)}; it may never have existed, been deleted, or been evicted`);
-    this.#dashboards.delete(key);
-    this.#dashboards.set(key, dashboard);
+    if (!dashboard) throw new NotFoundError('dashboard', `No dashboard ${JSON.stringify(id)}; it may never have existed or been deleted`);
+    this.#lastUse.set(key, ++this.#uses);
     return dashboard;
   }
 
@@ -137,7 +175,8 @@ export class DashboardStore {
   }
 
   /**
-   * Every stored dashboard's id and name, oldest use first.
+   * Every stored dashboard's id and name, in the order they were created (a stable order: reading one does
+   * not move it).
    *
    * @example
    * store.list(); // [{ id: '…', name: 'ops' }]
@@ -158,7 +197,7 @@ export class DashboardStore {
   }
 
   /**
-   * Every stored dashboard, oldest use first (not counted as a use).
+   * Every stored dashboard, in the order they were created (not counted as a use).
    *
    * @example
    * for (const d of store.dashboards()) await d.forget(() => true);

@@ -1,6 +1,6 @@
 import { DashboardValidationError, type ValidationMessage } from './errors.js';
 import { MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
-import { parseJsonText } from './json-text.js';
+import { parseJsonText } from './functions/index.js';
 import { markdownLengthProblem } from './markdown.js';
 import { WIDGET_TYPES, type DashboardModel, type UpdateOn, type WidgetModel, type WidgetType } from './model.js';
 import { parseIsoDateTime, parseRelative } from './time-range.js';

@@ -20,9 +20,9 @@ export interface HarnessAppOptions {
   harness?: Interpreter;
   /** What runs the endpoints (a functions configuration or an invoker); a harness is made from it. */
   functions?: FunctionsConfig | FunctionInvoker;
-  /** Cap on stored dashboards (least recently used goes first) when a harness is made here. Default 1,000. */
+  /** At most this many dashboards, when a harness is made here; past it a new one is refused (413). Default 1,000. */
   maxDashboards?: number;
-  /** Cap on what stored dashboards hold, in characters of sources and widget content, when a harness is made here. Default 64 Mi. */
+  /** The dashboard budget in bytes of sources (and as much of remembered widget content), when a harness is made here. Default 32 MiB. */
   maxDashboardBytes?: number;
   /** Epoch milliseconds, when a harness is made here. Default `Date.now`. */
   clock?: () => number;

@@ -1,9 +1,10 @@
-import { DashboardError, DashboardValidationError, NotFoundError, UnprocessableError } from '../dashboard/index.js';
+import { DashboardError, DashboardValidationError, NotFoundError, OverBudgetError, UnprocessableError } from '../dashboard/index.js';
 import { HttpError } from 'trellis';
 
 /**
  * The harness app's error handler: the interpreter's typed refusals become problem details — validation →
- * 400 (with `validationMessages`), not found → 404 (with `target`), unprocessable → 422 (with `field`).
+ * 400 (with `validationMessages`), not found → 404 (with `target`), unprocessable → 422 (with `field`), over
+ * budget → 413 (with `budget` and `limit`).
  * Registered once with `app.onError(DashboardError, …)`; anything else becomes the framework's 500.
  */
 export function dashboardErrorToProblem(error: DashboardError): never {
@@ -16,5 +17,6 @@ function toHttpError(error: DashboardError): HttpError {
   }
   if (error instanceof NotFoundError) return new HttpError(404, error.message, { target: error.target });
   if (error instanceof UnprocessableError) return new HttpError(422, error.message, { field: error.field });
-  return new HttpError(error.kind === 'not-found' ? 404 : error.kind === 'validation' ? 400 : 422, error.message);
+  if (error instanceof OverBudgetError) return new HttpError(413, error.message, { budget: error.budget, limit: error.limit });
+  return new HttpError(error.kind === 'not-found' ? 404 : error.kind === 'validation' ? 400 : error.kind === 'over-budget' ? 413 : 422, error.message);
 }

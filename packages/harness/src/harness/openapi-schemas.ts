@@ -6,6 +6,28 @@ const widgetId = { type: 'string', pattern: '^widget-(0|[1-9][0-9]*)$', examples
 
 const epochOrIso = { oneOf: [{ type: 'number' }, { type: 'string' }] };
 
+const pixels = { type: 'integer', minimum: 1, maximum: 100_000 };
+const dashboardWidth = {
+  type: 'integer',
+  minimum: 240,
+  maximum: 100_000,
+  default: 2392,
+  description: 'The width in pixels that the 24 grid columns span. A widget of c columns and r rows is told '
+    + 'width = round(c * dashboardWidth / 24) - 10 and height = r * 68 - 39 (a 6 x 6 widget at 2392: 588 x 369). '
+    + 'The web page sends the width of its dashboard area.',
+};
+const widgetSizes = {
+  type: 'object',
+  description: 'Sizes set for single custom widgets, keyed by widget index ("3") or id ("widget-3"); a side left out follows the cell.',
+  additionalProperties: {
+    type: 'object',
+    minProperties: 1,
+    additionalProperties: false,
+    properties: { width: pixels, height: pixels },
+  },
+  examples: [{ 3: { width: 400, height: 250 } }],
+};
+
 export const schemas: Record<string, object> = {
   Problem: {
     type: 'object',
@@ -23,6 +45,7 @@ export const schemas: Record<string, object> = {
       issues: { type: 'array', items: { type: 'object', required: ['message', 'path'], properties: { message: { type: 'string' }, path: { type: 'array', items: { type: 'string' } } } } },
       supported: { type: 'array', items: { type: 'string' } },
       limit: { type: 'integer' },
+      budget: { type: 'string', enum: ['maxDashboardBytes', 'maxDashboards'], description: 'The dashboard budget a new dashboard would pass (with `limit`).' },
     },
   },
   ValidationMessage: {
@@ -58,11 +81,12 @@ export const schemas: Record<string, object> = {
   },
   FunctionInfo: {
     type: 'object',
-    required: ['name', 'runtime', 'awsCredentials', 'awsEndpoint', 'setup'],
+    required: ['name', 'runtime', 'lambdaRuntime', 'awsCredentials', 'awsEndpoint', 'setup'],
     additionalProperties: false,
     properties: {
       name: { type: 'string', description: 'The key in the functions file: a function name or an ARN.' },
       runtime: { type: 'string', enum: ['nodejs', 'python', 'in-process', 'invoke-api'] },
+      lambdaRuntime: { type: ['string', 'null'], description: 'The Lambda runtime it was configured with (`nodejs24.x`, `python3.12`, …), or null when none was named.' },
       awsCredentials: {
         type: ['string', 'null'],
         description: '`none`, `environment` or `profile:NAME`; `host` for a function run in the harness process; null when another program runs it.',
@@ -101,7 +125,7 @@ export const schemas: Record<string, object> = {
   State: {
     type: 'object',
     description: 'The effective state of a dashboard; also a valid PUT body.',
-    required: ['timeRange', 'period', 'theme', 'timezone', 'locale', 'accountId', 'dashboardName', 'linkCharts', 'width', 'height'],
+    required: ['timeRange', 'period', 'theme', 'timezone', 'locale', 'accountId', 'dashboardName', 'linkCharts', 'dashboardWidth', 'widgetSizes'],
     properties: {
       timeRange: ref('TimeRange'),
       period: { oneOf: [{ type: 'integer', minimum: 1 }, { const: 'auto' }] },
@@ -111,8 +135,8 @@ export const schemas: Record<string, object> = {
       accountId: { type: 'string', pattern: '^[0-9]{12}$' },
       dashboardName: { type: 'string' },
       linkCharts: { type: 'boolean' },
-      width: { type: ['integer', 'null'] },
-      height: { type: ['integer', 'null'] },
+      dashboardWidth: dashboardWidth,
+      widgetSizes: { ...widgetSizes, description: 'Sizes set for single widgets, keyed by widget id.' },
     },
   },
   StateInput: {
@@ -128,8 +152,8 @@ export const schemas: Record<string, object> = {
       accountId: { type: 'string' },
       dashboardName: { type: 'string' },
       linkCharts: { type: 'boolean' },
-      width: { type: ['integer', 'null'] },
-      height: { type: ['integer', 'null'] },
+      dashboardWidth: dashboardWidth,
+      widgetSizes: widgetSizes,
     },
   },
   StateUpdate: {

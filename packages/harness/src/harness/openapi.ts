@@ -44,7 +44,7 @@ function paths(): Record<string, object> {
       get: {
         operationId: 'listDashboards',
         summary: 'List the stored dashboards',
-        responses: { '200': ok('Every stored dashboard, least recently used first', { type: 'array', items: ref('DashboardListEntry') }) },
+        responses: { '200': ok('Every stored dashboard, in the order they were loaded', { type: 'array', items: ref('DashboardListEntry') }) },
       },
     },
     '/api/dashboards/{id}': {
@@ -202,7 +202,7 @@ export function openApiDocument(): object {
         Problem403: problemResponse('The `Host` is not one the harness answers to, or a browser sent the request from another origin'),
         Problem400: problemResponse('The body is not JSON, has the wrong shape, or the dashboard fails validation (`validationMessages`)'),
         Problem404: problemResponse('Unknown dashboard, widget or action index (`target`)'),
-        Problem413: problemResponse('The body is over the limit'),
+        Problem413: problemResponse('The body is over the limit, or a new dashboard would pass the dashboard budget (`budget`: `maxDashboardBytes` or `maxDashboards`, with its `limit`); nothing stored is dropped'),
         Problem415: problemResponse('Wrong content type (`supported`)'),
         Problem422: problemResponse('A state, forms or widget type that cannot be applied (`field`), or HTML too costly to lint in time'),
         Problem429: problemResponse('The linter is busy with other large documents (`Retry-After`)'),

@@ -24,9 +24,12 @@ const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', 
 
 /**
  * An object body with only the `known` fields, each passing its check, nested at most 64 levels; absent is
- * `{}` when `optional`.
+ * `{}` when `optional`. `retired` says, for a field that is no longer known, what replaced it.
  */
-function fieldsBody<T>(what: string, known: readonly string[], checks: Record<string, (v: unknown) => string | undefined>, optional: boolean) {
+function fieldsBody<T>(
+  what: string, known: readonly string[], checks: Record<string, (v: unknown) => string | undefined>, optional: boolean,
+  retired: Record<string, string> = {},
+) {
   return schema<T>((value) => {
     if (value === undefined && optional) return { value: {} as T };
     if (!isObject(value)) return { message: `The body should be ${what}${optional ? ' or empty' : ''}; got ${kindOf(value)}` };
@@ -34,7 +37,10 @@ function fieldsBody<T>(what: string, known: readonly string[], checks: Record<st
     const deep = tooDeep(value);
     if (deep !== null) return { message: `The body nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (at ${deep})` };
     for (const key of Object.keys(value)) {
-      if (!known.includes(key)) return { message: `Unknown field "${key}"; known fields are ${quoted(known)}`, path: [key] };
+      if (!known.includes(key)) {
+        const instead = Object.hasOwn(retired, key) ? ` (${retired[key]})` : '';
+        return { message: `Unknown field "${key}"${instead}; known fields are ${quoted(known)}`, path: [key] };
+      }
       const problem = checks[key]?.(value[key]);
       if (problem !== undefined) return { message: problem, path: [key] };
     }
@@ -42,12 +48,15 @@ function fieldsBody<T>(what: string, known: readonly string[], checks: Record<st
   });
 }
 
+const SIZE_FIELDS = '"width" and "height" are no longer state fields: set "dashboardWidth" for every widget, or "widgetSizes" for one';
+
 /** The body of PUT …/state: the state's fields (their values are checked by the interpreter). */
 export const stateBody = fieldsBody<StateInput>(
   'a JSON object of state fields',
-  ['timeRange', 'zoom', 'period', 'theme', 'timezone', 'locale', 'accountId', 'dashboardName', 'linkCharts', 'width', 'height'],
+  ['timeRange', 'zoom', 'period', 'theme', 'timezone', 'locale', 'accountId', 'dashboardName', 'linkCharts', 'dashboardWidth', 'widgetSizes'],
   {},
   false,
+  { width: SIZE_FIELDS, height: SIZE_FIELDS },
 );
 
 /** The body of POST …/actions/{index}: `{ forms?, confirm? }`. */

@@ -19,6 +19,8 @@ export interface SpawnSpec {
   cwd: string;
   /** Resident memory the process may use (the function's memory, plus what the harness's own loader costs). */
   memoryLimitMiB?: number;
+  /** A line the harness writes at the head of the process's init logs (e.g. which Node.js it fell back to). */
+  initLog?: string;
 }
 
 /** What the child reports for one invocation, before the parent adds request id and duration. */
@@ -100,7 +102,9 @@ export class ChildEnvironment {
   constructor(
     private readonly spec: SpawnSpec,
     private readonly initTimeoutSeconds: number,
-  ) {}
+  ) {
+    if (spec.initLog) this.log(`${spec.initLog}\n`);
+  }
 
   /** Starts the process and loads the handler; resolves with the init error, if any. */
   start(): Promise<InvokeError | undefined> {
@@ -195,10 +199,16 @@ export class ChildEnvironment {
 
   private log(text: string): void {
     const target = this.running ?? this.initSink;
-    if (target.logChars >= MAX_LOG_CHARS) return;
+    // Past the limit, logChars is set above it: the log is marked as truncated once, and nothing more is kept.
+    if (target.logChars > MAX_LOG_CHARS) return;
     const room = MAX_LOG_CHARS - target.logChars;
-    target.logs.push(text.length > room ? text.slice(0, room) + TRUNCATED : text);
-    target.logChars += text.length > room ? MAX_LOG_CHARS : text.length;
+    if (text.length > room) {
+      target.logs.push(text.slice(0, room) + TRUNCATED);
+      target.logChars = MAX_LOG_CHARS + 1;
+    } else {
+      target.logs.push(text);
+      target.logChars += text.length;
+    }
   }
 
   /** Kills the process once its resident memory passes its limit, as Lambda ends a function over its memory. */

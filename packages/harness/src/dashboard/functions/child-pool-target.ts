@@ -42,11 +42,18 @@ export class ChildPoolTarget implements FunctionTarget {
   private readonly waiting: Array<(env: ChildEnvironment | undefined) => void> = [];
   private closed = false;
 
+  private prepared: Promise<void> | undefined;
+
+  /**
+   * `prepare`, when given, runs once before the first process starts (e.g. fetching the runtime's Node.js);
+   * `makeSpawnSpec` may use what it found.
+   */
   constructor(
     private readonly identity: FunctionIdentity,
     private readonly makeSpawnSpec: () => SpawnSpec,
     private readonly initTimeoutSeconds: number,
     private readonly maxEnvironments = MAX_ENVIRONMENTS,
+    private readonly prepare?: () => Promise<void>,
   ) {}
 
   get name(): string {
@@ -57,6 +64,7 @@ export class ChildPoolTarget implements FunctionTarget {
     const start = new InvocationStart(options);
     const awsRequestId = start.awsRequestId;
     const fail = (error: InvokeError, logs = ''): InvokeOutcome => start.outcome({ ok: false, error }, logs);
+    if (this.prepare) await abortable((this.prepared ??= this.prepare()), options.signal);
     const acquiring = this.acquire();
     let env: ChildEnvironment | undefined;
     try {
@@ -93,6 +101,20 @@ export class ChildPoolTarget implements FunctionTarget {
       if (!env.busy) release();
       throw error;
     }
+  }
+
+  /**
+   * Starts one process and loads the handler before any invocation, as provisioned concurrency does; the
+   * process stays warm for the first invocation. Resolves with the init error, if any.
+   */
+  async preload(): Promise<InvokeError | undefined> {
+    if (this.prepare) await (this.prepared ??= this.prepare());
+    const env = await this.acquire();
+    if (!env) return { type: 'Runtime.ExitError', message: `the function ${this.identity.name} has been closed` };
+    const error = await env.start();
+    // The init logs stay with the process and reach its first invocation, as on Lambda.
+    this.release(env);
+    return error;
   }
 
   private acquire(): Promise<ChildEnvironment | undefined> {

@@ -106,7 +106,7 @@ describe('validateFunctionsConfig', () => {
     rejects({ functions: { a: { handler: 'cjs/behaviours' } } }, 'functions["a"].handler', /"path\/file.exportName"/);
     rejects({ functions: { a: { handler: 'cjs/nothing-here.handler' } } }, 'functions["a"].handler', /no module .*nothing-here with extension/);
     rejects({ functions: { a: { handler: 'py/missing.handler', runtime: 'python' } } }, 'functions["a"].handler', /no Python module/);
-    rejects({ functions: { a: { handler: 'py/inventory.lambda_handler', runtime: 'ruby' } } }, 'functions["a"].runtime', /"nodejs" or "python"/);
+    rejects({ functions: { a: { handler: 'py/inventory.lambda_handler', runtime: 'ruby' } } }, 'functions["a"].runtime', /runtime must be one of "nodejs", "nodejs20\.x", .*"python", .*got "ruby"/);
     rejects({ functions: { a: { handler: 'cjs/behaviours.hello', timeoutSeconds: '10' } } }, 'functions["a"].timeoutSeconds', /greater than 0 and at most 900, got "10"/);
     rejects({ functions: { a: { handler: 'cjs/behaviours.hello', timeoutSeconds: 0 } } }, 'functions["a"].timeoutSeconds', /greater than 0/);
     rejects({ functions: { a: { handler: 'cjs/behaviours.hello', memoryMB: 64 } } }, 'functions["a"].memoryMB', /128 to 10240/);

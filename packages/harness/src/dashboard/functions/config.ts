@@ -8,8 +8,10 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { FUNCTION_NAME, parseEndpoint } from './endpoint.js';
 import { sdkNodeModules } from './aws-sdk-path.js';
-import { findNodeModuleFile, splitNodeHandler, splitPythonHandler } from './handler-path.js';
+import { parseJsonText } from './json-text.js';
+import { findNodeModuleFile, NODE_EXTENSIONS, splitNodeHandler, splitPythonHandler } from './handler-path.js';
 import { CREDENTIAL_VARIABLES } from './lambda-environment.js';
+import { isRuntimeName, runtimeLanguage, RUNTIME_CHOICES } from './runtimes.js';
 import type { AwsCredentialsSource, AwsEndpoint, FunctionSpec, FunctionsConfig } from './types.js';
 
 /**
@@ -88,8 +90,8 @@ function checkSpec(key: string, raw: unknown, baseDir: string): FunctionSpec {
     throw new FunctionsConfigError(`${at} needs "handler" (a module such as "widgets/file.handler") or "invokeUrl"`, at);
   }
   if (raw.runtime !== undefined) {
-    if (raw.runtime !== 'nodejs' && raw.runtime !== 'python') {
-      throw new FunctionsConfigError(`${at}.runtime must be "nodejs" or "python", got ${show(raw.runtime)}`, `${at}.runtime`);
+    if (!isRuntimeName(raw.runtime)) {
+      throw new FunctionsConfigError(`${at}.runtime must be ${RUNTIME_CHOICES}, got ${show(raw.runtime)}`, `${at}.runtime`);
     }
     if (raw.handler === undefined) throw new FunctionsConfigError(`${at}.runtime applies only to a "handler"`, `${at}.runtime`);
     spec.runtime = raw.runtime;
@@ -115,7 +117,7 @@ function checkSpec(key: string, raw: unknown, baseDir: string): FunctionSpec {
   if (raw.awsCredentials !== undefined) spec.awsCredentials = checkCredentials(raw.awsCredentials, `${at}.awsCredentials`);
   if (raw.awsEndpoint !== undefined) spec.awsEndpoint = checkEndpoint(raw.awsEndpoint, `${at}.awsEndpoint`);
   if (raw.passEnvironment !== undefined) spec.passEnvironment = checkPassEnvironment(raw.passEnvironment, `${at}.passEnvironment`);
-  if (raw.setup !== undefined) spec.setup = checkSetup(raw.setup, spec.runtime ?? 'nodejs', `${at}.setup`, baseDir);
+  if (raw.setup !== undefined) spec.setup = checkSetup(raw.setup, runtimeLanguage(spec.runtime), `${at}.setup`, baseDir);
   return spec;
 }
 
@@ -215,13 +217,13 @@ function checkSetup(value: unknown, runtime: 'nodejs' | 'python', entry: string,
 
 function checkHandler(value: unknown, runtime: FunctionSpec['runtime'], entry: string, baseDir: string): FunctionSpec['handler'] {
   if (typeof value === 'function') {
-    if (runtime === 'python') throw new FunctionsConfigError(`${entry} is a JavaScript function, which cannot have runtime "python"`, entry);
+    if (runtimeLanguage(runtime) === 'python') throw new FunctionsConfigError(`${entry} is a JavaScript function, which cannot have runtime ${show(runtime)}`, entry);
     return value as FunctionSpec['handler'];
   }
   if (typeof value !== 'string' || value === '') {
     throw new FunctionsConfigError(`${entry} must be a handler string such as "widgets/file.handler", got ${show(value)}`, entry);
   }
-  if (runtime === 'python') {
+  if (runtimeLanguage(runtime) === 'python') {
     const py = splitPythonHandler(value, baseDir);
     if (!py) throw new FunctionsConfigError(`${entry} must look like "path/module.function_name", got ${show(value)}`, entry);
     if (!existsSync(py.file)) throw new FunctionsConfigError(`${entry}: no Python module at ${py.file}`, entry);
@@ -230,7 +232,7 @@ function checkHandler(value: unknown, runtime: FunctionSpec['runtime'], entry: s
   const node = splitNodeHandler(value, baseDir);
   if (!node) throw new FunctionsConfigError(`${entry} must look like "path/file.exportName", got ${show(value)}`, entry);
   if (!findNodeModuleFile(node.modulePath)) {
-    throw new FunctionsConfigError(`${entry}: no module ${node.modulePath} with extension .js, .mjs, .cjs, .ts or .mts (from ${show(value)})`, entry);
+    throw new FunctionsConfigError(`${entry}: no module ${node.modulePath} with extension ${NODE_EXTENSIONS.filter(Boolean).join(', ')} (from ${show(value)})`, entry);
   }
   return value;
 }
@@ -305,14 +307,14 @@ export async function loadFunctionsFile(path: string): Promise<FunctionsConfig> 
   } catch (error) {
     throw new FunctionsConfigError(`cannot read the functions file ${file}: ${(error as Error).message}`, '');
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new FunctionsConfigError(`the functions file ${file} is not valid JSON: ${(error as Error).message}`, '');
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) {
+    const { line, column, message } = parsed.problem;
+    const what = message.replace(/ at line \d+, column \d+$/, '');
+    throw new FunctionsConfigError(`${file}:${line}:${column}: the functions file is not valid JSON: ${what} (line ${line}, column ${column})`, '');
   }
   try {
-    return validateFunctionsConfig(json, dirname(file));
+    return validateFunctionsConfig(parsed.value, dirname(file));
   } catch (error) {
     if (error instanceof FunctionsConfigError) throw new FunctionsConfigError(`${file}: ${error.message}`, error.entry);
     throw error;

@@ -19,3 +19,4 @@ export { FunctionsConfigError, loadFunctionsFile, validateFunctionsConfig } from
 export { FunctionRegistry } from './registry.js';
 export { parseEndpoint, type ParsedEndpoint } from './endpoint.js';
 export { isErrorDocument } from './invoke-api-target.js';
+export { parseJsonText, type JsonSyntaxProblem, type JsonTextResult } from './json-text.js';

@@ -11,6 +11,8 @@ import { providedSdkNodePath } from './aws-sdk-path.js';
 import { findNodeModuleFile, splitNodeHandler } from './handler-path.js';
 import { DEFAULT_INIT_TIMEOUT_SECONDS, identityFor, type FunctionIdentity } from './lambda-context.js';
 import { findProgram, lambdaEnvironment, toAwsEndpoint, type EnvironmentSettings } from './lambda-environment.js';
+import { nodeBinary, type NodeBinary } from './node-binaries.js';
+import { nodeMajorOf } from './runtimes.js';
 import type { AwsCredentialsSource, AwsEndpoint, FunctionSpec } from './types.js';
 
 /**
@@ -93,30 +95,39 @@ export function nodeModuleTarget(key: string, spec: FunctionSpec & { handler: st
     // The TypeScript loader is the harness's, not the function's: its memory is not counted against it.
     if (tsx) loaderMiB = TSX_OVERHEAD_MIB;
   }
-  args.push(NODE_BOOTSTRAP, ...setup.flatMap((f) => ['--setup', f]));
+  // A runtime named with its version (nodejs22.x, nodejs24.x) runs on that Node.js major, with its rules.
+  const major = nodeMajorOf(spec.runtime);
+  args.push(NODE_BOOTSTRAP, ...setup.flatMap((f) => ['--setup', f]), ...(major === undefined ? [] : ['--runtime', `nodejs${major}.x`]));
   const taskRoot = resolve(baseDir);
   const nodePath = [defaults.awsSdkNodeModules, providedSdkNodePath()].filter((dir): dir is string => dir !== undefined);
   if (nodePath.length) loaderMiB += NODE_PATH_HOOK_OVERHEAD_MIB;
   const aws = awsSettings(spec, defaults);
+  let node: NodeBinary = { path: process.execPath, version: process.version, source: 'harness' };
+  const prepare = major === undefined ? undefined : async (): Promise<void> => {
+    node = await nodeBinary(major);
+  };
   return new ChildPoolTarget(
     identity,
     () => ({
-      command: process.execPath,
+      command: node.path,
       args,
       cwd: taskRoot,
       env: lambdaEnvironment({
         identity,
         handler: spec.handler,
         taskRoot,
-        executionEnv: `AWS_Lambda_nodejs${process.versions.node.split('.')[0]}.x`,
-        programDir: dirname(process.execPath),
+        executionEnv: `AWS_Lambda_nodejs${major ?? process.versions.node.split('.')[0]}.x`,
+        programDir: dirname(node.path),
         nodePath,
         ...aws,
         ...(spec.environment ? { environment: spec.environment } : {}),
       }),
       memoryLimitMiB: identity.memoryMB + loaderMiB,
+      ...(node.problem ? { initLog: `[harness] ${spec.runtime} runs on this harness's Node.js ${node.version}, not Node.js ${major}: ${node.problem}` } : {}),
     }),
     initTimeout,
+    undefined,
+    prepare,
   );
 }
 
@@ -145,7 +156,7 @@ export function pythonModuleTarget(key: string, spec: FunctionSpec & { handler: 
       identity,
       handler,
       taskRoot,
-      executionEnv: 'AWS_Lambda_python3',
+      executionEnv: spec.runtime?.startsWith('python3.') ? `AWS_Lambda_${spec.runtime}` : 'AWS_Lambda_python3',
       programDir: dirname(python),
       ...aws,
       environment: { PYTHONDONTWRITEBYTECODE: '1', ...spec.environment },

@@ -11,6 +11,8 @@ import { InvokeApiTarget } from './invoke-api-target.js';
 import { identityFor } from './lambda-context.js';
 import { sdkNodeModules } from './aws-sdk-path.js';
 import { awsSettings, nodeModuleTarget, pythonModuleTarget, setupFiles, type ModuleDefaults } from './module-targets.js';
+import { runtimeLanguage } from './runtimes.js';
+import { ChildPoolTarget } from './child-pool-target.js';
 import type { FunctionInfo, FunctionSpec, FunctionTarget, FunctionsConfig, InvokeError, InvokeOptions, InvokeOutcome } from './types.js';
 
 /**
@@ -61,12 +63,13 @@ export class FunctionRegistry {
    */
   describe(): FunctionInfo[] {
     return Object.entries(this.config.functions).map(([name, spec]) => {
-      if (typeof spec.handler === 'function') return { name, runtime: 'in-process', awsCredentials: 'host', awsEndpoint: null, setup: [] };
-      if (typeof spec.handler !== 'string') return { name, runtime: 'invoke-api', awsCredentials: null, awsEndpoint: null, setup: [] };
+      if (typeof spec.handler === 'function') return { name, runtime: 'in-process', lambdaRuntime: null, awsCredentials: 'host', awsEndpoint: null, setup: [] };
+      if (typeof spec.handler !== 'string') return { name, runtime: 'invoke-api', lambdaRuntime: null, awsCredentials: null, awsEndpoint: null, setup: [] };
       const aws = awsSettings(spec, this.defaults);
       return {
         name,
-        runtime: spec.runtime === 'python' ? 'python' : 'nodejs',
+        runtime: runtimeLanguage(spec.runtime),
+        lambdaRuntime: spec.runtime === 'nodejs' || spec.runtime === 'python' ? null : (spec.runtime ?? null),
         awsCredentials: aws.awsCredentials ?? 'none',
         awsEndpoint: aws.awsEndpoint?.url ?? null,
         setup: setupFiles(spec, this.baseDir),
@@ -151,7 +154,7 @@ export class FunctionRegistry {
     if (typeof spec.handler === 'function') return new InProcessTarget(key, spec.handler, spec.timeoutSeconds, spec.memoryMB);
     if (typeof spec.handler === 'string') {
       const moduleSpec = { ...spec, handler: spec.handler };
-      return spec.runtime === 'python'
+      return runtimeLanguage(spec.runtime) === 'python'
         ? pythonModuleTarget(key, moduleSpec, this.baseDir, this.defaults)
         : nodeModuleTarget(key, moduleSpec, this.baseDir, this.defaults);
     }
@@ -177,6 +180,34 @@ export class FunctionRegistry {
     const called = parsed?.unqualifiedArn ? endpoint : parsed?.qualifier && base ? `${base}:${parsed.qualifier}` : undefined;
     const invokedFunctionArn = options.invokedFunctionArn ?? called;
     return target.invoke(event, { ...options, ...(invokedFunctionArn ? { invokedFunctionArn } : {}) });
+  }
+
+  /**
+   * Starts one process of every module function (a handler file, Node.js or Python) and loads its handler, as
+   * provisioned concurrency does, so that a missing module or export, a syntax error or a refused handler
+   * signature shows at start instead of at the first widget; the processes stay warm for their first call.
+   * Resolves with each function's init error (`undefined` when it loaded), in configuration order; functions
+   * are loaded `concurrency` at a time.
+   *
+   * @example
+   * for (const { name, error } of await registry.preload()) if (error) console.error(`${name}: ${error.type}: ${error.message}`);
+   */
+  async preload(concurrency = 2): Promise<Array<{ name: string; error: InvokeError | undefined }>> {
+    const names = this.names().filter((key) => typeof this.config.functions[key]!.handler === 'string');
+    const results: Array<{ name: string; error: InvokeError | undefined }> = names.map((name) => ({ name, error: undefined }));
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < names.length && !this.closed) {
+        const at = next++;
+        const target = this.target(names[at]!, names[at]!, this.config.functions[names[at]!]!);
+        if (!(target instanceof ChildPoolTarget)) continue;
+        const error = await target.preload();
+        // A process ended by close() did not fail to load.
+        if (!this.closed) results[at]!.error = error;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+    return results;
   }
 
   /** Stops every function: kills every child process. */

@@ -56,6 +56,7 @@ export interface FunctionTarget {
   close(): Promise<void>;
 }
 
+import type { RuntimeName } from './runtimes.js';
 import type { LambdaContext } from 'trellis/widgets';
 
 /** The context object a Node.js Lambda handler receives: the authoring toolkit's type. */
@@ -83,7 +84,12 @@ export type InProcessHandler = (
 export interface FunctionSpec {
   /** `path/file.handler` (relative to the functions file, or absolute) or an in-process function. */
   handler?: string | InProcessHandler;
-  runtime?: 'nodejs' | 'python';
+  /**
+   * `nodejs22.x` or `nodejs24.x` run the module on that Node.js major with that runtime's rules (nodejs24.x
+   * refuses callback handlers); plain `nodejs` (the default) runs it on the harness's own Node.js and accepts
+   * every handler signature. `python3.12` and the like, or plain `python`, run it on the `python3` found.
+   */
+  runtime?: RuntimeName;
   /** Base URL of a Lambda Invoke API (`sam local start-lambda`, LocalStack, …). */
   invokeUrl?: string;
   /** Default 30 (Lambda's own default is 3; see the harness guide). */
@@ -132,13 +138,15 @@ export type AwsCredentialsSource = 'none' | 'environment' | `profile:${string}`;
  * What the harness tells about one configured function: how it runs and what of AWS it can reach.
  *
  * @example
- * registry.describe(); // [{ name: 'report', runtime: 'nodejs', awsCredentials: 'none', awsEndpoint: 'http://127.0.0.1:4566', setup: [] }]
+ * registry.describe(); // [{ name: 'report', runtime: 'nodejs', lambdaRuntime: 'nodejs24.x', awsCredentials: 'none', awsEndpoint: 'http://127.0.0.1:4566', setup: [] }]
  */
 export interface FunctionInfo {
   /** The key in the functions configuration (a name or an ARN). */
   name: string;
   /** `in-process` runs in the harness's own process (and sees its whole environment); `invoke-api` elsewhere. */
   runtime: 'nodejs' | 'python' | 'in-process' | 'invoke-api';
+  /** The Lambda runtime it was configured with (`nodejs24.x`, `python3.12`, …), or null when none was named. */
+  lambdaRuntime: string | null;
   /**
    * The real credentials its process gets: `none`, `environment`, `profile:NAME`; `host` for an in-process
    * function (it shares the harness's environment); `null` when another program runs it (`invokeUrl`).

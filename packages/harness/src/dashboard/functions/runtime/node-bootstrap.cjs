@@ -17,8 +17,16 @@ const { Writable } = require('node:stream');
 if (process.env.NODE_PATH) require('node:module').register(pathToFileURL(path.join(__dirname, 'node-path-hook.mjs')).href);
 
 // Setup modules (`--setup <file>`, repeatable) load before the handler, in order.
+// `--runtime nodejsNN.x` gives that runtime's rules; without it, every handler signature is accepted.
 const setupFiles = [];
-for (let i = 2; i < process.argv.length; i++) if (process.argv[i] === '--setup' && process.argv[i + 1]) setupFiles.push(process.argv[++i]);
+let runtime = '';
+for (let i = 2; i < process.argv.length; i++) {
+  if (process.argv[i] === '--setup' && process.argv[i + 1]) setupFiles.push(process.argv[++i]);
+  else if (process.argv[i] === '--runtime' && process.argv[i + 1]) runtime = process.argv[++i];
+}
+const runtimeMajor = Number((/^nodejs(\d+)\.x$/.exec(runtime) || [])[1] || 0);
+// From nodejs24.x on, Lambda refuses callback-style handlers at init, and the context has no callback helpers.
+const callbacksRemoved = runtimeMajor >= 24;
 
 const channel = new net.Socket({ fd: 3, readable: true, writable: true });
 channel.on('error', () => process.exit(0));
@@ -29,10 +37,27 @@ let current = null;
 let handler = null;
 const STREAMING = Symbol.for('aws.lambda.runtime.handler.streaming');
 
-function emit(text) { if (text.length) send({ t: 'log', d: text }); }
+// The harness keeps 1 MiB of log per invocation (and per init); what is past it is dropped here, as it is
+// written, so a function that logs far more neither waits on nor fills memory with text nobody reads. The piece
+// that crosses the limit is still sent: the harness cuts it and marks the log as truncated.
+const LOG_LIMIT_CHARS = 1024 * 1024;
+// One write larger than the harness reads in one message (Lambda's response limit and its envelope) is dropped
+// whole, with a note, and the log goes on.
+const MAX_WRITE_BYTES = 6291556 + 1024;
+let logChars = 0;
+const logFull = () => logChars > LOG_LIMIT_CHARS;
+function emit(text) {
+  if (!text.length || logFull()) return;
+  if (text.length > MAX_WRITE_BYTES / 6 && Buffer.byteLength(text) > MAX_WRITE_BYTES) {
+    text = '[a write of ' + Buffer.byteLength(text) + ' bytes to the log was dropped: one write may be at most ' + MAX_WRITE_BYTES + ' bytes]\n';
+  }
+  logChars += text.length;
+  send({ t: 'log', d: text });
+}
 const LEVELS = { log: 'INFO', info: 'INFO', warn: 'WARN', error: 'ERROR', debug: 'DEBUG', trace: 'TRACE' };
 for (const method of Object.keys(LEVELS)) {
   console[method] = function (...args) {
+    if (logFull()) return;
     let message = util.format(...args);
     if (method === 'trace') message = 'Trace: ' + message + '\n' + String(new Error().stack).split('\n').slice(2).join('\n');
     emit(new Date().toISOString() + '\t' + (current ? current.requestId : 'undefined') + '\t' + LEVELS[method] + '\t' + message + '\n');
@@ -40,7 +65,7 @@ for (const method of Object.keys(LEVELS)) {
 }
 for (const stream of [process.stdout, process.stderr]) {
   stream.write = function (chunk, encoding, cb) {
-    emit(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    if (!logFull()) emit(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
     const done = typeof encoding === 'function' ? encoding : cb;
     if (typeof done === 'function') process.nextTick(done);
     return true;
@@ -163,6 +188,7 @@ const settle = (err, value) => (err === undefined || err === null ? succeeded(va
 function invoke(msg) {
   const inv = { id: msg.id, requestId: msg.requestId, finished: false, waiting: null };
   current = inv;
+  logChars = 0;
   const env = process.env;
   const context = {
     callbackWaitsForEmptyEventLoop: true,
@@ -180,10 +206,13 @@ function invoke(msg) {
     succeed: (value) => respond(inv, succeeded(value)),
     fail: (err) => respond(inv, failed(err === undefined || err === null ? 'handled' : err)),
   };
+  if (callbacksRemoved) {
+    for (const key of ['callbackWaitsForEmptyEventLoop', 'done', 'succeed', 'fail']) delete context[key];
+  }
   const callback = (err, value) => {
     if (inv.finished || inv.waiting) return;
     const outcome = settle(err, value);
-    if (context.callbackWaitsForEmptyEventLoop) { inv.waiting = outcome; channel.unref(); } else respond(inv, outcome);
+    if (context.callbackWaitsForEmptyEventLoop !== false) { inv.waiting = outcome; channel.unref(); } else respond(inv, outcome);
   };
   try {
     if (handler[STREAMING] === 'response') return invokeStreaming(inv, msg.event, context);
@@ -250,7 +279,17 @@ channel.on('data', (chunk) => {
   if (start < chunk.length) pending.push(chunk.subarray(start));
 });
 
-loadHandler().then(
-  (fn) => { handler = fn; send({ t: 'ready' }); },
+// nodejs24.x's rule: a handler that is not async, not streaming and takes three parameters is a callback handler.
+function refuseCallbackHandler(fn) {
+  const isAsync = Object.prototype.toString.call(fn) === '[object AsyncFunction]';
+  if (!callbacksRemoved || isAsync || fn[STREAMING] || fn.length < 3) return fn;
+  throw runtimeError(
+    'Runtime.CallbackHandlerDeprecated',
+    'ERROR: AWS Lambda has removed support for callback-based function handlers starting with Node.js 24. You need to modify this function to use a supported handler signature to use Node.js 24 or later. For more information see https://docs.aws.amazon.com/lambda/latest/dg/nodejs-handler.html.',
+  );
+}
+
+loadHandler().then(refuseCallbackHandler).then(
+  (fn) => { handler = fn; logChars = 0; send({ t: 'ready' }); },
   (e) => send({ t: 'initError', error: toDoc(e) }),
 );

@@ -8,9 +8,11 @@ import { renderInspector, setFunctions } from './inspector.js';
 import { setupControls, showState } from './controls.js';
 import { setupLoader } from './loader.js';
 import { $, page, status } from './page.js';
-import { inspectorHandlers, readWidget, renderGrid, resizeFrames, show } from './widgets.js';
+import { inspectorHandlers, readWidget, relayout, renderGrid, show, showAllBadges } from './widgets.js';
 import { setupPanels } from './panels.js';
-import { watchGridScale } from './geometry.js';
+import { measureWidth, watchWidth } from './geometry.js';
+
+const RESIZE_SETTLE_MS = 300;
 
 async function listDashboards() {
   const res = await api.list();
@@ -83,7 +85,11 @@ async function openDashboard(id) {
     else b.removeAttribute('aria-current');
   }
   showState(page.current.state);
+  page.width = measureWidth($('grid'));
   renderGrid();
+  // Widgets are first read at the size they are drawn at: the page's dashboard width goes to the state first.
+  await syncWidth({ read: false });
+  if (generation !== page.generation) return;
   status(`${page.current.widgets.length} widget${page.current.widgets.length === 1 ? '' : 's'}`);
   await Promise.all(page.current.widgets.map((w) => readWidget(w)));
 }
@@ -103,23 +109,46 @@ async function refresh(mode) {
 
 // State changes run one after another: each PUT replaces the whole state, built from the previous answer.
 let stateQueue = Promise.resolve();
-function changeState(patch) {
-  stateQueue = stateQueue.then(() => applyState(patch));
+function changeState(patch, options) {
+  stateQueue = stateQueue.then(() => applyState(patch, options));
   return stateQueue;
 }
 
-async function applyState(patch) {
+/**
+ * Sends the page's dashboard width to the state when it differs, so the harness tells every widget the size
+ * it is drawn at; widgets with updateOn.resize run again (`read: false` leaves reading them to the caller).
+ */
+function syncWidth({ read = true } = {}) {
+  return changeState({}, { width: true, read });
+}
+
+async function applyState(patch, { width = false, read = true } = {}) {
   const d = page.current;
   if (!d) return;
+  if (width) {
+    if (d.state.dashboardWidth === page.width) {
+      $('grid').dataset.dashboardWidth = String(d.state.dashboardWidth);
+      return;
+    }
+    patch = { dashboardWidth: page.width };
+  }
   const res = await api.putState(d.id, { ...d.state, ...patch });
+  if (d !== page.current) return;
   if (!res.ok) {
     status(`Could not change the state: ${problemText(res)}`, true);
     return;
   }
   const themeChanged = res.body.state.theme !== d.state.theme;
+  const sizesChanged = JSON.stringify(res.body.state.widgetSizes) !== JSON.stringify(d.state.widgetSizes);
   d.state = res.body.state;
   showState(d.state);
-  resizeFrames();
+  relayout();
+  if (sizesChanged) showAllBadges();
+  // The width the widgets on screen were told, once those that run again on resize have been read.
+  const told = () => {
+    $('grid').dataset.dashboardWidth = String(d.state.dashboardWidth);
+  };
+  if (!read) return told();
   const updated = new Set(res.body.updated);
   await Promise.all(
     d.widgets.map((w) => {
@@ -129,7 +158,10 @@ async function applyState(patch) {
       return undefined;
     }),
   );
-  status(updated.size ? `Updated ${updated.size} widget${updated.size === 1 ? '' : 's'}.` : 'No widget needed to run again.');
+  told();
+  if (width) {
+    if (updated.size) status(`Resized to a ${d.state.dashboardWidth} px dashboard: updated ${updated.size} widget${updated.size === 1 ? '' : 's'}.`);
+  } else status(updated.size ? `Updated ${updated.size} widget${updated.size === 1 ? '' : 's'}.` : 'No widget needed to run again.');
 }
 
 function idFromHash() {
@@ -177,16 +209,30 @@ async function main() {
   page.defaultCss = css.ok ? await css.text() : '';
   setupPanels();
   const grid = $('grid');
-  let zoom = 'fit';
-  const rescale = watchGridScale(grid, () => zoom);
+  page.width = measureWidth(grid);
+  // A change of the dashboard's width reflows every card at once; the harness hears of it once the change
+  // settles, and only then do widgets with updateOn.resize run again.
+  let settle = null;
+  watchWidth(grid, (width) => {
+    page.width = width;
+    relayout();
+    window.clearTimeout(settle);
+    settle = window.setTimeout(() => void syncWidth(), RESIZE_SETTLE_MS);
+  });
+  inspectorHandlers.onSize = (w, size) => {
+    const sizes = { ...(page.current?.state.widgetSizes ?? {}) };
+    if (size) sizes[w.widgetId] = size;
+    else delete sizes[w.widgetId];
+    void changeState({ widgetSizes: sizes });
+  };
   setupControls({
     onState: (patch) => void changeState(patch),
     onRefresh: () => void refresh('manual'),
     onAutoTick: () => void refresh('auto'),
-    onZoom: (value) => {
-      zoom = value;
-      grid.classList.toggle('actual', zoom === 'actual');
-      rescale();
+    onWidth: (value) => {
+      // A fixed width lays the grid out that wide (the page scrolls sideways); "window" follows the window.
+      grid.style.width = value === 'window' ? '' : `${value}px`;
+      grid.classList.toggle('fixed', value !== 'window');
     },
   });
   setupLoader((created) => {

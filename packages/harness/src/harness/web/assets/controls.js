@@ -1,5 +1,5 @@
 // The toolbar: time range (presets and a custom range read in the dashboard's timezone), timezone, period
-// override, widget pixel size, refresh (manual and automatic), zoom and theme.
+// override, refresh (manual and automatic), the dashboard's width and theme.
 /* global document, window, Option */
 import { LOCAL_ZONE, instantOf, wallTime, zoneLabel } from './zone.js';
 
@@ -29,7 +29,7 @@ function escapeCloses(details) {
 }
 
 /**
- * @param {{ onState: (patch: object) => void, onRefresh: () => void, onAutoTick: () => void, onZoom: (zoom: string) => void }} h
+ * @param {{ onState: (patch: object) => void, onRefresh: () => void, onAutoTick: () => void, onWidth: (width: string) => void }} h
  */
 export function setupControls(h) {
   const buttons = $('range-buttons');
@@ -73,28 +73,7 @@ export function setupControls(h) {
     const v = e.currentTarget.value;
     h.onState({ period: v === 'auto' ? 'auto' : Number(v) });
   });
-  const size = $('size-control');
-  const sizeForm = $('size-form');
-  escapeCloses(size);
-  size.addEventListener('toggle', () => {
-    if (!size.open) return;
-    sizeForm.elements.width.value = String(shown?.width ?? 588);
-    sizeForm.elements.height.value = String(shown?.height ?? 369);
-    sizeForm.elements.width.focus();
-  });
-  sizeForm.addEventListener('submit', (e) => {
-    e.preventDefault();
-    const width = Number(sizeForm.elements.width.value);
-    const height = Number(sizeForm.elements.height.value);
-    if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) return;
-    closePopover(size);
-    h.onState({ width, height });
-  });
-  $('size-grid').addEventListener('click', () => {
-    closePopover(size);
-    h.onState({ width: null, height: null });
-  });
-  $('zoom').addEventListener('change', (e) => h.onZoom(e.currentTarget.value));
+  $('dashboard-width').addEventListener('change', (e) => h.onWidth(e.currentTarget.value));
   $('refresh').addEventListener('click', () => h.onRefresh());
   let timer = null;
   $('auto-refresh').addEventListener('change', (e) => {
@@ -132,7 +111,6 @@ export function showState(state) {
   choose(tz, zone, zoneLabel(zone));
   const period = state?.period ?? 'auto';
   choose($('period'), String(period), `${period} s`);
-  $('size-summary').textContent = state?.width || state?.height ? `Size: ${state.width ?? 'grid'} × ${state.height ?? 'grid'}` : 'Size: grid';
   const dark = state?.theme === 'dark';
   const theme = $('theme');
   theme.setAttribute('aria-pressed', String(dark));

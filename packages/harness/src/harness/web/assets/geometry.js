@@ -1,68 +1,112 @@
-// The console's geometry on the page. A widget's function is told its size in pixels (`widgetContext.width` ×
-// `height`: 98 px per grid column and 61.5 px per grid row unless the state overrides them); its frame is laid
-// out at exactly that size, so percentages and `calc(100% - …)` resolve as they would in the console, and is
-// then scaled, as a whole, to the room its card has on the page.
+// The console's geometry on the page. The 24 grid columns span the dashboard area of the window (or a fixed
+// width the person chooses); a row is 68 px. Every card fills its cell less a 4 px margin, and a custom
+// widget's frame is drawn at scale 1 at exactly the pixel size its cell leaves for content — the size the
+// harness tells the widget's function for the same dashboard width. The numbers and the formula are the
+// harness's own (src/dashboard/geometry.ts); a test holds this copy to them.
 /* global ResizeObserver */
 
-export const PIXELS_PER_COLUMN = 98;
-export const PIXELS_PER_ROW = 61.5;
-export const GRID_PIXELS = 24 * PIXELS_PER_COLUMN;
+export const GRID_COLUMNS = 24;
+export const ROW_HEIGHT = 68;
+export const WIDGET_CHROME = { margin: 4, border: 1, titleBar: 29 };
+export const WIDGET_GUTTER = {
+  width: 2 * WIDGET_CHROME.margin + 2 * WIDGET_CHROME.border,
+  height: 2 * WIDGET_CHROME.margin + 2 * WIDGET_CHROME.border + WIDGET_CHROME.titleBar,
+};
+export const DEFAULT_DASHBOARD_WIDTH = 2392;
+/** The page never lays the grid out narrower than this (it scrolls sideways instead). */
+export const MIN_PAGE_DASHBOARD_WIDTH = 480;
 
 /**
- * The pixel size the harness tells a widget's function now: the state's override, or the widget's grid size.
- * A widget that does not run again on resize is still shown at the new size, as the console reflows it.
- * @param {{ model: {width: number, height: number} }} w
- * @param {{ width: number|null, height: number|null }} state
+ * The content size of a cell of `columns` × `rows` on a dashboard `dashboardWidth` pixels wide.
  * @returns {{ width: number, height: number }}
  */
-export function contextSize(w, state) {
+export function cellPixelSize(columns, rows, dashboardWidth) {
   return {
-    width: state?.width ?? w.model.width * PIXELS_PER_COLUMN,
-    height: state?.height ?? Math.round(w.model.height * PIXELS_PER_ROW),
+    width: Math.max(1, Math.round((columns * dashboardWidth) / GRID_COLUMNS) - WIDGET_GUTTER.width),
+    height: Math.max(1, rows * ROW_HEIGHT - WIDGET_GUTTER.height),
   };
 }
 
-/** The factor that fits a `size` box into a `room` box without distorting it (never above 1). */
-export function fitScale(size, room) {
-  if (!(size.width > 0 && size.height > 0) || !(room.width > 0 && room.height > 0)) return 1;
-  return Math.min(1, room.width / size.width, room.height / size.height);
+/**
+ * The size a widget has at `dashboardWidth`: its own size from the state's `widgetSizes` on the sides it gives,
+ * else its cell's. With the state's own width it is the size the harness tells the widget's function.
+ * @param {{ widgetId: string, place: { width: number, height: number } }} w
+ * @param {{ widgetSizes?: Record<string, { width?: number, height?: number }> }} state
+ * @param {number} dashboardWidth
+ */
+export function widgetSize(w, state, dashboardWidth) {
+  const cell = cellPixelSize(w.place.width, w.place.height, dashboardWidth);
+  const own = state?.widgetSizes && Object.hasOwn(state.widgetSizes, w.widgetId) ? state.widgetSizes[w.widgetId] : undefined;
+  return { width: own?.width ?? cell.width, height: own?.height ?? cell.height };
 }
 
 /**
- * Lays a frame out at `size` and scales it into its container; keeps doing so when the container changes.
- * @param {HTMLIFrameElement} frame
- * @param {{ width: number, height: number }} size
+ * A card's box on the grid, in pixels: its cell less the margin on every side. The content of a card with a
+ * title bar is then exactly its cell's content size.
+ * @param {{ x: number, y: number, width: number, height: number }} place
  */
-export function sizeFrame(frame, size) {
+export function cardBox(place, dashboardWidth) {
+  const at = (columns) => Math.round((columns * dashboardWidth) / GRID_COLUMNS);
+  const m = WIDGET_CHROME.margin;
+  return {
+    left: at(place.x) + m,
+    top: place.y * ROW_HEIGHT + m,
+    width: Math.max(2 * WIDGET_CHROME.border, at(place.width) - 2 * m),
+    height: place.height * ROW_HEIGHT - 2 * m,
+  };
+}
+
+/**
+ * Lays every card out at `dashboardWidth` and draws each custom widget's frame at its size (scale 1).
+ * @param {HTMLElement} grid
+ * @param {Array<object>} widgets the page's widget records (place, card, frame)
+ * @param {object} state the dashboard state
+ * @param {number} dashboardWidth
+ */
+export function layoutGrid(grid, widgets, state, dashboardWidth) {
+  const rows = Math.max(0, ...widgets.map((w) => w.place.y + w.place.height));
+  grid.style.height = `${rows * ROW_HEIGHT}px`;
+  grid.dataset.width = String(dashboardWidth);
+  for (const w of widgets) {
+    if (!w.card) continue;
+    const box = cardBox(w.place, dashboardWidth);
+    Object.assign(w.card.style, { left: `${box.left}px`, top: `${box.top}px`, width: `${box.width}px`, height: `${box.height}px` });
+    sizeFrame(w, state, dashboardWidth);
+  }
+}
+
+/**
+ * Draws a custom widget's frame at its size at `dashboardWidth`, unscaled; a size set for the widget alone may
+ * be larger than its card, whose body then scrolls. Records the size its function was told (from the event
+ * it received) beside it.
+ */
+export function sizeFrame(w, state, dashboardWidth) {
+  const frame = w.frame;
+  if (!frame || w.type !== 'custom') return;
+  const size = widgetSize(w, state, dashboardWidth);
   frame.style.width = `${size.width}px`;
   frame.style.height = `${size.height}px`;
-  frame.dataset.contextWidth = String(size.width);
-  frame.dataset.contextHeight = String(size.height);
-  const container = frame.parentElement;
-  if (!container) return;
-  const apply = () => {
-    const k = fitScale(size, { width: container.clientWidth, height: container.clientHeight });
-    frame.style.transform = k === 1 ? '' : `scale(${k})`;
-    frame.dataset.scale = k.toFixed(3);
-  };
-  apply();
-  frame.resizeObserver?.disconnect();
-  frame.resizeObserver = new ResizeObserver(apply);
-  frame.resizeObserver.observe(container);
+  const told = w.result?.invocation?.event?.widgetContext;
+  const fallback = widgetSize(w, state, state?.dashboardWidth ?? DEFAULT_DASHBOARD_WIDTH);
+  frame.dataset.contextWidth = String(typeof told?.width === 'number' ? told.width : fallback.width);
+  frame.dataset.contextHeight = String(typeof told?.height === 'number' ? told.height : fallback.height);
+  w.card.classList.toggle('own-size', Boolean(state?.widgetSizes && Object.hasOwn(state.widgetSizes, w.widgetId)));
 }
 
-/**
- * Keeps the grid's scale (`--s`: page pixels per console pixel) fitted to its width, or at 1 when `zoom` is
- * `actual`. Returns a function that re-applies it.
- * @param {HTMLElement} grid
- * @param {() => 'fit'|'actual'} zoom
- */
-export function watchGridScale(grid, zoom) {
-  const apply = () => {
-    const s = zoom() === 'actual' ? 1 : Math.max(0.2, grid.clientWidth / GRID_PIXELS);
-    grid.style.setProperty('--s', String(s));
-  };
-  new ResizeObserver(apply).observe(grid);
-  apply();
-  return apply;
+/** The width of the dashboard area the grid spans, in whole pixels (never below the page's minimum). */
+export function measureWidth(grid) {
+  return Math.max(MIN_PAGE_DASHBOARD_WIDTH, Math.floor(grid.getBoundingClientRect().width));
+}
+
+/** Calls `onChange` whenever the grid's width changes (the window, a side panel, the browser's zoom). */
+export function watchWidth(grid, onChange) {
+  let last = null;
+  const observer = new ResizeObserver(() => {
+    const width = measureWidth(grid);
+    if (width === last) return;
+    last = width;
+    onChange(width);
+  });
+  observer.observe(grid);
+  return observer;
 }

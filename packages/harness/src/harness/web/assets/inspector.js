@@ -4,6 +4,7 @@
 /* global document */
 import { escapeHtml } from './sanitize.js';
 import { createFrame, fitFrame } from './frame.js';
+import { widgetSize } from './geometry.js';
 
 // The configured functions (GET /api/functions): which got real AWS credentials, an endpoint, setup modules.
 let functionList = [];
@@ -135,6 +136,46 @@ async function showDocumentation(w, handlers) {
 }
 
 /**
+ * The widget's pixel size: what its function was told, its cell on the page, and a form that sets a size for
+ * this widget alone (the state's `widgetSizes`) or goes back to its cell.
+ */
+function sizeSection(w, handlers) {
+  const at = handlers.size?.(w);
+  if (!at?.state || !w.place) return '';
+  const told = w.result?.invocation?.event?.widgetContext;
+  const own = at.state.widgetSizes?.[w.widgetId];
+  const cell = widgetSize(w, { widgetSizes: {} }, at.state.dashboardWidth);
+  const value = (side) => (own?.[side] === undefined ? '' : String(own[side]));
+  return section('Size', `<p class="small">Told <strong id="insp-size-told">${told ? `${told.width} × ${told.height}` : '—'}</strong> px
+      (<code>widgetContext.width</code> × <code>height</code>); its cell is ${cell.width} × ${cell.height} px on a
+      ${at.state.dashboardWidth} px dashboard${own ? ', and a size of its own is set' : ''}.</p>
+    <form id="insp-size-form" class="size-form">
+      <label>Width <input type="number" name="width" min="1" max="100000" step="1" value="${value('width')}" placeholder="${cell.width}"></label>
+      <label>Height <input type="number" name="height" min="1" max="100000" step="1" value="${value('height')}" placeholder="${cell.height}"></label>
+      <button type="submit" class="btn btn-small">Set its size</button>
+      <button type="button" class="btn btn-small" id="insp-size-cell"${own ? '' : ' disabled'}>Use its cell</button>
+    </form>`, { open: false, id: 'insp-size' });
+}
+
+function bindSizeForm(w, handlers) {
+  const form = document.getElementById('insp-size-form');
+  if (!form || !handlers.onSize) return;
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const size = {};
+    for (const side of ['width', 'height']) {
+      const text = form.elements[side].value.trim();
+      if (text === '') continue;
+      const n = Number(text);
+      if (!Number.isInteger(n) || n < 1 || n > 100000) return;
+      size[side] = n;
+    }
+    handlers.onSize(w, Object.keys(size).length ? size : null);
+  });
+  document.getElementById('insp-size-cell')?.addEventListener('click', () => handlers.onSize(w, null));
+}
+
+/**
  * Renders the inspector for a widget record (see app.js) into the aside.
  * @param {object|null} w
  * @param {{ onDescribe: (w: object) => void }} handlers
@@ -181,6 +222,7 @@ export function renderInspector(w, handlers) {
     if (call) html += section('Logs', logsBody(call.logs), { open: call.logs !== '', id: 'insp-logs' });
     html += section('HTML returned', `<pre class="json">${escapeHtml(r.html ?? '')}</pre>`, { open: false });
   }
+  if (w.type === 'custom') html += sizeSection(w, handlers);
   if (w.type === 'custom') html += section('Actions', actionsList(w.actions), { open: false });
   html += section('Requests', requestLog(w.log), { open: false });
   if (w.type === 'custom') html += `<p><button type="button" class="btn" id="insp-describe">Show the function's documentation (describe)</button></p>`;
@@ -193,4 +235,5 @@ export function renderInspector(w, handlers) {
     d.addEventListener('toggle', () => remembered.set(d.dataset.key, d.open));
   }
   document.getElementById('insp-describe')?.addEventListener('click', () => onDescribe(w));
+  bindSizeForm(w, handlers);
 }

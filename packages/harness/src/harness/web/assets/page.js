@@ -1,7 +1,8 @@
 // What the page holds between requests, and the status line.
 /* global document */
 
-export const page = { defaultCss: '', current: null, inspected: null, generation: 0 };
+// `width`: the width of the dashboard on screen, in pixels (the grid's: the window's dashboard area or a fixed one).
+export const page = { defaultCss: '', current: null, inspected: null, generation: 0, width: 0 };
 
 export const $ = (id) => document.getElementById(id);
 

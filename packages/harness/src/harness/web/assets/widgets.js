@@ -8,14 +8,12 @@ import { askConfirmation, openPopup } from './dialogs.js';
 import { renderInspector } from './inspector.js';
 import { escapeHtml } from './sanitize.js';
 import { $, page, status, logRequest } from './page.js';
-import { contextSize, sizeFrame } from './geometry.js';
+import { layoutGrid, sizeFrame } from './geometry.js';
 import { placeholderHtml } from './placeholder.js';
 import { openPanel } from './panels.js';
 
 export function renderGrid() {
   const grid = $('grid');
-  const rows = Math.max(0, ...page.current.widgets.map((w) => w.place.y + w.place.height));
-  grid.style.setProperty('--rows', String(rows));
   grid.replaceChildren(
     ...page.current.widgets.map((w) => {
       const card = document.createElement('section');
@@ -26,8 +24,7 @@ export function renderGrid() {
       const headed = w.type !== 'text';
       if (headed) card.setAttribute('aria-labelledby', `title-${w.widgetId}`);
       else card.setAttribute('aria-label', w.title ? `Text widget ${w.title}` : `Text widget ${w.widgetId}`);
-      for (const [k, v] of Object.entries({ x: w.place.x, y: w.place.y, w: w.place.width, h: w.place.height })) card.style.setProperty(`--${k}`, String(v));
-      const inspectButton = `<button type="button" class="btn btn-small inspect" aria-pressed="false" aria-controls="inspector"${headed ? '' : ` aria-label="Inspect ${escapeHtml(w.widgetId)}"`}>Inspect</button>`;
+      const inspectButton = `<button type="button" class="btn btn-small inspect" aria-pressed="false" aria-controls="inspector" title="Inspect ${escapeHtml(w.title || w.widgetId)}"${headed ? '' : ` aria-label="Inspect ${escapeHtml(w.widgetId)}"`}>Inspect</button>`;
       card.innerHTML = headed
         ? `<header class="widget-head">
           <h3 id="title-${w.widgetId}" class="widget-title${w.title ? '' : ' untitled'}" title="${escapeHtml(w.title || `${w.widgetId} (no title)`)}">${escapeHtml(w.title || w.widgetId)}</h3>
@@ -41,6 +38,12 @@ export function renderGrid() {
       return card;
     }),
   );
+  relayout();
+}
+
+/** Lays the cards out again at the page's dashboard width, and every frame at its widget's size there. */
+export function relayout() {
+  if (page.current) layoutGrid($('grid'), page.current.widgets, page.current.state, page.width);
 }
 
 export function inspect(w) {
@@ -62,9 +65,16 @@ function updateBadges(w) {
     badges.push(`<span class="badge calls" title="How many times a function ran for this widget">${r.invocations} call${r.invocations === 1 ? '' : 's'}</span>`);
   }
   if (r?.invocation) badges.push(`<span class="badge duration" title="How long the function ran for this content">${Math.round(r.invocation.durationMs)} ms</span>`);
+  const own = page.current?.state?.widgetSizes?.[w.widgetId];
+  if (own) badges.push(`<span class="badge own-size" title="A size set for this widget alone (widgetSizes)">${own.width ?? 'cell'} × ${own.height ?? 'cell'}</span>`);
   w.card.querySelector('.badges').innerHTML = badges.join('');
   w.card.dataset.invocations = String(r?.invocations ?? 0);
   if (page.inspected === w) renderInspector(w, inspectorHandlers);
+}
+
+/** Shows every widget's badges again (after the sizes set for single widgets changed). */
+export function showAllBadges() {
+  for (const w of page.current?.widgets ?? []) if (w.card) updateBadges(w);
 }
 
 export async function readWidget(w) {
@@ -81,7 +91,7 @@ export async function readWidget(w) {
     w.problem = problemText(res);
     w.card.dataset.state = 'unavailable';
     w.card.removeAttribute('aria-busy');
-    w.body.innerHTML = `<div class="widget-message">${escapeHtml(w.problem)}</div>`;
+    w.body.innerHTML = `<div class="widget-message" tabindex="0">${escapeHtml(w.problem)}</div>`;
     updateBadges(w);
     return;
   }
@@ -94,11 +104,12 @@ export async function show(w, result) {
   w.card.dataset.state = 'loading';
   const theme = page.current.state.theme;
   if (result.error) {
-    w.body.innerHTML = `<div class="widget-error" role="alert"><strong>${escapeHtml(result.error.type)}</strong><p>${escapeHtml(result.error.message)}</p></div>`;
+    // Focusable: in a narrow card the message scrolls, and keyboard users can scroll it.
+    w.body.innerHTML = `<div class="widget-error" role="alert" tabindex="0"><strong>${escapeHtml(result.error.type)}</strong><p>${escapeHtml(result.error.message)}</p></div>`;
     w.frame = null;
   } else {
     w.frame = await createFrame(w.body, { html: result.html, theme, defaultCss: page.defaultCss, title: w.title || w.widgetId });
-    sizeFrame(w.frame, contextSize(w, page.current.state));
+    sizeFrame(w, page.current.state, page.width);
   }
   if (w.type === 'custom') {
     const res = await api.actions(page.current.id, w.widgetId);
@@ -120,11 +131,6 @@ function showPlaceholder(w) {
   w.card.dataset.state = 'placeholder';
   w.card.removeAttribute('aria-busy');
   updateBadges(w);
-}
-
-/** Lays every frame out again at the size its function was told (after a state change without a call). */
-export function resizeFrames() {
-  for (const w of page.current?.widgets ?? []) if (w.frame) sizeFrame(w.frame, contextSize(w, page.current.state));
 }
 
 async function runAction(w, entry) {
@@ -187,4 +193,9 @@ async function describe(w) {
   renderInspector(w, inspectorHandlers);
 }
 
-export const inspectorHandlers = { onDescribe: (w) => void describe(w), defaultCss: () => page.defaultCss };
+export const inspectorHandlers = {
+  onDescribe: (w) => void describe(w),
+  defaultCss: () => page.defaultCss,
+  size: () => ({ state: page.current?.state, width: page.width }),
+  onSize: null,
+};
