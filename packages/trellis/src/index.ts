@@ -33,9 +33,12 @@ export {
   RequestHeaders,
   ResponseHeaders,
   BufferBodySource,
+  FAILURES,
+  failure,
   problem,
+  statusTitle,
 } from './pipeline/index.js';
-export type { Annotation, BodySource, AnnotationKind, Feature, FeatureKind, Filter, HttpMethod, Next, OutgoingResponse, Principal, ProblemDetails, Refusal, RequestInfo, RouteInfo } from './pipeline/index.js';
+export type { Annotation, BodySource, AnnotationKind, FailureCode, Feature, FeatureKind, Filter, HttpMethod, Next, OutgoingResponse, Principal, ProblemDetails, Refusal, RequestInfo, RouteInfo } from './pipeline/index.js';
 export {
   Lifetime,
   RegistrationType,

@@ -1,5 +1,5 @@
 import type { BodySource, OutgoingResponse, RouteInfo } from '../pipeline/index.js';
-import { ExecutionContext, problem } from '../pipeline/index.js';
+import { ExecutionContext, failure } from '../pipeline/index.js';
 import { addCorsHeaders, isPreflight, preflightResponse, problemResponse } from '../filters/index.js';
 import type { CorsPolicy } from '../filters/index.js';
 import type { ServiceProvider } from '../services/index.js';
@@ -43,10 +43,10 @@ export interface DispatchDeps {
 export async function dispatch(deps: DispatchDeps, req: IncomingRequest): Promise<OutgoingResponse> {
   // Every door alike: a target past the limit is refused before it is parsed or routed.
   if (req.url.length > deps.maxUrlLength && Buffer.byteLength(req.url) > deps.maxUrlLength) {
-    return problemResponse(problem(414, `The request target is longer than the limit of ${deps.maxUrlLength} bytes.`, { limit: deps.maxUrlLength }));
+    return problemResponse(failure('TRELLIS_URL_TOO_LONG', `The request target is longer than the limit of ${deps.maxUrlLength} bytes.`, { limit: deps.maxUrlLength }));
   }
   const target = splitTarget(req.url);
-  if (target === null) return problemResponse(problem(400, 'The request target is not a valid path (check its percent-encoding).'));
+  if (target === null) return problemResponse(failure('TRELLIS_BAD_TARGET', 'The request target is not a valid path (check its percent-encoding).'));
   // A CORS preflight is answered here, before any filter: no authentication, rate limit or handler runs.
   if (isPreflight(req.method, req.headers)) {
     const preflight = answerPreflight(deps, target.path, req.headers);
@@ -71,7 +71,7 @@ export async function dispatch(deps: DispatchDeps, req: IncomingRequest): Promis
     if (response === null) throw new Error(`The pipeline of ${route.info.id} produced no response.`);
   } catch (error) {
     deps.onError(error, route.info.id);
-    response = problemResponse(problem(500, 'The request failed inside the pipeline.'));
+    response = problemResponse(failure('TRELLIS_PIPELINE_FAILED', 'The request failed inside the pipeline.'));
   }
   // Every response object is made for this request, so filter headers go straight into it.
   if (ctx.hasResponseHeaders) response.headers.fillFrom(ctx.responseHeaders);
@@ -82,11 +82,11 @@ export async function dispatch(deps: DispatchDeps, req: IncomingRequest): Promis
 function unrouted(deps: DispatchDeps, method: string, path: string): OutgoingResponse {
   const allowed = deps.router.allowedMethods(path);
   if (allowed.length > 0) {
-    const response = problemResponse(problem(405, `${method} is not allowed here; use ${allowed.join(', ')}.`));
+    const response = problemResponse(failure('TRELLIS_METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${allowed.join(', ')}.`));
     response.headers.set('allow', allowed.join(', '));
     return response;
   }
-  return problemResponse(problem(404, `No handler for ${method} ${path}.`));
+  return problemResponse(failure('TRELLIS_NOT_FOUND', `No handler for ${method} ${path}.`));
 }
 
 /** The preflight's answer when the route it asks about has CORS settings; undefined otherwise (routed as usual). */

@@ -1,6 +1,6 @@
 import { problemResponse } from '../filters/index.js';
 import type { OutgoingResponse } from '../pipeline/index.js';
-import { problem } from '../pipeline/index.js';
+import { failure } from '../pipeline/index.js';
 import type { IncomingRequest } from './dispatch.js';
 
 /** node:http's default `maxHeaderSize`, which `listen()` also uses when none is set. */
@@ -25,7 +25,7 @@ export function headBytes(request: IncomingRequest): number {
 
 /** The 431 a request gets whose head is larger than `maxHeaderSize`, as `listen()` answers it. */
 export function headerFieldsTooLarge(): OutgoingResponse {
-  return problemResponse(problem(431, 'The request headers are larger than the server accepts.'));
+  return problemResponse(failure('TRELLIS_HEADERS_TOO_LARGE', 'The request headers are larger than the server accepts.'));
 }
 
 /** Default of `createApp({ maxUrlLength })`: 8 KiB of request target. */

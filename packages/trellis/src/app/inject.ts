@@ -1,5 +1,5 @@
 import type { OutgoingResponse } from '../pipeline/index.js';
-import { BufferBodySource, problem } from '../pipeline/index.js';
+import { BufferBodySource, failure } from '../pipeline/index.js';
 import { problemResponse } from '../filters/index.js';
 import type { IncomingRequest } from './dispatch.js';
 import { ResponseTooLargeError, deliver, isStreamed, readWhole, type ResponseSink, type WholeResponse } from './response-writer.js';
@@ -124,7 +124,7 @@ async function whole(response: OutgoingResponse, method: string, onError: (error
       error instanceof ResponseTooLargeError
         ? `The streamed response is larger than the ${error.limit} bytes this door can answer with; serve it through a door that streams (a Lambda function URL with response streaming, or listen()).`
         : `The streamed response failed: ${error instanceof Error ? error.message : String(error)}.`;
-    return problemResponse(problem(500, detail)) as WholeResponse;
+    return problemResponse(failure(error instanceof ResponseTooLargeError ? 'TRELLIS_RESPONSE_TOO_LARGE' : 'TRELLIS_HANDLER_FAILED', detail)) as WholeResponse;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { failure } from '../pipeline/index.js';
 import type { OutgoingResponse } from '../pipeline/index.js';
 import type { IncomingRequest } from './dispatch.js';
 import { NodeBodySource } from './node-body.js';
@@ -18,14 +19,14 @@ function signalFor(req: IncomingMessage, res: ServerResponse): () => AbortSignal
 }
 
 function clientErrorResponse(code: string | undefined): string {
-  const [status, title, detail] =
+  const doc =
     code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large', 'The request headers are larger than the server accepts.']
+      ? failure('TRELLIS_HEADERS_TOO_LARGE', 'The request headers are larger than the server accepts.')
       : code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout', 'The request did not arrive in time.']
-        : [400, 'Bad Request', 'The request could not be parsed as HTTP.'];
-  const body = JSON.stringify({ type: 'about:blank', title, status, detail });
-  return `HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+        ? failure('TRELLIS_REQUEST_TIMEOUT', 'The request did not arrive in time.')
+        : failure('TRELLIS_UNPARSEABLE_REQUEST', 'The request could not be parsed as HTTP.');
+  const body = JSON.stringify(doc);
+  return `HTTP/1.1 ${doc.status} ${doc.title}\r\ncontent-type: application/problem+json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 }
 
 /** A node:http server that dispatches every request; refuses before `100 Continue` when it can. */

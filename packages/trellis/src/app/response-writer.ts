@@ -2,7 +2,7 @@ import { pipeline } from 'node:stream';
 import type { Writable } from 'node:stream';
 import { Readable } from 'node:stream';
 import type { OutgoingResponse } from '../pipeline/index.js';
-import { problem } from '../pipeline/index.js';
+import { failure } from '../pipeline/index.js';
 import { problemResponse } from '../filters/index.js';
 
 /** Where a response goes: a node:http `ServerResponse`, or inject()'s recording of one. */
@@ -44,7 +44,7 @@ export function deliver(sink: ResponseSink, method: string, response: WholeRespo
     onError(error);
     if (sink.statusMessage !== undefined) sink.statusMessage = '';
     const detail = `The response could not be written: ${error instanceof Error ? error.message : String(error)}.`;
-    writeResponse(sink, method, problemResponse(problem(500, detail)) as WholeResponse, bodyUnread);
+    writeResponse(sink, method, problemResponse(failure('TRELLIS_RESPONSE_UNWRITABLE', detail)) as WholeResponse, bodyUnread);
   }
 }
 
@@ -62,7 +62,7 @@ export function deliverStream(sink: ResponseSink & Writable, method: string, res
     sink.writeHead(response.status, headers);
   } catch (error) {
     stream.destroy();
-    deliver(sink, method, problemResponse(problem(500, `The response could not be written: ${(error as Error).message}.`)) as WholeResponse, bodyUnread, onError);
+    deliver(sink, method, problemResponse(failure('TRELLIS_RESPONSE_UNWRITABLE', `The response could not be written: ${(error as Error).message}.`)) as WholeResponse, bodyUnread, onError);
     onError(error);
     return;
   }

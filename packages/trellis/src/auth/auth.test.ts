@@ -26,6 +26,23 @@ describe('authentication and grant authorization', () => {
     assert.match(String(bad.headers['www-authenticate']), /^ApiKey/);
   });
 
+  it('a 401 for an anonymous caller names the schemes the app registered, and carries a stable code', async () => {
+    const apiKeyOnly = appWith(new ApiKeyAuthenticator({ keys: { k1: { subject: 'ci' } } }));
+    const anonymous = await apiKeyOnly.inject({ url: '/orders' });
+    assert.equal(anonymous.statusCode, 401);
+    assert.equal(anonymous.headers['www-authenticate'], 'ApiKey', 'not Bearer: no Bearer authenticator is registered');
+    assert.equal(anonymous.json().code, 'TRELLIS_UNAUTHENTICATED');
+    const both = appWith(new ApiKeyAuthenticator({ keys: { k1: { subject: 'ci' } } }));
+    both.services.add(Authenticator, () => new JwtBearerAuthenticator({ secret }));
+    assert.equal((await both.inject({ url: '/orders' })).headers['www-authenticate'], 'ApiKey, Bearer');
+    const none = createApp().route(route('GET', '/orders', [Authorize('orders:read')], () => ['o1']));
+    const refused = await none.inject({ url: '/orders' });
+    assert.equal(refused.statusCode, 401);
+    assert.equal(refused.headers['www-authenticate'], undefined, 'no authenticator, no scheme to name');
+    const forbidden = await apiKeyOnly.inject({ url: '/orders', headers: { 'x-api-key': 'k1' } });
+    assert.deepEqual([forbidden.statusCode, forbidden.json().code], [403, 'TRELLIS_MISSING_GRANT']);
+  });
+
   it('grant authorization: anonymous 401, missing grant 403, holder 200', async () => {
     const app = appWith(new ApiKeyAuthenticator({ keys: { k1: { subject: 'ci', grants: ['orders:read'] }, k2: { subject: 'viewer' } } }));
     assert.equal((await app.inject({ url: '/orders' })).statusCode, 401);

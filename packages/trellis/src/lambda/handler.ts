@@ -58,7 +58,7 @@ class UnreadableBody implements BodySource {
 
   read(): Promise<Buffer> {
     this.#consumed = true;
-    return Promise.reject(new HttpError(400, this.reason));
+    return Promise.reject(new HttpError(400, this.reason, { code: 'TRELLIS_INVALID_BASE64' }));
   }
 }
 

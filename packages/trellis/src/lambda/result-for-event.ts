@@ -1,3 +1,4 @@
+import { statusTitle } from '../index.js';
 import type { RecordedResponse } from '../index.js';
 import { bodyIsBinary } from './binary-body.js';
 import type { LambdaEventKind, LambdaHttpEvent, LambdaHttpResult } from './events.js';
@@ -46,7 +47,7 @@ export function resultForEvent(
     return { statusCode, headers: single, multiValueHeaders: multi, body, isBase64Encoded: binary };
   }
   // node:http's reason phrases, loaded only for an Application Load Balancer's event (the one that asks for them).
-  const statusDescription = `${statusCode} ${process.getBuiltinModule('node:http').STATUS_CODES[statusCode] ?? ''}`.trimEnd();
+  const statusDescription = `${statusCode} ${statusTitle(statusCode)}`;
   if ('multiValueHeaders' in event && event.multiValueHeaders) {
     const multi: Record<string, string[]> = {};
     for (const name in headers) {

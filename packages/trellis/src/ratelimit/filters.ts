@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ExecutionContext, Filter, ProblemDetails, RouteInfo } from '../index.js';
-import { FilterOrder, problem } from '../index.js';
+import { FilterOrder, failure, problem } from '../index.js';
 import { RateLimitConfiguration, type RateLimitRefusal, type RateLimitRefusalEvent, type RateLimitSkip } from './configuration.js';
 import { retryAfterSeconds, writeHeaders, writeSingle } from './headers.js';
 import type { Outcome } from './headers.js';
@@ -74,7 +74,7 @@ function refuseUnavailable(ctx: ExecutionContext, error: unknown): void {
   const status = typed && Number.isInteger(typed.status) && typed.status >= 500 && typed.status <= 599 ? typed.status : 503;
   const retryAfter = typed && Number.isFinite(typed.retryAfter) && typed.retryAfter >= 1 ? Math.ceil(typed.retryAfter) : 1;
   const detail = 'The rate limiter could not reach its store; try again shortly.';
-  ctx.refuse(status, problem(status, detail, { reason: (error as Error)?.name ?? 'Error', retryAfter }), { 'retry-after': String(retryAfter) });
+  ctx.refuse(status, failure('TRELLIS_RATE_LIMIT_UNAVAILABLE', detail, { reason: (error as Error)?.name ?? 'Error', retryAfter }, status), { 'retry-after': String(retryAfter) });
 }
 
 /** The store threw, rejected or answered nonsense: 503, reported to the observer and the log. */
@@ -99,7 +99,7 @@ function limitBroken(ctx: ExecutionContext, policy: RateLimitPolicy, what: strin
   const reason = unusable ? (error as Error).message : `${what} failed: ${error instanceof Error ? error.message : shortly(error)}`;
   logOf(ctx)?.failed(`Rate limit "${policy.name}" on ${policy.handler}: ${reason}`, error);
   const detail = `The rate limit "${policy.name}" could not be applied to this request: its ${what} did not give a usable answer.`;
-  ctx.refuse(500, problem(500, detail, { limit: policy.name }));
+  ctx.refuse(500, failure('TRELLIS_RATE_LIMIT_BROKEN', detail, { limit: policy.name }));
 }
 
 /**
@@ -142,7 +142,7 @@ function report(pass: Pass, acquired: Acquired, decision: RateLimitDecision): vo
 function refusalProblem(policy: RateLimitPolicy, cost: number, retryAfter: number, blocked: boolean): ProblemDetails {
   if (blocked) {
     const detail = `The rate limit "${policy.name}" was overrun: this caller is refused on it for ${plural(retryAfter, 'more second')}.`;
-    return problem(429, detail, { limit: policy.name, retryAfter, blocked: true });
+    return failure('TRELLIS_RATE_LIMITED', detail, { limit: policy.name, retryAfter, blocked: true });
   }
   const limit = `The rate limit "${policy.name}" of ${plural(policy.permitLimit, cost === 1 ? 'request' : 'permit')} per ${plural(policy.windowSeconds, 'second')}`;
   const detail =
@@ -151,7 +151,7 @@ function refusalProblem(policy: RateLimitPolicy, cost: number, retryAfter: numbe
       : cost === 1
         ? `${limit} was reached; retry after ${plural(retryAfter, 'second')}.`
         : `${limit} has fewer than the ${cost} this request needs left; retry after ${plural(retryAfter, 'second')}.`;
-  return problem(429, detail, cost === 1 ? { limit: policy.name, retryAfter } : { limit: policy.name, retryAfter, cost });
+  return failure('TRELLIS_RATE_LIMITED', detail, cost === 1 ? { limit: policy.name, retryAfter } : { limit: policy.name, retryAfter, cost });
 }
 
 /** The configuration's refusal hook's answer, checked; undefined (and a log line) when it broke. */

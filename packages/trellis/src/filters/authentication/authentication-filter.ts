@@ -1,14 +1,14 @@
 import type { ExecutionContext, Filter } from '../../pipeline/index.js';
-import { FilterOrder, problem } from '../../pipeline/index.js';
-import { Authenticator } from './authenticator.js';
-import type { AuthenticationResult } from './authenticator.js';
+import { FilterOrder, failure } from '../../pipeline/index.js';
+import { Authenticator } from '../../pipeline/index.js';
+import type { AuthenticationResult } from '../../pipeline/index.js';
 
 type Result = AuthenticationResult | Promise<AuthenticationResult>;
 
 function apply(ctx: ExecutionContext, authenticator: Authenticator, result: AuthenticationResult): boolean {
   if (result.kind === 'none') return false;
   if (result.kind === 'success') ctx.principal = result.principal;
-  else ctx.refuse(401, problem(401, result.detail), { 'www-authenticate': `${authenticator.scheme} error="invalid_token"` });
+  else ctx.refuse(401, failure('TRELLIS_INVALID_CREDENTIALS', result.detail), { 'www-authenticate': `${authenticator.scheme} error="invalid_token"` });
   return true;
 }
 

@@ -1,3 +1,3 @@
-export { Authenticator } from './authenticator.js';
-export type { AuthenticationResult } from './authenticator.js';
+export { Authenticator } from '../../pipeline/index.js';
+export type { AuthenticationResult } from '../../pipeline/index.js';
 export { authenticationFilter } from './authentication-filter.js';

@@ -1,6 +1,6 @@
 import { AllowAnonymousKind, AuthorizeKind } from '../../annotations/index.js';
 import type { Filter } from '../../pipeline/index.js';
-import { FilterOrder, problem } from '../../pipeline/index.js';
+import { Authenticator, FilterOrder, failure } from '../../pipeline/index.js';
 
 /**
  * Checks the handler's required grants: anonymous → 401, a missing grant → 403. The runner skips it for a
@@ -15,11 +15,13 @@ export const authorizationFilter: Filter = {
     const required = ctx.annotations(AuthorizeKind).flat();
     const principal = ctx.principal;
     if (principal === null) {
-      ctx.refuse(401, problem(401, 'This endpoint needs an authenticated caller.'), { 'www-authenticate': 'Bearer' });
+      // The challenge names the schemes the app registered; with none, no scheme can be named.
+      const schemes = ctx.services.getAll(Authenticator).map((a) => a.scheme);
+      ctx.refuse(401, failure('TRELLIS_UNAUTHENTICATED', 'This endpoint needs an authenticated caller.'), schemes.length > 0 ? { 'www-authenticate': [...new Set(schemes)].join(', ') } : {});
     } else {
       const missing = required.filter((g) => !principal.grants.has(g));
       if (missing.length > 0) {
-        ctx.refuse(403, problem(403, `The caller lacks the grant${missing.length > 1 ? 's' : ''} ${missing.map((g) => `"${g}"`).join(', ')}.`, { missingGrants: missing }));
+        ctx.refuse(403, failure('TRELLIS_MISSING_GRANT', `The caller lacks the grant${missing.length > 1 ? 's' : ''} ${missing.map((g) => `"${g}"`).join(', ')}.`, { missingGrants: missing }));
       }
     }
     await next();

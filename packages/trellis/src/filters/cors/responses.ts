@@ -1,4 +1,4 @@
-import { ResponseHeaders, problem } from '../../pipeline/index.js';
+import { ResponseHeaders, failure } from '../../pipeline/index.js';
 import type { OutgoingResponse, ProblemDetails } from '../../pipeline/index.js';
 import type { CorsPolicy } from './policy.js';
 
@@ -22,9 +22,9 @@ export function preflightResponse(policy: CorsPolicy, headers: Record<string, st
   const origin = headers.origin as string;
   const method = (headers['access-control-request-method'] as string).toUpperCase();
   const vary = new ResponseHeaders({ vary: PREFLIGHT_VARY });
-  if (!policy.allows(origin)) return refusal(problem(403, `Pages of ${origin} may not call this resource.`), vary);
+  if (!policy.allows(origin)) return refusal(failure('TRELLIS_CORS_REFUSED', `Pages of ${origin} may not call this resource.`), vary);
   const methods = policy.methods ?? pathMethods.join(', ');
-  if (!methods.split(', ').includes(method)) return refusal(problem(403, `Pages of other origins may not use ${method} here; allowed: ${methods}.`), vary);
+  if (!methods.split(', ').includes(method)) return refusal(failure('TRELLIS_CORS_REFUSED', `Pages of other origins may not use ${method} here; allowed: ${methods}.`), vary);
   const out = vary;
   out.set('access-control-allow-origin', policy.anyOrigin ? '*' : origin);
   if (policy.credentials) out.set('access-control-allow-credentials', 'true');

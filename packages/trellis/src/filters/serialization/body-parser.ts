@@ -53,7 +53,7 @@ export function bodyFormat(contentType: string | undefined, settings: BodySettin
   const format = formatFor(type, settings);
   if (format !== undefined) return format;
   const takes = supported(settings);
-  throw new HttpError(415, `Unsupported content type ${JSON.stringify(type || '(none)')}; this route takes ${takes.join(', ')}.`, { supported: takes });
+  throw new HttpError(415, `Unsupported content type ${JSON.stringify(type || '(none)')}; this route takes ${takes.join(', ')}.`, { supported: takes, code: 'TRELLIS_UNSUPPORTED_MEDIA_TYPE' });
 }
 
 /** Reads a body as its format says: parsed JSON, form fields, text, the raw bytes, or a stream of them. */
@@ -67,7 +67,7 @@ export async function readBody(source: BodySource, format: BodyFormat, limit: nu
     try {
       return JSON.parse(text);
     } catch (error) {
-      throw new HttpError(400, `The request body is not valid JSON: ${(error as Error).message}`);
+      throw new HttpError(400, `The request body is not valid JSON: ${(error as Error).message}`, { code: 'TRELLIS_INVALID_JSON' });
     }
   }
   if (format === 'form') {
@@ -86,6 +86,6 @@ function decodeUtf8(raw: Buffer): string {
   try {
     return decoder.decode(raw);
   } catch {
-    throw new HttpError(400, 'The request body is not valid UTF-8.');
+    throw new HttpError(400, 'The request body is not valid UTF-8.', { code: 'TRELLIS_INVALID_UTF8' });
   }
 }

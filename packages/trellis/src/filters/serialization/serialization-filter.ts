@@ -2,7 +2,7 @@ import { BodyKind, ValidateKind } from '../../annotations/index.js';
 import type { ValidateSchemas } from '../../annotations/index.js';
 import type { ExecutionContext, Filter, OutgoingResponse } from '../../pipeline/index.js';
 import { findErrorHandler } from './error-handlers.js';
-import { ClientAbortedError, FilterOrder, HttpError, PayloadTooLargeError, problem } from '../../pipeline/index.js';
+import { ClientAbortedError, FilterOrder, HttpError, PayloadTooLargeError, failure } from '../../pipeline/index.js';
 import { bodyFormat, readBody } from './body-parser.js';
 import { problemResponse, toResponse } from './result.js';
 import { SerializationSettings } from './settings.js';
@@ -39,15 +39,15 @@ function errorResponse(ctx: ExecutionContext, error: unknown, settings: Serializ
     for (const [k, v] of Object.entries(error.headers)) response.headers.set(k, v);
     return response;
   }
-  if (error instanceof PayloadTooLargeError) return problemResponse(problem(413, error.message, { limit: error.limit }));
+  if (error instanceof PayloadTooLargeError) return problemResponse(failure('TRELLIS_BODY_TOO_LARGE', error.message, { limit: error.limit }));
   if (error instanceof ClientAbortedError) {
     settings.onClientAbort?.(ctx.route.id);
-    return problemResponse(problem(400, error.message));
+    return problemResponse(failure('TRELLIS_CLIENT_ABORTED', error.message));
   }
   settings.onError(error, ctx.route.id);
   const extensions: Record<string, unknown> = {};
   if (settings.development && error instanceof Error) extensions.stack = error.stack;
-  return problemResponse(problem(500, settings.development ? String((error as Error)?.message ?? error) : 'The handler failed.', extensions));
+  return problemResponse(failure('TRELLIS_HANDLER_FAILED', settings.development ? String((error as Error)?.message ?? error) : 'The handler failed.', extensions));
 }
 
 /**

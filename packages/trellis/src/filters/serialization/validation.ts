@@ -14,5 +14,5 @@ export async function validate(schema: StandardSchemaV1, value: unknown, part: '
   }));
   const field = issues[0]?.path.join('.') ?? '';
   const detail = `The request ${part} is invalid: ${issues.map((i) => (i.path.length ? `${i.path.join('.')}: ` : '') + i.message).join('; ')}`;
-  throw new HttpError(field ? fieldStatus : 400, detail, field ? { issues, field } : { issues });
+  throw new HttpError(field ? fieldStatus : 400, detail, field ? { code: 'TRELLIS_VALIDATION_FAILED', issues, field } : { code: 'TRELLIS_VALIDATION_FAILED', issues });
 }

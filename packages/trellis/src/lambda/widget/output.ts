@@ -1,12 +1,8 @@
 // A finished response as widget output: what the route returned, or a readable message for a refusal or error.
+import { statusTitle } from '../../index.js';
 import type { OutgoingResponse, ProblemDetails } from '../../index.js';
 import { html, type SafeHtml } from '../../widgets/index.js';
 
-const REASONS: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  409: 'Conflict', 413: 'Content Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
-  429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
-};
 
 function text(body: OutgoingResponse['body']): string {
   if (body === null || !(typeof body === 'string' || Buffer.isBuffer(body))) return '';
@@ -68,14 +64,14 @@ export function widgetOutput(response: OutgoingResponse): unknown {
       try {
         return JSON.parse(text(response.body));
       } catch {
-        return messageHtml(500, REASONS[500]!, 'The route answered JSON that does not parse.').toString();
+        return messageHtml(500, statusTitle(500), 'The route answered JSON that does not parse.').toString();
       }
     }
     if (type === '' || type.startsWith('text/')) return text(response.body);
-    return messageHtml(500, REASONS[500]!, `The route answered ${type}, which a widget cannot show; return HTML, { markdown } or JSON.`).toString();
+    return messageHtml(500, statusTitle(500), `The route answered ${type}, which a widget cannot show; return HTML, { markdown } or JSON.`).toString();
   }
   const problem = problemOf(response);
-  const title = typeof problem.title === 'string' ? problem.title : (REASONS[status] ?? 'Error');
+  const title = typeof problem.title === 'string' ? problem.title : statusTitle(status);
   let detail = typeof problem.detail === 'string' ? problem.detail : undefined;
   if (status >= 300 && status < 400) detail ??= `The route redirects to ${String(response.headers.get('location') ?? 'another location')}, which a widget cannot follow.`;
   const stack = typeof problem.stack === 'string' ? problem.stack : undefined;

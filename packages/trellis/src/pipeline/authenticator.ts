@@ -1,5 +1,5 @@
-import type { ExecutionContext, Principal } from '../../pipeline/index.js';
-import { createToken } from '../../services/index.js';
+import type { ExecutionContext, Principal } from './context.js';
+import { createToken } from '../services/index.js';
 
 /** What one authenticator concluded about a request. */
 export type AuthenticationResult =
