@@ -19,8 +19,6 @@ import type { RateLimitDecision } from '../index.js';
 export interface BatchedAcquire {
   /** Its counter's key. */
   readonly key: string;
-  /** The same counter's key under the previous layout, when the store reads that too. */
-  readonly previousKey: string;
   /** Its policy's script arguments (one array per policy, so equal policies are told by identity). */
   readonly plan: readonly string[];
   /** Its policy's permit limit (the answer leaves it out). */
@@ -54,12 +52,10 @@ export class AcquireBatches {
   #grouped: boolean;
 
   /**
-   * @param keysPerAcquire 1, or 2 when every acquire also names its previous-layout key.
    * @param grouped true on a Redis Cluster: only acquires of one hash tag share a batch.
    */
   constructor(
     private readonly runner: ScriptRunner,
-    private readonly keysPerAcquire: 1 | 2,
     grouped: boolean,
     private readonly maxBatch = MAX_BATCH,
   ) {
@@ -104,12 +100,11 @@ export class AcquireBatches {
       let plan = plans.indexOf(entry.plan);
       if (plan < 0) plan = plans.push(entry.plan) - 1;
       keys.push(entry.key);
-      if (this.keysPerAcquire === 2) keys.push(entry.previousKey);
       acquires += acquireToken(plan + 1, entry.tail);
       sent.push(entry);
     }
     if (sent.length === 0) return;
-    const args = [String(this.keysPerAcquire), String(plans.length)];
+    const args = [String(plans.length)];
     for (const plan of plans) args.push(...plan);
     args.push(acquires);
 

@@ -21,11 +21,9 @@ export function checkKeyPrefix(prefix: unknown): string {
 
 /**
  * The parts of a counter's key around the partition: `head + escapeName(partition) + tail`. The suffix
- * names the value's layout (sliding window, third layout), so processes running an earlier release never
- * read a value they would misunderstand. `previousTail` names the same counter under the second layout
- * (`:sw2`), whose live admissions the script carries over when it creates the counter; the first layout
- * (`:sw`) is neither read nor touched (those keys expire on their own within one window).
+ * names the value's layout (`:sw3`, the sliding window's compact layout), so a store that keeps another
+ * layout one day never reads a value it would misunderstand.
  */
-export function counterKeyParts(prefix: string, policyKey: string): { head: string; tail: string; previousTail: string } {
-  return { head: `${prefix}{${escapeName(policyKey)}|`, tail: '}:sw3', previousTail: '}:sw2' };
+export function counterKeyParts(prefix: string, policyKey: string): { head: string; tail: string } {
+  return { head: `${prefix}{${escapeName(policyKey)}|`, tail: '}:sw3' };
 }

@@ -51,12 +51,6 @@ export interface RedisRateLimitStoreOptions {
   /** Larger limits count in this many segments per window (a permit may return one segment late); default 128. */
   readonly segments?: number;
   /**
-   * Whether a new counter looks for the same counter under the previous release's layout (`:sw2` keys) and
-   * carries its admissions over; default true. Turn it off once no process of that release has run for a
-   * window: a new counter then costs Redis one lookup less.
-   */
-  readonly readPreviousLayout?: boolean;
-  /**
    * Takes time from this clock (milliseconds) instead of the Redis server; for tests only (keys then live
    * at least a minute of real time, which has nothing to do with this clock's). By default the script reads
    * the server's `TIME`, so clock skew between application processes cannot matter.
@@ -72,7 +66,6 @@ interface CounterPlan {
   readonly keyHead: string;
   readonly keyTail: string;
   /** The same counter's key under the previous value layout, read once when the counter is created. */
-  readonly previousKeyTail: string;
   /** permitLimit, windowMicros, segments ('0' for an exact window) and the layout's byte and struct formats. */
   readonly args: readonly [string, string, string, string, string, string];
 }
@@ -165,7 +158,6 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #failureMode: RedisFailureMode;
   readonly #exactLimit: number;
   readonly #segments: number;
-  readonly #readPrevious: boolean;
   readonly #clock: RateLimitClock | undefined;
   readonly #flights: FlightControl;
   readonly #batches: AcquireBatches;
@@ -198,10 +190,6 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.#exactLimit = positiveInteger('exactLimit', options.exactLimit, EXACT_PERMIT_LIMIT);
     this.#segments = positiveInteger('segments', options.segments, WINDOW_SEGMENTS);
     checkLayoutOptions(this.#exactLimit, this.#segments);
-    if (options.readPreviousLayout !== undefined && typeof options.readPreviousLayout !== 'boolean') {
-      throw new TypeError(`readPreviousLayout must be true or false (got ${JSON.stringify(options.readPreviousLayout)})`);
-    }
-    this.#readPrevious = options.readPreviousLayout ?? true;
     if (options.clock !== undefined && typeof options.clock?.now !== 'function') {
       throw new TypeError('RedisRateLimitStore: clock must have a now() method returning milliseconds');
     }
@@ -212,7 +200,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     // A client passed in is checked above; one for a URL is created only once every option is known good.
     this.#client = client ?? createRedisClient(url!, timeoutMs);
     this.#runner = runner ?? scriptRunner(this.#client, SLIDING_WINDOW_SHA, SLIDING_WINDOW_SCRIPT);
-    this.#batches = new AcquireBatches(this.#runner, this.#readPrevious ? 2 : 1, this.#runner.cluster);
+    this.#batches = new AcquireBatches(this.#runner, this.#runner.cluster);
   }
 
   /** Which client library the store talks through (told from the client passed in). */
@@ -228,7 +216,6 @@ export class RedisRateLimitStore implements RateLimitStore {
    */
   acquire(partition: string, policy: RateLimitPolicy, options?: AcquireOptions): Promise<RateLimitDecision> {
     let key: string;
-    let previousKey: string;
     let plan: CounterPlan;
     let now: string;
     let cost: number;
@@ -238,7 +225,6 @@ export class RedisRateLimitStore implements RateLimitStore {
       cost = options?.cost === undefined ? 1 : checkCost(STORE, options.cost);
       const name = escapeName(partition);
       key = plan.keyHead + name + plan.keyTail;
-      previousKey = this.#readPrevious ? plan.keyHead + name + plan.previousKeyTail : '';
       now = this.#clock ? clockMicros(this.#clock) : '';
     } catch (error) {
       return Promise.reject(error);
@@ -247,7 +233,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     if (down !== undefined) {
       return new Promise((resolve, reject) => failInto(this.#failureMode, new Error(down), policy, cost, resolve, reject));
     }
-    const call = new AcquireCall(this.#batches, key, previousKey, plan.args, acquireTail(cost, now), policy, cost, this.#failureMode, options);
+    const call = new AcquireCall(this.#batches, key, plan.args, acquireTail(cost, now), policy, cost, this.#failureMode, options);
     const answer = new Promise<RateLimitDecision>((resolve, reject) => {
       call.resolve = resolve;
       call.reject = reject;
@@ -272,7 +258,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     checkPartition(STORE, partition);
     const plan = this.#plan(policy);
     const name = escapeName(partition);
-    const keys = [plan.keyHead + name + plan.keyTail, ...(this.#readPrevious ? [plan.keyHead + name + plan.previousKeyTail] : [])];
+    const key = plan.keyHead + name + plan.keyTail;
     const down = this.#runner.unavailable();
     if (down !== undefined) throw new RateLimitStoreUnavailableError(`rate limit store unavailable: ${down}`);
     const runner = (this.#resetRunner ??= scriptRunner(this.#client, RESET_SHA, RESET_SCRIPT));
@@ -281,10 +267,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       timer = setTimeout(() => reject(new RateLimitStoreUnavailableError(`rate limit store unavailable: Redis did not answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
     });
     try {
-      // One key per call: on a cluster the keys may live on different nodes.
-      for (const key of keys) {
-        await Promise.race([runner.run([key], []).catch((error: unknown) => (isNoScript(error) ? runner.load([key], []) : Promise.reject(error))), silent]);
-      }
+      await Promise.race([runner.run([key], []).catch((error: unknown) => (isNoScript(error) ? runner.load([key], []) : Promise.reject(error))), silent]);
     } catch (error) {
       if (error instanceof RateLimitStoreUnavailableError) throw error;
       throw new RateLimitStoreUnavailableError(`rate limit store unavailable: ${describe(error)}`, { cause: error });
@@ -309,7 +292,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     const exact = policy.permitLimit <= this.#exactLimit;
     checkCounterLayout(policy);
     const layout = counterLayout(policy.permitLimit, windowMicros, exact ? 0 : this.#segments);
-    const { head, tail, previousTail } = counterKeyParts(this.#prefix, policy.key);
+    const { head, tail } = counterKeyParts(this.#prefix, policy.key);
     const args = [String(policy.permitLimit), String(windowMicros), exact ? '0' : String(this.#segments), layout.format, layout.headerFormat, layout.recordFormat] as const;
     const plan: CounterPlan = {
       key: policy.key,
@@ -317,7 +300,6 @@ export class RedisRateLimitStore implements RateLimitStore {
       windowSeconds: policy.windowSeconds,
       keyHead: head,
       keyTail: tail,
-      previousKeyTail: previousTail,
       args,
     };
     this.#plans.set(policy, plan);
@@ -354,7 +336,6 @@ class AcquireCall extends FlightCall implements BatchedAcquire {
   constructor(
     private readonly batches: AcquireBatches,
     readonly key: string,
-    readonly previousKey: string,
     readonly plan: readonly string[],
     readonly tail: string,
     private readonly policy: RateLimitPolicy,

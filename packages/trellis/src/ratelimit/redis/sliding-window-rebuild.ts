@@ -1,10 +1,9 @@
 /**
  * The rebuild path of the sliding-window script (see sliding-window-script.ts, which it ends): every live
  * record is read as (time, admissions) pairs in the policy's time unit, oldest first, equal times merged as
- * the in-process store keeps them, from a value of any compact layout or from the previous layout's key; the
- * script decides on them and, when it admits, writes the value anew in the policy's layout with SET. It runs
- * for a value of another layout (the policy's limit or window changed), a value this store did not write,
- * and a counter to carry over from the previous layout; the common paths never reach it.
+ * the in-process store keeps them, from a value of any compact layout; the script decides on them and, when it
+ * admits, writes the value anew in the policy's layout with SET. It runs for a value of another layout (the
+ * policy's limit or window changed) and a value this store did not write; the common paths never reach it.
  *
  * It uses the locals the fast paths set up: limit, windowUs, segments, W, K, unit, exact, wu, M, cap, segU,
  * RF, nowUs, nowHi, nowLo, MIN_TTL, hdr, key and the struct/math shorthands.
@@ -35,7 +34,6 @@ local function add(t, c)
   end
   used = used + c
 end
-local migrated = false
 local value = #hdr > 0 and redis.call('GET', key) or nil
 if value and #value >= 9 and byte(value, 1) == MAGIC then
   local f = byte(value, 2)
@@ -53,20 +51,6 @@ if value and #value >= 9 and byte(value, 1) == MAGIC then
       end
       add(ceil(n2 * u / unit), k > 0 and back2 or 1)
       N = ceil(n2 * u / unit)
-    end
-  end
-elseif not value and oldKey then
-  -- No counter yet: carry over the live admissions of the previous layout's key, if any.
-  local old = redis.call('GET', oldKey)
-  if old and #old >= 64 and (#old - 48) % 16 == 0 then
-    local _, ns, _, first, count2 = unpack('>ddddd', old, #old - 47)
-    if count2 == (#old - 48) / 16 and first >= 0 and first < count2 then
-      for j = first, count2 - 1 do
-        local latest, c = unpack('>dd', old, 1 + j * 16)
-        add(ceil(latest / unit), c)
-        N = ceil(latest / unit)
-      end
-      S, migrated = floor(ns / unit), true
     end
   end
 end
@@ -148,7 +132,6 @@ local g = wu / 8
 local ms = ceil(((floor(N / g) + 9) * g * unit - nowUs) / 1000) + 1
 if ms < MIN_TTL then ms = MIN_TTL end
 redis.call('SET', key, head .. table.concat(records) .. string.rep('\\0', (C - count) * r), 'PX', string.format('%d', ms))
-if migrated then redis.call('DEL', oldKey) end
 local remaining, reset = limit - used, seconds(ts[1])
 return string.format('%d,%d', remaining, reset)
 `;

@@ -57,7 +57,7 @@ local MAGIC = 179
  * lose a counter to real time passing.
  */
 const FAST_PATHS = `
-local function acquire(key, oldKey, limit, windowUs, segments, FMT, HF, RF, cost, nowUs, MIN_TTL)
+local function acquire(key, limit, windowUs, segments, FMT, HF, RF, cost, nowUs, MIN_TTL)
 -- The layout this policy wants (worked out by the client): time unit, widths of a record's time and
 -- admissions (0 = exact), of a ring index; header and record struct formats.
 local W, K, I = FMT % 8, floor(FMT / 8) % 8, floor(FMT / 64) % 2 + 1
@@ -199,7 +199,7 @@ if #hdr >= H and byte(hdr, 1) == MAGIC and byte(hdr, 2) == FMT and (cost == 1 or
   return string.format('%d,%d', remaining, reset)
 end
 
-if #hdr == 0 and cost <= limit and (cost == 1 or not exact) and (oldKey == nil or redis.call('EXISTS', oldKey) == 0) then
+if #hdr == 0 and cost <= limit and (cost == 1 or not exact) then
   -- A new counter: one record, in the header, and a ring of up to 4 slots.
   local C = cap < 4 and cap or 4
   local g = wu / 8
@@ -220,10 +220,10 @@ end
 const BATCH = `
 end
 
-local perAcquire, policies = ARGV[1] + 0, ARGV[2] + 0
+local policies = ARGV[1] + 0
 local out, serverNow, i = {}, nil, 0
-for p, cost, nowUs in string.gmatch(ARGV[3 + 6 * policies], '(%d+),(%d+),(%d*);') do
-  p = 3 + 6 * (p - 1)
+for p, cost, nowUs in string.gmatch(ARGV[2 + 6 * policies], '(%d+),(%d+),(%d*);') do
+  p = 2 + 6 * (p - 1)
   local minTtl = 60000
   if nowUs == '' then
     if not serverNow then
@@ -234,9 +234,8 @@ for p, cost, nowUs in string.gmatch(ARGV[3 + 6 * policies], '(%d+),(%d+),(%d*);'
   else
     nowUs = tonumber(nowUs)
   end
-  local k = i * perAcquire
   i = i + 1
-  local ok, reply = pcall(acquire, KEYS[k + 1], perAcquire == 2 and KEYS[k + 2] or nil, ARGV[p] + 0, ARGV[p + 1] + 0,
+  local ok, reply = pcall(acquire, KEYS[i], ARGV[p] + 0, ARGV[p + 1] + 0,
     ARGV[p + 2] + 0, ARGV[p + 3] + 0, ARGV[p + 4], ARGV[p + 5], cost + 0, nowUs, minTtl)
   if ok then
     out[i] = reply
