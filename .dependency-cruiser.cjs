@@ -27,8 +27,9 @@ const rooms = {
   'dashboard/template': ['dashboard/functions'],
   dashboard: ['dashboard/functions', 'dashboard/template', 'lint', 'widgets'],
   lambda: ['core', 'widgets', 'ratelimit'],
-  harness: ['core', 'dashboard', 'dashboard/functions', 'lint', 'widgets', 'ratelimit'],
-  cli: ['harness', 'dashboard', 'dashboard/functions', 'lint'],
+  openapi: ['core', 'ratelimit'],
+  harness: ['core', 'dashboard', 'dashboard/functions', 'lint', 'widgets', 'ratelimit', 'openapi'],
+  cli: ['harness', 'dashboard', 'dashboard/functions', 'lint', 'core', 'openapi'],
 };
 
 /** The rooms of the harness package; every other room is the framework's. */

@@ -16,6 +16,7 @@ export default defineConfig({
     'ratelimit/dynamodb/index': 'src/ratelimit/dynamodb/index.ts',
     'lambda/index': 'src/lambda/index.ts',
     'widgets/index': 'src/widgets/index.ts',
+    'openapi/index': 'src/openapi/index.ts',
   },
   format: ['esm', 'cjs'],
   deps: {

@@ -284,6 +284,18 @@ describe('harness API: lint and OpenAPI', () => {
     assert.deepEqual([...documented].sort(), served.sort());
   });
 
+  it('makes the document from the routes with trellis/openapi, keeping the operation ids clients are generated with', async () => {
+    const doc = (await call(base, 'GET', '/api/openapi.json')).json();
+    const ids = Object.values<Record<string, { operationId: string }>>(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    assert.deepEqual(ids.sort(), [
+      'changes', 'createDashboard', 'deleteDashboard', 'describeWidget', 'getDashboard', 'getDashboardSource', 'getState', 'lint', 'listActions',
+      'listDashboards', 'listFunctions', 'openapi', 'putState', 'readWidget', 'refresh', 'runAction',
+    ]);
+    assert.deepEqual(doc.components.schemas.Problem.properties.code.enum.includes('TRELLIS_VALIDATION_FAILED'), true, 'the shared Problem schema');
+    assert.deepEqual(doc.security, [{}, { token: [] }]);
+    assert.deepEqual(Object.keys(doc.paths['/api/dashboards/{id}/state'].put.responses), ['200', '400', '401', '403', '404', '413', '415', '422', 'default']);
+  });
+
   it('HarnessClient drives the same API with typed results and throws HarnessApiError for problems', async () => {
     const client = new HarnessClient(`${base}/`, { fetch: checkingFetch });
     const created = await client.createDashboard(testDashboard, { name: 'client' });

@@ -24,6 +24,7 @@ const SUBPATHS: Record<string, string> = {
   'trellis-harness/dashboard': 'createInterpreter',
   'trellis-harness': 'startHarness',
   'trellis/lambda': 'lambdaHandler',
+  'trellis/openapi': 'createOpenApiDocument',
 };
 
 const PROBE = `const expected = ${JSON.stringify(SUBPATHS)};`;

@@ -4,7 +4,9 @@
  * front door's own representation (decoded query maps for API Gateway 1.0, comma-joined headers and a
  * `cookies` array for 2.0, raw query values for a load balancer).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export type FixtureKind = 'rest-api' | 'http-api' | 'function-url' | 'alb' | 'alb-multi-value';
 export const FIXTURE_KINDS: readonly FixtureKind[] = ['rest-api', 'http-api', 'function-url', 'alb', 'alb-multi-value'];
@@ -23,8 +25,11 @@ export interface EventRequestSpec {
   stage?: string;
 }
 
+/** The fixtures' folder, from test/support or from a benchmark compiled into .bench/. */
+const FIXTURES = [join(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures', 'lambda'), join(fileURLToPath(new URL('.', import.meta.url)), '..', 'test', 'fixtures', 'lambda')].find((dir) => existsSync(dir))!;
+
 export function fixture(kind: FixtureKind): any {
-  return JSON.parse(readFileSync(new URL(`../fixtures/lambda/${kind}.json`, import.meta.url), 'utf8'));
+  return JSON.parse(readFileSync(join(FIXTURES, `${kind}.json`), 'utf8'));
 }
 
 function queryPairs(query: string): [string, string][] {

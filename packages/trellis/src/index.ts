@@ -22,7 +22,12 @@ export {
   group,
   route,
 } from './annotations/index.js';
-export type { AnnotationDecorator, BodyFormat, BodySettings, CacheSettings, CacheVary, Handler, RouteDefinition, ValidateSchemas } from './annotations/index.js';
+export { Describe, DescribeKind } from './annotations/index.js';
+export type { DescribeSettings, DescribedResponse } from './annotations/index.js';
+export type {
+  AnnotationDecorator, BodyFormat, BodySettings, CacheSettings, CacheVary, Handler, PathParamNames, PathParams, RouteContext, RouteDefinition, ValidateAnnotation,
+  ValidateSchemas, ValidatedContext,
+} from './annotations/index.js';
 export {
   ExecutionContext,
   FilterOrder,

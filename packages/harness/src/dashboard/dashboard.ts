@@ -7,7 +7,7 @@ import type { FunctionInvoker, HtmlAnalyzer, InvokeOutcome, WidgetAction } from 
 import { markdownLengthProblem } from './markdown.js';
 import { htmlOfValue, renderHtml, renderMarkdown, renderOutcome } from './render.js';
 import type {
-  ActionEntry, CancelledAction, DashboardInfo, DescribeResult, RefreshResult, StateUpdate, WidgetEventKind, WidgetInvocation, WidgetResult,
+  ActionEntry, CancelledAction, DashboardInfo, DescribeResult, RefreshResult, StateUpdate, WidgetEventKind, WidgetCall, WidgetReading,
 } from './results.js';
 import { defaultState, diffState, normalizeState, type DashboardState, type StateInput } from './state.js';
 import { actionIndex, widgetIndex } from './widget-id.js';
@@ -118,7 +118,7 @@ export class Dashboard {
    * @example
    * (await dashboard.readWidget('widget-0')).html;
    */
-  readWidget(wid: WidgetRef): Promise<WidgetResult> {
+  readWidget(wid: WidgetRef): Promise<WidgetReading> {
     return this.#exclusive(async () => {
       const w = this.#session(wid);
       return w.result(await this.#ensureRead(w));
@@ -145,7 +145,7 @@ export class Dashboard {
    * await dashboard.runAction('widget-0', 1, { forms: { size: 'large' } });
    * await dashboard.runAction(0, 2, { confirm: false }); // { cancelled: true, confirmation: 'Really?' }
    */
-  runAction(wid: WidgetRef, index: number | string, options: RunActionOptions = {}): Promise<WidgetResult | CancelledAction> {
+  runAction(wid: WidgetRef, index: number | string, options: RunActionOptions = {}): Promise<WidgetReading | CancelledAction> {
     return this.#exclusive(async () => {
       const w = this.#session(wid);
       const view = await this.#ensureRead(w);
@@ -295,10 +295,10 @@ export class Dashboard {
   }
 
   /** Invokes a function and keeps what the call was: the event as the function receives it, id, duration, logs. */
-  async #call(endpoint: string, event: unknown): Promise<{ outcome: InvokeOutcome; invocation: WidgetInvocation }> {
+  async #call(endpoint: string, event: unknown): Promise<{ outcome: InvokeOutcome; invocation: WidgetCall }> {
     const outcome = await this.#invoke(endpoint, event);
     // Frozen once here rather than copied on every read: results share it and nobody can change it.
-    const invocation: WidgetInvocation = deepFreeze({
+    const invocation: WidgetCall = deepFreeze({
       event: asReceived(event),
       awsRequestId: outcome.awsRequestId,
       durationMs: Math.max(0, outcome.durationMs),

@@ -1,7 +1,7 @@
 import type { Dashboard, RefreshOptions, RunActionOptions } from './dashboard.js';
 import { findAction, type ActionQuery } from './find-action.js';
 import type { WidgetSummary } from './model.js';
-import type { ActionEntry, CancelledAction, DescribeResult, RefreshResult, StateUpdate, WidgetResult } from './results.js';
+import type { ActionEntry, CancelledAction, DescribeResult, RefreshResult, StateUpdate, WidgetReading } from './results.js';
 import type { DashboardState, StateInput } from './state.js';
 import { logsOf } from './widget-session.js';
 
@@ -89,22 +89,22 @@ export class DashboardDriver {
  * const w = await dash.widget(0);
  * await w.action(/details/i).click();
  */
-export class WidgetView implements WidgetResult {
+export class WidgetView implements WidgetReading {
   readonly widgetId: string;
   readonly html: string;
   readonly display: 'widget' | 'popup';
-  readonly event: WidgetResult['event'];
+  readonly event: WidgetReading['event'];
   readonly raw: unknown;
-  readonly findings: WidgetResult['findings'];
-  readonly error: WidgetResult['error'];
+  readonly findings: WidgetReading['findings'];
+  readonly error: WidgetReading['error'];
   readonly invocations: number;
-  readonly invocation: WidgetResult['invocation'];
+  readonly invocation: WidgetReading['invocation'];
   /** The actions of the widget's current content (for a popup: of the widget behind it). */
   readonly actions: ActionEntry[];
   /** What the function printed while producing this content (`invocation.logs`; empty when no function ran). */
   readonly logs: string;
 
-  constructor(readonly driver: DashboardDriver, result: WidgetResult, actions: ActionEntry[]) {
+  constructor(readonly driver: DashboardDriver, result: WidgetReading, actions: ActionEntry[]) {
     this.widgetId = result.widgetId;
     this.html = result.html;
     this.display = result.display;
@@ -136,7 +136,7 @@ export class WidgetView implements WidgetResult {
    * @example
    * assert.deepEqual(w.toJSON().findings, []);
    */
-  toJSON(): WidgetResult {
+  toJSON(): WidgetReading {
     const { widgetId, html, display, event, raw, findings, error, invocations, invocation } = this;
     return { widgetId, html, display, event, raw, findings, error, invocations, invocation };
   }

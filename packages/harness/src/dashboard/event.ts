@@ -1,16 +1,13 @@
 import type { WidgetModel } from './model.js';
 import { AUTO_PERIOD_SECONDS, resolveTimeRange, type DashboardState } from './state.js';
-import type { WidgetContext as ToolkitWidgetContext } from 'trellis/widgets';
+import type { WidgetContext, WidgetEvent } from 'trellis/widgets';
 import { widgetTimezone, type WidgetTimezone } from './timezone.js';
 import { widgetPixelSize } from './geometry.js';
 
 export type { WidgetTimezone };
 
-/** `widgetContext` of the event a custom widget's function receives: the authoring toolkit's type. */
-export type WidgetContext = ToolkitWidgetContext<unknown>;
-
-/** The event: the params' own fields at the top level, plus `widgetContext`. */
-export type WidgetEvent = Record<string, unknown> & { widgetContext: WidgetContext };
+/** `widgetContext` and the event a custom widget's function receives: the authoring toolkit's types, one meaning each. */
+export type { WidgetContext, WidgetEvent };
 
 /**
  * Builds `widgetContext` for a widget in a state at an instant.

@@ -22,7 +22,7 @@ export { MAX_MARKDOWN_LENGTH, MarkdownTooLargeError } from './markdown.js';
 export { MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
 export type { WidgetError } from './render.js';
 export type {
-  ActionEntry, CancelledAction, DashboardInfo, DescribeResult, RefreshResult, StateUpdate, WidgetEventKind, WidgetInvocation, WidgetResult,
+  ActionEntry, CancelledAction, DashboardInfo, DescribeResult, RefreshResult, StateUpdate, WidgetEventKind, WidgetCall, WidgetReading,
 } from './results.js';
 export type { Finding, FormField, FunctionInvoker, HtmlAnalyzer, WidgetAction } from './ports.js';
 export { FunctionRegistry, FunctionsConfigError, loadFunctionsFile, validateFunctionsConfig } from './functions/index.js';

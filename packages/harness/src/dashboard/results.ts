@@ -13,7 +13,7 @@ export type WidgetEventKind = 'load' | 'refresh' | 'timeRange' | 'resize' | 'sta
  * const r = await dashboard.readWidget(0);
  * r.html; r.findings; r.invocations; // '<h1>Hello</h1>', [], 1
  */
-export interface WidgetResult {
+export interface WidgetReading {
   widgetId: string;
   /** What the console would show, before stripping; empty when `error` is set. */
   html: string;
@@ -30,7 +30,7 @@ export interface WidgetResult {
    * The function call that produced this content (load, refresh, state change or call action); `null` when no
    * function produced it (an `html` action, a text widget). Beyond the seed's fields.
    */
-  invocation: WidgetInvocation | null;
+  invocation: WidgetCall | null;
 }
 
 /**
@@ -42,7 +42,7 @@ export interface WidgetResult {
  * invocation?.event; // { widgetContext: { … }, …params }
  * invocation?.durationMs; // 3.2
  */
-export interface WidgetInvocation {
+export interface WidgetCall {
   /** The event as the function received it (after the JSON round trip of the invoke payload). */
   event: unknown;
   /** The Lambda request id of the call (empty when the call never reached a function). */

@@ -1,6 +1,6 @@
 import type { WidgetModel } from './model.js';
 import type { Rendered } from './render.js';
-import type { WidgetEventKind, WidgetInvocation, WidgetResult } from './results.js';
+import type { WidgetEventKind, WidgetCall, WidgetReading } from './results.js';
 
 /**
  * What the function printed while producing a widget result: `result.invocation.logs`, or empty for content
@@ -9,7 +9,7 @@ import type { WidgetEventKind, WidgetInvocation, WidgetResult } from './results.
  * @example
  * logsOf(await dashboard.readWidget(0)); // 'START RequestId: … END RequestId: …'
  */
-export function logsOf(result: WidgetResult): string {
+export function logsOf(result: WidgetReading): string {
   return result.invocation?.logs ?? '';
 }
 
@@ -26,7 +26,7 @@ export interface View {
   display: 'widget' | 'popup';
   event: WidgetEventKind;
   /** The function call that produced this content; null when none did. */
-  invocation: WidgetInvocation | null;
+  invocation: WidgetCall | null;
 }
 
 /**
@@ -87,9 +87,9 @@ export class WidgetSession {
     this.#measure();
   }
 
-  result(view: View): WidgetResult {
+  result(view: View): WidgetReading {
     const r = view.rendered;
-    const result: WidgetResult = {
+    const result: WidgetReading = {
       widgetId: this.model.widgetId,
       html: r.html,
       display: view.display,

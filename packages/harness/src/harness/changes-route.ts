@@ -1,5 +1,7 @@
-import { HttpError, route, type ExecutionContext, type RouteDefinition } from 'trellis';
+import { Describe, HttpError, Validate, group, route, type ExecutionContext, type RouteDefinition } from 'trellis';
+import { guardResponses } from './api-routes.js';
 import type { ChangeFeed } from './change-feed.js';
+import { changesQuery } from './schemas.js';
 
 /** Longest wait a client may ask for, in seconds. */
 export const MAX_CHANGES_WAIT_SECONDS = 60;
@@ -24,12 +26,22 @@ function whole(ctx: ExecutionContext, name: string, max: number): number | undef
  * app.route(changesRoutes(feed));
  */
 export function changesRoutes(feed: ChangeFeed): RouteDefinition[] {
-  return [
-    route('GET', '/api/changes', (ctx) => {
+  const describe = Describe({
+    operationId: 'changes',
+    summary: 'Wait for the next change (watch mode)',
+    description:
+      "In watch mode (`trellis harness --watch`) a change to a function's files restarts its environments and makes the widgets showing its output run it again on their next read. Without `after`, answers at once with the latest change number; with `after`, answers with the changes after it, waiting up to `wait` seconds for one. `watching` is false when the harness does not watch.",
+    responses: {
+      200: { description: 'The changes after `after`', schema: { $ref: '#/components/schemas/Changes' } },
+      400: '`after` or `wait` is not a whole number in range, or is given twice (`field`)',
+    },
+  });
+  return group({ annotations: [guardResponses] }, [
+    route('GET', '/api/changes', [Validate({ query: changesQuery }), describe], (ctx) => {
       const after = whole(ctx, 'after', Number.MAX_SAFE_INTEGER);
       const wait = whole(ctx, 'wait', MAX_CHANGES_WAIT_SECONDS) ?? DEFAULT_WAIT_SECONDS;
       if (after === undefined) return feed.wait(feed.seq, 0);
       return feed.wait(after, wait * 1000, ctx.signal);
     }),
-  ];
+  ]);
 }

@@ -1,5 +1,5 @@
 import type {
-  FunctionInfo, ActionEntry, CancelledAction, DashboardState, DescribeResult, RefreshResult, StateInput, StateUpdate, WidgetResult, WidgetSummary,
+  FunctionInfo, ActionEntry, CancelledAction, DashboardState, DescribeResult, RefreshResult, StateInput, StateUpdate, WidgetReading, WidgetSummary,
 } from '../dashboard/index.js';
 import type { Finding } from '../lint/index.js';
 import type { ProblemDetails } from 'trellis';
@@ -113,7 +113,7 @@ export class HarnessClient {
     return this.#json('PUT', `${this.#dash(id)}/state`, state);
   }
 
-  readWidget(id: string, wid: WidgetRef): Promise<WidgetResult> {
+  readWidget(id: string, wid: WidgetRef): Promise<WidgetReading> {
     return this.#json('GET', this.#widget(id, wid));
   }
 
@@ -143,7 +143,7 @@ export class HarnessClient {
     wid: WidgetRef,
     index: number,
     body: { forms?: Record<string, string | string[]>; confirm?: boolean } = {},
-  ): Promise<WidgetResult | CancelledAction> {
+  ): Promise<WidgetReading | CancelledAction> {
     return this.#json('POST', `${this.#widget(id, wid)}/actions/${index}`, body);
   }
 

@@ -19,6 +19,17 @@ function schema<T>(check: Check<T>): StandardSchemaV1<unknown, T> {
   };
 }
 
+/**
+ * A validator that also gives its JSON Schema (the Standard JSON Schema interface), which the API's OpenAPI
+ * document shows; refs name the document's schemas (openapi-schemas.ts).
+ */
+function described<T>(validator: StandardSchemaV1<unknown, T>, json: Record<string, unknown>): StandardSchemaV1<unknown, T> {
+  const jsonSchema = { input: () => json, output: () => json };
+  return { '~standard': { ...validator['~standard'], jsonSchema } } as StandardSchemaV1<unknown, T>;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
 const show = (value: unknown): string => JSON.stringify(value) ?? String(value);
 const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', ');
 
@@ -51,16 +62,16 @@ function fieldsBody<T>(
 const SIZE_FIELDS = '"width" and "height" are no longer state fields: set "dashboardWidth" for every widget, or "widgetSizes" for one';
 
 /** The body of PUT …/state: the state's fields (their values are checked by the interpreter). */
-export const stateBody = fieldsBody<StateInput>(
+export const stateBody = described(fieldsBody<StateInput>(
   'a JSON object of state fields',
   ['timeRange', 'zoom', 'period', 'theme', 'timezone', 'locale', 'accountId', 'dashboardName', 'linkCharts', 'dashboardWidth', 'widgetSizes'],
   {},
   false,
   { width: SIZE_FIELDS, height: SIZE_FIELDS },
-);
+), ref('StateInput'));
 
 /** The body of POST …/actions/{index}: `{ forms?, confirm? }`. */
-export const actionBody = fieldsBody<RunActionOptions>(
+export const actionBody = described(fieldsBody<RunActionOptions>(
   'a JSON object with "forms" and/or "confirm"',
   ['forms', 'confirm'],
   {
@@ -68,15 +79,15 @@ export const actionBody = fieldsBody<RunActionOptions>(
     confirm: (v) => (typeof v === 'boolean' ? undefined : `"confirm" should be true or false; got ${show(v)}`),
   },
   true,
-);
+), ref('ActionRequest'));
 
 /** The body of POST …/refresh: `{ mode? }`. */
-export const refreshBody = fieldsBody<RefreshOptions>(
+export const refreshBody = described(fieldsBody<RefreshOptions>(
   'a JSON object with "mode"',
   ['mode'],
   { mode: (v) => (v === 'auto' || v === 'manual' ? undefined : `"mode" should be "auto" or "manual"; got ${show(v)}`) },
   true,
-);
+), ref('RefreshRequest'));
 
 function kindOf(value: unknown): string {
   if (value === undefined) return 'an empty body';
@@ -86,22 +97,43 @@ function kindOf(value: unknown): string {
 }
 
 /** The body of POST /api/dashboards: a JSON string whose content is the dashboard JSON text. */
-export const dashboardTextBody = schema<string>((value) =>
-  typeof value === 'string'
-    ? { value }
-    : {
-        message: `The body should be a JSON string holding the dashboard JSON text, e.g. "{\\"widgets\\":[]}" (send JSON.stringify(text)); got ${kindOf(value)}`,
-      },
+export const dashboardTextBody = described(
+  schema<string>((value) =>
+    typeof value === 'string'
+      ? { value }
+      : {
+          message: `The body should be a JSON string holding the dashboard JSON text, e.g. "{\\"widgets\\":[]}" (send JSON.stringify(text)); got ${kindOf(value)}`,
+        },
+  ),
+  { type: 'string', description: 'The dashboard JSON text, as a JSON string.', examples: ['{"widgets":[]}'] },
 );
 
 /** The HTML to lint: `text/html` text, or a JSON string; an empty body is empty HTML. */
-export const htmlBody = schema<string>((value) =>
-  value === undefined
-    ? { value: '' }
-    : typeof value === 'string'
-      ? { value }
-      : { message: `The body should be the HTML as text/html, or a JSON string holding it; got ${kindOf(value)}` },
+export const htmlBody = described(
+  schema<string>((value) =>
+    value === undefined
+      ? { value: '' }
+      : typeof value === 'string'
+        ? { value }
+        : { message: `The body should be the HTML as text/html, or a JSON string holding it; got ${kindOf(value)}` },
+  ),
+  { type: 'string', description: 'The HTML, as `text/html` or as a JSON string.' },
 );
+
+/**
+ * A query the handler reads itself (a repeated parameter is its error, which an object of fields cannot show):
+ * every query passes, and the document shows its fields.
+ */
+const queryOf = (properties: Record<string, unknown>) => described(schema<Record<string, string>>((value) => ({ value: value as Record<string, string> })), { type: 'object', properties });
+
+/** The query of POST /api/dashboards. */
+export const dashboardQuery = queryOf({ name: { type: 'string', minLength: 1, maxLength: 255, description: 'Default `dashboard`; 1–255 characters.' } });
+
+/** The query of GET /api/changes. */
+export const changesQuery = queryOf({
+  after: { type: 'integer', minimum: 0, description: 'The last change number seen.' },
+  wait: { type: 'integer', minimum: 0, maximum: 60, description: 'Seconds to wait for a change; default 25, at most 60.' },
+});
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -2,6 +2,9 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { annotation, stableJson } from './annotation.js';
 import type { AnnotationKind } from '../pipeline/index.js';
 import type { AnnotationDecorator } from './annotation.js';
+import type { ValidateAnnotation, ValidateSchemas } from './typed-input.js';
+
+export type { ValidateSchemas };
 
 /** Values of one kind apply at one level only: method-level ones replace class-level ones. */
 function methodWins<T>(name: string, describe: (v: T) => string = stableJson): AnnotationKind<T>['combine'] {
@@ -103,15 +106,6 @@ export function Cache(settings: CacheSettings): AnnotationDecorator<CacheSetting
   return annotation(CacheKind, Object.freeze(value));
 }
 
-export interface ValidateSchemas {
-  readonly body?: StandardSchemaV1;
-  readonly query?: StandardSchemaV1;
-  /**
-   * The status of a failure whose first issue names a field (has a path): 400 (default) or 422 for "well
-   * formed, but a field cannot be applied". Issues about the whole body or query always answer 400.
-   */
-  readonly fieldStatus?: 400 | 422;
-}
 
 const schemaIds = new WeakMap<object, number>();
 let nextSchemaId = 1;
@@ -123,20 +117,24 @@ function schemaKey(s: object | undefined): string {
 
 export const ValidateKind: AnnotationKind<ValidateSchemas> = {
   name: 'Validate',
-  combine: methodWins<ValidateSchemas>('Validate', (v) => `body#${schemaKey(v.body)} query#${schemaKey(v.query)} status#${v.fieldStatus ?? 400}`),
-  sortKey: (v) => `${schemaKey(v.body)}/${schemaKey(v.query)}/${v.fieldStatus ?? 400}`,
+  combine: methodWins<ValidateSchemas>('Validate', (v) => `body#${schemaKey(v.body)} query#${schemaKey(v.query)} params#${schemaKey(v.params)} headers#${schemaKey(v.headers)} status#${v.fieldStatus ?? 400}`),
+  sortKey: (v) => `${schemaKey(v.body)}/${schemaKey(v.query)}/${schemaKey(v.params)}/${schemaKey(v.headers)}/${v.fieldStatus ?? 400}`,
 };
 
 /**
- * Validates the request body and/or query with Standard Schema validators (zod, valibot, arktype, …);
- * failures give 400 (or `fieldStatus` when the first issue names a field) with the `issues` and the
- * `field` they name. The validated values are `ctx.body` and `ctx.validatedQuery`.
+ * Validates the request body, query, path parameters and/or headers with Standard Schema validators (zod,
+ * valibot, arktype, …); failures give 400 (or `fieldStatus` when the first issue names a field) with the
+ * `issues` and the `field` they name. The validated values are `ctx.body`, `ctx.validatedQuery`,
+ * `ctx.validatedParams` and `ctx.validatedHeaders`, typed from the schemas: in the functional form the
+ * handler's `ctx` is inferred; a decorated method declares `ctx: ValidatedContext<typeof schemas>`, and the
+ * decorator refuses (at compile time) a method whose `ctx` claims anything the schemas do not give.
  *
  * @example
- * @Validate({ body: z.object({ sku: z.string() }) }) @Post('/orders') create(ctx) { ... }
- * route('PUT', '/settings', [Validate({ body: settingsSchema, fieldStatus: 422 })], put);
+ * const order = { body: z.object({ sku: z.string(), quantity: z.number().int() }) };
+ * @Validate(order) @Post('/orders') create(ctx: ValidatedContext<typeof order>) { return ctx.body.sku; }
+ * route('PUT', '/orders/:id', [Validate({ params: z.object({ id: z.coerce.number() }) })], (ctx) => ctx.validatedParams.id); // a number
  */
-export function Validate(schemas: ValidateSchemas): AnnotationDecorator<ValidateSchemas> {
+export function Validate<const S extends ValidateSchemas>(schemas: S): ValidateAnnotation<S> {
   const { fieldStatus, ...parts } = schemas ?? {};
   if (fieldStatus !== undefined && fieldStatus !== 400 && fieldStatus !== 422) {
     throw new TypeError(`@Validate: "fieldStatus" must be 400 or 422, got ${JSON.stringify(fieldStatus)}.`);
@@ -146,5 +144,5 @@ export function Validate(schemas: ValidateSchemas): AnnotationDecorator<Validate
       throw new TypeError(`@Validate: "${part}" must be a Standard Schema validator (zod, valibot, arktype, …).`);
     }
   }
-  return annotation(ValidateKind, Object.freeze({ ...schemas }));
+  return annotation(ValidateKind, Object.freeze({ ...schemas })) as unknown as ValidateAnnotation<S>;
 }

@@ -4,6 +4,7 @@ import type { Annotation } from '../pipeline/index.js';
 import { readClassDeclarations } from './metadata.js';
 import { metadataSymbol } from './symbol-metadata.js';
 import { assertMethod, assertPath } from './routes.js';
+import type { RouteContext } from './typed-input.js';
 
 /** A request handler: returns the response body (object → JSON, string → text, undefined → 204) or a `reply()`. */
 export type Handler = (ctx: ExecutionContext) => unknown;
@@ -35,9 +36,10 @@ function checkAnnotations(list: readonly unknown[], where: string): Annotation[]
  *
  * @example
  * app.route(route('GET', '/orders/:id', [Authorize('orders:read'), RateLimit({ permitLimit: 10 })], (ctx) => ({ id: ctx.params.id })));
+ * // ctx is typed from the path (ctx.params.id) and the Validate annotation's schemas (ctx.body, ctx.validatedQuery, …)
  */
-export function route(method: string, path: string, annotations: readonly Annotation[], handler: Handler): RouteDefinition;
-export function route(method: string, path: string, handler: Handler): RouteDefinition;
+export function route<const P extends string, const A extends readonly Annotation[]>(method: string, path: P, annotations: A, handler: (ctx: RouteContext<P, A>) => unknown): RouteDefinition;
+export function route<const P extends string>(method: string, path: P, handler: (ctx: RouteContext<P, []>) => unknown): RouteDefinition;
 export function route(method: string, path: string, a: readonly Annotation[] | Handler, b?: Handler): RouteDefinition {
   const handler = typeof a === 'function' && !isAnnotation(a) ? a : b;
   const annotations = Array.isArray(a) ? a : [];

@@ -21,6 +21,7 @@ import {
 import type { ExecutionContext, Feature, Filter, OutgoingResponse } from '../pipeline/index.js';
 import { assertApplicationFilter, composeFilters, featureOf, sortFilters } from '../pipeline/index.js';
 import { ServiceCollection, ServiceProvider } from '../services/index.js';
+import type { ServiceResolver } from '../services/index.js';
 import { dispatch } from './dispatch.js';
 import type { CompiledRoute, DispatchDeps, IncomingRequest } from './dispatch.js';
 import { injectResponse, injectedRequest, recordResponse } from './inject.js';
@@ -212,6 +213,15 @@ export class App {
   /** The built routes' descriptors (id, method, path, annotations). */
   get routes(): readonly CompiledRoute['info'][] {
     return this.build().#built!.routes.map((r) => r.info);
+  }
+
+  /**
+   * The built app's services (building it on first use): singleton and transient services, for code that reads
+   * an app from outside a request, such as its OpenAPI document reading the authenticators. Scoped services need
+   * a request.
+   */
+  get provider(): ServiceResolver {
+    return this.build().#built!.provider;
   }
 
   /** Runs a request through the same routing and pipeline as the server, without a socket. */

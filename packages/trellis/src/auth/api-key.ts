@@ -44,6 +44,11 @@ export class ApiKeyAuthenticator implements Authenticator {
     } else throw new TypeError('ApiKeyAuthenticator needs { keys }: an object of key → { subject, grants } or a lookup function.');
   }
 
+  /** An API key in its header, for the OpenAPI document. */
+  get securityScheme(): Readonly<Record<string, unknown>> {
+    return { type: 'apiKey', in: 'header', name: this.#header };
+  }
+
   authenticate(ctx: ExecutionContext): AuthenticationResult | Promise<AuthenticationResult> {
     const key = ctx.request.headers.get(this.#header);
     if (key === undefined) return NONE;

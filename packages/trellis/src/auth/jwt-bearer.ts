@@ -40,6 +40,8 @@ function grantsOf(payload: JWTPayload, claim: string): string[] {
  */
 export class JwtBearerAuthenticator implements Authenticator {
   readonly scheme = 'Bearer';
+  /** A JWT in `Authorization: Bearer`, for the OpenAPI document. */
+  readonly securityScheme: Readonly<Record<string, unknown>> = Object.freeze({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   readonly #secret: Uint8Array | undefined;
   readonly #options: JwtBearerAuthenticatorOptions;
   /** jose is loaded on the first bearer token, so apps (and cold starts) that never see one never load it. */

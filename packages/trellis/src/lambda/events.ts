@@ -3,14 +3,13 @@
  * field AWS may leave out is optional (a test event typed by hand in the console often lacks several).
  */
 
-/** Facts about the Lambda invocation, as the Node.js runtime passes them (only what Trellis reads). */
-export interface LambdaContext {
-  readonly awsRequestId?: string;
-  readonly functionName?: string;
-  readonly invokedFunctionArn?: string;
-  getRemainingTimeInMillis?(): number;
-  readonly [key: string]: unknown;
-}
+import type { LambdaContext } from '../widgets/index.js';
+
+/**
+ * The Lambda context a handler may be given: the runtime's context, any field of it missing (a test may pass
+ * `{}`, or nothing).
+ */
+export type GivenLambdaContext = Partial<LambdaContext>;
 
 /** An API Gateway authorizer's output as the event carries it. */
 export interface AuthorizerFacts {

@@ -2,8 +2,7 @@ import { App, BufferBodySource, HttpError, type BodySource, type IncomingRequest
 import { isBinaryContentType } from './binary-body.js';
 import { httpEventKind, notAnHttpEvent } from './event-kind.js';
 import { checkEventFields } from './event-fields.js';
-import type { LambdaContext, LambdaEventKind, LambdaHttpEvent, LambdaHttpResult } from './events.js';
-import type { LambdaContext as WidgetLambdaContext } from '../widgets/index.js';
+import type { GivenLambdaContext, LambdaEventKind, LambdaHttpEvent, LambdaHttpResult } from './events.js';
 import { invocationKey, invocationOf } from './invocation.js';
 import { requestFromEvent } from './request-from-event.js';
 import { resultForEvent } from './result-for-event.js';
@@ -36,14 +35,14 @@ export interface LambdaHandlerOptions {
  * custom-widget event gets widget output (HTML, `{ markdown }` or JSON).
  */
 export interface LambdaHttpHandler {
-  (event: LambdaHttpEvent, context?: LambdaContext): Promise<LambdaHttpResult>;
-  (event: WidgetLambdaEvent, context?: LambdaContext): Promise<WidgetOutput>;
+  (event: LambdaHttpEvent, context?: GivenLambdaContext): Promise<LambdaHttpResult>;
+  (event: WidgetLambdaEvent, context?: GivenLambdaContext): Promise<WidgetOutput>;
 }
 
 /** An app, or a function that makes one (for setup that must wait, such as reading a secret). */
 export type AppSource = App | (() => App | Promise<App>);
 
-const noContext: LambdaContext = Object.freeze({});
+const noContext: GivenLambdaContext = Object.freeze({});
 
 /** A body the event carries but that cannot be read (marked base64 but not base64): a route that reads it gets 400. */
 class UnreadableBody implements BodySource {
@@ -91,7 +90,7 @@ export function lazyApp(source: AppSource): () => App | Promise<App> {
 }
 
 /** An HTTP event as the request every door hands the app, with the invocation's facts in its items. */
-export function incomingFromEvent(kind: LambdaEventKind, event: LambdaHttpEvent, context: LambdaContext | undefined, basePath: string | undefined): IncomingRequest {
+export function incomingFromEvent(kind: LambdaEventKind, event: LambdaHttpEvent, context: GivenLambdaContext | undefined, basePath: string | undefined): IncomingRequest {
   checkEventFields(kind, event as unknown as Record<string, unknown>);
   const request = requestFromEvent(kind, event, basePath);
   return {
@@ -135,10 +134,10 @@ export function lambdaHandler(source: AppSource, options: LambdaHandlerOptions =
   const widget = options.widget ?? {};
   const routeParam = checkWidgetOptions(widget);
   const appFor = lazyApp(source);
-  const handler = async (event: unknown, context: LambdaContext = noContext): Promise<LambdaHttpResult | WidgetOutput> => {
+  const handler = async (event: unknown, context: GivenLambdaContext = noContext): Promise<LambdaHttpResult | WidgetOutput> => {
     const kind = httpEventKind(event);
     if (kind === null) {
-      if (isWidgetEvent(event)) return answerWidgetEvent(await appFor(), event, context as unknown as WidgetLambdaContext, routeParam, widget);
+      if (isWidgetEvent(event)) return answerWidgetEvent(await appFor(), event, context, routeParam, widget);
       throw notAnHttpEvent(event);
     }
     const httpEvent = event as LambdaHttpEvent;

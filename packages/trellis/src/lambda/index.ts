@@ -16,10 +16,11 @@ export type {
   ApiGatewayHttpEvent,
   ApiGatewayRestEvent,
   AuthorizerFacts,
-  LambdaContext,
+  GivenLambdaContext,
   LambdaEventKind,
   LambdaHttpEvent,
   LambdaHttpResult,
 } from './events.js';
+export type { LambdaContext } from '../widgets/index.js';
 // CloudWatch custom-widget events (src/lambda/widget).
 export * from './widget/index.js';

@@ -1,5 +1,5 @@
 import type { ExecutionContext } from '../index.js';
-import type { AlbEvent, ApiGatewayHttpEvent, ApiGatewayRestEvent, AuthorizerFacts, LambdaContext, LambdaEventKind, LambdaHttpEvent } from './events.js';
+import type { AlbEvent, ApiGatewayHttpEvent, ApiGatewayRestEvent, AuthorizerFacts, GivenLambdaContext, LambdaEventKind, LambdaHttpEvent } from './events.js';
 
 /**
  * What the Lambda invocation says about a request, beyond HTTP: read it with `lambdaInvocation(ctx)` in a
@@ -11,7 +11,7 @@ export interface LambdaInvocation {
   /** The event as Lambda delivered it. */
   readonly event: LambdaHttpEvent;
   /** The Lambda context object (an empty object when the handler was called without one). */
-  readonly context: LambdaContext;
+  readonly context: GivenLambdaContext;
   /** The caller's address as the gateway saw it; for a load balancer, the last `X-Forwarded-For` entry. */
   readonly sourceIp: string | undefined;
   /** The gateway's id for the request (`requestContext.requestId`); undefined behind a load balancer. */
@@ -64,7 +64,7 @@ function httpAuthorizer(event: ApiGatewayHttpEvent): AuthorizerFacts | undefined
 }
 
 /** Reads the invocation facts of an event of a known kind. */
-export function invocationOf(kind: LambdaEventKind, event: LambdaHttpEvent, context: LambdaContext, sourceIp: string | undefined): LambdaInvocation {
+export function invocationOf(kind: LambdaEventKind, event: LambdaHttpEvent, context: GivenLambdaContext, sourceIp: string | undefined): LambdaInvocation {
   const awsRequestId = typeof context.awsRequestId === 'string' ? context.awsRequestId : undefined;
   if (kind === 'alb') {
     return { kind, event: event as AlbEvent, context, sourceIp, requestId: undefined, awsRequestId, stage: undefined, stageVariables: undefined, authorizer: undefined };

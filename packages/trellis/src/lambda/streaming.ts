@@ -1,7 +1,7 @@
 import { Readable, pipeline, type Writable } from 'node:stream';
 import type { OutgoingResponse } from '../index.js';
 import { httpEventKind, notAnHttpEvent } from './event-kind.js';
-import type { LambdaContext, LambdaHttpEvent } from './events.js';
+import type { GivenLambdaContext, LambdaHttpEvent } from './events.js';
 import { checkBasePath, incomingFromEvent, lazyApp, type AppSource } from './handler.js';
 
 /** How Lambda's Node.js runtime knows a handler streams its response (what `awslambda.streamifyResponse` sets). */
@@ -14,7 +14,7 @@ export type LambdaResponseStream = Writable & { setContentType?(contentType: str
 
 /** A streaming handler, as Lambda's Node.js runtime calls it: `(event, responseStream, context)`. */
 export interface LambdaStreamingHandler {
-  (event: LambdaHttpEvent, responseStream: LambdaResponseStream, context?: LambdaContext): Promise<void>;
+  (event: LambdaHttpEvent, responseStream: LambdaResponseStream, context?: GivenLambdaContext): Promise<void>;
 }
 
 /** The status-and-headers prelude of a function URL's streamed response (payload 2.0's shape). */
@@ -43,7 +43,7 @@ function prelude(response: OutgoingResponse): string {
 export function lambdaStreamingHandler(source: AppSource, options: { basePath?: string } = {}): LambdaStreamingHandler {
   const basePath = checkBasePath(options.basePath);
   const appFor = lazyApp(source);
-  const handler = async (event: unknown, responseStream: LambdaResponseStream, context?: LambdaContext): Promise<void> => {
+  const handler = async (event: unknown, responseStream: LambdaResponseStream, context?: GivenLambdaContext): Promise<void> => {
     const kind = httpEventKind(event);
     if (kind === null) throw notAnHttpEvent(event);
     if (kind !== 'function-url' && kind !== 'api-gateway-http') {

@@ -14,6 +14,12 @@ export type AuthenticationResult =
 export interface Authenticator {
   /** Named in `WWW-Authenticate` on a 401 (e.g. `Bearer`, `ApiKey`). */
   readonly scheme: string;
+  /**
+   * How an OpenAPI document (`trellis/openapi`) describes the credentials it reads: an OpenAPI Security Scheme
+   * Object such as `{ type: 'apiKey', in: 'header', name: 'x-api-key' }`. Without it the document says
+   * `{ type: 'http', scheme }`.
+   */
+  readonly securityScheme?: Readonly<Record<string, unknown>>;
   authenticate(ctx: ExecutionContext): AuthenticationResult | Promise<AuthenticationResult>;
 }
 

@@ -82,6 +82,10 @@ export class ExecutionContext {
   body: unknown = undefined;
   /** The validated query (set by the serialization stage when the handler declares a query schema). */
   validatedQuery: unknown = undefined;
+  /** The validated path parameters (set when the handler declares a params schema; `params` keeps the raw strings). */
+  validatedParams: unknown = undefined;
+  /** The validated request headers (set when the handler declares a headers schema; names in lower case). */
+  validatedHeaders: unknown = undefined;
   /** @internal the filter now running, for recording who refused. */
   currentFilter = '';
   readonly #bodySource: BodySource;

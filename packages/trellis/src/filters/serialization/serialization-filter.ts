@@ -15,9 +15,21 @@ async function runHandler(ctx: ExecutionContext, settings: SerializationSettings
     const format = bodyFormat(ctx.request.headers.get('content-type'), body);
     ctx.body = await readBody(ctx.bodySource, format, body?.limit ?? settings.bodyLimit);
   }
-  if (schemas?.body) ctx.body = await validate(schemas.body, ctx.body, 'body', schemas.fieldStatus);
-  if (schemas?.query) ctx.validatedQuery = await validate(schemas.query, Object.fromEntries(ctx.request.query), 'query', schemas.fieldStatus);
+  if (schemas !== undefined) {
+    // Path and headers first: they say which resource and how; then the query and the body.
+    if (schemas.params) ctx.validatedParams = await validate(schemas.params, { ...ctx.params }, 'params', schemas.fieldStatus);
+    if (schemas.headers) ctx.validatedHeaders = await validate(schemas.headers, headerObject(ctx), 'headers', schemas.fieldStatus);
+    if (schemas.query) ctx.validatedQuery = await validate(schemas.query, Object.fromEntries(ctx.request.query), 'query', schemas.fieldStatus);
+    if (schemas.body) ctx.body = await validate(schemas.body, ctx.body, 'body', schemas.fieldStatus);
+  }
   respondWith(ctx, await ctx.route.invoke(ctx));
+}
+
+/** The request headers as an object for a headers schema: lower-case names, repeated values joined with `, `. */
+function headerObject(ctx: ExecutionContext): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of ctx.request.headers.entries()) out[name] = value;
+  return out;
 }
 
 /** The app's error handler for `error`, when one takes it: its result or its own error becomes the response. */

@@ -1,30 +1,10 @@
 // `describe` events: Markdown documentation generated from the app's routes, their summaries and schemas.
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
-import { annotation, Validate, type AnnotationDecorator, type AnnotationKind, type App, type RouteInfo } from '../../index.js';
+import { Describe, DescribeKind, Validate, type App, type DescribeSettings, type RouteInfo } from '../../index.js';
 import { RateLimitKind, type RateLimitSettings } from '../../ratelimit/index.js';
 
-export const DescribeKind: AnnotationKind<string> = {
-  name: 'Describe',
-  // One summary per handler: a method-level one replaces a class-level one.
-  combine: (classLevel, methodLevel) => {
-    const level = methodLevel.length > 0 ? methodLevel : classLevel;
-    return level.length > 0 ? [level.join('\n\n')] : [];
-  },
-  sortKey: (v) => v,
-};
-
-/**
- * Documents a route in one or a few sentences of Markdown: a widget function answers `describe` events with
- * every route's summary, its parameters (from the route's `Validate` schemas) and its rate limits.
- *
- * @example
- * route('GET', '/alarms', [Describe('Lists alarms in **ALARM** state.'), Validate({ query: schema })], list);
- * class Widgets { @Describe('The overview.') @Get('/') overview() { … } }
- */
-export function Describe(summary: string): AnnotationDecorator<string> {
-  if (typeof summary !== 'string' || summary.trim() === '') throw new TypeError('@Describe takes a non-empty Markdown summary of the route.');
-  return annotation(DescribeKind, summary.trim());
-}
+// The annotation is the core's: the same `Describe` gives the app's OpenAPI document its summaries.
+export { Describe, DescribeKind };
 
 /** Options of the generated documentation. */
 export interface DescribeOptions {
@@ -116,9 +96,10 @@ export function describeWidgetRoutes(app: App, routeParam: string, options: Desc
   );
   if (routes.length === 0) out.push('This function has no widget routes.');
   for (const route of routes) {
-    const summary = route.annotations.find((a) => a.kind === DescribeKind)?.value as string | undefined;
+    const described = route.annotations.find((a) => a.kind === DescribeKind)?.value as DescribeSettings | undefined;
     out.push(`### \`${route.path}\`${route.method === 'POST' ? ' (POST)' : ''}`, '');
-    if (summary) out.push(summary, '');
+    if (described?.summary) out.push(described.summary, '');
+    if (described?.description) out.push(described.description, '');
     out.push(...parameters(route), '');
     const limited = limits(route);
     if (limited.length) out.push(...limited, '');

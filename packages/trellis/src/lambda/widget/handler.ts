@@ -75,12 +75,12 @@ async function dispatch(app: App, path: string, query: string, invocation: Retur
  * export const handler = async (event, context) =>
  *   isWidgetEvent(event) ? handleWidgetEvent(app, event, context) : httpHandler(event, context);
  */
-export async function handleWidgetEvent(app: App, event: unknown, context?: LambdaContext, options: WidgetEventOptions = {}): Promise<WidgetOutput> {
+export async function handleWidgetEvent(app: App, event: unknown, context?: Partial<LambdaContext>, options: WidgetEventOptions = {}): Promise<WidgetOutput> {
   return answerWidgetEvent(app, event, context, checkWidgetOptions(options), options);
 }
 
 /** `handleWidgetEvent` with options already checked when the handler was made (`routeParam` is their route parameter). */
-export async function answerWidgetEvent(app: App, event: unknown, context: LambdaContext | undefined, routeParam: string, options: WidgetEventOptions): Promise<WidgetOutput> {
+export async function answerWidgetEvent(app: App, event: unknown, context: Partial<LambdaContext> | undefined, routeParam: string, options: WidgetEventOptions): Promise<WidgetOutput> {
   if (!isWidgetEvent(event)) {
     throw new TypeError('handleWidgetEvent takes a CloudWatch custom-widget event (an object with widgetContext, or { describe: true }).');
   }
@@ -107,7 +107,7 @@ export async function answerWidgetEvent(app: App, event: unknown, context: Lambd
  * app.route(route('GET', '/', () => html`<h1>Hello</h1>`));
  * export const handler = widgetHandler(app);
  */
-export function widgetHandler(app: App, options: WidgetEventOptions = {}): (event: unknown, context?: LambdaContext) => Promise<WidgetOutput> {
+export function widgetHandler(app: App, options: WidgetEventOptions = {}): (event: unknown, context?: Partial<LambdaContext>) => Promise<WidgetOutput> {
   const routeParam = checkWidgetOptions(options);
   app.build();
   return (event, context) => answerWidgetEvent(app, event, context, routeParam, options);

@@ -12,7 +12,7 @@ export interface WidgetInvocation<WidgetParams = unknown> {
   /** The event's `widgetContext`. */
   readonly widgetContext: WidgetContext<WidgetParams>;
   /** The Lambda context of the invocation, when the host passed one. */
-  readonly lambdaContext: LambdaContext | undefined;
+  readonly lambdaContext: Partial<LambdaContext> | undefined;
   /** The merged parameters (also the request body and query), without the route parameter. */
   readonly values: Readonly<Record<string, unknown>>;
   /** The name of the parameter that picks the route. */
@@ -84,7 +84,7 @@ export function widgetRequest(method: string, path: string, query: string, invoc
 }
 
 /** Builds what handlers read of an event. */
-export function invocationOf(event: WidgetLambdaEvent, lambdaContext: LambdaContext | undefined, values: Record<string, unknown>, routeParam: string): WidgetInvocation {
+export function invocationOf(event: WidgetLambdaEvent, lambdaContext: Partial<LambdaContext> | undefined, values: Record<string, unknown>, routeParam: string): WidgetInvocation {
   return { event, widgetContext: contextOf(event) as WidgetContext, lambdaContext, values, routeParam };
 }
 
