@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startS3Emulator, type S3Emulator } from '../../packages/harness/src/cli/s3-emulator.js';
 import {
-  createHarness, FunctionRegistry, FunctionsConfigError, validateFunctionsConfig, type FunctionsConfig, type Harness, type InvokeOutcome,
+  createInterpreter, FunctionRegistry, FunctionsConfigError, validateFunctionsConfig, type FunctionsConfig, type Interpreter, type InvokeOutcome,
 } from '../../packages/harness/src/dashboard/index.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/functions/', import.meta.url));
@@ -26,7 +26,7 @@ function registry(config: FunctionsConfig): FunctionRegistry {
 }
 
 /** A one-widget dashboard for an endpoint, read through the harness: what the console would show. */
-async function render(harness: Harness, endpoint: string, params: object): Promise<{ html: string; error: unknown }> {
+async function render(harness: Interpreter, endpoint: string, params: object): Promise<{ html: string; error: unknown }> {
   const dash = await harness.load({ widgets: [{ type: 'custom', width: 12, height: 6, properties: { endpoint, params } }] }, { name: endpoint });
   const widget = await dash.widget(0);
   return { html: widget.html, error: widget.error };
@@ -101,7 +101,7 @@ describe('the AWS SDK a Node.js function finds, as on Lambda', () => {
 
 describe('a local AWS endpoint: widgets read an S3 emulator with data in it', () => {
   let s3: S3Emulator;
-  let harness: Harness;
+  let harness: Interpreter;
   before(async () => {
     s3 = await startS3Emulator(['reports']);
     await s3.put('reports', 'daily.html', '<h2>Daily report</h2><p>All 12 checks passed.</p>');
@@ -112,7 +112,7 @@ describe('a local AWS endpoint: widgets read an S3 emulator with data in it', ()
       },
       fixtures,
     );
-    harness = createHarness({ functions: config, clock: () => NOW });
+    harness = createInterpreter({ functions: config, clock: () => NOW });
   });
   after(async () => {
     await harness?.close();
@@ -142,7 +142,7 @@ describe('a local AWS endpoint: widgets read an S3 emulator with data in it', ()
 });
 
 describe('setup modules: AWS calls stubbed with aws-sdk-client-mock before the handler loads', () => {
-  let harness: Harness;
+  let harness: Interpreter;
   before(() => {
     const config = validateFunctionsConfig(
       {
@@ -155,7 +155,7 @@ describe('setup modules: AWS calls stubbed with aws-sdk-client-mock before the h
       },
       fixtures,
     );
-    harness = createHarness({ functions: config, clock: () => NOW });
+    harness = createInterpreter({ functions: config, clock: () => NOW });
   });
   after(() => harness?.close());
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  createHarness, DashboardValidationError, NotFoundError, OverBudgetError, UnprocessableError, type WidgetView,
+  createInterpreter, DashboardValidationError, NotFoundError, OverBudgetError, UnprocessableError, type WidgetView,
 } from '../../packages/harness/src/dashboard/index.js';
 import { arn, fakeClock, inProcessFunctions, type Handler } from '../fixtures/dashboards/in-process-functions.js';
 
@@ -10,7 +10,7 @@ const NOW = Date.UTC(2024, 4, 1, 12, 0, 0);
 function setup(handlers: Record<string, Handler>) {
   const clock = fakeClock(NOW);
   const functions = inProcessFunctions(handlers);
-  const harness = createHarness({ functions, clock: clock.now });
+  const harness = createInterpreter({ functions, clock: clock.now });
   return { harness, functions, clock };
 }
 
@@ -415,7 +415,7 @@ test('loading keeps the exact text and reports every validation problem', async 
 
 test('dashboards are isolated; past maxDashboards a new one is refused and none is dropped; the list keeps its order', async () => {
   const clock = fakeClock(NOW);
-  const harness = createHarness({ functions: inProcessFunctions({ f: () => '<p>f</p>' }), clock: clock.now, maxDashboards: 2 });
+  const harness = createInterpreter({ functions: inProcessFunctions({ f: () => '<p>f</p>' }), clock: clock.now, maxDashboards: 2 });
   const a = await harness.load({ widgets: [custom('f')] }, { name: 'a' });
   const b = await harness.load({ widgets: [custom('f')] }, { name: 'b' });
   await a.setState({ theme: 'dark' });
@@ -474,7 +474,7 @@ test('params that are not an object are not spread but still reach widgetContext
 
 test('functions run through the registry: a Lambda context, callback style, unknown endpoints named', async () => {
   const clock = fakeClock(NOW);
-  const harness = createHarness({
+  const harness = createInterpreter({
     clock: clock.now,
     functions: {
       functions: {

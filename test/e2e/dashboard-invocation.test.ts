@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { createHarness } from '../../packages/harness/src/dashboard/index.js';
+import { createInterpreter } from '../../packages/harness/src/dashboard/index.js';
 import { arn, fakeClock, inProcessFunctions, type Handler } from '../fixtures/dashboards/in-process-functions.js';
 
 function setup(handlers: Record<string, Handler>) {
   const functions = inProcessFunctions(handlers);
-  const harness = createHarness({ functions, clock: fakeClock().now });
+  const harness = createInterpreter({ functions, clock: fakeClock().now });
   return { harness, functions };
 }
 

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { createHarness, type StateInput } from '../../packages/harness/src/dashboard/index.js';
+import { createInterpreter, type StateInput } from '../../packages/harness/src/dashboard/index.js';
 import { arn, fakeClock, inProcessFunctions } from '../fixtures/dashboards/in-process-functions.js';
 
 const WIDGET_HTML = '<p>own</p><a>Swap</a><cwdb-action action="html"><p>swapped</p></cwdb-action>';
@@ -47,7 +47,7 @@ test('property: functions run exactly when the console would run them', async ()
     fc.tuple(fc.constant(widgets), fc.array(opArb(widgets.length), { maxLength: 25 })));
   await fc.assert(fc.asyncProperty(scenario, async ([updateOns, ops]) => {
     const clock = fakeClock();
-    const harness = createHarness({ functions: inProcessFunctions({ w: () => WIDGET_HTML }), clock: clock.now });
+    const harness = createInterpreter({ functions: inProcessFunctions({ w: () => WIDGET_HTML }), clock: clock.now });
     const dash = await harness.load({
       widgets: updateOns.map((u) => ({ type: 'custom', properties: { endpoint: arn('w'), ...(u ? { updateOn: u } : {}) } })),
     });

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { createHarness } from '../../packages/harness/src/dashboard/index.js';
+import { createInterpreter } from '../../packages/harness/src/dashboard/index.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/dashboards/', import.meta.url));
 
 test('an unmodified Node.js Lambda module runs through the driver in a child process', async (t) => {
-  const harness = createHarness({ functions: { functions: {
+  const harness = createInterpreter({ functions: { functions: {
     greeter: { handler: 'greeter.handler', timeoutSeconds: 20 },
     chatty: { handler: 'greeter.chatty', timeoutSeconds: 20 },
   }, baseDir: fixtures } });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
-  createHarness, loadFunctionsFile, UnprocessableError, type DashboardDriver, type Harness, type WidgetView,
+  createInterpreter, loadFunctionsFile, UnprocessableError, type DashboardDriver, type Interpreter, type WidgetView,
 } from '../../packages/harness/src/dashboard/index.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../packages/harness/examples/', import.meta.url));
@@ -23,7 +23,7 @@ interface GridWidget {
 const WIDGETS = (JSON.parse(SOURCE) as { widgets: GridWidget[] }).widgets;
 
 describe('the bundled example dashboard', { timeout: 120_000 }, () => {
-  let harness: Harness;
+  let harness: Interpreter;
   const load = (text: string | object = SOURCE): Promise<DashboardDriver> => harness.load(text, { name: 'examples' });
   /** The index of the widget with this title in the example dashboard. */
   const byTitle = (title: string): number => {
@@ -39,7 +39,7 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
   const single = (endpoint: string, params?: object) => load({ widgets: [{ type: 'custom', width: 12, height: 6, properties: { endpoint, ...(params ? { params } : {}) } }] });
 
   before(async () => {
-    harness = createHarness({ functions: await loadFunctionsFile(`${EXAMPLES}functions.json`), clock: () => NOW });
+    harness = createInterpreter({ functions: await loadFunctionsFile(`${EXAMPLES}functions.json`), clock: () => NOW });
   });
   after(() => harness?.close());
 

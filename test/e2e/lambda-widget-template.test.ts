@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { createHarness } from '../../packages/harness/src/dashboard/index.js';
+import { createInterpreter } from '../../packages/harness/src/dashboard/index.js';
 import { readTemplate, validateTemplateFile, validateTemplateObject } from '../support/cloudformation-template.js';
 
 const TEMPLATE = fileURLToPath(new URL('../../examples/lambda-widget/template.yaml', import.meta.url));
@@ -47,7 +47,7 @@ describe('examples/lambda-widget/template.yaml', () => {
     assert.deepEqual(variables, { FunctionArn: { 'Fn::GetAtt': ['ServiceStatusFunction', 'Arn'] } });
     const text = body.replaceAll('${FunctionArn}', ARN);
     assert.doesNotMatch(text, /\$\{/, 'every substitution is one the template provides');
-    const harness = createHarness({ functions: { functions: {} } });
+    const harness = createInterpreter({ functions: { functions: {} } });
     try {
       const dash = await harness.load(text, { name: 'service-status' });
       assert.deepEqual(dash.widgets().map((w) => [w.type, w.title, w.endpoint]), [

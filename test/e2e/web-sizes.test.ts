@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { cellPixelSize, createHarness, loadFunctionsFile } from '../../packages/harness/src/dashboard/index.js';
+import { cellPixelSize, createInterpreter, loadFunctionsFile } from '../../packages/harness/src/dashboard/index.js';
 import { startHarness, type RunningHarness } from '../../packages/harness/src/harness/index.js';
 import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
 import { FIXTURE_DASHBOARD, NARROW_DASHBOARD, fixtureFunctions } from './web-fixtures.js';
@@ -213,7 +213,7 @@ describe('widgets at their real size on the page, in chromium', { skip, timeout:
     const { dashboardWidth } = await api(`${ids.samples}/state`);
     assert.equal(String(dashboardWidth), await page.locator('#grid').getAttribute('data-width'), 'the page sent its measured width');
     const drawn = new Map((await drawnFrames()).map((f) => [f.id, f.screen]));
-    const driver = createHarness({ functions: { functions: fixtureFunctions([]) } });
+    const driver = createInterpreter({ functions: { functions: fixtureFunctions([]) } });
     try {
       const dash = await driver.load(FIXTURE_DASHBOARD);
       await dash.setState({ dashboardWidth });

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createHarness, loadFunctionsFile, type DashboardDriver, type Harness, type WidgetView } from 'trellis-harness/dashboard';
+import { createInterpreter, loadFunctionsFile, type DashboardDriver, type Interpreter, type WidgetView } from 'trellis-harness/dashboard';
 
 /** The project folder. */
 const PROJECT = fileURLToPath(new URL('../', import.meta.url));
@@ -13,7 +13,7 @@ const SOURCE = readFileSync(`${PROJECT}dashboard.json`, 'utf8');
 const NOW = Date.UTC(2024, 4, 1, 12, 0, 0);
 
 describe('the service status widget', { timeout: 120_000 }, () => {
-  let harness: Harness;
+  let harness: Interpreter;
   let dash: DashboardDriver;
   const clean = (w: WidgetView, what: string) => {
     assert.equal(w.error, null, `${what}: ${JSON.stringify(w.error)}`);
@@ -21,7 +21,7 @@ describe('the service status widget', { timeout: 120_000 }, () => {
   };
 
   before(async () => {
-    harness = createHarness({ functions: await loadFunctionsFile(`${PROJECT}functions.json`), clock: () => NOW });
+    harness = createInterpreter({ functions: await loadFunctionsFile(`${PROJECT}functions.json`), clock: () => NOW });
     dash = await harness.load(SOURCE, { name: 'operations' });
   });
   after(() => harness?.close());

@@ -18,7 +18,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createHarness, resolveTemplate, TemplateError, validateFunctionsConfig, type FunctionSpec } from '../dashboard/index.js';
+import { createInterpreter, resolveTemplate, TemplateError, validateFunctionsConfig, type FunctionSpec } from '../dashboard/index.js';
 import { startS3Emulator } from './s3-emulator.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/aws/', import.meta.url));
@@ -175,7 +175,7 @@ export async function run(args: string[]): Promise<number> {
       runs.push({ sample, key, runtime, how, dashboard: stack.dashboards[0]!.text });
     }
   }
-  const harness = createHarness({ functions: validateFunctionsConfig({ functions }, samplesDir) });
+  const harness = createInterpreter({ functions: validateFunctionsConfig({ functions }, samplesDir) });
   const rows: Row[] = [];
   try {
     for (const run of runs) {

@@ -95,10 +95,3 @@ function isInvoker(v: FunctionsConfig | FunctionInvoker): v is FunctionInvoker {
 export function createInterpreter(options: InterpreterOptions): Interpreter {
   return new Interpreter(options);
 }
-
-/** @deprecated The earlier name of {@link Interpreter}. */
-export type Harness = Interpreter;
-/** @deprecated The earlier name of {@link InterpreterOptions}. */
-export type HarnessOptions = InterpreterOptions;
-/** @deprecated The earlier name of {@link createInterpreter}. */
-export const createHarness = createInterpreter;

@@ -171,7 +171,7 @@ export function resolveTemplate(template: unknown, options: TemplateOptions & { 
  *
  * @example
  * const t = await loadTemplate('examples/lambda-widget/template.yaml', { region: 'eu-west-1', parameters: { DashboardName: 'ops' } });
- * const harness = createHarness({ functions: t.functions });
+ * const harness = createInterpreter({ functions: t.functions });
  * const dash = await harness.load(t.dashboards[0]!.text, { name: t.dashboards[0]!.name });
  */
 export async function loadTemplate(file: string, options: TemplateOptions = {}): Promise<LoadedTemplate> {

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createHarness } from '../index.js';
+import { createInterpreter } from '../index.js';
 import { defaultStackName, loadTemplate, resolveTemplate, TemplateError, type LoadedTemplate } from './index.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../../../../examples/', import.meta.url));
@@ -188,7 +188,7 @@ Resources:
   assert.match(readFileSync(join(String(spec.handler), '..', 'index.js'), 'utf8'), /Hello/);
   assert.equal(t.dashboards[0]!.name, 'hello-us-east-1');
   assert.match(t.dashboards[0]!.text, /"title": "SUM\(\$\{SUM\}\)"/);
-  const harness = createHarness({ functions: { ...t.functions, functions: { ...t.functions.functions, [key]: { ...spec, runtime: 'nodejs' } } } });
+  const harness = createInterpreter({ functions: { ...t.functions, functions: { ...t.functions.functions, [key]: { ...spec, runtime: 'nodejs' } } } });
   try {
     const dash = await harness.load(t.dashboards[0]!.text, { name: t.dashboards[0]!.name });
     const view = await dash.widget(0);
