@@ -72,6 +72,21 @@ const kinds: Record<string, () => Promise<number>> = {
       const { RateLimit } = await ratelimit();
       app.route(route('GET', '/hello', [RateLimit(NEVER_REACHED)], () => payload));
     }),
+  // POST /orders with a JSON body validated by a schema: zod through Validate, beside Fastify's JSON Schema.
+  'trellis-validated': () =>
+    trellis(async (app, { route, Validate }) => {
+      const { z } = await import('zod');
+      const order = z.object({ sku: z.string().min(1), qty: z.number().int().min(1) });
+      app.route(route('POST', '/orders', [Validate({ body: order })], (ctx) => ({ sku: ctx.body.sku, qty: ctx.body.qty })));
+    }),
+  'fastify-validated': async () => {
+    const { default: Fastify } = await import('fastify');
+    const app = Fastify({ logger: false });
+    const body = { type: 'object', required: ['sku', 'qty'], properties: { sku: { type: 'string', minLength: 1 }, qty: { type: 'integer', minimum: 1 } } };
+    app.post<{ Body: { sku: string; qty: number } }>('/orders', { schema: { body } }, async (request) => ({ sku: request.body.sku, qty: request.body.qty }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    return (app.server.address() as AddressInfo).port;
+  },
   'fastify-hello': () => fastify(false),
   'fastify-rate-limited': () => fastify(true),
 };
