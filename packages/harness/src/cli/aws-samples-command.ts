@@ -13,13 +13,14 @@
 // serves on 127.0.0.1 instead of the public web (the machine may have no network). Every other sample calls
 // AWS without credentials and must fail with a credentials error before any network call.
 // Exit code 0 when every Node.js sample loads and the three data samples render their data.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createInterpreter, resolveTemplate, TemplateError, validateFunctionsConfig, type FunctionSpec } from '../dashboard/index.js';
 import { startS3Emulator } from './s3-emulator.js';
+import { startLocalHttps } from './local-https.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/aws/', import.meta.url));
 const REGION = 'us-east-1';
@@ -134,12 +135,15 @@ export async function run(args: string[]): Promise<number> {
   }
   const names = readdirSync(samplesDir).filter((n) => existsSync(join(samplesDir, n, 'dashboard.json')) && (!values.only || n === values.only)).sort();
 
-  const pages = createServer((req, res) => {
+  const servePage = (req: IncomingMessage, res: ServerResponse): void => {
     const page = PAGES[req.url ?? ''];
     if (!page) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': page.type }).end(page.body);
-  });
+  };
+  const pages = createServer(servePage);
   const pagesPort = await listen(pages);
+  // Node.js samples fetch with the https module only: they get the same pages over HTTPS, trusting its certificate.
+  const securePages = await startLocalHttps(servePage);
   const s3 = await startS3Emulator(['custom-widget-demo-bucket']);
   await s3.put('custom-widget-demo-bucket', 'sample-report.html', REPORT);
 
@@ -170,6 +174,10 @@ export async function run(args: string[]): Promise<number> {
         how = `setup: ${SETUP[sample].map((f) => f.split('/').pop()).join(', ')}`;
       } else if (LOCAL_URLS[sample]) {
         how = 'URLs on 127.0.0.1';
+        if (runtime === 'Node.js' && securePages) {
+          spec.environment = { ...spec.environment, NODE_EXTRA_CA_CERTS: securePages.caFile };
+          how = 'HTTPS URLs on 127.0.0.1';
+        }
       }
       functions[arn] = spec;
       runs.push({ sample, key, runtime, how, dashboard: stack.dashboards[0]!.text });
@@ -189,7 +197,8 @@ export async function run(args: string[]): Promise<number> {
       let local = 0;
       for (const widget of source.widgets) {
         if (widget.type === 'custom' && LOCAL_URLS[run.sample] && widget.properties.params?.url) {
-          widget.properties.params.url = `http://127.0.0.1:${pagesPort}${LOCAL_URLS[run.sample]![local++ % LOCAL_URLS[run.sample]!.length]}`;
+          const origin = run.runtime === 'Node.js' && securePages ? `https://127.0.0.1:${securePages.port}` : `http://127.0.0.1:${pagesPort}`;
+          widget.properties.params.url = `${origin}${LOCAL_URLS[run.sample]![local++ % LOCAL_URLS[run.sample]!.length]}`;
         }
       }
       const dash = await harness.load(source, { name: run.key });
@@ -215,6 +224,7 @@ export async function run(args: string[]): Promise<number> {
     await harness.close();
     await s3.close();
     pages.close();
+    securePages?.close();
   }
   const cell = (s: string) => s.replaceAll('|', '\\|');
   process.stdout.write('| Sample | Runtime | Run with | Result |\n|---|---|---|---|\n');
