@@ -15,13 +15,15 @@ export function legend(names: readonly string[], x: number, y: number, width: nu
   let row = 0;
   let at = x;
   for (let i = 0; i < names.length; i++) {
-    const label = fitText(names[i]!, Math.min(width - 16, 220));
+    // 16 for the swatch and its gap, 12 after: an item is never wider than the legend.
+    const label = fitText(names[i]!, Math.min(width - 28, 220));
     const w = 16 + textWidth(label) + 12;
     // On the last row, an item that is not the last leaves room to say how many are left out.
     const room = () => x + width - (row === rows - 1 && i < names.length - 1 ? MORE : 0);
     if (at > x && at + w > room()) {
       if (row === rows - 1) {
-        svg += `<text x="${coord(at)}" y="${coord(y + row * LEGEND_ROW + 9)}">+${names.length - i} more</text>`;
+        // Where the row's items left room for it, or at the room kept at the row's end when one item filled the row.
+        svg += `<text x="${coord(Math.min(at, x + width - MORE))}" y="${coord(y + row * LEGEND_ROW + 9)}">+${names.length - i} more</text>`;
         break;
       }
       row++;

@@ -29,7 +29,8 @@ function absolute(d: string): [number, number][] {
     else if (cmd === 'l') [x, y] = [x + n[0]!, y + n[1]!];
     else if (cmd === 'h') x += n[0]!;
     else if (cmd === 'v') y += n[0]!;
-    out.push([Math.round(x * 10) / 10, Math.round(y * 10) / 10]);
+    // `|| 0`: a sum that lands on zero from below is -0, which deepEqual tells from 0.
+    out.push([Math.round(x * 10) / 10 || 0, Math.round(y * 10) / 10 || 0]);
   }
   return out;
 }

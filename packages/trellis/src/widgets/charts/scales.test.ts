@@ -52,3 +52,9 @@ test('extent skips gaps and is undefined without numbers', () => {
   assert.equal(extent([NaN]), undefined);
   assert.equal(extent([]), undefined);
 });
+
+test('a domain whose ends are too close to tell apart maps to the middle, never to NaN', () => {
+  const scale = linearScale(7.4e-323, 8e-323, 27.5, 2.5);
+  assert.equal(scale(7.4e-323), 15);
+  assert.equal(scale(8e-323), 15);
+});

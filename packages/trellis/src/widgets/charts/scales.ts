@@ -2,12 +2,13 @@
 
 /** Maps a domain onto a range linearly; a zero-width domain maps to the middle of the range. */
 export function linearScale(d0: number, d1: number, r0: number, r1: number): (v: number) => number {
-  if (d1 === d0) {
+  // In halves, so that domains as wide as ±1.7e308 do not overflow.
+  const half = d1 / 2 - d0 / 2;
+  // A domain too narrow to tell apart (equal ends, or subnormal ones whose halves round together) is a point.
+  if (d1 === d0 || half === 0) {
     const mid = (r0 + r1) / 2;
     return () => mid;
   }
-  // In halves, so that domains as wide as ±1.7e308 do not overflow.
-  const half = d1 / 2 - d0 / 2;
   const range = r1 - r0;
   return (v) => r0 + ((v / 2 - d0 / 2) / half) * range;
 }
