@@ -182,6 +182,31 @@ for (const kind of kinds) {
       assert.throws(() => RateLimit({ blockSeconds: 0 }), /blockSeconds must be a positive number/);
     });
 
+    it('countOnly: only failed (or only successful) requests count, once their outcome is known', async () => {
+      const login = route('POST', '/login', [RateLimit({ name: 'login', permitLimit: 3, windowSeconds: 60, countOnly: 'failures' })], (ctx) =>
+        ctx.request.headers.get('x-password') === 'right' ? { ok: true } : reply({ ok: false }, { status: 401 }),
+      );
+      const exports = route('POST', '/export', [RateLimit({ name: 'exports', permitLimit: 2, windowSeconds: 60, countOnly: 'successes' })], (ctx) =>
+        ctx.request.headers.get('x-fail') === 'yes' ? reply(null, { status: 500 }) : { done: true },
+      );
+      const { app } = appWith(kind, [login, exports]);
+      const attempt = (password: string) => app.inject({ method: 'POST', url: '/login', headers: { 'x-password': password } });
+      for (let i = 0; i < 10; i++) assert.equal((await attempt('right')).statusCode, 200, 'successful logins are not counted');
+      assert.equal((await attempt('wrong')).headers['ratelimit-remaining'], '3', 'the headers say what was left when it was admitted');
+      assert.equal((await attempt('wrong')).statusCode, 401);
+      assert.equal((await attempt('wrong')).statusCode, 401);
+      const limited = await attempt('right');
+      assert.equal(limited.statusCode, 429, 'three failures spent the limit: even the right password waits');
+      assert.equal(limited.headers['ratelimit-remaining'], '0');
+      assert.equal((await attempt('wrong')).statusCode, 429, 'a refused request is not counted again');
+      const run = (fail: boolean) => app.inject({ method: 'POST', url: '/export', headers: fail ? { 'x-fail': 'yes' } : {} });
+      for (let i = 0; i < 5; i++) assert.equal((await run(true)).statusCode, 500, 'failed exports are not counted');
+      assert.equal((await run(false)).statusCode, 200);
+      assert.equal((await run(false)).statusCode, 200);
+      assert.equal((await run(false)).statusCode, 429, 'two successes spent the limit');
+      assert.throws(() => RateLimit({ countOnly: 'all' as never }), /countOnly must be "failures" or "successes"/);
+    });
+
     it('a refusal for its cost tells the permits actually left', async () => {
       const { app } = appWith(kind, [
         route('POST', '/rows', [RateLimit({ name: 'rows', permitLimit: 10, windowSeconds: 60, cost: (ctx) => Number(ctx.request.query.get('n') ?? 1) })], () => 'ok'),

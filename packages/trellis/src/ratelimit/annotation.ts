@@ -7,9 +7,9 @@ import { rateLimitFeature } from './feature.js';
 
 const describeCost = (cost: RateLimitSettings['cost']) => (typeof cost === 'function' ? `cost: ${cost.name || 'a function'}` : `cost: ${cost}`);
 const describe = (s: RateLimitSettings) =>
-  `@RateLimit({ name: "${s.name}", permitLimit: ${s.permitLimit}, windowSeconds: ${s.windowSeconds}, scope: "${s.scope}", ${describeCost(s.cost)}${s.budget === undefined ? '' : `, budget: "${s.budget}"`}${s.blockSeconds === undefined ? '' : `, blockSeconds: ${s.blockSeconds}`} })`;
+  `@RateLimit({ name: "${s.name}", permitLimit: ${s.permitLimit}, windowSeconds: ${s.windowSeconds}, scope: "${s.scope}", ${describeCost(s.cost)}${s.budget === undefined ? '' : `, budget: "${s.budget}"`}${s.blockSeconds === undefined ? '' : `, blockSeconds: ${s.blockSeconds}`}${s.countOnly === undefined ? '' : `, countOnly: "${s.countOnly}"`} })`;
 const same = (a: RateLimitSettings, b: RateLimitSettings) =>
-  a.permitLimit === b.permitLimit && a.windowSeconds === b.windowSeconds && a.scope === b.scope && a.cost === b.cost && a.budget === b.budget && a.blockSeconds === b.blockSeconds;
+  a.permitLimit === b.permitLimit && a.windowSeconds === b.windowSeconds && a.scope === b.scope && a.cost === b.cost && a.budget === b.budget && a.blockSeconds === b.blockSeconds && a.countOnly === b.countOnly;
 
 function oneLevel(values: RateLimitSettings[], handler: string, level: string): Map<string, RateLimitSettings> {
   const byName = new Map<string, RateLimitSettings>();
@@ -81,11 +81,15 @@ export const RateLimitKind: FeatureKind<RateLimitSettings> = {
  * // app.route(group({ annotations: [RateLimit({ name: 'app', budget: 'app', permitLimit: 1000, windowSeconds: 60 })] }, routes))
  * // a caller that overruns 5 logins a minute is refused for 15 minutes:
  * // RateLimit({ name: 'login', permitLimit: 5, windowSeconds: 60, blockSeconds: 900 })
+ * // only failed logins count: RateLimit({ name: 'login-failures', permitLimit: 5, windowSeconds: 900, countOnly: 'failures' })
  * // a bulk export spends one permit per 100 rows asked for:
  * // RateLimit({ name: 'rows', permitLimit: 100, cost: (ctx) => Math.max(1, Math.ceil(Number(ctx.request.query.get('rows') ?? 100) / 100)) })
  */
 export function RateLimit(options: Partial<RateLimitSettings> = {}): AnnotationDecorator<RateLimitSettings> {
-  const { permitLimit = 100, windowSeconds = 60, name = 'default', scope = RateLimitScope.Transport, cost = 1, budget, blockSeconds } = options ?? {};
+  const { permitLimit = 100, windowSeconds = 60, name = 'default', scope = RateLimitScope.Transport, cost = 1, budget, blockSeconds, countOnly } = options ?? {};
+  if (countOnly !== undefined && countOnly !== 'failures' && countOnly !== 'successes') {
+    throw new TypeError(`@RateLimit: countOnly must be "failures" or "successes", got ${JSON.stringify(countOnly)}.`);
+  }
   if (blockSeconds !== undefined && (typeof blockSeconds !== 'number' || !Number.isFinite(blockSeconds) || blockSeconds <= 0)) {
     throw new TypeError(`@RateLimit: blockSeconds must be a positive number of seconds, got ${String(blockSeconds)}.`);
   }
@@ -110,6 +114,7 @@ export function RateLimit(options: Partial<RateLimitSettings> = {}): AnnotationD
   const settings: { -readonly [K in keyof RateLimitSettings]: RateLimitSettings[K] } = { permitLimit, windowSeconds, name, scope, cost };
   if (budget !== undefined) settings.budget = budget;
   if (blockSeconds !== undefined) settings.blockSeconds = blockSeconds;
+  if (countOnly !== undefined) settings.countOnly = countOnly;
   return annotation(RateLimitKind, Object.freeze(settings));
 }
 

@@ -293,13 +293,23 @@ async function acquireEach(pass: Pass, store: RateLimitStore, plan: ScopePlan, o
         return refuse(ctx, pass.configuration, acquired, decision, outcomes, true);
       }
     }
+    const countOnly = plan.countOnly[i];
     let decision: RateLimitDecision;
     try {
-      decision = await store.acquire(partition, policy, new AcquireRequest(ctx, acquired.cost));
+      // A counter that counts by outcome is only looked at now (more than its limit is asked for: refused, never
+      // counted, and the refusal tells the permits left); the request is counted after the handler.
+      decision = await store.acquire(partition, policy, new AcquireRequest(ctx, countOnly === undefined ? acquired.cost : policy.permitLimit + 1));
     } catch (error) {
       return storeFailed(pass, acquired, error);
     }
     if (badDecision(decision)) return storeFailed(pass, acquired, notADecision(decision));
+    if (countOnly !== undefined && decision.failedOpen === undefined) {
+      const left = Math.max(0, Math.min(policy.permitLimit, decision.remaining));
+      const allowed = left >= acquired.cost;
+      const reset = left === policy.permitLimit ? 0 : decision.reset;
+      decision = { allowed, limit: policy.permitLimit, remaining: left, reset, retryAfter: allowed ? 0 : Math.max(1, reset) };
+      if (allowed) deferCount(ctx, { partition, policy, cost: acquired.cost, countOnly, store });
+    }
     if (!decision.allowed && block !== undefined) {
       // Overrun: the caller is now blocked for the block's length (its one permit is taken).
       try {
@@ -315,6 +325,44 @@ async function acquireEach(pass: Pass, store: RateLimitStore, plan: ScopePlan, o
     if (!decision.allowed) return refuse(ctx, pass.configuration, acquired, decision, outcomes);
   }
   writeHeaders(ctx.responseHeaders, outcomes, pass.configuration.headerFormats);
+}
+
+/** Counters that count by outcome, to be counted once the response is known. */
+const DEFERRED = Symbol('trellis.ratelimit.deferred');
+
+interface DeferredCount {
+  readonly partition: string;
+  readonly policy: RateLimitPolicy;
+  readonly cost: number;
+  readonly countOnly: 'failures' | 'successes';
+  readonly store: RateLimitStore;
+}
+
+function deferCount(ctx: ExecutionContext, count: DeferredCount): void {
+  const list = ctx.items.get(DEFERRED) as DeferredCount[] | undefined;
+  if (list) list.push(count);
+  else ctx.items.set(DEFERRED, [count]);
+}
+
+/**
+ * After the response is known: counts the request on each counter that counts its outcome. A request the
+ * rate limits refused themselves is not counted again; a store that fails here is logged (the answer has gone).
+ */
+async function countOutcome(ctx: ExecutionContext): Promise<void> {
+  const list = ctx.items.get(DEFERRED) as DeferredCount[] | undefined;
+  if (!list) return;
+  ctx.items.delete(DEFERRED);
+  const refusal = ctx.refusal;
+  if (refusal !== null && refusal.by.startsWith('rate-limit:')) return;
+  const status = refusal?.status ?? ctx.response?.status ?? 500;
+  for (const count of list) {
+    if ((count.countOnly === 'failures') !== status >= 400) continue;
+    try {
+      await count.store.acquire(count.partition, count.policy, new AcquireRequest(ctx, count.cost));
+    } catch (error) {
+      logOf(ctx)?.failed(`Rate limit "${count.policy.name}" on ${count.policy.handler}: the request's outcome could not be counted`, error);
+    }
+  }
 }
 
 const blockPolicies = new WeakMap<RateLimitPolicy, RateLimitPolicy>();
@@ -334,7 +382,7 @@ function acquireAll(ctx: ExecutionContext, plan: ScopePlan, store: RateLimitStor
   const observer = ctx.services.tryGet(RateLimitObserver);
   const pass: Pass = { ctx, configuration, observer, partition };
   const { policies, shared } = plan;
-  if (policies.length === 1 && !shared && plan.unitCost && !plan.blocking && observer === undefined && ctx.services.tryGet(RateLimitPolicyResolver) === undefined) {
+  if (policies.length === 1 && !shared && plan.unitCost && !plan.blocking && !plan.deferred && observer === undefined && ctx.services.tryGet(RateLimitPolicyResolver) === undefined) {
     return acquireOne(pass, store, policies[0]!);
   }
   // Headers report across both scopes: the outcomes are shared only when the handler has limits at both.
@@ -365,7 +413,17 @@ function withoutSkipped(ctx: ExecutionContext, plan: ScopePlan, skip: RateLimitS
   if (kept.length === plan.policies.length) return plan;
   const costs = kept.map((i) => plan.costs[i]!);
   const blocks = kept.map((i) => plan.blocks[i]);
-  return { policies: kept.map((i) => plan.policies[i]!), costs, unitCost: costs.every((c) => c === 1), blocks, blocking: blocks.some((b) => b !== undefined), shared: plan.shared };
+  const countOnly = kept.map((i) => plan.countOnly[i]);
+  return {
+    policies: kept.map((i) => plan.policies[i]!),
+    costs,
+    unitCost: costs.every((c) => c === 1),
+    blocks,
+    blocking: blocks.some((b) => b !== undefined),
+    countOnly,
+    deferred: countOnly.some((c) => c !== undefined),
+    shared: plan.shared,
+  };
 }
 
 function rateLimitFilter(name: string, order: number, kinds: RateLimitKinds, scope: RateLimitScope): Filter {
@@ -374,7 +432,9 @@ function rateLimitFilter(name: string, order: number, kinds: RateLimitKinds, sco
     order,
     appliesTo: (route: RouteInfo) => planFor(route, kinds, scope).policies.length > 0,
     run(ctx, next) {
-      const pending = limit(ctx, planFor(ctx.route, kinds, scope));
+      const plan = planFor(ctx.route, kinds, scope);
+      const pending = limit(ctx, plan);
+      if (plan.deferred) return (pending ? pending.then(next) : next()).then(() => countOutcome(ctx));
       return pending ? pending.then(next) : next();
     },
   };

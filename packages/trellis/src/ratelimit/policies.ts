@@ -13,6 +13,10 @@ export interface ScopePlan {
   readonly blocks: readonly (number | undefined)[];
   /** True when some counter blocks after a refusal. */
   readonly blocking: boolean;
+  /** Which outcome each counter counts (once the response is known), in the order of `policies`; undefined for every request. */
+  readonly countOnly: readonly ('failures' | 'successes' | undefined)[];
+  /** True when some counter counts by outcome. */
+  readonly deferred: boolean;
   /** True when the handler is limited at both scopes: the headers then report across both. */
   readonly shared: boolean;
 }
@@ -71,7 +75,8 @@ function scopePlan(route: RouteInfo, settings: readonly RateLimitSettings[], sha
   );
   const costs = Object.freeze(settings.map((s) => s.cost ?? 1));
   const blocks = Object.freeze(settings.map((s) => s.blockSeconds));
-  return { policies, costs, unitCost: costs.every((c) => c === 1), blocks, blocking: blocks.some((b) => b !== undefined), shared };
+  const countOnly = Object.freeze(settings.map((s) => s.countOnly));
+  return { policies, costs, unitCost: costs.every((c) => c === 1), blocks, blocking: blocks.some((b) => b !== undefined), countOnly, deferred: countOnly.some((c) => c !== undefined), shared };
 }
 
 /**

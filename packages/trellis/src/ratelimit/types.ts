@@ -103,6 +103,12 @@ export interface RateLimitSettings {
   /** Permits one request spends: a whole number (default 1), or a function of the request. */
   readonly cost: number | RateLimitCostFunction;
   /**
+   * Counts only the requests whose outcome is a failure (status ≥ 400) or a success (below 400), once the
+   * response is known: admission checks the counted outcomes so far, and the request is counted after the
+   * handler when its outcome is the one counted. Requests in flight are not counted until they finish.
+   */
+  readonly countOnly?: 'failures' | 'successes';
+  /**
    * Seconds a caller is refused on this limit after it was refused once (its counter overrun), whatever the
    * counter says by then; undefined (the default) for no block.
    */
