@@ -1,14 +1,14 @@
 // What DynamoDBRateLimitStore does when DynamoDB goes away or stops answering, and that limiting resumes after.
 // These tests stop and freeze a real dynalite process, so they wait on real time (bounded by deadlines).
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBRateLimitStore, RateLimitStoreUnavailableError, type DynamoDBRateLimitStoreOptions } from '../../packages/trellis/src/ratelimit/dynamodb/index.js';
 import type { RateLimitDecision } from '../../packages/trellis/src/ratelimit/types.js';
 import { burstPolicy } from '../support/rate-limit-policy.js';
-import { dynamoClient, startDynalite, type DynaliteHandle } from '../support/dynalite-server.js';
-import { createRateLimitTable } from '../support/dynamodb-table.js';
+import type { DynaliteHandle } from '../support/dynalite-server.js';
+import { createRateLimitTable, dynaliteWithTable } from '../support/dynamodb-table.js';
 
 const TABLE = 'rate-limits';
 const TIMEOUT_MS = 250;
@@ -35,15 +35,8 @@ async function exhaust(store: DynamoDBRateLimitStore, partition: string): Promis
 describe('DynamoDBRateLimitStore when DynamoDB fails', () => {
   let server: DynaliteHandle;
   let client: DynamoDBClient;
-  before(async () => {
-    server = await startDynalite();
-    client = dynamoClient(server.endpoint);
-    await createRateLimitTable(client, TABLE);
-  });
-  after(async () => {
-    client?.destroy();
-    await server?.close();
-  });
+  const db = dynaliteWithTable(TABLE);
+  before(() => ({ server, client } = db));
 
   const stores = (): { open: DynamoDBRateLimitStore; closed: DynamoDBRateLimitStore } => {
     const base: DynamoDBRateLimitStoreOptions = { client, tableName: TABLE, keyPrefix: `f:${randomUUID()}:`, timeoutMs: TIMEOUT_MS };

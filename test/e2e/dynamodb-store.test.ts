@@ -3,7 +3,7 @@
 // the item DynamoDB returns with a failed condition, a counter that keeps changing, and input that counts
 // nothing. On dynalite (a DynamoDB implementation started here), and on a scripted client for what dynalite
 // does not do (it returns no item with a failed condition). And the table the documentation defines.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -12,8 +12,7 @@ import { GetItemCommand, PutItemCommand, ScanCommand, type DynamoDBClient } from
 import { DynamoDBRateLimitStore, RateLimitStoreUnavailableError, dynamoDBRateLimitTable, type DynamoDBRateLimitStoreOptions } from '../../packages/trellis/src/ratelimit/dynamodb/index.js';
 import { ManualClock, readRateLimitCounter, type RateLimitDecision } from '../../packages/trellis/src/ratelimit/index.js';
 import { burstPolicy } from '../support/rate-limit-policy.js';
-import { dynamoClient, startDynalite, type DynaliteHandle } from '../support/dynalite-server.js';
-import { createRateLimitTable } from '../support/dynamodb-table.js';
+import { dynaliteWithTable } from '../support/dynamodb-table.js';
 import { parseTemplate } from '../support/cloudformation-yaml.js';
 import { validateTemplate } from '../support/cloudformation-validate.js';
 
@@ -33,17 +32,9 @@ function counting(client: DynamoDBClient): { client: DynamoDBClient; sent: strin
 }
 
 describe('DynamoDBRateLimitStore on dynalite', () => {
-  let server: DynaliteHandle;
   let client: DynamoDBClient;
-  before(async () => {
-    server = await startDynalite();
-    client = dynamoClient(server.endpoint);
-    await createRateLimitTable(client, TABLE);
-  });
-  after(async () => {
-    client?.destroy();
-    await server?.close();
-  });
+  const db = dynaliteWithTable(TABLE);
+  before(() => ({ client } = db));
 
   const store = (options: Partial<DynamoDBRateLimitStoreOptions> & { clock: ManualClock }) =>
     new DynamoDBRateLimitStore({ client, tableName: TABLE, keyPrefix: `s:${randomUUID()}:`, timeoutMs: 10_000, ...options });

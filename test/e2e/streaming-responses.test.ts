@@ -6,12 +6,13 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { Readable, Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { createApp, reply, route, serverSentEvents } from '../../packages/trellis/src/index.js';
 import type { App } from '../../packages/trellis/src/index.js';
 import { lambdaHandler, lambdaStreamingHandler } from '../../packages/trellis/src/lambda/index.js';
 import { httpEvent, lambdaContext, readResult } from '../support/lambda-events.js';
+import { bigStream, MB } from '../fixtures/streaming/big-stream.js';
 import { SOURCE_NODE_ARGS } from '../support/source-node.js';
 import { fileURLToPath } from 'node:url';
 
@@ -22,7 +23,6 @@ function gate(): { wait: Promise<void>; open: () => void } {
   return { wait, open };
 }
 
-const MB = 1024 * 1024;
 
 function streamingApp(state: { gate: ReturnType<typeof gate>; finished: boolean; stopped: boolean; produced: number }): App {
   const app = createApp();
@@ -35,25 +35,7 @@ function streamingApp(state: { gate: ReturnType<typeof gate>; finished: boolean;
         state.finished = true;
       })(),
     ),
-    route('GET', '/big', [], () => {
-      const piece = Buffer.alloc(MB, 0x61);
-      let sent = 0;
-      return reply(
-        new Readable({
-          read() {
-            if (sent === 100) return void this.push(null);
-            sent++;
-            state.produced = sent;
-            this.push(piece);
-          },
-          destroy(error, done) {
-            if (sent < 100) state.stopped = true;
-            done(error);
-          },
-        }),
-        { headers: { 'content-type': 'application/octet-stream' } },
-      );
-    }),
+    route('GET', '/big', [], () => bigStream(state)),
     route('GET', '/web', [], () => new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('from a web stream')); c.close(); } })),
     route('GET', '/bad-chunk', [], () => (async function* () { yield 'ok '; yield { not: 'bytes' }; })()),
     route('GET', '/events', [], () =>
