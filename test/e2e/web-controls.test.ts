@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FrameLocator, Page } from 'playwright-core';
 import { startHarness, type RunningHarness } from '../../packages/harness/src/harness/index.js';
-import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
+import { chromiumSkipReason, launchChromium, recordPageProblems, type ChromiumHandle } from '../support/chromium.js';
 import { FIXTURE_DASHBOARD, fixtureFunctions } from './web-fixtures.js';
 import { settledAtWidth } from './web-layout-facts.js';
 
@@ -46,10 +46,7 @@ describe('harness page controls in chromium (browser in New York)', { skip, time
     browser = await launchChromium({ viewport: { width: 1600, height: 1000 }, timezoneId: ZONE });
     page = await browser.context.newPage();
     page.setDefaultTimeout(STEP.timeout);
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    recordPageProblems(page, problems);
     await page.goto(`${harness.url}/#/dashboards/${id}`);
     await page.locator('[data-widget-id="widget-2"][data-state="ready"]').waitFor(STEP);
   });

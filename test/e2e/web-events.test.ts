@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FrameLocator, Page } from 'playwright-core';
 import { startHarness, type RunningHarness } from '../../packages/harness/src/harness/index.js';
-import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
+import { chromiumSkipReason, launchChromium, recordPageProblems, type ChromiumHandle } from '../support/chromium.js';
 import { settledAtWidth } from './web-layout-facts.js';
 
 const skip = chromiumSkipReason();
@@ -75,10 +75,7 @@ describe('harness web page: events, forms, styles and errors in chromium', { ski
     browser = await launchChromium();
     page = await browser.context.newPage();
     page.setDefaultTimeout(STEP.timeout);
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    recordPageProblems(page, problems);
     url = `${harness.url}/#/dashboards/${id}`;
     await page.goto(url);
     await page.locator('[data-widget-id="widget-0"][data-state="ready"]').waitFor(STEP);

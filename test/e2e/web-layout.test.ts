@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { loadFunctionsFile } from '../../packages/harness/src/dashboard/index.js';
 import { startHarness, type RunningHarness } from '../../packages/harness/src/harness/index.js';
-import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
+import { chromiumSkipReason, launchChromium, recordPageProblems, type ChromiumHandle } from '../support/chromium.js';
 import { FIXTURE_DASHBOARD, LONG_TITLE, fixtureFunctions } from './web-fixtures.js';
 import { layoutFacts, screenshotPath, seriousViolations, settledAtWidth, type LayoutFacts } from './web-layout-facts.js';
 
@@ -77,10 +77,7 @@ describe('harness page layout at the console fidelity, in chromium', { skip, tim
     browser = await launchChromium({ viewport: { width: 1280, height: 900 } });
     page = await browser.context.newPage();
     page.setDefaultTimeout(STEP.timeout);
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    recordPageProblems(page, problems);
   });
 
   after(async () => {

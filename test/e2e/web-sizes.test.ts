@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { cellPixelSize, createInterpreter, loadFunctionsFile } from '../../packages/harness/src/dashboard/index.js';
 import { startHarness, type RunningHarness } from '../../packages/harness/src/harness/index.js';
-import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
+import { chromiumSkipReason, launchChromium, recordPageProblems, type ChromiumHandle } from '../support/chromium.js';
 import { FIXTURE_DASHBOARD, NARROW_DASHBOARD, fixtureFunctions } from './web-fixtures.js';
 import { layoutFacts, screenshotPath, seriousViolations, settledAtWidth } from './web-layout-facts.js';
 
@@ -67,10 +67,7 @@ describe('widgets at their real size on the page, in chromium', { skip, timeout:
     browser = await launchChromium({ viewport: { width: 1280, height: 900 } });
     page = await browser.context.newPage();
     page.setDefaultTimeout(STEP.timeout);
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    recordPageProblems(page, problems);
   });
 
   after(async () => {

@@ -4,10 +4,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ConsoleMessage, FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Page } from 'playwright-core';
 import { loadFunctionsFile } from '../../packages/harness/src/dashboard/index.js';
 import { startHarness, type RunningHarness } from '../../packages/harness/src/harness/index.js';
-import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
+import { chromiumSkipReason, launchChromium, recordPageProblems, type ChromiumHandle } from '../support/chromium.js';
 import { settledAtWidth } from './web-layout-facts.js';
 
 const skip = chromiumSkipReason();
@@ -35,10 +35,7 @@ describe('harness web page in chromium', { skip, timeout: 180_000 }, () => {
     browser = await launchChromium();
     page = await browser.context.newPage();
     page.setDefaultTimeout(STEP.timeout);
-    page.on('console', (m: ConsoleMessage) => {
-      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    recordPageProblems(page, problems);
     await page.goto(`${harness.url}/`);
     await page.locator('body[data-ready="true"]').waitFor(STEP);
   });

@@ -9,7 +9,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -64,4 +64,12 @@ export async function launchChromium(options: { viewport?: { width: number; heig
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** Records into `problems` what a page reports that a test should fail on: console errors and warnings, and uncaught errors. */
+export function recordPageProblems(page: Page, problems: string[]): void {
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
 }

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { TemplateError } from './errors.js';
+import { errorOf } from './template-error.test-suite.js';
 import { NO_VALUE, Resolver } from './intrinsics.js';
 import { resolveParameters } from './parameters.js';
 import { parseSub } from './sub.js';
@@ -51,16 +52,6 @@ const resolverFor = (text: string): Resolver => parsedWith(text).resolver;
 function value(expr: string, given: Record<string, string> = {}): unknown {
   const { resolver, template } = parsedWith(`${BASE}\nOutputs:\n  Out:\n    Value: ${expr}\n`, given);
   return resolver.resolve(template.Outputs.Out.Value, ['Outputs', 'Out', 'Value']);
-}
-
-function errorOf(work: () => unknown): TemplateError {
-  try {
-    work();
-  } catch (error) {
-    assert.ok(error instanceof TemplateError, `a TemplateError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected a TemplateError');
 }
 
 test('Ref: parameters give their value, functions their name, other resources their name or a stand-in', () => {

@@ -2,20 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { TemplateError } from './errors.js';
+import { errorOf } from './template-error.test-suite.js';
 import { parseTemplateText } from './yaml-tags.js';
 
 const parse = (text: string, file = 'template.yaml') => parseTemplateText(text, file).value;
-
-/** The TemplateError a call throws. */
-function errorOf(work: () => unknown): TemplateError {
-  try {
-    work();
-  } catch (error) {
-    assert.ok(error instanceof TemplateError, `a TemplateError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected a TemplateError');
-}
 
 test("every short form becomes CloudFormation's JSON form, in scalar, sequence and mapping forms", () => {
   const value = parse(`
