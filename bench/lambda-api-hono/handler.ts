@@ -1,7 +1,7 @@
 // The guide's orders API (examples/lambda-api) written with Hono, for the bundle benchmark: the same routes,
 // API keys read from SSM Parameter Store at init, grants, a per-caller limit of 20 a minute with RateLimit-*
-// headers (hono-rate-limiter), a cached health check, and ioredis loaded only when REDIS_URL is set, as the
-// guide's handler loads it.
+// headers (hono-rate-limiter), a cached health check, ioredis loaded only when REDIS_URL is set and the
+// DynamoDB client only when RATE_LIMIT_TABLE is, as the guide's handler loads them.
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { Hono, type Context, type Next } from 'hono';
 import { handle } from 'hono/aws-lambda';
@@ -30,7 +30,9 @@ async function readApiKeys(): Promise<Record<string, Caller>> {
 
 const keys = await readApiKeys();
 const redis = process.env.REDIS_URL ? new (await import('ioredis')).Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 }) : undefined;
+const dynamo = !redis && process.env.RATE_LIMIT_TABLE ? new (await import('@aws-sdk/client-dynamodb')).DynamoDBClient({}) : undefined;
 void redis;
+void dynamo;
 const orders = new Map<string, Order>();
 
 const authorize = (grant?: string) => async (c: Context<Env>, next: Next) => {

@@ -1,7 +1,8 @@
 // The Lambda entry point (Handler: handler.handler). Everything here runs once per execution environment,
 // during Lambda's init phase: the API keys are read from SSM Parameter Store (a SecureString, decrypted) and
-// kept for the environment's life, and the app is built. With REDIS_URL set, rate limits are counted in Redis
-// across all execution environments; without it, each environment counts on its own.
+// kept for the environment's life, and the app is built. Rate limits are counted where every execution
+// environment shares them: in Redis when REDIS_URL is set, else in the DynamoDB table RATE_LIMIT_TABLE names
+// (template.yaml makes it); with neither, each environment counts on its own.
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type { ApiKeyIdentity } from 'trellis';
 import { lambdaHandler } from 'trellis/lambda';
@@ -18,14 +19,22 @@ async function readApiKeys(): Promise<Record<string, ApiKeyIdentity>> {
 }
 
 /**
- * The Redis store when REDIS_URL is set. The Redis client is loaded only then, so an environment that counts on
- * its own never spends its cold start loading it; the bundler still sees the import and packs ioredis.
+ * The shared rate-limit store, if any. A store's client is loaded only when that store is used, so a cold start
+ * never spends time loading the other; the bundler still sees both imports and packs ioredis (the AWS SDK
+ * comes with Lambda's Node.js runtimes).
  */
 async function sharedStore(): Promise<RateLimitStore | undefined> {
   const url = process.env.REDIS_URL;
-  if (!url) return undefined;
-  const [{ Redis }, { RedisRateLimitStore }] = await Promise.all([import('ioredis'), import('trellis/ratelimit/redis')]);
-  return new RedisRateLimitStore({ client: new Redis(url, { maxRetriesPerRequest: 1 }), keyPrefix: 'orders:' });
+  if (url) {
+    const [{ Redis }, { RedisRateLimitStore }] = await Promise.all([import('ioredis'), import('trellis/ratelimit/redis')]);
+    return new RedisRateLimitStore({ client: new Redis(url, { maxRetriesPerRequest: 1 }), keyPrefix: 'orders:' });
+  }
+  const tableName = process.env.RATE_LIMIT_TABLE;
+  if (tableName) {
+    const [{ DynamoDBClient }, { DynamoDBRateLimitStore }] = await Promise.all([import('@aws-sdk/client-dynamodb'), import('trellis/ratelimit/dynamodb')]);
+    return new DynamoDBRateLimitStore({ client: new DynamoDBClient({}), tableName, keyPrefix: 'orders:' });
+  }
+  return undefined;
 }
 
 export const handler = lambdaHandler(createOrdersApp({ apiKeys: await readApiKeys(), store: await sharedStore() }));

@@ -4,6 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { mockClient } from 'aws-sdk-client-mock';
+import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import { dynaliteWithTable } from '../support/dynamodb-table.js';
 import { httpEvent, lambdaContext, readResult } from '../support/lambda-events.js';
 
 type Handler = (event: unknown, context?: unknown) => Promise<any>;
@@ -64,6 +66,47 @@ describe('the Lambda API example', () => {
     assert.equal(last.headers['ratelimit-limit'], '20');
     const other = await call({ path: '/orders', headers: { 'x-api-key': 'key-ana' } });
     assert.equal(other.statusCode, 200, 'another caller has an allowance of its own');
+  });
+});
+
+describe('the Lambda API example with the rate-limit table its template makes', () => {
+  const db = dynaliteWithTable('orders-rate-limits');
+  let ssm: ReturnType<typeof mockClient>;
+  const saved = { ...process.env };
+  /** Two execution environments: the handler module loaded twice, each building its app and store at init. */
+  const environments: Handler[] = [];
+  before(async () => {
+    ssm = mockClient(SSMClient);
+    ssm.on(GetParameterCommand).resolves({ Parameter: { Value: JSON.stringify({ 'key-bob': { subject: 'bob', grants: ['orders:read'] } }) } });
+    Object.assign(process.env, {
+      API_KEYS_PARAMETER: '/orders-api/api-keys',
+      RATE_LIMIT_TABLE: 'orders-rate-limits',
+      AWS_ENDPOINT_URL_DYNAMODB: db.server.endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+    });
+    delete process.env.REDIS_URL;
+    for (const environment of ['a', 'b']) {
+      environments.push(((await import(`../../examples/lambda-api/handler.js?environment=${environment}`)) as { handler: Handler }).handler);
+    }
+  });
+  after(() => {
+    ssm.restore();
+    process.env = saved;
+  });
+
+  it('counts one caller in the table across execution environments: 20 admitted in all, then 429', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 24; i++) {
+      const handler = environments[i % 2]!;
+      statuses.push(readResult(await handler(httpEvent('http-api', { path: '/orders', headers: { 'x-api-key': 'key-bob' } }), lambdaContext())).statusCode);
+    }
+    assert.deepEqual(statuses, [...Array.from({ length: 20 }, () => 200), 429, 429, 429, 429]);
+    const { Items = [] } = await db.client.send(new ScanCommand({ TableName: 'orders-rate-limits' }));
+    assert.equal(Items.length, 1, 'one counter: the caller on the per-caller limit');
+    assert.match(Items[0]!.pk!.S!, /^orders:/);
+    assert.ok(Number(Items[0]!.ttl!.N) > Date.now() / 1000, 'the item expires through Time to Live');
   });
 });
 

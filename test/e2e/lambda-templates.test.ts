@@ -13,7 +13,7 @@ describe('the Lambda API example\'s SAM template', () => {
     assert.deepEqual(validateTemplate(readTemplate(API_TEMPLATE)), []);
   });
 
-  it('deploys the example handler behind an HTTP API with payload 2.0, on Node.js 24, its API keys read from SSM', () => {
+  it('deploys the example handler behind an HTTP API with payload 2.0, on Node.js 24, its API keys read from SSM, its rate limits counted in DynamoDB', () => {
     const template = readTemplate(API_TEMPLATE) as any;
     const fn = template.Resources.OrdersFunction;
     assert.equal(fn.Type, 'AWS::Serverless::Function');
@@ -21,8 +21,23 @@ describe('the Lambda API example\'s SAM template', () => {
     assert.deepEqual(fn.Metadata.BuildProperties.EntryPoints, ['handler.ts']);
     assert.equal(template.Globals.Function.Runtime, 'nodejs24.x');
     assert.deepEqual(fn.Properties.Events.Api, { Type: 'HttpApi', Properties: { ApiId: { Ref: 'OrdersApi' }, Path: '/{proxy+}', Method: 'ANY', PayloadFormatVersion: '2.0' } });
-    assert.deepEqual(Object.keys(fn.Properties.Environment.Variables).sort(), ['API_KEYS_PARAMETER', 'NODE_OPTIONS', 'REDIS_URL']);
-    assert.deepEqual(fn.Properties.Policies, [{ SSMParameterReadPolicy: { ParameterName: { Ref: 'ApiKeysParameter' } } }]);
+    assert.deepEqual(Object.keys(fn.Properties.Environment.Variables).sort(), ['API_KEYS_PARAMETER', 'NODE_OPTIONS', 'RATE_LIMIT_TABLE', 'REDIS_URL']);
+    assert.deepEqual(fn.Properties.Environment.Variables.RATE_LIMIT_TABLE, { Ref: 'RateLimitTable' });
+    assert.deepEqual(fn.Properties.Policies, [
+      { SSMParameterReadPolicy: { ParameterName: { Ref: 'ApiKeysParameter' } } },
+      { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: ['dynamodb:UpdateItem', 'dynamodb:GetItem'], Resource: { 'Fn::GetAtt': ['RateLimitTable', 'Arn'] } }] },
+    ]);
+  });
+
+  it('makes the rate-limit table as the store defines it: on demand, key pk, Time to Live on ttl', async () => {
+    const { dynamoDBRateLimitTable } = await import('../../packages/trellis/src/ratelimit/dynamodb/index.js');
+    const table = (readTemplate(API_TEMPLATE) as any).Resources.RateLimitTable;
+    const { createTable, timeToLive } = dynamoDBRateLimitTable('ignored');
+    assert.equal(table.Type, 'AWS::DynamoDB::Table');
+    assert.equal(table.Properties.BillingMode, createTable.BillingMode);
+    assert.deepEqual(table.Properties.AttributeDefinitions, createTable.AttributeDefinitions);
+    assert.deepEqual(table.Properties.KeySchema, createTable.KeySchema);
+    assert.deepEqual(table.Properties.TimeToLiveSpecification, timeToLive.TimeToLiveSpecification);
   });
 });
 

@@ -8,11 +8,12 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { alive } from './process-alive.js';
 
 const run = promisify(execFile);
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -40,8 +41,25 @@ function built(): boolean {
 }
 
 /**
+ * Whether a lock folder was left by a run that is gone: its holder's process id (the file `pid` in it) names
+ * no running process, or it has had no `pid` for longer than taking a lock takes.
+ */
+function abandoned(lock: string): boolean {
+  try {
+    return !alive(Number(readFileSync(join(lock, 'pid'), 'utf8')));
+  } catch {
+    try {
+      return Date.now() - statSync(lock).mtimeMs > 5_000;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/**
  * Builds `dist/` unless it is newer than every source file it is made from. Test files run at the same time
- * take turns through a lock folder, so one builds and the others wait for it.
+ * take turns through a lock folder, so one builds and the others wait for it; a lock whose holder was killed
+ * is taken over.
  */
 async function ensureBuilt(): Promise<void> {
   const lock = join(tmpdir(), `trellis-build-${createHash('sha256').update(REPO).digest('hex').slice(0, 16)}`);
@@ -49,9 +67,11 @@ async function ensureBuilt(): Promise<void> {
   while (!built()) {
     try {
       mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
     } catch {
-      if (Date.now() > giveUp) throw new Error(`another build holds ${lock}; remove it if no build is running`);
-      await new Promise((r) => setTimeout(r, 500));
+      if (abandoned(lock)) rmSync(lock, { recursive: true, force: true });
+      else if (Date.now() > giveUp) throw new Error(`another build holds ${lock}; remove it if no build is running`);
+      else await new Promise((r) => setTimeout(r, 500));
       continue;
     }
     try {

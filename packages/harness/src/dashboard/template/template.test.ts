@@ -72,7 +72,7 @@ test("examples/lambda-api/template.yaml: SAM's Globals.Function, and environment
   assert.equal(spec.runtime, 'nodejs24.x');
   assert.equal(spec.memoryMB, 512);
   assert.equal(spec.timeoutSeconds, 10);
-  assert.deepEqual(spec.environment, { NODE_OPTIONS: '--enable-source-maps', API_KEYS_PARAMETER: '/orders-api/api-keys', REDIS_URL: 'redis://127.0.0.1:6379' });
+  assert.deepEqual(spec.environment, { NODE_OPTIONS: '--enable-source-maps', API_KEYS_PARAMETER: '/orders-api/api-keys', RATE_LIMIT_TABLE: 'orders-RateLimitTable', REDIS_URL: 'redis://127.0.0.1:6379' });
   assert.deepEqual(t.parameterNames, ['ApiKeysParameter', 'RedisUrl']);
 });
 

@@ -17,9 +17,10 @@
  * from DynamoDB during this very flight. Common cases: an admission on a counter this process wrote last is
  * one UpdateItem; a refusal is one GetItem.
  */
-import { GetItemCommand, UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { acquireAbortedError, type RateLimitDecision, type RateLimitPolicy } from '../index.js';
 import { readInput, windowBytesOf, writeInput } from './counter-item.js';
+import { dynamoDBCommands } from './sdk-commands.js';
 import { decodeWindow, encodeWindow } from './window-codec.js';
 import { decide, emptyWindow, freedAt, type WindowShape, type WindowState } from './window-state.js';
 
@@ -153,6 +154,7 @@ export class FlightRunner {
       const ttlSeconds = Math.ceil(freedAt(window, windowUs) / 1_000_000);
       const input = writeInput(this.tableName, counter.key, bytes, ttlSeconds, Math.floor(nowMs / 1000), counter.stored);
       try {
+        const { UpdateItemCommand } = await dynamoDBCommands();
         await this.client.send(new UpdateItemCommand(input), { abortSignal: flight.abort.signal });
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
@@ -170,6 +172,7 @@ export class FlightRunner {
   }
 
   async #read(key: string, flight: Flight): Promise<Uint8Array | undefined> {
+    const { GetItemCommand } = await dynamoDBCommands();
     const output = await this.client.send(new GetItemCommand(readInput(this.tableName, key)), { abortSignal: flight.abort.signal });
     return windowBytesOf(output.Item);
   }

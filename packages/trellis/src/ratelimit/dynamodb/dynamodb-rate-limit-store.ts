@@ -1,8 +1,8 @@
-import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
 import { RateLimitStoreUnavailableError, acquireAbortedError, checkCost, checkPartition, checkPolicy, failOpenDecision } from '../index.js';
 import type { AcquireOptions, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../index.js';
 import { counterKey, deleteInput } from './counter-item.js';
 import { Ask, Counter, CounterContentionError, Flight, FlightRunner } from './counter-flight.js';
+import { dynamoDBCommands } from './sdk-commands.js';
 import { DynamoDBFailureMode, MAX_WINDOW_SECONDS, STORE, storeSettings, type DynamoDBRateLimitStoreOptions, type StoreSettings } from './store-options.js';
 import { windowShape, type WindowShape } from './window-state.js';
 
@@ -105,6 +105,7 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
     this.#plan(policy);
     const key = counterKey(this.#settings.prefix, policy.key, partition);
     try {
+      const { DeleteItemCommand } = await dynamoDBCommands();
       await this.#settings.client.send(new DeleteItemCommand(deleteInput(this.#settings.tableName, key)), { abortSignal: AbortSignal.timeout(this.#settings.timeoutMs) });
     } catch (error) {
       throw new RateLimitStoreUnavailableError(`rate limit store unavailable: ${describe(error)}`, { cause: error });
