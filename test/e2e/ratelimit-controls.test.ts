@@ -207,6 +207,31 @@ for (const kind of kinds) {
       assert.throws(() => RateLimit({ countOnly: 'all' as never }), /countOnly must be "failures" or "successes"/);
     });
 
+    it('skip: a counter skipped for a request leaves the others whole, their block and outcome counting included', async () => {
+      const internal = new RateLimitConfiguration({ skip: (ctx, policy) => policy.name === 'burst' && ctx.request.headers.has('x-internal') });
+      const burst = RateLimit({ name: 'burst', permitLimit: 1, windowSeconds: 60 });
+      const blocking = appWith(kind, [one([burst, RateLimit({ name: 'login', permitLimit: 2, windowSeconds: 10, blockSeconds: 60 })])], internal);
+      const get = () => blocking.app.inject({ url: '/r', headers: { 'x-internal': '1' } });
+      const first = await get();
+      assert.equal(first.statusCode, 200);
+      assert.equal(first.headers['ratelimit-limit'], '2', 'only the counter not skipped says its numbers');
+      assert.equal((await get()).statusCode, 200, 'burst, skipped, would have refused this one');
+      assert.equal((await get()).headers['retry-after'], '60', 'the overrun blocks for blockSeconds');
+      blocking.clock.ms += 30_000;
+      assert.equal((await get()).statusCode, 429, 'the window has passed, the block has not');
+
+      const outcomes = appWith(kind, [
+        route('POST', '/login', [burst, RateLimit({ name: 'failures', permitLimit: 2, windowSeconds: 60, countOnly: 'failures' })], (ctx) =>
+          ctx.request.headers.get('x-password') === 'right' ? { ok: true } : reply({ ok: false }, { status: 401 }),
+        ),
+      ], internal);
+      const attempt = (password: string) => outcomes.app.inject({ method: 'POST', url: '/login', headers: { 'x-internal': '1', 'x-password': password } });
+      for (let i = 0; i < 4; i++) assert.equal((await attempt('right')).statusCode, 200, 'successes are not counted, and burst is skipped');
+      assert.equal((await attempt('wrong')).statusCode, 401);
+      assert.equal((await attempt('wrong')).statusCode, 401);
+      assert.equal((await attempt('right')).statusCode, 429, 'two failures spent the limit');
+    });
+
     it('a refusal for its cost tells the permits actually left', async () => {
       const { app } = appWith(kind, [
         route('POST', '/rows', [RateLimit({ name: 'rows', permitLimit: 10, windowSeconds: 60, cost: (ctx) => Number(ctx.request.query.get('n') ?? 1) })], () => 'ok'),

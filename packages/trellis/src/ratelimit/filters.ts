@@ -7,7 +7,7 @@ import type { Outcome } from './headers.js';
 import { RateLimitObserver } from './observer.js';
 import { isThenable } from './thenable.js';
 import { DefaultRateLimitPartitioner, RateLimitPartitioner } from './partitioner.js';
-import { planFor } from './policies.js';
+import { keepCounters, planFor } from './policies.js';
 import type { RateLimitKinds, ScopePlan } from './policies.js';
 import { RateLimitPolicyResolver, policyWith, shortly } from './policy-resolver.js';
 import type { RateLimitPolicyNumbers } from './policy-resolver.js';
@@ -410,20 +410,7 @@ function limit(ctx: ExecutionContext, plan: ScopePlan): void | Promise<void> {
 function withoutSkipped(ctx: ExecutionContext, plan: ScopePlan, skip: RateLimitSkip): ScopePlan {
   const kept: number[] = [];
   for (let i = 0; i < plan.policies.length; i++) if (skip(ctx, plan.policies[i]!) !== true) kept.push(i);
-  if (kept.length === plan.policies.length) return plan;
-  const costs = kept.map((i) => plan.costs[i]!);
-  const blocks = kept.map((i) => plan.blocks[i]);
-  const countOnly = kept.map((i) => plan.countOnly[i]);
-  return {
-    policies: kept.map((i) => plan.policies[i]!),
-    costs,
-    unitCost: costs.every((c) => c === 1),
-    blocks,
-    blocking: blocks.some((b) => b !== undefined),
-    countOnly,
-    deferred: countOnly.some((c) => c !== undefined),
-    shared: plan.shared,
-  };
+  return kept.length === plan.policies.length ? plan : keepCounters(plan, kept);
 }
 
 function rateLimitFilter(name: string, order: number, kinds: RateLimitKinds, scope: RateLimitScope): Filter {

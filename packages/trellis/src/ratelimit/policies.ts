@@ -76,7 +76,23 @@ function scopePlan(route: RouteInfo, settings: readonly RateLimitSettings[], sha
   const costs = Object.freeze(settings.map((s) => s.cost ?? 1));
   const blocks = Object.freeze(settings.map((s) => s.blockSeconds));
   const countOnly = Object.freeze(settings.map((s) => s.countOnly));
+  return planOf(policies, costs, blocks, countOnly, shared);
+}
+
+/** A plan from its per-counter lists (in the order of `policies`), its flags derived from them. */
+function planOf(
+  policies: readonly RateLimitPolicy[],
+  costs: readonly (number | RateLimitCostFunction)[],
+  blocks: readonly (number | undefined)[],
+  countOnly: ScopePlan['countOnly'],
+  shared: boolean,
+): ScopePlan {
   return { policies, costs, unitCost: costs.every((c) => c === 1), blocks, blocking: blocks.some((b) => b !== undefined), countOnly, deferred: countOnly.some((c) => c !== undefined), shared };
+}
+
+/** `plan` with only the counters at the indexes `kept`, in that order. */
+export function keepCounters(plan: ScopePlan, kept: readonly number[]): ScopePlan {
+  return planOf(kept.map((i) => plan.policies[i]!), kept.map((i) => plan.costs[i]!), kept.map((i) => plan.blocks[i]), kept.map((i) => plan.countOnly[i]), plan.shared);
 }
 
 /**
