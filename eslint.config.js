@@ -13,6 +13,23 @@ export default tseslint.config(
     },
   },
   {
+    // Subpaths a Lambda bundle may pack without using them: no module-level import of a `node:` built-in or
+    // of the AWS SDK, which a bundler would hoist into every cold start (CONTRIBUTING.md, "Cold starts").
+    files: ['packages/trellis/src/ratelimit/redis/**/*.ts', 'packages/trellis/src/ratelimit/dynamodb/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.test-suite.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*'], message: 'Use process.getBuiltinModule() where the code runs (CONTRIBUTING.md, "Cold starts").', allowTypeImports: true },
+            { group: ['@aws-sdk/*'], message: 'Load the SDK with import() on first use (ratelimit/dynamodb/sdk-commands.ts).', allowTypeImports: true },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The programs function child processes run: plain CommonJS on Node.js, required as Lambda's runtime does;
     // and the example setup modules a function loads before its handler.
     files: ['packages/*/src/**/*.cjs', 'examples/**/*.cjs', 'packages/*/examples/**/*.cjs'],

@@ -1,11 +1,13 @@
-// A namespace import: a bundle's usual `createRequire` banner declares that name at the top level too.
-import * as nodeModule from 'node:module';
 import type { Redis, RedisOptions } from 'ioredis';
 
-/** ioredis, loaded only when the store creates its own client from a URL (node-redis users need not install it). */
+/**
+ * ioredis, loaded only when the store creates its own client from a URL (node-redis users need not install it).
+ * Node's module loader is not imported, so a bundle that packs this module unused never loads it
+ * (CONTRIBUTING.md, "Cold starts").
+ */
 function loadIoredis(): new (url: string, options: RedisOptions) => Redis {
   try {
-    return (nodeModule.createRequire(import.meta.url)('ioredis') as { Redis: new (url: string, options: RedisOptions) => Redis }).Redis;
+    return (process.getBuiltinModule('node:module').createRequire(import.meta.url)('ioredis') as { Redis: new (url: string, options: RedisOptions) => Redis }).Redis;
   } catch (error) {
     throw new Error('RedisRateLimitStore: the `url` option needs the ioredis package (npm install ioredis), or pass a connected node-redis client as `client`', {
       cause: error,

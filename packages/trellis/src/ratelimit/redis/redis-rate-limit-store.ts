@@ -6,9 +6,11 @@ import { AcquireBatches, type BatchedAcquire } from './acquire-batches.js';
 import { FlightCall, FlightControl, type RedisOverflow } from './flight-control.js';
 import { SLIDING_WINDOW_SCRIPT, SLIDING_WINDOW_SHA } from './sliding-window-script.js';
 import { acquireTail } from './script-codec.js';
-import { createHash } from 'node:crypto';
 import { createRedisClient, isNoScript, scriptRunner } from './redis-client.js';
 import type { RedisScriptClient, ScriptRunner } from './redis-client.js';
+
+// Not an import, so a bundle that packs this module unused never loads crypto (CONTRIBUTING.md, "Cold starts").
+const { createHash } = process.getBuiltinModule('node:crypto');
 
 /** What happens when Redis is unreachable, fails or stays silent past the timeout: `RateLimitFailureMode`. */
 export const RedisFailureMode = RateLimitFailureMode;

@@ -41,8 +41,10 @@
  * Reply: one string, the answers of the acquires in order, separated by `;` (see script-codec.ts):
  * `remaining,reset` for an admission, `-reset,retryAfter,remaining` for a refusal (the permits left, fewer than its cost), or `!` and the error's message.
  */
-import { createHash } from 'node:crypto';
 import { REBUILD_PATH } from './sliding-window-rebuild.js';
+
+// Not an import, so a bundle that packs this module unused never loads crypto (CONTRIBUTING.md, "Cold starts").
+const { createHash } = process.getBuiltinModule('node:crypto');
 
 /** Shorthands every path uses. */
 const PRELUDE = `
