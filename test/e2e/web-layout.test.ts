@@ -172,7 +172,7 @@ describe('harness page layout at the console fidelity, in chromium', { skip, tim
         assert.equal(facts.cards[0]!.hasHeader, false);
         assert.equal(facts.cards[0]!.overflowY, false);
         // Metric, log and alarm widgets are placeholders naming their type.
-        for (const [title, type] of [['Lambda invocations', 'Metric widget'], ['Errors in the log', 'Logs Insights widget'], ['Alarms', 'Alarm status widget']]) {
+        for (const [title, type] of [['Lambda invocations', 'Metric widget'], ['Errors in the log', 'Logs Insights widget'], ['Alarms', 'Alarm status widget']] as const) {
           assert.equal(card(title).state, 'placeholder');
           const id = card(title).id;
           assert.match(await page.locator(`[data-widget-id="${id}"] .placeholder`).innerText(), new RegExp(type));

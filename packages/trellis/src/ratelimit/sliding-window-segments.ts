@@ -68,7 +68,7 @@ export abstract class WindowRing {
     // The clock never goes back, so with `segmentMs` 0 only the same instant joins.
     if (now - ring[2 * capacity]! < this.shape.segmentMs || ring[back] === now || (size === capacity && capacity >= this.shape.maxSegments)) {
       if (now > ring[back]!) ring[back] = now;
-      ring[back + 1] += cost;
+      ring[back + 1] = ring[back + 1]! + cost;
       return true;
     }
     return false;
@@ -141,7 +141,7 @@ export abstract class WindowRing {
     for (let i = 0, slot = this.front; i < this.size; i++, slot = slot + 1 === capacity ? 0 : slot + 1) {
       const at = old[slot]!;
       if (segments > 0 && ring[2 * segments - 2] === at) {
-        ring[2 * segments - 1] += 1;
+        ring[2 * segments - 1] = ring[2 * segments - 1]! + 1;
       } else {
         ring[2 * segments] = at;
         ring[2 * segments + 1] = 1;
