@@ -70,7 +70,7 @@ function recording(inner: FunctionInvoker): { invoker: FunctionInvoker; last: ()
         last = outcome.durationMs;
         return outcome;
       },
-    } as FunctionInvoker,
+    },
     last: () => last,
   };
 }

@@ -45,8 +45,8 @@ interface Server {
 async function start(kind: string): Promise<Server> {
   const child = spawn(process.execPath, [SELF, '--serve', kind], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
-  child.stdout!.setEncoding('utf8');
-  for await (const chunk of child.stdout!) {
+  child.stdout.setEncoding('utf8');
+  for await (const chunk of child.stdout) {
     out += chunk;
     if (out.includes('\n')) break;
   }

@@ -44,7 +44,7 @@ function adapt(event: Record<string, any>): string {
 function trellis(): Handler {
   const app = createApp();
   app.route(route('GET', '/orders', (ctx) => html`<p>Orders in ${ctx.request.query.get('region') ?? ''}, page ${ctx.request.query.get('page') ?? ''}</p>`));
-  return widgetHandler(app) as Handler;
+  return widgetHandler(app);
 }
 
 function hono(): Handler {

@@ -174,7 +174,7 @@ export async function runScaleBench(options: ScaleBenchOptions = {}): Promise<{ 
           ...(redisMicrosPerAcquire === undefined ? {} : { redisMicrosPerAcquire }),
           ...(Number.isFinite(processMicros) ? { redisProcessMicrosPerAcquire: processMicros } : {}),
         };
-        if (!best[name] || withStats.opsPerSecond > best[name]!.opsPerSecond) best[name] = withStats;
+        if (!best[name] || withStats.opsPerSecond > best[name].opsPerSecond) best[name] = withStats;
       }
     }
     const scale: ScaleRow[] = [

@@ -57,7 +57,7 @@ app.get('/orders/:id', authorize('orders:read'), perCaller, (c) => {
   return c.json(order);
 });
 app.post('/orders', authorize('orders:write'), perCaller, async (c) => {
-  const body = (await c.req.json()) as { item?: unknown; quantity?: unknown };
+  const body = await c.req.json<{ item?: unknown; quantity?: unknown }>();
   if (typeof body.item !== 'string' || body.item === '' || !Number.isInteger(body.quantity) || (body.quantity as number) < 1) {
     throw new HTTPException(400, { message: 'Send { "item": a non-empty string, "quantity": a whole number ≥ 1 }.' });
   }

@@ -488,7 +488,7 @@ test('functions run through the registry: a Lambda context, callback style, unkn
   assert.equal((await dash.widget(1)).html, '<p><em>cb</em></p>\n');
   const missing = await dash.widget(2);
   assert.equal(missing.error?.type, 'FunctionNotFound');
-  assert.match(missing.error!.message, /"nowhere".*ctx, cb/);
+  assert.match(missing.error.message, /"nowhere".*ctx, cb/);
   assert.equal(missing.html, '');
   await harness.close();
 });

@@ -14,7 +14,7 @@ const updateOnArb: fc.Arbitrary<UpdateOn> = fc.oneof(
   fc.record({ refresh: fc.boolean(), resize: fc.boolean(), timeRange: fc.boolean() }, { requiredKeys: [] }),
 );
 const stateArb: fc.Arbitrary<StateInput> = fc.record({
-  theme: fc.constantFrom('light', 'dark') as fc.Arbitrary<'light' | 'dark'>,
+  theme: fc.constantFrom<'light' | 'dark'>('light', 'dark'),
   timeRange: fc.constantFrom({ relative: '-PT3H' }, { relative: '-P7D' }),
   period: fc.constantFrom('auto', 60, 300) as fc.Arbitrary<'auto' | number>,
   dashboardWidth: fc.constantFrom(2392, 1280, 1281, 1600),
@@ -28,7 +28,7 @@ type Op =
   | { op: 'tick' };
 const opArb = (n: number): fc.Arbitrary<Op> => fc.oneof(
   fc.record({ op: fc.constant('read' as const), i: fc.nat(n - 1) }),
-  fc.record({ op: fc.constant('refresh' as const), mode: fc.constantFrom('auto', 'manual') as fc.Arbitrary<'auto' | 'manual'> }),
+  fc.record({ op: fc.constant('refresh' as const), mode: fc.constantFrom<'auto' | 'manual'>('auto', 'manual') }),
   fc.record({ op: fc.constant('state' as const), state: stateArb }),
   fc.record({ op: fc.constant('swap' as const), i: fc.nat(n - 1) }),
   fc.constant({ op: 'tick' as const }),

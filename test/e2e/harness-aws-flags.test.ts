@@ -26,12 +26,12 @@ interface Started {
 function startCli(args: string[], count: number, env: NodeJS.ProcessEnv): Promise<Started> {
   const child = spawn(process.execPath, [...CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
+  child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
   const lines: string[] = [];
   return new Promise((resolve) => {
     const started = { child, lines, stderr: () => stderr, exited };
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       lines.push(line);
       if (lines.length === count) resolve(started);
     });

@@ -23,11 +23,11 @@ interface Started {
 function startCli(args: string[], count: number): Promise<Started> {
   const child = spawn(process.execPath, [...CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
+  child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise<{ code: number | null; stderr: string }>((done) => child.on('exit', (code) => done({ code, stderr })));
   const lines: string[] = [];
   return new Promise((resolve) => {
-    const rl = createInterface({ input: child.stdout! });
+    const rl = createInterface({ input: child.stdout });
     rl.on('line', (line) => {
       lines.push(line);
       if (lines.length === count) resolve({ child, lines, exited });

@@ -148,7 +148,7 @@ describe('trellis harness with TRELLIS_HARNESS_TOKEN', () => {
     try {
       const lines: string[] = [];
       await new Promise<void>((resolve, reject) => {
-        createInterface({ input: child.stdout! }).on('line', (line) => {
+        createInterface({ input: child.stdout }).on('line', (line) => {
           lines.push(line);
           if (line.startsWith('token ')) resolve();
         });

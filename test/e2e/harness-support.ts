@@ -10,7 +10,7 @@ const doc = openApiDocument() as Schema;
 function resolveRef(schema: Schema): Schema {
   let s = schema;
   while (typeof s.$ref === 'string') {
-    s = (s.$ref as string).replace(/^#\//, '').split('/').reduce((node: Schema, key: string) => node[key], doc);
+    s = (s.$ref).replace(/^#\//, '').split('/').reduce((node: Schema, key: string) => node[key], doc);
   }
   return s;
 }

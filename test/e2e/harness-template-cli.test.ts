@@ -25,11 +25,11 @@ interface Started {
 function startCli(args: string[], count: number): Promise<Started> {
   const child = spawn(process.execPath, [MAIN, 'harness', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
+  child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise<{ code: number | null; stderr: string }>((done) => child.on('exit', (code) => done({ code, stderr })));
   const lines: string[] = [];
   return new Promise((resolve) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       lines.push(line);
       if (lines.length === count) resolve({ child, lines, exited });
     });

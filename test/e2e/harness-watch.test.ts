@@ -152,7 +152,7 @@ describe('trellis harness --watch from the command line', { timeout: 60_000 }, (
         const hit = check();
         if (hit) return found(hit);
         const timer = setTimeout(() => fail(new Error(`no stderr line ${pattern}: ${errLines.join('\n')}`)), 20_000);
-        child.stderr!.on('data', () => {
+        child.stderr.on('data', () => {
           const line = check();
           if (line) {
             clearTimeout(timer);
@@ -160,9 +160,9 @@ describe('trellis harness --watch from the command line', { timeout: 60_000 }, (
           }
         });
       });
-    createInterface({ input: child.stderr! }).on('line', (l) => errLines.push(l));
+    createInterface({ input: child.stderr }).on('line', (l) => errLines.push(l));
     try {
-      const first = await new Promise<string>((found) => createInterface({ input: child.stdout! }).once('line', found));
+      const first = await new Promise<string>((found) => createInterface({ input: child.stdout }).once('line', found));
       const url = /^Trellis harness listening on (\S+)$/.exec(first)?.[1];
       assert.ok(url, first);
       assert.match(await waitErr(/watching/), new RegExp(`^trellis harness: watching .*${join(dir, 'widgets')}`));

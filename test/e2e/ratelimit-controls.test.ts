@@ -85,7 +85,7 @@ for (const kind of kinds) {
       assert.equal(refused.statusCode, 503);
       assert.match(String(refused.headers['content-type']), /application\/problem\+json/);
       assert.deepEqual(
-        { ...(refused.json() as Record<string, unknown>), type: undefined },
+        { ...refused.json<Record<string, unknown>>(), type: undefined },
         { type: undefined, title: 'Service Unavailable', status: 503, detail: 'Busy: burst resets in 5 s.', limit: 'burst', retryAfter: 5, code: 'SLOW_DOWN' },
       );
       assert.equal(refused.headers['x-slow-down'], 'yes');

@@ -214,7 +214,7 @@ describe('rate limiting over HTTP', () => {
         const socket = connect(port, '127.0.0.1');
         let data = '';
         const timer = setTimeout(() => { socket.destroy(); reject(new Error(`no answer: ${data}`)); }, 5000);
-        socket.on('data', (c) => { data += c; if (/\r\n\r\n[\s\S]*\}/.test(data)) { clearTimeout(timer); socket.destroy(); resolve(data); } });
+        socket.on('data', (c: Buffer) => { data += c.toString('latin1'); if (/\r\n\r\n[\s\S]*\}/.test(data)) { clearTimeout(timer); socket.destroy(); resolve(data); } });
         socket.on('error', reject);
         socket.write('POST /r HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10485760\r\n\r\n');
       });

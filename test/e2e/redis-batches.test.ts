@@ -39,7 +39,7 @@ describe('RedisRateLimitStore batches the acquires of one turn', { skip }, () =>
   });
   const clients = (): Array<[string, RedisScriptClient]> => [
     ['ioredis', admin],
-    ['node-redis', nodeRedis as unknown as RedisScriptClient],
+    ['node-redis', nodeRedis],
   ];
   const prefix = (): string => `b:${randomUUID()}:`;
 
@@ -69,8 +69,8 @@ describe('RedisRateLimitStore batches the acquires of one turn', { skip }, () =>
       const [good, bad, again] = await Promise.allSettled([store.acquire('ok', p), store.acquire('taken', p), store.acquire('ok', p)]);
       assert.deepEqual(good, { status: 'fulfilled', value: { allowed: true, limit: 3, remaining: 2, reset: 60, retryAfter: 0 } });
       assert.equal(bad.status, 'rejected');
-      assert.ok((bad as PromiseRejectedResult).reason instanceof RateLimitStoreUnavailableError);
-      assert.match(String((bad as PromiseRejectedResult).reason.message), /WRONGTYPE/);
+      assert.ok((bad).reason instanceof RateLimitStoreUnavailableError);
+      assert.match(String((bad).reason.message), /WRONGTYPE/);
       assert.equal(again.status === 'fulfilled' && again.value.remaining, 1);
       // Under failOpen the same acquire passes, carrying the cause.
       const open = new RedisRateLimitStore({ client, keyPrefix, timeoutMs: 5_000 });
@@ -104,7 +104,7 @@ describe('RedisRateLimitStore batches the acquires of one turn', { skip }, () =>
         async (steps) => {
           const clock = new ManualClock(1_700_000_000_000);
           const together = new RedisRateLimitStore({ client: admin, keyPrefix: prefix(), clock, timeoutMs: 5_000 });
-          const alone = new RedisRateLimitStore({ client: nodeRedis as unknown as RedisScriptClient, keyPrefix: prefix(), clock, timeoutMs: 5_000 });
+          const alone = new RedisRateLimitStore({ client: nodeRedis, keyPrefix: prefix(), clock, timeoutMs: 5_000 });
           const batched = await Promise.all(steps.map((s) => together.acquire(s.partition, policies[s.policy]!, { cost: s.cost })));
           const single: RateLimitDecision[] = [];
           for (const s of steps) single.push(await alone.acquire(s.partition, policies[s.policy]!, { cost: s.cost }));

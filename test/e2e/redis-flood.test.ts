@@ -82,7 +82,7 @@ async function startApps(setup: AppSetup): Promise<AppHandle[]> {
         env: { ...process.env, TRELLIS_FLOOD_APP: JSON.stringify(setup) },
         stdio: ['pipe', 'pipe', 'inherit'],
       });
-      const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+      const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
       const next = async (): Promise<string> => {
         const { value, done } = await lines.next();
         if (done) throw new Error('an app process ended early');

@@ -38,7 +38,7 @@ class Twin {
 
   /** Acquires on both stores, asserts they agree, and returns the decision. */
   async acquire(p: RateLimitPolicy, partition = 'a'): Promise<{ allowed: boolean; remaining: number; reset: number; retryAfter: number }> {
-    const expected = await this.local.acquire(partition, p);
+    const expected = this.local.acquire(partition, p);
     const actual = await this.redis.acquire(partition, p);
     assert.deepEqual(actual, expected, `${p.permitLimit} per ${p.windowSeconds} s at +${this.clock.ms - START_MS} ms`);
     return actual;

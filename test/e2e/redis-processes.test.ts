@@ -31,7 +31,7 @@ async function worker(setup: WorkerSetup): Promise<void> {
   process.stdout.write('ready\n');
   const lines = createInterface({ input: process.stdin });
   for await (const line of lines) if (line === 'go') break;
-  const decisions = await Promise.all(Array.from({ length: REQUESTS_PER_PROCESS }, () => store.acquire('anonymous', policy)));
+  const decisions = await Promise.all(Array.from({ length: REQUESTS_PER_PROCESS }, async () => store.acquire('anonymous', policy)));
   process.stdout.write(`${JSON.stringify({ allowed: decisions.filter((d) => d.allowed).length })}\n`);
   lines.close();
   await redis?.close();

@@ -85,8 +85,9 @@ describe('ten Redis restarts under load', { skip: redisSkipReason(), timeout: 24
 
   for (const [name, connect] of clients) {
     test(`${name}: limiting resumes after each of ${RESTARTS} restarts, and no call goes unanswered`, async () => {
-      const { options, close } = await connect();
-      const store = new RedisRateLimitStore({ ...options, keyPrefix: `restarts:${randomUUID()}:`, timeoutMs: 250 } as RedisRateLimitStoreOptions);
+      const client = await connect();
+      const { options } = client;
+      const store = new RedisRateLimitStore({ ...options, keyPrefix: `restarts:${randomUUID()}:`, timeoutMs: 250 });
       const traffic = load(store);
       const resumedAfterMs: number[] = [];
       try {
@@ -108,7 +109,7 @@ describe('ten Redis restarts under load', { skip: redisSkipReason(), timeout: 24
       } finally {
         const errors = await traffic.stop();
         await store.close();
-        await close();
+        await client.close();
         assert.deepEqual(errors.map(String), [], 'under failOpen every call gets a decision');
       }
       assert.equal(resumedAfterMs.length, RESTARTS);

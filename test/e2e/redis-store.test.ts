@@ -104,7 +104,7 @@ describe('RedisRateLimitStore on a real redis-server', { skip }, () => {
             redisClock.ms += advanceMs;
             localClock.ms += advanceMs;
             for (let i = 0; i < count; i++) {
-              assert.deepEqual(await redis.acquire('a', p), await local.acquire('a', p), `at +${redisClock.ms - 1_700_000_000_000} ms`);
+              assert.deepEqual(await redis.acquire('a', p), local.acquire('a', p), `at +${redisClock.ms - 1_700_000_000_000} ms`);
             }
           }
         },
@@ -135,7 +135,7 @@ describe('RedisRateLimitStore on a real redis-server', { skip }, () => {
       for (const cost of costs) {
         redisClock.ms += 1_234;
         localClock.ms += 1_234;
-        const [fromRedis, fromLocal] = [await redis.acquire('big', p, { cost }), await local.acquire('big', p, { cost })];
+        const [fromRedis, fromLocal] = [await redis.acquire('big', p, { cost }), local.acquire('big', p, { cost })];
         assert.deepEqual(fromRedis, fromLocal, `limit ${limit}, window ${window} s, cost ${cost}`);
       }
     }

@@ -86,8 +86,8 @@ describe('streamed responses over a socket', () => {
     const child = spawn(process.execPath, [...SOURCE_NODE_ARGS, fileURLToPath(new URL('../fixtures/streaming/big-stream-server.ts', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       const serverUrl = await new Promise<string>((resolve, reject) => {
-        child.stdout!.setEncoding('utf8');
-        child.stdout!.once('data', (line: string) => resolve(line.trim()));
+        child.stdout.setEncoding('utf8');
+        child.stdout.once('data', (line: string) => resolve(line.trim()));
         child.once('exit', (code) => reject(new Error(`the server exited (${code})`)));
       });
       const rss = (): number => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child.pid}/status`, 'latin1'))?.[1] ?? 0) * 1024;

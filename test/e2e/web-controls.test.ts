@@ -23,7 +23,7 @@ describe('harness page controls in chromium (browser in New York)', { skip, time
   const problems: string[] = [];
   const context = (): FrameLocator => page.frameLocator('[data-widget-id="widget-2"] iframe');
   const last = () => received.at(-1).widgetContext;
-  const state = async () => (await (await fetch(`${harness.url}/api/dashboards/${id}/state`)).json()) as any;
+  const state = async () => (await (await fetch(`${harness.url}/api/dashboards/${id}/state`)).json());
   /** Waits until the context widget has run again (its function is called once more). */
   const nextCall = async (act: () => Promise<unknown>) => {
     const before = received.length;

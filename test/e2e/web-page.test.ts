@@ -145,13 +145,13 @@ describe('the inspector', () => {
             { widgetId: 'widget-0', type: 'custom', title: 'Probe', endpoint: 'probe', place, result, actions: [], log: [] },
             { onDescribe: () => {}, size: () => ({ state }) },
           );
-          const shown = JSON.parse(body.querySelector('#insp-event pre.json')!.textContent!);
+          const shown = JSON.parse(body.querySelector('#insp-event pre.json')!.textContent);
           assert.deepEqual(shown, received.at(-1));
           const { width, height } = (shown as { widgetContext: { width: number; height: number } }).widgetContext;
           assert.equal(body.querySelector('#insp-size-told')!.textContent, `${width} × ${height}`);
           assert.equal((shown as { widgetContext: { theme: unknown } }).widgetContext.theme, (state as { theme: unknown }).theme);
-          assert.match(body.querySelector('.stats')!.textContent!, new RegExp(`Function\\s*${result.invocation.durationMs.toFixed(1)} ms`));
-          assert.match(body.querySelector('#insp-logs')!.textContent!, new RegExp(`INFO\\s*probe theme ${(state as { theme: string }).theme}`));
+          assert.match(body.querySelector('.stats')!.textContent, new RegExp(`Function\\s*${result.invocation.durationMs.toFixed(1)} ms`));
+          assert.match(body.querySelector('#insp-logs')!.textContent, new RegExp(`INFO\\s*probe theme ${(state as { theme: string }).theme}`));
         }),
         { numRuns: 60 },
       );

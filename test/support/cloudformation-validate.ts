@@ -344,6 +344,6 @@ export function validateTemplate(template: Record<string, unknown>): TemplatePro
     const validate = globalsValidator();
     if (!validate(template.Globals)) problems.push(...explain(validate.errors, '/Globals'));
   }
-  problems.push(...checkReferences(template as Json));
+  problems.push(...checkReferences(template));
   return problems;
 }

@@ -83,9 +83,12 @@ test('a widget written with the toolkit is a plain Lambda handler (callback styl
   const handler: WidgetHandler<{ who?: string }> = (event, context, callback) => {
     callback(null, html`<h1>Hello ${event.who ?? context.functionName}</h1>`);
   };
-  const result = await new Promise((resolve, reject) =>
-    handler({ widgetContext: {} as WidgetEvent['widgetContext'] }, { functionName: 'greeter' } as LambdaContext, (e, r) => (e ? reject(e) : resolve(r))),
-  );
+  const result = await new Promise((resolve, reject) => {
+    void handler({ widgetContext: {} as WidgetEvent['widgetContext'] }, { functionName: 'greeter' } as LambdaContext, (e, r) => {
+      if (e) reject(e instanceof Error ? e : new Error(String(e)));
+      else resolve(r);
+    });
+  });
   // Lambda serializes the result as JSON, which gives the console a string of HTML.
   assert.equal(JSON.parse(JSON.stringify(result)), '<h1>Hello greeter</h1>');
 });

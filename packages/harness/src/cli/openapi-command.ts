@@ -101,7 +101,7 @@ interface AppLike {
 }
 
 const isApp = (value: unknown): value is AppLike =>
-  value !== null && typeof value === 'object' && typeof (value as AppLike).build === 'function' && 'routes' in (value as object) && 'services' in (value as object);
+  value !== null && typeof value === 'object' && typeof (value as AppLike).build === 'function' && 'routes' in (value) && 'services' in (value);
 
 /** The app the module exports: the named export, else `app`, else the default export; a function without arguments is called. */
 async function appOf(module: Record<string, unknown>, file: string, name: string | undefined): Promise<AppLike> {
@@ -122,7 +122,7 @@ async function appOf(module: Record<string, unknown>, file: string, name: string
     }
   }
   if (!isApp(value)) {
-    const what = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? `an object (${Object.keys(value as object).slice(0, 5).join(', ') || 'no keys'})` : typeof value;
+    const what = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? `an object (${Object.keys(value).slice(0, 5).join(', ') || 'no keys'})` : typeof value;
     throw new Failure(`the export "${found}" of ${file} is not a Trellis app (createApp()); it is ${what}`);
   }
   return value;

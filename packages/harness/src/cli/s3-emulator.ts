@@ -36,9 +36,11 @@ export async function startS3Emulator(buckets: string[]): Promise<S3Emulator> {
   const missing = (name: string) => (error: unknown): never => {
     throw new Error(`the S3 emulator needs the ${name} package (npm install --save-dev ${name})`, { cause: error });
   };
-  // Loaded when asked for: both are optional dependencies of the harness.
-  const { default: S3rver } = (await import('s3rver' as string).catch(missing('s3rver'))) as { default: S3rverClass };
-  const { PutObjectCommand, S3Client } = (await import('@aws-sdk/client-s3').catch(missing('@aws-sdk/client-s3')));
+  // Loaded when asked for: both are optional dependencies of the harness (s3rver has no types, hence a name
+  // TypeScript does not resolve).
+  const s3rver: string = 's3rver';
+  const { default: S3rver } = (await import(s3rver).catch(missing('s3rver'))) as { default: S3rverClass };
+  const { PutObjectCommand, S3Client } = await import('@aws-sdk/client-s3').catch(missing('@aws-sdk/client-s3'));
   const directory = mkdtempSync(join(tmpdir(), 'trellis-s3-'));
   const instance = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: buckets.map((name) => ({ name })) });
   const address = await instance.run();

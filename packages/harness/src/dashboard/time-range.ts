@@ -25,7 +25,7 @@ export function parseRelative(text: string): DurationParts | null {
   const parts: DurationParts = {
     years: n(1), months: n(2), weeks: n(3), days: n(4), hours: n(5), minutes: n(6), seconds: n(7),
   };
-  const values = Object.values(parts);
+  const values = Object.values(parts) as number[];
   if (values.every((v) => v === 0) || values.some((v) => !Number.isSafeInteger(Math.floor(v)))) return null;
   // Longer than about 10,000 years cannot be resolved to a date; refuse it here rather than later.
   const day = 86_400;

@@ -1,4 +1,4 @@
-import type { Interpreter, RefreshOptions, RunActionOptions, StateInput } from '../dashboard/index.js';
+import type { Interpreter } from '../dashboard/index.js';
 import { Body, Describe, HttpError, Validate, group, reply, route, type ExecutionContext, type RouteDefinition } from 'trellis';
 import { Accepts } from './accepts.js';
 import { lintOffThread } from './lint-off-thread.js';
@@ -69,7 +69,7 @@ export function apiRoutes(harness: Interpreter): RouteDefinition[] {
         },
       }),
     ], (ctx) => {
-      const d = store.create(ctx.body as string, { name: dashboardName(ctx) });
+      const d = store.create(ctx.body, { name: dashboardName(ctx) });
       const { id, name, widgets } = d.info();
       return reply({ id, name, widgets }, { status: 201, headers: { location: `/api/dashboards/${encodeURIComponent(id)}` } });
     }),
@@ -102,7 +102,7 @@ export function apiRoutes(harness: Interpreter): RouteDefinition[] {
           422: 'A state field that cannot be applied (`field`)',
         },
       }),
-    ], (ctx) => dashboard(ctx).putState(ctx.body as StateInput)),
+    ], (ctx) => dashboard(ctx).putState(ctx.body)),
     route('GET', WIDGET, [
       Describe({
         operationId: 'readWidget',
@@ -132,7 +132,7 @@ export function apiRoutes(harness: Interpreter): RouteDefinition[] {
           422: 'Forms that cannot be applied, or a widget type that cannot be read (`field`)',
         },
       }),
-    ], (ctx) => dashboard(ctx).runAction(ctx.params.wid, ctx.params.index, ctx.body as RunActionOptions)),
+    ], (ctx) => dashboard(ctx).runAction(ctx.params.wid, ctx.params.index, ctx.body)),
     route('POST', `${DASHBOARD}/refresh`, [
       ...json,
       Validate({ body: refreshBody, fieldStatus: 422 }),
@@ -143,7 +143,7 @@ export function apiRoutes(harness: Interpreter): RouteDefinition[] {
         params,
         responses: { 200: { description: 'Which widgets ran', schema: schema('RefreshResult') }, 404: NOT_FOUND, 422: 'A `mode` that is not `auto` or `manual` (`field`)' },
       }),
-    ], (ctx) => dashboard(ctx).refresh(ctx.body as RefreshOptions)),
+    ], (ctx) => dashboard(ctx).refresh(ctx.body)),
     // Which functions are configured, and which of them got real AWS credentials or an endpoint.
     route('GET', '/api/functions', [
       Describe({
@@ -168,6 +168,6 @@ export function apiRoutes(harness: Interpreter): RouteDefinition[] {
           429: { description: 'The linter is busy with other large documents (`Retry-After`)', headers: { 'Retry-After': 'Seconds to wait before sending it again.' } },
         },
       }),
-    ], async (ctx) => ({ findings: await lintOffThread(ctx.body as string) })),
+    ], async (ctx) => ({ findings: await lintOffThread(ctx.body) })),
   ]);
 }

@@ -34,7 +34,7 @@ export function openApiDocument(): object {
         'Loads CloudWatch dashboards with custom widgets and behaves like the console: widget reads, actions with forms, state changes and refreshes. Errors are RFC 9457 problem details. Bodies over the limit (default 5 MiB) are a 413.',
     },
     servers: [{ url: 'http://127.0.0.1:4600' }],
-    schemas: named as Record<string, Record<string, unknown>>,
+    schemas: named,
     problemExtensions,
   });
   cached = {

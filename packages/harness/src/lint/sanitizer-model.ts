@@ -21,6 +21,9 @@ import { CLOBBERING_NAMES, FORM_PROBED_NAMES } from './clobbering.js';
 import { HTML_NS, MATHML_NS, SVG_NS, isComment, isElement, isText, qualifiedName, templateContent, walk } from './tree.js';
 import type { ChildNode, Element, ParentNode } from './tree.js';
 
+/** An element's namespace, as parse5 names it. */
+type Namespace = Element['namespaceURI'];
+
 export type ElementReason = 'forbidden' | 'not-allowed' | 'namespace' | 'markup-in-text' | 'clobbered-form';
 export type AttributeReason = 'not-allowed' | 'patch-linkage' | 'url' | 'clobbering' | 'markup-in-value' | 'animated-href';
 
@@ -49,7 +52,7 @@ interface WalkContext {
 
 interface Pending {
   node: ChildNode;
-  parentNs: string;
+  parentNs: Namespace;
   parentTag: string;
 }
 
@@ -65,7 +68,7 @@ export function findRemovals(root: ParentNode): Removal[] {
     if (!isElement(node)) continue;
     const tag = node.tagName.toLowerCase();
     const removal = judgeElement(node, tag, parentNs, parentTag, ctx);
-    let childNs = node.namespaceURI as string;
+    let childNs = node.namespaceURI;
     let childTag = tag;
     if (removal) {
       out.push(removal);
@@ -85,15 +88,15 @@ export function findRemovals(root: ParentNode): Removal[] {
   return out;
 }
 
-function pushChildren(stack: Pending[], kids: ChildNode[], parentNs: string, parentTag: string): void {
+function pushChildren(stack: Pending[], kids: ChildNode[], parentNs: Namespace, parentTag: string): void {
   for (let i = kids.length - 1; i >= 0; i--) {
     const node = kids[i]!;
     if (isElement(node)) stack.push({ node, parentNs, parentTag });
   }
 }
 
-function judgeElement(el: Element, tag: string, parentNs: string, parentTag: string, ctx: WalkContext): ElementRemoval | null {
-  const ns = el.namespaceURI as string;
+function judgeElement(el: Element, tag: string, parentNs: Namespace, parentTag: string, ctx: WalkContext): ElementRemoval | null {
+  const ns = el.namespaceURI;
   let reason: ElementReason;
   let contentKept = false;
   if (tag === 'form' && ns === HTML_NS && ctx.clobberedForms().has(el)) reason = 'clobbered-form';
@@ -109,7 +112,7 @@ function judgeElement(el: Element, tag: string, parentNs: string, parentTag: str
 const MARKUP_PROBE = /<[/\w!]/;
 
 /** Text that a later serialize-and-parse round trip could turn into markup (mutation XSS). */
-function hasMarkupLikeText(el: Element, tag: string, ns: string): boolean {
+function hasMarkupLikeText(el: Element, tag: string, ns: Namespace): boolean {
   const kids = el.childNodes;
   if (kids.length === 0) return false;
   let hasLt = false;
@@ -132,7 +135,7 @@ function hasMarkupLikeText(el: Element, tag: string, ns: string): boolean {
 }
 
 /** Whether an HTML parser could have produced this element under this parent. */
-function namespaceFits(ns: string, tag: string, parentNs: string, parentTag: string): boolean {
+function namespaceFits(ns: Namespace, tag: string, parentNs: Namespace, parentTag: string): boolean {
   if (ns === SVG_NS) {
     if (parentNs === HTML_NS) return tag === 'svg';
     if (parentNs === MATHML_NS) {

@@ -1,14 +1,14 @@
 // Small readers over the parse5 default tree, shared by the sanitizer model, actions and forms.
-import type { DefaultTreeAdapterTypes as T } from 'parse5';
+import { html, type DefaultTreeAdapterTypes as T } from 'parse5';
 
 export type Node = T.Node;
 export type ChildNode = T.ChildNode;
 export type Element = T.Element;
 export type ParentNode = T.ParentNode;
 
-export const HTML_NS = 'http://www.w3.org/1999/xhtml';
-export const SVG_NS = 'http://www.w3.org/2000/svg';
-export const MATHML_NS = 'http://www.w3.org/1998/Math/MathML';
+export const HTML_NS = html.NS.HTML;
+export const SVG_NS = html.NS.SVG;
+export const MATHML_NS = html.NS.MATHML;
 
 export function isElement(node: Node): node is Element {
   return (node as Element).tagName !== undefined && (node as Element).attrs !== undefined;
@@ -51,15 +51,15 @@ export function walk(root: ParentNode, visit: (node: ChildNode) => boolean | voi
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (visit(node) === false) continue;
-    if ('childNodes' in node) pushChildren(stack, node as ParentNode, intoTemplates);
+    if ('childNodes' in node) pushChildren(stack, node, intoTemplates);
   }
 }
 
 function pushChildren(stack: ChildNode[], node: ParentNode, intoTemplates: boolean): void {
   const kids = node.childNodes;
   for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
-  if (intoTemplates && isElement(node as Node)) {
-    const content = templateContent(node as Element);
+  if (intoTemplates && isElement(node)) {
+    const content = templateContent(node);
     if (content) for (let i = content.childNodes.length - 1; i >= 0; i--) stack.push(content.childNodes[i]!);
   }
 }

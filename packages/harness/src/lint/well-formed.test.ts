@@ -189,7 +189,7 @@ test('large and deeply nested input stays on the fast path without recursion', (
   let depth = 0;
   let node: T.ParentNode = root;
   while (node.childNodes[0] && 'tagName' in node.childNodes[0]) {
-    node = node.childNodes[0] as T.Element;
+    node = node.childNodes[0];
     depth++;
   }
   assert.equal(depth, 100_000);

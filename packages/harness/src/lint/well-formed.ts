@@ -18,7 +18,7 @@ import {
 } from './well-formed-names.js';
 
 /** Thrown inside the parser when the input leaves the subset; never escapes `parseWellFormed`. */
-const OUTSIDE = Symbol('outside the well-formed subset');
+const OUTSIDE = new Error('outside the well-formed subset'); // made once: throwing it costs no stack trace
 
 type Location = Token.Location;
 
@@ -144,7 +144,7 @@ class WellFormedParser {
       loc.endOffset = end;
       return;
     }
-    const node: T.TextNode = { nodeName: '#text', value, parentNode: parent as T.ParentNode };
+    const node: T.TextNode = { nodeName: '#text', value, parentNode: parent };
     node.sourceCodeLocation = this.#lines.location(start, end);
     kids.push(node);
   }
@@ -291,7 +291,7 @@ class WellFormedParser {
       case 'table':
         if (TABLE_SECTIONS.has(name) || name === 'caption') this.#open.push(this.#open.element(name, HTML_NS, attrs), tag);
         else if (name === 'tr') {
-          const tbody = defaultTreeAdapter.createElement('tbody', HTML_NS as T.Element['namespaceURI'], []);
+          const tbody = defaultTreeAdapter.createElement('tbody', HTML_NS, []);
           tbody.sourceCodeLocation = null;
           this.#open.push(tbody, null);
           this.#open.push(this.#open.element(name, HTML_NS, attrs), tag);

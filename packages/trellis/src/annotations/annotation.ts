@@ -39,7 +39,7 @@ export function stableJson(value: unknown): string {
 
 /** Combines annotations of all kinds for one handler, in a canonical order. */
 export function combineAnnotations(classLevel: readonly Annotation[], methodLevel: readonly Annotation[], handler: string): Annotation[] {
-  const kinds = new Set<AnnotationKind<unknown>>([...classLevel, ...methodLevel].map((a) => a.kind as AnnotationKind<unknown>));
+  const kinds = new Set<AnnotationKind<unknown>>([...classLevel, ...methodLevel].map((a) => a.kind));
   const out: Annotation[] = [];
   for (const kind of [...kinds].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const pick = (list: readonly Annotation[]) => list.filter((a) => a.kind === kind).map((a) => a.value);

@@ -47,6 +47,7 @@ export const BodyKind: AnnotationKind<BodySettings> = {
  */
 export function Body(formats: BodyFormat | readonly BodyFormat[], options: { types?: readonly string[]; limit?: number } = {}): AnnotationDecorator<BodySettings> {
   const list = typeof formats === 'string' ? [formats] : formats;
+// eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers
   if (!Array.isArray(list) || list.length === 0 || list.some((f) => !FORMATS.includes(f))) {
     throw new TypeError(`@Body takes one or more of ${FORMATS.map((f) => `"${f}"`).join(', ')}, got ${JSON.stringify(formats)}.`);
   }
@@ -57,7 +58,9 @@ export function Body(formats: BodyFormat | readonly BodyFormat[], options: { typ
   }
   if (types !== undefined && !list.includes('bytes') && !list.includes('stream')) throw new TypeError('@Body types apply to "bytes" and "stream" bodies.');
   if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) throw new TypeError(`@Body limit must be a whole number of bytes, got ${String(limit)}.`);
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers
   const settings: { -readonly [K in keyof BodySettings]: BodySettings[K] } = { formats: Object.freeze([...new Set(list)]) };
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers
   if (types !== undefined) settings.types = Object.freeze(types.map((t) => t.toLowerCase()));
   if (limit !== undefined) settings.limit = limit;
   return annotation(BodyKind, Object.freeze(settings));

@@ -144,5 +144,5 @@ export function Validate<const S extends ValidateSchemas>(schemas: S): ValidateA
       throw new TypeError(`@Validate: "${part}" must be a Standard Schema validator (zod, valibot, arktype, …).`);
     }
   }
-  return annotation(ValidateKind, Object.freeze({ ...schemas })) as unknown as ValidateAnnotation<S>;
+  return annotation(ValidateKind, Object.freeze({ ...schemas }));
 }

@@ -67,7 +67,7 @@ function mergeLevel(values: readonly DescribeSettings[], handler: string): Descr
   if (tags.size > 0) out.tags = [...tags].sort();
   if (Object.keys(params).length > 0) out.params = params;
   if (Object.keys(responses).length > 0) out.responses = responses;
-  return out as DescribeSettings;
+  return out;
 }
 
 export const DescribeKind: AnnotationKind<DescribeSettings> = {
@@ -82,7 +82,7 @@ export const DescribeKind: AnnotationKind<DescribeSettings> = {
     if (tags.length > 0) merged.tags = tags;
     if (outer.params || inner.params) merged.params = { ...outer.params, ...inner.params };
     if (outer.responses || inner.responses) merged.responses = { ...outer.responses, ...inner.responses };
-    return [Object.freeze(merged) as DescribeSettings];
+    return [Object.freeze(merged)];
   },
   sortKey: () => '',
 };

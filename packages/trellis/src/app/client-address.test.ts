@@ -9,7 +9,7 @@ function addressApp(options: AppOptions = {}): App {
   return app;
 }
 const who = async (app: App, headers: Record<string, string>, remoteAddress = '127.0.0.1') =>
-  (await app.inject({ url: '/who', headers, remoteAddress })).json() as { peer: string | null; client: string | null };
+  (await app.inject({ url: '/who', headers, remoteAddress })).json<{ peer: string | null; client: string | null }>();
 
 describe('the client address', () => {
   const chain = { 'x-forwarded-for': '198.51.100.7, 10.0.0.2' };

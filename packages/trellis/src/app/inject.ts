@@ -137,6 +137,6 @@ export function injectResponse(recorded: RecordedResponse): InjectResponse {
     headers,
     body,
     rawBody,
-    json: () => JSON.parse(body),
+    json: <T>() => JSON.parse(body) as T,
   };
 }

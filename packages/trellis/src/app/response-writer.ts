@@ -73,7 +73,7 @@ export function deliverStream(sink: ResponseSink & Writable, method: string, res
   }
   pipeline(stream, sink, (error) => {
     // The client leaving is not a failure of ours: the stream has been stopped, nothing to report.
-    if (error && (error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') onError(error);
+    if (error && (error).code !== 'ERR_STREAM_PREMATURE_CLOSE') onError(error);
   });
 }
 

@@ -134,7 +134,8 @@ export function lambdaHandler(source: AppSource, options: LambdaHandlerOptions =
   const widget = options.widget ?? {};
   const routeParam = checkWidgetOptions(widget);
   const appFor = lazyApp(source);
-  const handler = async (event: unknown, context: GivenLambdaContext = noContext): Promise<LambdaHttpResult | WidgetOutput> => {
+  const handler = async (event: unknown, context: GivenLambdaContext = noContext): Promise<WidgetOutput> => {
+    // An HTTP result (LambdaHttpResult) for HTTP events; what the widget answers (any JSON) for widget events.
     const kind = httpEventKind(event);
     if (kind === null) {
       if (isWidgetEvent(event)) return answerWidgetEvent(await appFor(), event, context, routeParam, widget);

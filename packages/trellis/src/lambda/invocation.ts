@@ -1,5 +1,5 @@
 import type { ExecutionContext } from '../index.js';
-import type { AlbEvent, ApiGatewayHttpEvent, ApiGatewayRestEvent, AuthorizerFacts, GivenLambdaContext, LambdaEventKind, LambdaHttpEvent } from './events.js';
+import type { ApiGatewayHttpEvent, ApiGatewayRestEvent, AuthorizerFacts, GivenLambdaContext, LambdaEventKind, LambdaHttpEvent } from './events.js';
 
 /**
  * What the Lambda invocation says about a request, beyond HTTP: read it with `lambdaInvocation(ctx)` in a
@@ -67,7 +67,7 @@ function httpAuthorizer(event: ApiGatewayHttpEvent): AuthorizerFacts | undefined
 export function invocationOf(kind: LambdaEventKind, event: LambdaHttpEvent, context: GivenLambdaContext, sourceIp: string | undefined): LambdaInvocation {
   const awsRequestId = typeof context.awsRequestId === 'string' ? context.awsRequestId : undefined;
   if (kind === 'alb') {
-    return { kind, event: event as AlbEvent, context, sourceIp, requestId: undefined, awsRequestId, stage: undefined, stageVariables: undefined, authorizer: undefined };
+    return { kind, event: event, context, sourceIp, requestId: undefined, awsRequestId, stage: undefined, stageVariables: undefined, authorizer: undefined };
   }
   if (kind === 'api-gateway-rest') {
     const rest = event as ApiGatewayRestEvent;

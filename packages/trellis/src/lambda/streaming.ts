@@ -67,5 +67,5 @@ export function lambdaStreamingHandler(source: AppSource, options: { basePath?: 
     await new Promise<void>((resolve, reject) => pipeline(body, responseStream, (error) => (error ? reject(error) : resolve())));
   };
   (handler as unknown as Record<symbol, unknown>)[HANDLER_STREAMING] = 'response';
-  return handler as LambdaStreamingHandler;
+  return handler;
 }

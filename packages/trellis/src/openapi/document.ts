@@ -7,7 +7,7 @@ import type { PathTemplate } from './paths.js';
 import { problemSchema } from './problems.js';
 import { RETRY_AFTER, rateLimitHeaderFields } from './rate-limits.js';
 import { securitySchemes } from './security.js';
-import type { JsonSchemaObject, OpenApiDocument, OpenApiOptions } from './types.js';
+import type { OpenApiDocument, OpenApiOptions } from './types.js';
 
 /** What the document reads of an app: its routes and, when it has them, its services (for the authenticators). */
 export interface DocumentedApp {
@@ -108,7 +108,7 @@ export function buildDocument(allRoutes: readonly RouteInfo[], services: Service
     ...(tags.size > 0 ? { tags: [...tags].sort(byText).map((name) => ({ name })) } : {}),
     paths: Object.fromEntries(paths),
     components: {
-      schemas: schemas.sorted() as Record<string, JsonSchemaObject>,
+      schemas: schemas.sorted(),
       ...(Object.keys(headers).length > 0 ? { headers } : {}),
       ...(security.size > 0 ? { securitySchemes: Object.fromEntries([...security].sort(([a], [b]) => byText(a, b))) } : {}),
     },

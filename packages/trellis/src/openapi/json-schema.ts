@@ -12,7 +12,7 @@ interface StandardProps {
 /** A schema's Standard Schema properties, if it has any. */
 export function standardOf(schema: object): StandardProps | undefined {
   const props = (schema as { '~standard'?: unknown })['~standard'];
-  return props !== null && typeof props === 'object' ? (props as StandardProps) : undefined;
+  return props !== null && typeof props === 'object' ? (props) : undefined;
 }
 
 /** JSON data only (no functions, cycles or big integers): the schema as a document can hold it. */

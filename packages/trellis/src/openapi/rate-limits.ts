@@ -77,9 +77,9 @@ export function rateLimitHeaderFields(services: ServiceResolver | undefined): Re
   let formats: readonly RateLimitHeaderFormat[] = ['standard'];
   try {
     const configured = services?.tryGet(RateLimitConfiguration)?.headers;
-    if (Array.isArray(configured)) formats = configured;
+    if (Array.isArray(configured)) formats = configured as readonly RateLimitHeaderFormat[];
   } catch {
     // A configuration that cannot be made here (scoped, or failing) leaves the default.
   }
-  return Object.assign({}, ...(['standard', 'structured', 'legacy'] as const).filter((f) => formats.includes(f)).map((f) => FIELDS[f]));
+  return Object.assign({}, ...(['standard', 'structured', 'legacy'] as const).filter((f) => formats.includes(f)).map((f) => FIELDS[f])) as Record<string, { description: string; schema: object }>;
 }

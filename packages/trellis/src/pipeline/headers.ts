@@ -54,7 +54,7 @@ export class ResponseHeaders {
   }
 
   set(name: string, value: HeaderValue): this {
-    const stored = typeof value === 'string' ? value : Array.isArray(value) ? [...value] : String(value);
+    const stored = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : [...value];
     const key = name.toLowerCase();
     const at = this.#valueIndex(key);
     if (at === -1) this.#flat.push(key, stored);

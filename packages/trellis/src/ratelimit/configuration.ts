@@ -97,6 +97,7 @@ export class RateLimitConfiguration {
     } = {},
   ) {
     const { partitionHeader, maxTrackedPartitions = 10_000, headers = ['standard'], refusal, skip, logIntervalSeconds = 60, clock = monotonicClock } = init;
+// eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers
     if (!Array.isArray(headers) || headers.some((f) => !FORMATS.includes(f))) {
       throw new TypeError(`RateLimitConfiguration: headers must be a list of ${FORMATS.map((f) => `"${f}"`).join(', ')} (or [] for none), got ${JSON.stringify(headers)}.`);
     }
@@ -120,6 +121,7 @@ export class RateLimitConfiguration {
     }
     this.partitionHeader = partitionHeader?.toLowerCase();
     this.maxTrackedPartitions = maxTrackedPartitions;
+// eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers
     this.headers = Object.freeze([...new Set(headers)]);
     const has = (f: RateLimitHeaderFormat) => this.headers.includes(f);
     this.headerFormats = Object.freeze({ standard: has('standard'), structured: has('structured'), legacy: has('legacy'), any: this.headers.length > 0 });

@@ -58,7 +58,7 @@ describe('exact windows: one timestamp per permit in a growing ring', () => {
             const counter = `${c.partition} ${c.name}`;
             if (!logs.has(counter)) logs.set(counter, new ExactLog());
             const expected = logs.get(counter)!.decide(clock.now(), c.permitLimit, windowSeconds[c.name], c.cost);
-            const d = await store.acquire(c.partition, policy(c.permitLimit, windowSeconds[c.name], c.name), { cost: c.cost });
+            const d = store.acquire(c.partition, policy(c.permitLimit, windowSeconds[c.name], c.name), { cost: c.cost });
             assert.deepEqual(d, expected, `${counter} at ${clock.now()}`);
           }
         }
@@ -73,15 +73,15 @@ describe('exact windows: one timestamp per permit in a growing ring', () => {
     const perMinute = policy(100, 60);
     for (let i = 0; i < 100; i++) {
       clock.set(1_000 + i * 10);
-      const d = await store.acquire('sub:a', perMinute);
+      const d = store.acquire('sub:a', perMinute);
       assert.deepEqual([d.allowed, d.remaining, d.reset], [true, 99 - i, 60], `admission ${i + 1}`);
     }
-    assert.equal((await store.acquire('sub:a', perMinute)).allowed, false);
+    assert.equal((store.acquire('sub:a', perMinute)).allowed, false);
     for (let i = 0; i < 100; i++) {
       clock.set(61_000 + i * 10 - 1);
-      assert.equal((await store.acquire('sub:a', perMinute)).allowed, false, `permit ${i + 1} is not back early`);
+      assert.equal((store.acquire('sub:a', perMinute)).allowed, false, `permit ${i + 1} is not back early`);
       clock.set(61_000 + i * 10);
-      const back = await store.acquire('sub:a', perMinute);
+      const back = store.acquire('sub:a', perMinute);
       assert.equal(back.allowed, true, `permit ${i + 1} is back on time`);
       assert.equal(back.remaining, 0);
     }
@@ -92,70 +92,70 @@ describe('exact windows: one timestamp per permit in a growing ring', () => {
     const store = new InProcessRateLimitStore({ clock });
     const perTenSeconds = policy(40, 10);
     // Once the first permit has left, a ring laid out from slot 1 wraps to its start.
-    await store.acquire('sub:a', perTenSeconds);
+    store.acquire('sub:a', perTenSeconds);
     clock.set(1_000);
-    await store.acquire('sub:a', perTenSeconds);
+    store.acquire('sub:a', perTenSeconds);
     clock.set(10_000);
-    assert.equal((await store.acquire('sub:a', perTenSeconds)).remaining, 38);
+    assert.equal((store.acquire('sub:a', perTenSeconds)).remaining, 38);
     // Growing now copies a wrapped ring.
     clock.set(10_500);
-    assert.equal((await store.acquire('sub:a', perTenSeconds, { cost: 5 })).remaining, 33);
+    assert.equal((store.acquire('sub:a', perTenSeconds, { cost: 5 })).remaining, 33);
     clock.set(10_900);
-    const refused = await store.acquire('sub:a', perTenSeconds, { cost: 40 });
+    const refused = store.acquire('sub:a', perTenSeconds, { cost: 40 });
     assert.deepEqual([refused.allowed, refused.retryAfter], [false, 10]);
-    const needsThree = await store.acquire('sub:a', perTenSeconds, { cost: 36 });
+    const needsThree = store.acquire('sub:a', perTenSeconds, { cost: 36 });
     // 7 in use: freeing 3 of them means the ones of 1,000, 10,000 and the first of 10,500.
     assert.deepEqual([needsThree.allowed, needsThree.reset, needsThree.retryAfter], [false, 1, 10]);
     clock.set(20_499);
-    assert.equal((await store.acquire('sub:a', perTenSeconds, { cost: 36 })).allowed, false);
+    assert.equal((store.acquire('sub:a', perTenSeconds, { cost: 36 })).allowed, false);
     // 5 in use from slot 2 of 7: 11 more need a bigger ring, laid out from slot 0.
-    assert.equal((await store.acquire('sub:a', perTenSeconds, { cost: 11 })).remaining, 24);
+    assert.equal((store.acquire('sub:a', perTenSeconds, { cost: 11 })).remaining, 24);
     clock.set(20_500);
     // The 11 left start at slot 5 of 16: 5 more run past the ring's end into slots 0 to 4...
-    assert.equal((await store.acquire('sub:a', perTenSeconds, { cost: 5 })).remaining, 24);
+    assert.equal((store.acquire('sub:a', perTenSeconds, { cost: 5 })).remaining, 24);
     // ...and growing that wrapped ring must keep the 11 of 20,499 ms first.
-    assert.equal((await store.acquire('sub:a', perTenSeconds, { cost: 24 })).remaining, 0);
+    assert.equal((store.acquire('sub:a', perTenSeconds, { cost: 24 })).remaining, 0);
     clock.set(30_498);
-    assert.deepEqual((await store.acquire('sub:a', perTenSeconds)).retryAfter, 1);
+    assert.deepEqual((store.acquire('sub:a', perTenSeconds)).retryAfter, 1);
     clock.set(30_499);
-    assert.equal((await store.acquire('sub:a', perTenSeconds)).remaining, 10, 'the 11 of 20,499 ms are back, the 29 of 20,500 not yet');
+    assert.equal((store.acquire('sub:a', perTenSeconds)).remaining, 10, 'the 11 of 20,499 ms are back, the 29 of 20,500 not yet');
     clock.set(30_500);
-    assert.equal((await store.acquire('sub:a', perTenSeconds, { cost: 39 })).remaining, 0);
+    assert.equal((store.acquire('sub:a', perTenSeconds, { cost: 39 })).remaining, 0);
   });
 
   test('a limit raised past exact turns the timestamps into segments that still count, and lowered again stays sound', async () => {
     const clock = new ManualClock();
     const store = new InProcessRateLimitStore({ clock });
-    await store.acquire('sub:a', policy(10, 60), { cost: 4 });
+    store.acquire('sub:a', policy(10, 60), { cost: 4 });
     clock.set(30_000);
-    await store.acquire('sub:a', policy(10, 60), { cost: 6 });
-    assert.equal((await store.acquire('sub:a', policy(10, 60))).allowed, false);
-    const raised = await store.acquire('sub:a', policy(1_000, 60));
+    store.acquire('sub:a', policy(10, 60), { cost: 6 });
+    assert.equal((store.acquire('sub:a', policy(10, 60))).allowed, false);
+    const raised = store.acquire('sub:a', policy(1_000, 60));
     assert.deepEqual([raised.allowed, raised.remaining, raised.reset], [true, 989, 30]);
-    const lowered = await store.acquire('sub:a', policy(10, 60));
+    const lowered = store.acquire('sub:a', policy(10, 60));
     // 11 in use under a limit of 10: two must free, both among the 4 of 0 ms.
     assert.deepEqual([lowered.allowed, lowered.reset, lowered.retryAfter], [false, 30, 30]);
     clock.set(60_000);
     // The 7 of 30,000 ms still count: 4 more must wait for them.
-    const partly = await store.acquire('sub:a', policy(10, 60), { cost: 4 });
+    const partly = store.acquire('sub:a', policy(10, 60), { cost: 4 });
     assert.deepEqual([partly.allowed, partly.retryAfter], [false, 30]);
-    assert.equal((await store.acquire('sub:a', policy(10, 60), { cost: 3 })).remaining, 0);
+    assert.equal((store.acquire('sub:a', policy(10, 60), { cost: 3 })).remaining, 0);
     clock.set(90_000);
-    assert.equal((await store.acquire('sub:a', policy(10, 60), { cost: 7 })).remaining, 0, 'the 3 of 60,000 ms still count');
+    assert.equal((store.acquire('sub:a', policy(10, 60), { cost: 7 })).remaining, 0, 'the 3 of 60,000 ms still count');
   });
 
   test('two partitions handed the same admission still count apart', async () => {
     const clock = new ManualClock();
     const store = new InProcessRateLimitStore({ clock });
     const perMinute = policy(2, 60);
-    const a = await store.acquire('sub:a', perMinute);
-    const b = await store.acquire('sub:b', perMinute);
+    const a = store.acquire('sub:a', perMinute);
+    const b = store.acquire('sub:b', perMinute);
     assert.deepEqual(b, a);
-    assert.equal((await store.acquire('sub:a', perMinute)).remaining, 0);
-    assert.equal((await store.acquire('sub:a', perMinute)).allowed, false);
-    assert.equal((await store.acquire('sub:b', perMinute)).remaining, 0);
+    assert.equal((store.acquire('sub:a', perMinute)).remaining, 0);
+    assert.equal((store.acquire('sub:a', perMinute)).allowed, false);
+    assert.equal((store.acquire('sub:b', perMinute)).remaining, 0);
     clock.set(59_500);
-    assert.equal((await store.acquire('sub:c', perMinute)).reset, 60);
-    assert.equal((await store.acquire('sub:b', perMinute)).retryAfter, 1);
+    assert.equal((store.acquire('sub:c', perMinute)).reset, 60);
+    assert.equal((store.acquire('sub:b', perMinute)).retryAfter, 1);
   });
 });

@@ -156,7 +156,8 @@ function refusalProblem(policy: RateLimitPolicy, cost: number, retryAfter: numbe
 
 /** The configuration's refusal hook's answer, checked; undefined (and a log line) when it broke. */
 function customRefusal(ctx: ExecutionContext, configuration: RateLimitConfiguration, event: RateLimitRefusalEvent): RateLimitRefusal | undefined {
-  let answer: unknown;
+  // Typed, but a JavaScript hook may answer anything: every field is checked below.
+  let answer: RateLimitRefusal | null | undefined;
   try {
     answer = configuration.refusal!(event);
   } catch (error) {
@@ -164,7 +165,7 @@ function customRefusal(ctx: ExecutionContext, configuration: RateLimitConfigurat
     return undefined;
   }
   if (answer === undefined) return undefined;
-  const a = answer as RateLimitRefusal | null;
+  const a = answer;
   const usable =
     a !== null &&
     typeof a === 'object' &&
@@ -191,7 +192,7 @@ function refuse(ctx: ExecutionContext, configuration: RateLimitConfiguration, ac
     return;
   }
   const status = custom.status ?? 429;
-  const body: ProblemDetails = { ...standard, ...custom.problem, status } as ProblemDetails;
+  const body: ProblemDetails = { ...standard, ...custom.problem, status };
   if (custom.problem?.title === undefined && status !== 429) body.title = problem(status).title;
   ctx.refuse(status, body, { 'retry-after': String(retryAfter) });
   const headers = ctx.refusal!.headers;

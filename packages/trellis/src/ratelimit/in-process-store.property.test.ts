@@ -66,7 +66,7 @@ async function play(s: Scenario): Promise<Run> {
     clock.advance(gapMs);
     for (let i = 0; i < count; i++) {
       times.push(clock.now());
-      decisions.push(await store.acquire('sub:alice', policy));
+      decisions.push(store.acquire('sub:alice', policy));
     }
   }
   return { times, decisions };

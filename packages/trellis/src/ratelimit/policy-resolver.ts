@@ -68,7 +68,7 @@ export function policyWith(policy: RateLimitPolicy, answer: RateLimitPolicyNumbe
   const problem = problemWith(answer);
   if (problem !== undefined) throw new TypeError(`The RateLimitPolicyResolver's answer for the rate limit "${policy.name}" cannot be used: ${problem}.`);
   let known = resolved.get(policy);
-  if (known === undefined) resolved.set(policy, (known = new Map()));
+  if (known === undefined) resolved.set(policy, (known = new Map<string, RateLimitPolicy>()));
   const id = `${answer.permitLimit}/${answer.windowSeconds}`;
   let out = known.get(id);
   if (out === undefined) {

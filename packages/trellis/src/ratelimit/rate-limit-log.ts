@@ -31,12 +31,10 @@ export class RateLimitLog {
   ) {}
 
   refused(policy: RateLimitPolicy, partition: string, retryAfter: number): void {
-    const debug = this.logger?.debug;
-    if (debug === undefined) return;
+    if (this.logger?.debug === undefined) return;
     const held = this.#pass('refused', policy);
     if (held < 0) return;
-    debug.call(
-      this.logger,
+    this.logger.debug(
       `Rate limit "${policy.name}" on ${policy.handler} refused a request (${policy.permitLimit} per ${policy.windowSeconds} s; retry after ${retryAfter} s)${more(held)}`,
       { policy: policy.key, partition, suppressed: held },
     );

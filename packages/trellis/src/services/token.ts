@@ -14,7 +14,7 @@ export type TypedToken<T> = symbol & { readonly [tokenType]?: T };
  * app.services.add(Clock, () => ({ now: Date.now }));
  */
 export function createToken<T>(description: string): TypedToken<T> {
-  return Symbol(description) as TypedToken<T>;
+  return Symbol(description);
 }
 
 /** A readable name for a token, used in error messages. */

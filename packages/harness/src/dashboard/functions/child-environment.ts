@@ -111,13 +111,14 @@ export class ChildEnvironment {
     this.startPromise ??= new Promise<InvokeError | undefined>((resolve) => {
       const timer = setTimeout(() => {
         this.onReady = undefined;
-        this.kill();
+        // Its promise says when the process is gone; the timed-out start answers now.
+        void this.kill();
         resolve({ type: 'Sandbox.Timedout', message: `Init timed out after ${this.initTimeoutSeconds.toFixed(2)} seconds` });
       }, this.initTimeoutSeconds * 1000);
       this.onReady = (error) => {
         clearTimeout(timer);
         this.onReady = undefined;
-        if (error) this.kill();
+        if (error) void this.kill();
         resolve(error);
       };
       let child: ChildProcess;
@@ -178,7 +179,7 @@ export class ChildEnvironment {
   private message(line: string): void {
     let msg: { t?: string; d?: unknown; id?: number; ok?: boolean; value?: unknown; error?: ErrorDocument };
     try {
-      msg = JSON.parse(line);
+      msg = JSON.parse(line) as typeof msg;
     } catch {
       this.log(line + '\n');
       return;

@@ -22,7 +22,7 @@ function install(): void {
   if (installed) return;
   installed = true;
   for (const [method, level] of Object.entries(LEVELS) as Array<[keyof typeof LEVELS, string]>) {
-    const original = console[method];
+    const original = console[method].bind(console);
     console[method] = function (this: Console, ...args: unknown[]): void {
       const sink = storage.getStore();
       if (!sink?.open) return original.apply(this, args);

@@ -40,8 +40,10 @@ function lineColumn(text: string, at: number): { line: number; column: number } 
   return { line, column: at - lineStart + 1 };
 }
 
-class Stop {
-  constructor(readonly at: number, readonly message: string) {}
+class Stop extends Error {
+  constructor(readonly at: number, message: string) {
+    super(message);
+  }
 }
 
 /** A validating scanner that only exists to find the first offending position. */

@@ -49,7 +49,7 @@ export interface TemplateResource {
 export interface ResolverInput {
   file: string;
   template: Record<string, unknown>;
-  locate(path: TemplatePath): TemplatePosition | undefined;
+  readonly locate: (path: TemplatePath) => TemplatePosition | undefined;
   stack: StackSettings;
   parameters: Record<string, ParameterValue>;
 }
@@ -97,8 +97,8 @@ export class Resolver {
       if (resource.Condition !== undefined && typeof resource.Condition !== 'string') this.fail('invalid', [...at, 'Condition'], 'Condition names a condition of Conditions');
       this.resources.set(id, {
         type: resource.Type,
-        properties: (resource.Properties as Record<string, unknown> | undefined) ?? {},
-        ...(resource.Condition !== undefined ? { condition: resource.Condition as string } : {}),
+        properties: (resource.Properties) ?? {},
+        ...(resource.Condition !== undefined ? { condition: resource.Condition } : {}),
         metadata: isRecord(resource.Metadata) ? resource.Metadata : {},
       });
     }
@@ -234,8 +234,8 @@ export class Resolver {
         if (typeof args !== 'string' || args === '') this.fail('invalid', path, `Ref takes the name of a parameter or resource, got ${show(args)}`);
         return this.ref(args, path, notes);
       case 'Fn::GetAtt': {
-        let id = Array.isArray(args) ? args[0] : typeof args === 'string' ? args.slice(0, Math.max(0, args.indexOf('.'))) : undefined;
-        let attribute = Array.isArray(args) ? args[1] : typeof args === 'string' ? args.slice(args.indexOf('.') + 1) : undefined;
+        let id: unknown = Array.isArray(args) ? args[0] : typeof args === 'string' ? args.slice(0, Math.max(0, args.indexOf('.'))) : undefined;
+        let attribute: unknown = Array.isArray(args) ? args[1] : typeof args === 'string' ? args.slice(args.indexOf('.') + 1) : undefined;
         if (Array.isArray(args) && args.length !== 2) id = undefined;
         if (isRecord(attribute)) attribute = sub(attribute, 1);
         if (typeof id !== 'string' || id === '' || typeof attribute !== 'string' || attribute === '') {

@@ -59,7 +59,7 @@ function cloudFormationTags(): Array<ScalarTag | CollectionTag> {
             return { [key]: [value.slice(0, dot), value.slice(dot + 1)] };
           }
         : (value) => ({ [key]: value });
-    tags.push({ tag, resolve } as ScalarTag);
+    tags.push({ tag, resolve });
     tags.push({ tag, collection: 'seq', resolve: (seq: Node) => wrapped(key, seq) } as unknown as CollectionTag);
     tags.push({ tag, collection: 'map', resolve: (map: Node) => wrapped(key, map) } as unknown as CollectionTag);
   }
@@ -71,7 +71,7 @@ const TAGS = cloudFormationTags();
 /** A parsed template: its JSON-form value, and where a path's value starts in the file. */
 export interface ParsedTemplateText {
   value: Record<string, unknown>;
-  locate(path: TemplatePath): TemplatePosition | undefined;
+  readonly locate: (path: TemplatePath) => TemplatePosition | undefined;
 }
 
 /**

@@ -55,6 +55,7 @@ export class CorsPolicy {
     this.maxAge = String(maxAgeSeconds);
     this.exposedHeaders = headerList(exposedHeaders, 'exposedHeaders', where);
     this.allowedHeaders = allowedHeaders === undefined ? undefined : headerList(allowedHeaders, 'allowedHeaders', where);
+// eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers
     if (methods !== undefined && (!Array.isArray(methods) || methods.some((m) => !METHODS.includes(m)))) {
       throw new TypeError(`${where}: methods must be a list of ${METHODS.join(', ')}, got ${JSON.stringify(methods)}.`);
     }

@@ -65,13 +65,13 @@ export async function readBody(source: BodySource, format: BodyFormat, limit: nu
   if (format === 'json') {
     const text = decodeUtf8(raw);
     try {
-      return JSON.parse(text);
+      return JSON.parse(text) as unknown;
     } catch (error) {
       throw new HttpError(400, `The request body is not valid JSON: ${(error as Error).message}`, { code: 'TRELLIS_INVALID_JSON' });
     }
   }
   if (format === 'form') {
-    const out: Record<string, string | string[]> = Object.create(null);
+    const out = Object.create(null) as Record<string, string | string[]>;
     for (const [k, v] of new URLSearchParams(decodeUtf8(raw))) {
       const current = out[k];
       out[k] = current === undefined ? v : Array.isArray(current) ? [...current, v] : [current, v];

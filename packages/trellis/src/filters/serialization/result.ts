@@ -28,7 +28,7 @@ export function toResponse(result: unknown): OutgoingResponse {
   }
   if (isStreamBody(body)) {
     if (!headers.has('content-type')) headers.set('content-type', 'application/octet-stream');
-    return { status, headers, body: toByteStream(body as object) };
+    return { status, headers, body: toByteStream(body) };
   }
   if (body instanceof Uint8Array) {
     if (!headers.has('content-type')) headers.set('content-type', 'application/octet-stream');

@@ -35,7 +35,7 @@ async function* eventStream(source: AsyncIterable<ServerSentEvent | string>, hea
   const iterator = source[Symbol.asyncIterator]();
   try {
     while (true) {
-      let next = iterator.next();
+      let next: Promise<IteratorResult<ServerSentEvent | string, unknown>> = iterator.next();
       if (heartbeatMs !== undefined) {
         // A comment line now and then keeps proxies from closing a quiet stream.
         for (;;) {

@@ -3,7 +3,7 @@ import { ResponseHeaders } from '../../index.js';
 import type { App, OutgoingResponse } from '../../index.js';
 import type { LambdaContext } from '../../widgets/index.js';
 import { describeWidgetRoutes, type DescribeOptions } from './describe.js';
-import { isWidgetEvent, type WidgetLambdaEvent } from './event.js';
+import { isWidgetEvent } from './event.js';
 import { messageHtml, widgetOutput } from './output.js';
 import { DEFAULT_ROUTE_PARAM, mergeParams, queryOf, routeProblem } from './params.js';
 import { invocationOf, widgetRequest } from './request.js';
@@ -40,7 +40,7 @@ const describeCache = new WeakMap<App, Map<string, string>>();
 function describeOnce(app: App, routeParam: string, options: DescribeOptions | undefined): string {
   if (options?.include) return describeWidgetRoutes(app, routeParam, options);
   let byKey = describeCache.get(app);
-  if (!byKey) describeCache.set(app, (byKey = new Map()));
+  if (!byKey) describeCache.set(app, (byKey = new Map<string, string>()));
   const key = JSON.stringify([routeParam, options?.title, options?.introduction]);
   let text = byKey.get(key);
   if (text === undefined) byKey.set(key, (text = describeWidgetRoutes(app, routeParam, options)));
@@ -90,7 +90,7 @@ export async function answerWidgetEvent(app: App, event: unknown, context: Parti
     const { route, values } = mergeParams(event, routeParam);
     const problem = routeProblem(route, routeParam);
     if (problem !== null) return messageHtml(400, 'Bad Request', problem).toString();
-    const invocation = invocationOf(event as WidgetLambdaEvent, context, values, routeParam);
+    const invocation = invocationOf(event, context, values, routeParam);
     return widgetOutput(await dispatch(app, route as string, queryOf(values), invocation));
   } catch (error) {
     const message = development && error instanceof Error ? error.message : 'The widget function failed.';

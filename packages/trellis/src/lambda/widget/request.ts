@@ -77,7 +77,7 @@ export function widgetRequest(method: string, path: string, query: string, invoc
   return {
     method,
     url: query ? `${path}?${query}` : path,
-    headers: widgetHeaders(invocation.widgetContext as WidgetContext | undefined, body.length),
+    headers: widgetHeaders(invocation.widgetContext, body.length),
     body,
     signal: () => new AbortController().signal,
   };

@@ -185,7 +185,7 @@ describe('widget events', () => {
     const store = { acquire: (partition: string) => { keys.push(partition); return { allowed: true, limit: 9, remaining: 8, reset: 1, retryAfter: 0 }; } };
     for (const by of ['account', 'dashboard', 'widget', (c: WidgetContext) => c.title] as const) {
       const app = createApp();
-      app.services.addValue(RateLimitStore, store as never, { type: RegistrationType.Replace });
+      app.services.addValue(RateLimitStore, store, { type: RegistrationType.Replace });
       app.services.addValue(RateLimitPartitioner, new WidgetRateLimitPartitioner({ by }), { type: RegistrationType.Replace });
       app.route(route('GET', '/', [RateLimit()], () => 'ok'));
       await handleWidgetEvent(app, LOAD);

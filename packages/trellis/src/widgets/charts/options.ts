@@ -122,7 +122,7 @@ export function contextFields(fn: string, context: unknown): ChartContextFields 
   if (context === undefined || context === null) return {};
   if (typeof context !== 'object') refuse(fn, 'context', "the widget's event or its widgetContext", context);
   const inner = (context as { widgetContext?: unknown }).widgetContext;
-  return (inner && typeof inner === 'object' ? inner : context) as ChartContextFields;
+  return (inner && typeof inner === 'object' ? inner : context);
 }
 
 function size(fn: string, option: string, given: unknown, fromContext: unknown, inset: number, fallback: number): number {

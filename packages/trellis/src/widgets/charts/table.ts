@@ -102,7 +102,7 @@ export function dataTable(options: DataTableOptions): SafeHtml {
   const { columns, rows } = options;
   if (!Array.isArray(columns) || columns.length === 0) refuse(fn, 'columns', 'a non-empty array of headings', columns);
   if (!Array.isArray(rows)) refuse(fn, 'rows', 'an array of rows (arrays of cells)', rows);
-  const heads = columns.map((c, i) => {
+  const heads = (columns as readonly (string | DataTableColumn)[]).map((c, i) => {
     const col = typeof c === 'string' ? { label: c } : c;
     if (!col || typeof col.label !== 'string') refuse(fn, `columns[${i}]`, 'a heading or { label, align? }', c);
     if (col.align !== undefined && col.align !== 'start' && col.align !== 'end') refuse(fn, `columns[${i}].align`, '"start" or "end"', col.align);

@@ -65,7 +65,7 @@ function iana(name: string): Zone | undefined {
         const at = slot * 900_000;
         const p: Record<string, number> = {};
         for (const { type, value } of parts.formatToParts(at)) p[type] = Number(value);
-        const wall = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!);
+        const wall = Date.UTC(p.year!, p.month! - 1, p.day, p.hour, p.minute);
         minutes = Math.round((wall - at) / 60_000);
         if (known.size > 20_000) known.clear();
         known.set(slot, minutes);
