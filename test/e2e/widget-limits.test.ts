@@ -60,9 +60,10 @@ describe('widget limits', { timeout: 120_000 }, () => {
     const closeFile = join(dir, 'close.json');
     const own = new FunctionRegistry({ baseDir: fixtures, functions: { closing: fn('spawnAndStay') } });
     const pending = own.invoke('closing', { pidFile: closeFile });
+    // Until the function has written its children's ids whole (the file exists a moment before).
     for (let i = 0; i < 100; i++) {
       try {
-        readFileSync(closeFile);
+        JSON.parse(readFileSync(closeFile, 'utf8'));
         break;
       } catch {
         await new Promise((r) => setTimeout(r, 50));
