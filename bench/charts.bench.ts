@@ -12,10 +12,22 @@ import { lineChart, type ChartTheme } from '../packages/trellis/src/widgets/inde
 import { median, roundsFromEnvironment } from './rounds.js';
 
 const T0 = Date.UTC(2024, 4, 1);
-const POINTS = Array.from({ length: 1440 }, (_, i) => [T0 + i * 60_000, 50 + 30 * Math.sin(i / 50) + 10 * Math.sin(i / 7) + ((i * 7919) % 13) / 2] as [number, number]);
+const POINTS = Array.from(
+  { length: 1440 },
+  (_, i) => [T0 + i * 60_000, 50 + 30 * Math.sin(i / 50) + 10 * Math.sin(i / 7) + ((i * 7919) % 13) / 2] as [number, number],
+);
 
 function chart(theme: ChartTheme): () => string {
-  return () => String(lineChart({ title: 'CPUUtilization', unit: 'Percent', theme, timezone: 'Europe/Berlin', series: [{ name: 'CPUUtilization', points: POINTS }] }));
+  return () =>
+    String(
+      lineChart({
+        title: 'CPUUtilization',
+        unit: 'Percent',
+        theme,
+        timezone: 'Europe/Berlin',
+        series: [{ name: 'CPUUtilization', points: POINTS }],
+      }),
+    );
 }
 
 /** The peer: the points scaled into a viewBox and written as one polyline. */
@@ -30,7 +42,9 @@ function polyline(): string {
   }
   const first = POINTS[0]![0];
   const span = POINTS[POINTS.length - 1]![0] - first;
-  const points = POINTS.map(([t, v]) => `${(((t - first) / span) * width).toFixed(1)},${(height - ((v - min) / (max - min)) * height).toFixed(1)}`).join(' ');
+  const points = POINTS.map(
+    ([t, v]) => `${(((t - first) / span) * width).toFixed(1)},${(height - ((v - min) / (max - min)) * height).toFixed(1)}`,
+  ).join(' ');
   return `<svg viewBox="0 0 ${width} ${height}" width="100%" height="${height}"><polyline fill="none" stroke="#0972d3" stroke-width="2" points="${points}"/></svg>`;
 }
 
@@ -65,7 +79,9 @@ export function runChartsBench(): void {
   for (const [name, xs] of Object.entries(results)) {
     const m = median(xs);
     const bytes = Buffer.byteLength(CONTENDERS[name]!(), 'utf8');
-    console.log(`| ${name} | ${m.toFixed(3)} | ${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)} | ${bytes} | ${(m / floor).toFixed(1)}× |`);
+    console.log(
+      `| ${name} | ${m.toFixed(3)} | ${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)} | ${bytes} | ${(m / floor).toFixed(1)}× |`,
+    );
   }
 }
 

@@ -13,7 +13,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createInterpreter, FunctionRegistry, type FunctionInvoker, type InvokeOptions, type InvokeOutcome } from '../packages/harness/src/dashboard/index.js';
+import {
+  createInterpreter,
+  FunctionRegistry,
+  type FunctionInvoker,
+  type InvokeOptions,
+  type InvokeOutcome,
+} from '../packages/harness/src/dashboard/index.js';
 
 const WIDGETS = fileURLToPath(new URL('../packages/harness/examples/widgets/', import.meta.url));
 const ONE_WIDGET = JSON.stringify({ widgets: [{ type: 'custom', properties: { endpoint: 'trivial' } }] });
@@ -137,12 +143,18 @@ export async function runDriverBench(): Promise<DriverBenchResult> {
   };
 
   console.log('\nDashboard driver: a warm trivial widget read that invokes its function (dashboard.widget(0) on a fresh dashboard)');
-  console.log(`  in-process function   ${inProcess.reads} reads  read median ${ms(inProcess.read.median)}  function ${ms(inProcess.fn.median)}  overhead median ${ms(inProcess.overhead.median)}  p99 ${ms(inProcess.overhead.p99)}  (goal ≤ 1 ms)`);
-  console.log(`  Node.js module target ${moduleTarget.reads} reads  read median ${ms(moduleTarget.read.median)}  p99 ${ms(moduleTarget.read.p99)}  target durationMs ${ms(moduleTarget.fn.median)}  driver overhead median ${ms(moduleTarget.overhead.median)}  p99 ${ms(moduleTarget.overhead.p99)}`);
+  console.log(
+    `  in-process function   ${inProcess.reads} reads  read median ${ms(inProcess.read.median)}  function ${ms(inProcess.fn.median)}  overhead median ${ms(inProcess.overhead.median)}  p99 ${ms(inProcess.overhead.p99)}  (goal ≤ 1 ms)`,
+  );
+  console.log(
+    `  Node.js module target ${moduleTarget.reads} reads  read median ${ms(moduleTarget.read.median)}  p99 ${ms(moduleTarget.read.p99)}  target durationMs ${ms(moduleTarget.fn.median)}  driver overhead median ${ms(moduleTarget.overhead.median)}  p99 ${ms(moduleTarget.overhead.p99)}`,
+  );
   console.log('Node.js module target cold start (fresh registry: spawn, runtime start, import, first invoke)');
   console.log(`  JavaScript (hello.mjs)   ${coldStart.js.runs} runs  median ${ms(coldStart.js.median)}  max ${ms(coldStart.js.p99)}`);
   console.log(`  TypeScript (context.ts)  ${coldStart.ts.runs} runs  median ${ms(coldStart.ts.median)}  max ${ms(coldStart.ts.p99)}`);
-  console.log(`  peer: bare node -e ""     ${coldStart.bareNode.runs} runs  median ${ms(coldStart.bareNode.median)}  max ${ms(coldStart.bareNode.p99)}`);
+  console.log(
+    `  peer: bare node -e ""     ${coldStart.bareNode.runs} runs  median ${ms(coldStart.bareNode.median)}  max ${ms(coldStart.bareNode.p99)}`,
+  );
   return { inProcess, moduleTarget, coldStart };
 }
 

@@ -24,7 +24,9 @@ import { packageModule as from } from './package-module.js';
 import { median, roundsFromEnvironment } from './rounds.js';
 
 // The compiled package, as users run it (see package-module.ts).
-const { DynamoDBRateLimitStore, dynamoDBRateLimitTable } = (await import(from('ratelimit/dynamodb/index.js'))) as typeof import('../packages/trellis/src/ratelimit/dynamodb/index.js');
+const { DynamoDBRateLimitStore, dynamoDBRateLimitTable } = (await import(
+  from('ratelimit/dynamodb/index.js')
+)) as typeof import('../packages/trellis/src/ratelimit/dynamodb/index.js');
 
 const DYNALITE_VERSION = (createRequire(import.meta.url)('dynalite/package.json') as { version: string }).version;
 
@@ -107,7 +109,12 @@ export async function runDynamoDBStoreBench(options: { durationMs?: number; conc
   try {
     await oursClient.send(new CreateTableCommand(dynamoDBRateLimitTable('bench-trellis').createTable));
     await oursClient.send(
-      new CreateTableCommand({ TableName: 'bench-rlf', AttributeDefinitions: [{ AttributeName: 'key', AttributeType: 'S' }], KeySchema: [{ AttributeName: 'key', KeyType: 'HASH' }], BillingMode: 'PAY_PER_REQUEST' }),
+      new CreateTableCommand({
+        TableName: 'bench-rlf',
+        AttributeDefinitions: [{ AttributeName: 'key', AttributeType: 'S' }],
+        KeySchema: [{ AttributeName: 'key', KeyType: 'HASH' }],
+        BillingMode: 'PAY_PER_REQUEST',
+      }),
     );
     // Few enough partitions that every round meets counters that exist (a warm-up pass makes them first), as a
     // steady application does; a first acquire on a new counter is one request for either contender.
@@ -115,15 +122,38 @@ export async function runDynamoDBStoreBench(options: { durationMs?: number; conc
       { shape: 'exact window, mostly allowed', permitLimit: 100, windowSeconds: 60, partitions: 100 },
       { shape: 'exact window, mostly refused', permitLimit: 10, windowSeconds: 60, partitions: 20 },
       { shape: 'segmented window', permitLimit: 10_000, windowSeconds: 3_600, partitions: 100 },
-      { shape: 'two processes taking turns on every counter (every window stale)', permitLimit: 100_000, windowSeconds: 3_600, partitions: 100, stale: true },
+      {
+        shape: 'two processes taking turns on every counter (every window stale)',
+        permitLimit: 100_000,
+        windowSeconds: 3_600,
+        partitions: 100,
+        stale: true,
+      },
     ];
     const results: Scenario[] = [];
     for (const [index, scenario] of scenarios.entries()) {
-      const policy: RateLimitPolicy = { key: 'GET /bench:limit', handler: 'GET /bench', name: 'limit', permitLimit: scenario.permitLimit, windowSeconds: scenario.windowSeconds, scope: 'transport' };
+      const policy: RateLimitPolicy = {
+        key: 'GET /bench:limit',
+        handler: 'GET /bench',
+        name: 'limit',
+        permitLimit: scenario.permitLimit,
+        windowSeconds: scenario.windowSeconds,
+        scope: 'transport',
+      };
       const keyPrefix = `s${index}:`;
       const storeOptions = { client: oursClient, tableName: 'bench-trellis', keyPrefix, timeoutMs: 5_000 };
-      const stores = scenario.stale ? [new DynamoDBRateLimitStore(storeOptions), new DynamoDBRateLimitStore(storeOptions)] : [new DynamoDBRateLimitStore(storeOptions)];
-      const peer = new RateLimiterDynamo({ storeClient: theirsClient, tableName: 'bench-rlf', tableCreated: true, ttlSet: true, keyPrefix: `s${index}`, points: scenario.permitLimit, duration: scenario.windowSeconds });
+      const stores = scenario.stale
+        ? [new DynamoDBRateLimitStore(storeOptions), new DynamoDBRateLimitStore(storeOptions)]
+        : [new DynamoDBRateLimitStore(storeOptions)];
+      const peer = new RateLimiterDynamo({
+        storeClient: theirsClient,
+        tableName: 'bench-rlf',
+        tableCreated: true,
+        ttlSet: true,
+        keyPrefix: `s${index}`,
+        points: scenario.permitLimit,
+        duration: scenario.windowSeconds,
+      });
       let failedOpen = 0;
       const ours: Operation = async (i) => {
         // Taking turns: acquire i goes to store i % 2, so each store finds the other one wrote the counter last.
@@ -159,11 +189,16 @@ export async function runDynamoDBStoreBench(options: { durationMs?: number; conc
       };
       // Warm-up, not measured: every counter is made, and each contender's code has run.
       const pass = async (op: Operation): Promise<void> => {
-        for (let i = 0; i < 2 * scenario.partitions * stores.length; i += 16) await Promise.all(Array.from({ length: 16 }, (_, j) => op(i + j)));
+        for (let i = 0; i < 2 * scenario.partitions * stores.length; i += 16)
+          await Promise.all(Array.from({ length: 16 }, (_, j) => op(i + j)));
       };
       await pass(ours);
       await pass(theirs);
-      const result: Scenario = { title: `${scenario.shape}: ${scenario.permitLimit.toLocaleString('en-US')} per ${scenario.windowSeconds} s over ${scenario.partitions.toLocaleString('en-US')} partitions`, ours: [], theirs: [] };
+      const result: Scenario = {
+        title: `${scenario.shape}: ${scenario.permitLimit.toLocaleString('en-US')} per ${scenario.windowSeconds} s over ${scenario.partitions.toLocaleString('en-US')} partitions`,
+        ours: [],
+        theirs: [],
+      };
       for (let round = 0; round < settings.rounds; round++) {
         // Alternate who goes first, so neither always meets the machine right after the other.
         const first = round % 2 === 0;
@@ -198,13 +233,23 @@ function byOps(rows: readonly Row[]): Row[] {
 export function formatDynamoDBStoreBench(result: Awaited<ReturnType<typeof runDynamoDBStoreBench>>): string {
   const { settings } = result;
   const lines = [
-    `dynalite ${DYNALITE_VERSION} in its own process, Node ${result.node}, load average ${loadavg().map((l) => l.toFixed(2)).join(' / ')} (1 / 5 / 15 min); each contender on its own DynamoDBClient with ${settings.concurrency} acquires in flight, ${settings.durationMs} ms per contender per round, ${settings.rounds} interleaved rounds.`,
+    `dynalite ${DYNALITE_VERSION} in its own process, Node ${result.node}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(
+        ' / ',
+      )} (1 / 5 / 15 min); each contender on its own DynamoDBClient with ${settings.concurrency} acquires in flight, ${settings.durationMs} ms per contender per round, ${settings.rounds} interleaved rounds.`,
     `Largest item in either table: ${result.largestItemBytes} bytes (under 1 KB: every write, and every failed condition, is one write unit).`,
   ];
   const cell = (r: Row): string =>
     `${r.opsPerSecond.toLocaleString('en-US')} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${(r.allowedShare * 100).toFixed(1)} % | ${r.requestsPerAcquire.toFixed(2)} | ${r.readUnitsPerAcquire.toFixed(2)} | ${r.writeUnitsPerAcquire.toFixed(2)} | ${r.failedOpen}`;
   for (const scenario of result.scenarios) {
-    lines.push('', `**${scenario.title}**`, '', '| contender | round | acquires/s | p50 ms | p99 ms | allowed | requests/acquire | read units/acquire | write units/acquire | failed open |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    lines.push(
+      '',
+      `**${scenario.title}**`,
+      '',
+      '| contender | round | acquires/s | p50 ms | p99 ms | allowed | requests/acquire | read units/acquire | write units/acquire | failed open |',
+      '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    );
     for (const rows of [scenario.ours, scenario.theirs]) {
       const sorted = byOps(rows);
       const mid = sorted[sorted.length >> 1]!;

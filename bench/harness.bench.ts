@@ -130,10 +130,17 @@ export async function runHarnessBench(options: { rounds?: number; seconds?: numb
     addedP50Us: seq.get('harness')!.p50 - seq.get('bare')!.p50,
   };
   console.log(`\nHarness: warm widget read over HTTP against a bare Trellis route with the same JSON (Node ${process.version})`);
-  console.log(`autocannon 32 connections, best of ${rounds} × ${seconds} s; sequential: 2,000 requests on one keep-alive connection, best round`);
+  console.log(
+    `autocannon 32 connections, best of ${rounds} × ${seconds} s; sequential: 2,000 requests on one keep-alive connection, best round`,
+  );
   console.log('server     reads/s   p50 ms  p99 ms  errors   seq p50 µs  seq p99 µs');
-  for (const [name, r] of [['harness', result.harness], ['bare', result.bare]] as const) {
-    console.log(`${name.padEnd(8)} ${r.requests.toFixed(0).padStart(9)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(7)} ${String(r.errors).padStart(7)} ${r.seqP50Us.toFixed(0).padStart(12)} ${r.seqP99Us.toFixed(0).padStart(11)}`);
+  for (const [name, r] of [
+    ['harness', result.harness],
+    ['bare', result.bare],
+  ] as const) {
+    console.log(
+      `${name.padEnd(8)} ${r.requests.toFixed(0).padStart(9)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(7)} ${String(r.errors).padStart(7)} ${r.seqP50Us.toFixed(0).padStart(12)} ${r.seqP99Us.toFixed(0).padStart(11)}`,
+    );
   }
   console.log(`ratio harness / bare reads/s: ${result.ratio.toFixed(3)}`);
   console.log(`added p50 latency, one request at a time: ${(result.addedP50Us / 1000).toFixed(3)} ms (goal: ≤ 1 ms)`);

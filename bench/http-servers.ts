@@ -10,7 +10,8 @@ import { packageModule as from } from './package-module.js';
 
 type Core = typeof import('../packages/trellis/src/index.js');
 const core = async (): Promise<Core> => (await import(from('index.js'))) as Core;
-const ratelimit = async (): Promise<typeof import('../packages/trellis/src/ratelimit/index.js')> => (await import(from('ratelimit/index.js'))) as typeof import('../packages/trellis/src/ratelimit/index.js');
+const ratelimit = async (): Promise<typeof import('../packages/trellis/src/ratelimit/index.js')> =>
+  (await import(from('ratelimit/index.js'))) as typeof import('../packages/trellis/src/ratelimit/index.js');
 
 const payload = { hello: 'world' };
 const NEVER_REACHED = { permitLimit: 1_000_000_000, windowSeconds: 60 };
@@ -27,7 +28,8 @@ async function fastify(withRateLimit: boolean): Promise<number> {
   const { default: Fastify } = await import('fastify');
   const { default: fastifyRateLimit } = await import('@fastify/rate-limit');
   const app = Fastify({ logger: false });
-  if (withRateLimit) await app.register(fastifyRateLimit, { max: NEVER_REACHED.permitLimit, timeWindow: NEVER_REACHED.windowSeconds * 1000 });
+  if (withRateLimit)
+    await app.register(fastifyRateLimit, { max: NEVER_REACHED.permitLimit, timeWindow: NEVER_REACHED.windowSeconds * 1000 });
   app.get('/hello', async () => payload);
   await app.listen({ port: 0, host: '127.0.0.1' });
   return (app.server.address() as AddressInfo).port;
@@ -39,7 +41,13 @@ function bareNode(extra: readonly string[]): Promise<number> {
     const body = JSON.stringify(payload);
     const server = createServer((req, res) => {
       if (req.url === '/hello') {
-        res.writeHead(200, ['content-type', 'application/json; charset=utf-8', 'content-length', String(Buffer.byteLength(body)), ...extra]);
+        res.writeHead(200, [
+          'content-type',
+          'application/json; charset=utf-8',
+          'content-length',
+          String(Buffer.byteLength(body)),
+          ...extra,
+        ]);
         res.end(body);
       } else {
         res.statusCode = 404;
@@ -65,7 +73,11 @@ const kinds: Record<string, () => Promise<number>> = {
   // The same three headers a rate-limited answer carries, without a limiter: what writing them costs alone.
   'trellis-three-headers': () =>
     trellis((app, { reply, route }) =>
-      app.route(route('GET', '/hello', () => reply(payload, { headers: { 'ratelimit-limit': '1000000000', 'ratelimit-remaining': '999999999', 'ratelimit-reset': '60' } }))),
+      app.route(
+        route('GET', '/hello', () =>
+          reply(payload, { headers: { 'ratelimit-limit': '1000000000', 'ratelimit-remaining': '999999999', 'ratelimit-reset': '60' } }),
+        ),
+      ),
     ),
   'trellis-rate-limited': () =>
     trellis(async (app, { route }) => {
@@ -82,8 +94,15 @@ const kinds: Record<string, () => Promise<number>> = {
   'fastify-validated': async () => {
     const { default: Fastify } = await import('fastify');
     const app = Fastify({ logger: false });
-    const body = { type: 'object', required: ['sku', 'qty'], properties: { sku: { type: 'string', minLength: 1 }, qty: { type: 'integer', minimum: 1 } } };
-    app.post<{ Body: { sku: string; qty: number } }>('/orders', { schema: { body } }, async (request) => ({ sku: request.body.sku, qty: request.body.qty }));
+    const body = {
+      type: 'object',
+      required: ['sku', 'qty'],
+      properties: { sku: { type: 'string', minLength: 1 }, qty: { type: 'integer', minimum: 1 } },
+    };
+    app.post<{ Body: { sku: string; qty: number } }>('/orders', { schema: { body } }, async (request) => ({
+      sku: request.body.sku,
+      qty: request.body.qty,
+    }));
     await app.listen({ port: 0, host: '127.0.0.1' });
     return (app.server.address() as AddressInfo).port;
   },

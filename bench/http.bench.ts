@@ -13,10 +13,15 @@ import autocannon from 'autocannon';
 import { startServerProcess } from './server-process.js';
 import { median, roundsFromEnvironment } from './rounds.js';
 
-interface Measurement { requests: number; p50: number; p99: number; errors: number; cpuMicrosPerRequest: number | null }
+interface Measurement {
+  requests: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  cpuMicrosPerRequest: number | null;
+}
 
 const serverScript = fileURLToPath(new URL('./http-servers.mjs', import.meta.url));
-
 
 /**
  * The server process's own CPU time in microseconds (`process.cpuUsage()`, user + system, asked over IPC),
@@ -45,15 +50,36 @@ async function measure(kind: string, port: number, seconds: number, child?: Chil
   const result = await autocannon({ ...requestOf(kind, port), connections: 64, pipelining: 1, duration: seconds });
   const after = await cpuMicros(child);
   const cpu = before !== null && after !== null && result.requests.total > 0 ? (after - before) / result.requests.total : null;
-  return { requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, cpuMicrosPerRequest: cpu };
+  return {
+    requests: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    cpuMicrosPerRequest: cpu,
+  };
 }
 
-export interface HttpBenchOptions { rounds?: number; seconds?: number; kinds?: string[] }
+export interface HttpBenchOptions {
+  rounds?: number;
+  seconds?: number;
+  kinds?: string[];
+}
 
 export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Map<string, Measurement>> {
   const rounds = options.rounds ?? roundsFromEnvironment(5);
   const seconds = options.seconds ?? 3;
-  const all = ['node-http', 'node-http-three-headers', 'fastify-hello', 'trellis-hello', 'trellis-default-pipeline', 'trellis-three-headers', 'trellis-rate-limited', 'fastify-rate-limited', 'trellis-validated', 'fastify-validated'];
+  const all = [
+    'node-http',
+    'node-http-three-headers',
+    'fastify-hello',
+    'trellis-hello',
+    'trellis-default-pipeline',
+    'trellis-three-headers',
+    'trellis-rate-limited',
+    'fastify-rate-limited',
+    'trellis-validated',
+    'fastify-validated',
+  ];
   const kinds = options.kinds ?? all;
   const best = new Map<string, Measurement>();
   const leastCpu = new Map<string, number>();
@@ -87,14 +113,18 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Map<
   for (const [kind, m] of best) {
     const least = leastCpu.get(kind);
     const cpu = least === undefined ? 'n/a' : least.toFixed(2);
-    console.log(`${kind.padEnd(26)} ${m.requests.toFixed(0).padStart(8)} ${String(m.p50).padStart(8)} ${String(m.p99).padStart(7)} ${String(m.errors).padStart(7)}  ${cpu.padStart(8)}`);
+    console.log(
+      `${kind.padEnd(26)} ${m.requests.toFixed(0).padStart(8)} ${String(m.p50).padStart(8)} ${String(m.p99).padStart(7)} ${String(m.errors).padStart(7)}  ${cpu.padStart(8)}`,
+    );
   }
   const ratio = (a: string, b: string) => (best.has(a) && best.has(b) ? (rps(a) / rps(b)).toFixed(3) : 'n/a');
   console.log(`ratio trellis-hello / fastify-hello                 ${ratio('trellis-hello', 'fastify-hello')}   (goal >= 0.90)`);
   console.log(`ratio trellis-default-pipeline / trellis-hello      ${ratio('trellis-default-pipeline', 'trellis-hello')}`);
   console.log(`ratio trellis-default-pipeline / node-http (bare)   ${ratio('trellis-default-pipeline', 'node-http')}`);
   console.log(`ratio trellis-rate-limited / trellis-hello          ${ratio('trellis-rate-limited', 'trellis-hello')}   (goal >= 0.95)`);
-  console.log(`ratio node-http-three-headers / node-http          ${ratio('node-http-three-headers', 'node-http')}   (the three headers in bare node:http)`);
+  console.log(
+    `ratio node-http-three-headers / node-http          ${ratio('node-http-three-headers', 'node-http')}   (the three headers in bare node:http)`,
+  );
   // The same comparisons in server CPU per request, which the shared cores disturb less.
   const cpuRatio = (a: string, b: string) => {
     const ca = leastCpu.get(a);
@@ -103,10 +133,18 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Map<
   };
   console.log(`cpu/req trellis-rate-limited / trellis-hello          ${cpuRatio('trellis-rate-limited', 'trellis-hello')}`);
   console.log(`cpu/req node-http-three-headers / node-http          ${cpuRatio('node-http-three-headers', 'node-http')}`);
-  console.log(`ratio trellis-rate-limited / trellis-three-headers ${ratio('trellis-rate-limited', 'trellis-three-headers')}   (the limiter alone, headers aside)`);
-  console.log(`cpu/req trellis-rate-limited / trellis-three-headers  ${cpuRatio('trellis-rate-limited', 'trellis-three-headers')}   (the limiter's own cost; goal <= 1.03)`);
-  console.log(`ratio trellis-rate-limited / fastify-rate-limited   ${ratio('trellis-rate-limited', 'fastify-rate-limited')}   (goal >= 1.10)`);
-  console.log(`cpu/req fastify-rate-limited / trellis-rate-limited   ${cpuRatio('fastify-rate-limited', 'trellis-rate-limited')}   (the same, by server CPU)`);
+  console.log(
+    `ratio trellis-rate-limited / trellis-three-headers ${ratio('trellis-rate-limited', 'trellis-three-headers')}   (the limiter alone, headers aside)`,
+  );
+  console.log(
+    `cpu/req trellis-rate-limited / trellis-three-headers  ${cpuRatio('trellis-rate-limited', 'trellis-three-headers')}   (the limiter's own cost; goal <= 1.03)`,
+  );
+  console.log(
+    `ratio trellis-rate-limited / fastify-rate-limited   ${ratio('trellis-rate-limited', 'fastify-rate-limited')}   (goal >= 1.10)`,
+  );
+  console.log(
+    `cpu/req fastify-rate-limited / trellis-rate-limited   ${cpuRatio('fastify-rate-limited', 'trellis-rate-limited')}   (the same, by server CPU)`,
+  );
   // The same goals as medians of the rounds' own ratios (servers measured one after the other within a
   // round): one lucky or unlucky round moves a best-of figure, not these.
   const roundMedian = (a: string, b: string, value: (m: Measurement) => number | null): string => {
@@ -122,14 +160,26 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Map<
     ratios.sort((x, y) => x - y);
     return `${median(ratios).toFixed(3)}   (${ratios.map((r) => r.toFixed(2)).join(', ')})`;
   };
-  console.log(`median of rounds, cpu/req trellis-rate-limited / trellis-three-headers  ${roundMedian('trellis-rate-limited', 'trellis-three-headers', (m) => m.cpuMicrosPerRequest)}`);
-  console.log(`median of rounds, ratio trellis-rate-limited / fastify-rate-limited    ${roundMedian('trellis-rate-limited', 'fastify-rate-limited', (m) => m.requests)}   (goal >= 1.15)`);
+  console.log(
+    `median of rounds, cpu/req trellis-rate-limited / trellis-three-headers  ${roundMedian('trellis-rate-limited', 'trellis-three-headers', (m) => m.cpuMicrosPerRequest)}`,
+  );
+  console.log(
+    `median of rounds, ratio trellis-rate-limited / fastify-rate-limited    ${roundMedian('trellis-rate-limited', 'fastify-rate-limited', (m) => m.requests)}   (goal >= 1.15)`,
+  );
   // Requests per server CPU-second: what the server itself can do, the load generator's share of the cores aside.
   const perCpu = (m: Measurement) => (m.cpuMicrosPerRequest ? 1 / m.cpuMicrosPerRequest : null);
-  console.log(`median of rounds, req per CPU-s trellis-hello / node-http (bare)       ${roundMedian('trellis-hello', 'node-http', perCpu)}   (goal >= 0.97)`);
-  console.log(`median of rounds, req per CPU-s trellis-hello / fastify-hello          ${roundMedian('trellis-hello', 'fastify-hello', perCpu)}`);
-  console.log(`median of rounds, ratio trellis-validated / fastify-validated          ${roundMedian('trellis-validated', 'fastify-validated', (m) => m.requests)}   (goal >= 1.0; POST /orders, a schema-validated JSON body)`);
-  console.log(`median of rounds, req per CPU-s trellis-validated / fastify-validated  ${roundMedian('trellis-validated', 'fastify-validated', perCpu)}`);
+  console.log(
+    `median of rounds, req per CPU-s trellis-hello / node-http (bare)       ${roundMedian('trellis-hello', 'node-http', perCpu)}   (goal >= 0.97)`,
+  );
+  console.log(
+    `median of rounds, req per CPU-s trellis-hello / fastify-hello          ${roundMedian('trellis-hello', 'fastify-hello', perCpu)}`,
+  );
+  console.log(
+    `median of rounds, ratio trellis-validated / fastify-validated          ${roundMedian('trellis-validated', 'fastify-validated', (m) => m.requests)}   (goal >= 1.0; POST /orders, a schema-validated JSON body)`,
+  );
+  console.log(
+    `median of rounds, req per CPU-s trellis-validated / fastify-validated  ${roundMedian('trellis-validated', 'fastify-validated', perCpu)}`,
+  );
   return best;
 }
 

@@ -13,7 +13,14 @@ import { runInNewContext } from 'node:vm';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { InProcessRateLimitStore, ManualClock, RateLimitScope, type RateLimitPolicy } from 'trellis/ratelimit';
 
-const POLICY: RateLimitPolicy = { key: 'GET /bench:default', handler: 'GET /bench', name: 'default', permitLimit: 100, windowSeconds: 60, scope: RateLimitScope.Transport };
+const POLICY: RateLimitPolicy = {
+  key: 'GET /bench:default',
+  handler: 'GET /bench',
+  name: 'default',
+  permitLimit: 100,
+  windowSeconds: 60,
+  scope: RateLimitScope.Transport,
+};
 
 export interface ScaleRow {
   readonly name: string;
@@ -72,7 +79,12 @@ async function timeAcquires(limiter: { acquire(p: string): unknown }, names: rea
 }
 
 /** Fills a fresh limiter with `partitions` callers (one acquire each) and measures heap and acquire cost. */
-async function measure(contender: Contender, names: readonly string[], partitions: number, picks: Uint32Array): Promise<{ heap: number; ns: number }> {
+async function measure(
+  contender: Contender,
+  names: readonly string[],
+  partitions: number,
+  picks: Uint32Array,
+): Promise<{ heap: number; ns: number }> {
   const gc = collect();
   gc();
   const before = process.memoryUsage().heapUsed;
@@ -109,7 +121,9 @@ export function formatInProcessScaleBench(result: Awaited<ReturnType<typeof runI
     '| --- | ---: | ---: | ---: | ---: |',
   ];
   for (const r of result.rows) {
-    lines.push(`| ${r.name} | ${r.partitions.toLocaleString('en-US')} | ${Math.round(r.heapBytesPerPartition)} | ${Math.round(r.nsPerAcquire)} | ${Math.round(r.nsPerAcquireSmall)} |`);
+    lines.push(
+      `| ${r.name} | ${r.partitions.toLocaleString('en-US')} | ${Math.round(r.heapBytesPerPartition)} | ${Math.round(r.nsPerAcquire)} | ${Math.round(r.nsPerAcquireSmall)} |`,
+    );
   }
   return lines.join('\n');
 }

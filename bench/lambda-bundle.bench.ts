@@ -38,9 +38,15 @@ try {
   execSync('npm run --silent build', { cwd: EXAMPLE, stdio: ['ignore', 'ignore', 'pipe'] });
   // The same command for the Hono app: only the entry point and the output file differ.
   const honoEntry = join(ROOT, 'bench', 'lambda-api-hono', 'handler.ts');
-  const honoCommand = command.replace(/^esbuild handler\.ts /, `esbuild ${JSON.stringify(honoEntry)} `).replace('--outfile=dist/handler.mjs', `--outfile=${join(work, 'hono.mjs')}`);
+  const honoCommand = command
+    .replace(/^esbuild handler\.ts /, `esbuild ${JSON.stringify(honoEntry)} `)
+    .replace('--outfile=dist/handler.mjs', `--outfile=${join(work, 'hono.mjs')}`);
   if (honoCommand === command || !honoCommand.includes(work)) throw new Error(`the guide's build command changed shape: ${command}`);
-  execSync(honoCommand, { cwd: EXAMPLE, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}` } });
+  execSync(honoCommand, {
+    cwd: EXAMPLE,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH}` },
+  });
 
   const bundles = { trellis: join(EXAMPLE, 'dist', 'handler.mjs'), hono: join(work, 'hono.mjs') };
   const folders: Record<string, string> = {};
@@ -79,19 +85,25 @@ process.stdout.write(performance.now() + ' ' + (cpu.user + cpu.system) / 1000);`
     }
   }
 
-  console.log(`\nThe guide's Lambda API, bundled by its own command (esbuild, ESM), beside the same API with Hono; ${ROUNDS} cold starts each`);
+  console.log(
+    `\nThe guide's Lambda API, bundled by its own command (esbuild, ESM), beside the same API with Hono; ${ROUNDS} cold starts each`,
+  );
   console.log('\n  bundle    bytes      gzip    cold start: wall ms median (min–max)   CPU ms median');
   for (const [name, file] of Object.entries(bundles)) {
     const bytes = statSync(file).size;
     const gz = gzipSync(readFileSync(file)).length;
     const w = wall[name]!;
-    console.log(`  ${name.padEnd(8)} ${String(bytes).padStart(7)}  ${String(gz).padStart(7)}    ${median(w).toFixed(1).padStart(6)} (${Math.min(...w).toFixed(1)}–${Math.max(...w).toFixed(1)})${' '.repeat(14)}${median(cpu[name]!).toFixed(1).padStart(6)}`);
+    console.log(
+      `  ${name.padEnd(8)} ${String(bytes).padStart(7)}  ${String(gz).padStart(7)}    ${median(w).toFixed(1).padStart(6)} (${Math.min(...w).toFixed(1)}–${Math.max(...w).toFixed(1)})${' '.repeat(14)}${median(cpu[name]!).toFixed(1).padStart(6)}`,
+    );
   }
   const sizeRatio = statSync(bundles.trellis).size / statSync(bundles.hono).size;
   const coldRatio = median(wall.trellis!) / median(wall.hono!);
   const cpuRatio = median(cpu.trellis!) / median(cpu.hono!);
   console.log(`\n  size: Trellis's bundle is ${sizeRatio.toFixed(2)}× Hono's`);
-  console.log(`  cold start: Trellis takes ${coldRatio.toFixed(2)}× Hono's wall time and ${cpuRatio.toFixed(2)}× its CPU time (goal: ≤ 0.85× wall) ${coldRatio <= 0.85 ? 'met' : 'NOT met'}`);
+  console.log(
+    `  cold start: Trellis takes ${coldRatio.toFixed(2)}× Hono's wall time and ${cpuRatio.toFixed(2)}× its CPU time (goal: ≤ 0.85× wall) ${coldRatio <= 0.85 ? 'met' : 'NOT met'}`,
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

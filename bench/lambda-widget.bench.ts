@@ -21,11 +21,21 @@ const EVENT = {
   route: '/orders',
   page: 2,
   widgetContext: {
-    dashboardName: 'Operations', widgetId: 'widget-3', accountId: '111122223333', locale: 'en',
-    timezone: { label: 'UTC', offsetISO: '+00:00', offsetInMinutes: 0 }, period: 300, isAutoPeriod: true,
+    dashboardName: 'Operations',
+    widgetId: 'widget-3',
+    accountId: '111122223333',
+    locale: 'en',
+    timezone: { label: 'UTC', offsetISO: '+00:00', offsetInMinutes: 0 },
+    period: 300,
+    isAutoPeriod: true,
     timeRange: { mode: 'relative', start: 1714557600000, end: 1714568400000, relativeStart: 10800000 },
-    theme: 'light', linkCharts: true, title: 'Orders', forms: { all: { region: 'eu-west-1' } },
-    params: { region: 'us-east-1' }, width: 588, height: 369,
+    theme: 'light',
+    linkCharts: true,
+    title: 'Orders',
+    forms: { all: { region: 'eu-west-1' } },
+    params: { region: 'us-east-1' },
+    width: 588,
+    height: 369,
   },
 };
 const EXPECTED = '<p>Orders in eu-west-1, page 2</p>';
@@ -43,13 +53,21 @@ function adapt(event: Record<string, any>): string {
 
 function trellis(): Handler {
   const app = createApp();
-  app.route(route('GET', '/orders', (ctx) => html`<p>Orders in ${ctx.request.query.get('region') ?? ''}, page ${ctx.request.query.get('page') ?? ''}</p>`));
+  app.route(
+    route(
+      'GET',
+      '/orders',
+      (ctx) => html`<p>Orders in ${ctx.request.query.get('region') ?? ''}, page ${ctx.request.query.get('page') ?? ''}</p>`,
+    ),
+  );
   return widgetHandler(app);
 }
 
 function hono(): Handler {
   const app = new Hono();
-  app.get('/orders', (c) => c.html(`<p>Orders in ${escapeHtml(c.req.query('region') ?? '')}, page ${escapeHtml(c.req.query('page') ?? '')}</p>`));
+  app.get('/orders', (c) =>
+    c.html(`<p>Orders in ${escapeHtml(c.req.query('region') ?? '')}, page ${escapeHtml(c.req.query('page') ?? '')}</p>`),
+  );
   return async (event) => (await app.request(adapt(event))).text();
 }
 
@@ -79,7 +97,9 @@ async function perCpuSecond(handler: Handler, count: number): Promise<number> {
   return count / ((used.user + used.system) / 1e6);
 }
 
-export interface WidgetBenchResult { [name: string]: number }
+export interface WidgetBenchResult {
+  [name: string]: number;
+}
 
 export async function runLambdaWidgetBench(rounds = 5, count = 4000): Promise<WidgetBenchResult> {
   const contenders: Record<string, Handler> = { trellis: trellis(), hono: hono(), fastify: fastify(), plain: plain() };
@@ -99,7 +119,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const best = await runLambdaWidgetBench();
   const peers = ['hono', 'fastify'];
   const fastest = peers.reduce((a, b) => (best[a]! >= best[b]! ? a : b));
-  console.log(`\nWarm widget events per CPU-second (best of 5 rounds; load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')})`);
-  for (const [name, value] of Object.entries(best)) console.log(`  ${name.padEnd(8)} ${Math.round(value).toLocaleString('en-US').padStart(9)}`);
-  console.log(`  trellis / ${fastest} (fastest framework peer): ${(best.trellis! / best[fastest]!).toFixed(2)}x; trellis / plain handler: ${(best.trellis! / best.plain!).toFixed(2)}x`);
+  console.log(
+    `\nWarm widget events per CPU-second (best of 5 rounds; load average ${(await import('node:os'))
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')})`,
+  );
+  for (const [name, value] of Object.entries(best))
+    console.log(`  ${name.padEnd(8)} ${Math.round(value).toLocaleString('en-US').padStart(9)}`);
+  console.log(
+    `  trellis / ${fastest} (fastest framework peer): ${(best.trellis! / best[fastest]!).toFixed(2)}x; trellis / plain handler: ${(best.trellis! / best.plain!).toFixed(2)}x`,
+  );
 }

@@ -24,7 +24,11 @@ if (!existsSync(new URL('../packages/trellis/dist/lambda/index.js', import.meta.
   process.exit(1);
 }
 
-const run = (...args: string[]): number[] => execFileSync(process.execPath, [script, ...args], { encoding: 'utf8', timeout: 120_000 }).trim().split(' ').map(Number);
+const run = (...args: string[]): number[] =>
+  execFileSync(process.execPath, [script, ...args], { encoding: 'utf8', timeout: 120_000 })
+    .trim()
+    .split(' ')
+    .map(Number);
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
@@ -53,11 +57,15 @@ const warmBest = Object.fromEntries(FRAMEWORKS.map((f) => [f, Math.max(...warm[f
 console.log('\n  framework   cold start: wall ms (min–max)   CPU ms   warm: events per CPU-second (best)');
 for (const f of FRAMEWORKS) {
   const range = `(${Math.min(...cold[f]).toFixed(0)}–${Math.max(...cold[f]).toFixed(0)})`;
-  console.log(`  ${f.padEnd(10)}  ${coldMedian[f].toFixed(0).padStart(6)} ${range.padEnd(14)}  ${coldCpuMedian[f].toFixed(0).padStart(8)}   ${warmBest[f].toFixed(0).padStart(12)}`);
+  console.log(
+    `  ${f.padEnd(10)}  ${coldMedian[f].toFixed(0).padStart(6)} ${range.padEnd(14)}  ${coldCpuMedian[f].toFixed(0).padStart(8)}   ${warmBest[f].toFixed(0).padStart(12)}`,
+  );
 }
 const fastestCold = Math.min(coldMedian.hono, coldMedian.fastify);
 const fastestColdCpu = Math.min(coldCpuMedian.hono, coldCpuMedian.fastify);
 const fastestWarm = Math.max(warmBest.hono, warmBest.fastify);
-console.log(`\n  cold start: the fastest peer takes ${(fastestCold / coldMedian.trellis).toFixed(2)}× Trellis's wall time and ${(fastestColdCpu / coldCpuMedian.trellis).toFixed(2)}× its CPU time (≥ 1.00: Trellis is no slower)`);
+console.log(
+  `\n  cold start: the fastest peer takes ${(fastestCold / coldMedian.trellis).toFixed(2)}× Trellis's wall time and ${(fastestColdCpu / coldCpuMedian.trellis).toFixed(2)}× its CPU time (≥ 1.00: Trellis is no slower)`,
+);
 console.log(`  warm: Trellis answers ${(warmBest.trellis / fastestWarm).toFixed(2)}× the events per CPU-second of the fastest peer`);
 console.log(`  load average after: ${load()}`);

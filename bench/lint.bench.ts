@@ -30,19 +30,24 @@ function formWidget(): string {
 }
 
 function chartWidget(points: number): string {
-  const path = Array.from({ length: points }, (_, i) => `${i === 0 ? 'M' : 'L'}${i * 4} ${50 + Math.round(Math.sin(i / 5) * 40)}`).join(' ');
+  const path = Array.from({ length: points }, (_, i) => `${i === 0 ? 'M' : 'L'}${i * 4} ${50 + Math.round(Math.sin(i / 5) * 40)}`).join(
+    ' ',
+  );
   return `<svg viewBox="0 0 ${points * 4} 100" width="100%" height="200" xmlns="http://www.w3.org/2000/svg"><g fill="none" stroke="#1f77b4" stroke-width="2"><path d="${path}"/></g><text x="4" y="12" font-size="10">CPU</text></svg>`;
 }
 
 function reportWidget(sections: number): string {
   return Array.from(
     { length: sections },
-    (_, i) => `<h4 id="s${i}">Section ${i}</h4><p>Latency p99 is <strong>${i * 3} ms</strong>; see <a href="https://example.com/runbook/${i}">the runbook</a>.</p><ul><li>errors: ${i}</li><li>requests: ${i * 1000}</li></ul><pre><code>SELECT * FROM logs WHERE id = ${i}</code></pre>`,
+    (_, i) =>
+      `<h4 id="s${i}">Section ${i}</h4><p>Latency p99 is <strong>${i * 3} ms</strong>; see <a href="https://example.com/runbook/${i}">the runbook</a>.</p><ul><li>errors: ${i}</li><li>requests: ${i * 1000}</li></ul><pre><code>SELECT * FROM logs WHERE id = ${i}</code></pre>`,
   ).join('\n');
 }
 
 function dirtyWidget(): string {
-  return `<script>fetch('/x')</script><p onclick="go()">Click</p><a href="javascript:void(0)">x</a><iframe src="https://x"></iframe><img src=x onerror=alert(1)><svg><use href="#a"/></svg><x-gauge value="3">3</x-gauge>`.repeat(20);
+  return `<script>fetch('/x')</script><p onclick="go()">Click</p><a href="javascript:void(0)">x</a><iframe src="https://x"></iframe><img src=x onerror=alert(1)><svg><use href="#a"/></svg><x-gauge value="3">3</x-gauge>`.repeat(
+    20,
+  );
 }
 
 /** Hand-written HTML of the old school: optional end tags left out, upper case, comments. */
@@ -53,7 +58,10 @@ function handWrittenWidget(items: number): string {
 
 /** HTML pasted from elsewhere: misnested formatting and stray end tags, which only parse5's repairs handle. */
 function pastedWidget(blocks: number): string {
-  return Array.from({ length: blocks }, (_, i) => `<div class="alert"><b><i>Alarm ${i}</b> fired</i><br></br><font color="#c00">p99 over 900 ms</font></div></div>`).join('\n');
+  return Array.from(
+    { length: blocks },
+    (_, i) => `<div class="alert"><b><i>Alarm ${i}</b> fired</i><br></br><font color="#c00">p99 over 900 ms</font></div></div>`,
+  ).join('\n');
 }
 
 export const corpus = [
@@ -70,7 +78,22 @@ const bytes = corpus.reduce((n, w) => n + w.length, 0);
 
 const { purify } = consolePurifier();
 const sanitizeHtmlConfig = {
-  allowedTags: [...sanitizeHtml.defaults.allowedTags, 'cwdb-action', 'svg', 'g', 'path', 'text', 'img', 'form', 'input', 'select', 'option', 'label', 'textarea', 'button'],
+  allowedTags: [
+    ...sanitizeHtml.defaults.allowedTags,
+    'cwdb-action',
+    'svg',
+    'g',
+    'path',
+    'text',
+    'img',
+    'form',
+    'input',
+    'select',
+    'option',
+    'label',
+    'textarea',
+    'button',
+  ],
   allowedAttributes: false as const,
 };
 
@@ -103,8 +126,12 @@ export async function runLintBench(): Promise<void> {
   const lintMBps = median(results['trellis lint']!);
   const fast = corpus.filter((w) => parseWellFormed(w) !== undefined);
   const fastBytes = fast.reduce((n, w) => n + w.length, 0);
-  console.log(`\nLint throughput. Corpus: ${corpus.length} widgets, ${(bytes / 1024).toFixed(0)} KiB; ${rounds} alternating rounds, median`);
-  console.log(`Well-formed fast path: ${fast.length} of ${corpus.length} widgets, ${((100 * fastBytes) / bytes).toFixed(0)} % of the bytes; the rest goes through parse5.`);
+  console.log(
+    `\nLint throughput. Corpus: ${corpus.length} widgets, ${(bytes / 1024).toFixed(0)} KiB; ${rounds} alternating rounds, median`,
+  );
+  console.log(
+    `Well-formed fast path: ${fast.length} of ${corpus.length} widgets, ${((100 * fastBytes) / bytes).toFixed(0)} % of the bytes; the rest goes through parse5.`,
+  );
   console.log('| peer | MB/s | trellis lint is |');
   console.log('|---|---:|---:|');
   for (const [name, xs] of Object.entries(results)) {

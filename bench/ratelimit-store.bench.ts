@@ -23,7 +23,9 @@ import type { RateLimitDecision, RateLimitPolicy } from '../packages/trellis/src
 import { packageModule as from } from './package-module.js';
 import { roundsFromEnvironment } from './rounds.js';
 
-const { InProcessRateLimitStore, ManualClock, RateLimitScope } = (await import(from('ratelimit/index.js'))) as typeof import('../packages/trellis/src/ratelimit/index.js');
+const { InProcessRateLimitStore, ManualClock, RateLimitScope } = (await import(
+  from('ratelimit/index.js')
+)) as typeof import('../packages/trellis/src/ratelimit/index.js');
 
 /**
  * What the filters pass a store (their own class is not exported: a store sees only its shape): the cost, and
@@ -76,7 +78,12 @@ const contenders: readonly Contender[] = [
     make(permitLimit, windowSeconds): Limiter<RateLimitDecision> {
       const store = new InProcessRateLimitStore({ maxTrackedPartitions: 1_000_000 });
       const policy = benchPolicy(permitLimit, windowSeconds);
-      return { acquire: (key) => store.acquire(key, policy, new AcquireRequest(NO_CONTEXT, 1)), sync: true, allowed: (d) => d.allowed, close() {} };
+      return {
+        acquire: (key) => store.acquire(key, policy, new AcquireRequest(NO_CONTEXT, 1)),
+        sync: true,
+        allowed: (d) => d.allowed,
+        close() {},
+      };
     },
   },
   {
@@ -136,8 +143,20 @@ function keys(n: number): string[] {
 
 const scenarios: readonly Scenario[] = [
   { title: 'one hot key, default policy 100/60 s (then refusals)', permitLimit: 100, windowSeconds: 60, keys: keys(1), acquires: 100_000 },
-  { title: 'one hot key, limit never reached (1e9/60 s, segmented window)', permitLimit: 1e9, windowSeconds: 60, keys: keys(1), acquires: 100_000 },
-  { title: '10,000 keys, default policy 100/60 s (all allowed)', permitLimit: 100, windowSeconds: 60, keys: keys(10_000), acquires: 100_000 },
+  {
+    title: 'one hot key, limit never reached (1e9/60 s, segmented window)',
+    permitLimit: 1e9,
+    windowSeconds: 60,
+    keys: keys(1),
+    acquires: 100_000,
+  },
+  {
+    title: '10,000 keys, default policy 100/60 s (all allowed)',
+    permitLimit: 100,
+    windowSeconds: 60,
+    keys: keys(10_000),
+    acquires: 100_000,
+  },
   { title: '10,000 keys, 10,000/hour (segmented window)', permitLimit: 10_000, windowSeconds: 3600, keys: keys(10_000), acquires: 100_000 },
 ];
 
@@ -233,7 +252,9 @@ const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 /** Runs the benchmark and prints a table of acquires/s with ratios, and the memory figures. */
 export async function runRateLimitStoreBench(options: { rounds?: number } = {}): Promise<void> {
   const rounds = options.rounds ?? roundsFromEnvironment(25);
-  console.log(`# Rate-limit store: acquires per CPU-second (sequential awaits, best of ${rounds} interleaved rounds), Node ${process.version}`);
+  console.log(
+    `# Rate-limit store: acquires per CPU-second (sequential awaits, best of ${rounds} interleaved rounds), Node ${process.version}`,
+  );
   for (const s of scenarios) {
     const best = new Map<string, { opsPerSecond: number; allowed: number }>();
     for (let r = 0; r < rounds; r++) {
@@ -259,7 +280,9 @@ export async function runRateLimitStoreBench(options: { rounds?: number } = {}):
   for (const c of contenders.filter((x) => !x.variant)) {
     console.log(`  ${c.name.padEnd(54)} ${fmt(await retainedBytesPerPartition(c, 10_000)).padStart(6)} bytes`);
   }
-  console.log(`\n## A 10,000/hour counter holding 10,000 permits taken evenly over the hour: ${fmt(await bytesPerFullHourlyCounter())} bytes each`);
+  console.log(
+    `\n## A 10,000/hour counter holding 10,000 permits taken evenly over the hour: ${fmt(await bytesPerFullHourlyCounter())} bytes each`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -16,8 +16,12 @@ const NEVER_REACHED = { permitLimit: 1_000_000_000, windowSeconds: 60 };
 
 async function trellis(url: string): Promise<number> {
   const { createApp, RegistrationType, route } = (await import(from('index.js'))) as typeof import('../packages/trellis/src/index.js');
-  const { RateLimit, RateLimitStore } = (await import(from('ratelimit/index.js'))) as typeof import('../packages/trellis/src/ratelimit/index.js');
-  const { RedisRateLimitStore } = (await import(from('ratelimit/redis/index.js'))) as typeof import('../packages/trellis/src/ratelimit/redis/index.js');
+  const { RateLimit, RateLimitStore } = (await import(
+    from('ratelimit/index.js')
+  )) as typeof import('../packages/trellis/src/ratelimit/index.js');
+  const { RedisRateLimitStore } = (await import(
+    from('ratelimit/redis/index.js')
+  )) as typeof import('../packages/trellis/src/ratelimit/redis/index.js');
   const store = new RedisRateLimitStore({ url, keyPrefix: 'bench:trellis:' });
   const app = createApp();
   app.services.add(RateLimitStore, () => store, { type: RegistrationType.Replace });
@@ -32,7 +36,12 @@ async function fastify(url: string): Promise<number> {
   const app = Fastify({ logger: false });
   // The plugin's recommended client settings for rate limiting (its README): short connect timeout, one try.
   const redis = new Redis(url, { connectTimeout: 500, maxRetriesPerRequest: 1 });
-  await app.register(fastifyRateLimit, { max: NEVER_REACHED.permitLimit, timeWindow: NEVER_REACHED.windowSeconds * 1000, redis, nameSpace: 'bench:fastify:' });
+  await app.register(fastifyRateLimit, {
+    max: NEVER_REACHED.permitLimit,
+    timeWindow: NEVER_REACHED.windowSeconds * 1000,
+    redis,
+    nameSpace: 'bench:fastify:',
+  });
   app.get('/hello', async () => payload);
   await app.listen({ port: 0, host: '127.0.0.1' });
   return (app.server.address() as AddressInfo).port;

@@ -35,7 +35,6 @@ interface Measurement {
 const serverScript = fileURLToPath(new URL('./redis-http-servers.mjs', import.meta.url));
 const KINDS = ['trellis-redis', 'fastify-redis'] as const;
 
-
 /**
  * Calls and usec of the script commands (EVALSHA, EVAL) since the last CONFIG RESETSTAT: both limiters send
  * one script per call, and a script's usec include the commands it runs (which commandstats lists too).
@@ -53,7 +52,8 @@ function scriptStats(commandstats: string): { calls: number; micros: number } {
 export async function runRedisHttpBench(options: { rounds?: number; seconds?: number } = {}): Promise<Map<string, Measurement>> {
   const rounds = options.rounds ?? roundsFromEnvironment(5);
   const seconds = options.seconds ?? 3;
-  if (!redisServerAvailable()) throw new Error('redis-server not found: install it (apt-get install -y redis-server) to run this benchmark');
+  if (!redisServerAvailable())
+    throw new Error('redis-server not found: install it (apt-get install -y redis-server) to run this benchmark');
   const redis = await startRedisServer();
   const admin = new Redis(redis.url);
   const servers = new Map<string, { port: number; child: ChildProcess }>();
@@ -84,7 +84,10 @@ export async function runRedisHttpBench(options: { rounds?: number; seconds?: nu
       const thisRound = new Map<string, number>();
       for (const kind of KINDS) {
         const m = await measure(kind, seconds);
-        if (process.env.VERBOSE) console.log(`round ${round + 1} ${kind}: ${m.requests.toFixed(0)} req/s, server CPU ${m.serverMicrosPerRequest.toFixed(1)} µs/req, ${m.requestsPerCommand.toFixed(1)} req/script call`);
+        if (process.env.VERBOSE)
+          console.log(
+            `round ${round + 1} ${kind}: ${m.requests.toFixed(0)} req/s, server CPU ${m.serverMicrosPerRequest.toFixed(1)} µs/req, ${m.requestsPerCommand.toFixed(1)} req/script call`,
+          );
         thisRound.set(kind, m.requests);
         const prev = best.get(kind);
         if (!prev || m.requests > prev.requests) best.set(kind, m);
@@ -99,9 +102,17 @@ export async function runRedisHttpBench(options: { rounds?: number; seconds?: nu
     admin.disconnect();
     await redis.close();
   }
-  console.log(`\nHTTP with the limit in Redis: GET /hello under a limit never reached (autocannon, 64 connections, best of ${rounds} × ${seconds} s)`);
-  console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' / ')} (1 / 5 / 15 min)`);
-  console.log('server              req/s   p99 ms  errors  server CPU µs/req  redis-server CPU µs/req  Redis script µs/req  req/script call');
+  console.log(
+    `\nHTTP with the limit in Redis: GET /hello under a limit never reached (autocannon, 64 connections, best of ${rounds} × ${seconds} s)`,
+  );
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' / ')} (1 / 5 / 15 min)`,
+  );
+  console.log(
+    'server              req/s   p99 ms  errors  server CPU µs/req  redis-server CPU µs/req  Redis script µs/req  req/script call',
+  );
   for (const [kind, m] of best) {
     console.log(
       `${kind.padEnd(16)} ${m.requests.toFixed(0).padStart(8)} ${String(m.p99).padStart(8)} ${String(m.errors).padStart(7)}  ${m.serverMicrosPerRequest.toFixed(1).padStart(17)}  ${m.redisMicrosPerRequest.toFixed(1).padStart(23)}  ${m.redisCommandMicrosPerRequest.toFixed(1).padStart(19)}  ${m.requestsPerCommand.toFixed(1).padStart(15)}`,
@@ -111,8 +122,12 @@ export async function runRedisHttpBench(options: { rounds?: number; seconds?: nu
   const b = best.get('fastify-redis')!;
   console.log(`ratio trellis-redis / fastify-redis (req/s)            ${(a.requests / b.requests).toFixed(3)}   (goal >= 1.2)`);
   const sorted = roundRatios.sort((x, y) => x - y);
-  console.log(`median of the ${sorted.length} rounds' own ratios                ${median(sorted).toFixed(3)}   (${sorted.map((r) => r.toFixed(2)).join(', ')})`);
-  console.log(`ratio by server CPU per request (fastify / trellis)     ${(b.serverMicrosPerRequest / a.serverMicrosPerRequest).toFixed(3)}`);
+  console.log(
+    `median of the ${sorted.length} rounds' own ratios                ${median(sorted).toFixed(3)}   (${sorted.map((r) => r.toFixed(2)).join(', ')})`,
+  );
+  console.log(
+    `ratio by server CPU per request (fastify / trellis)     ${(b.serverMicrosPerRequest / a.serverMicrosPerRequest).toFixed(3)}`,
+  );
   return best;
 }
 

@@ -73,4 +73,3 @@ export function processCpuMicros(pid: number): number | undefined {
     return undefined;
   }
 }
-

@@ -25,7 +25,9 @@ import { closedLoop, processCpuMicros, redisScriptMicros, type LoopRow } from '.
 import { packageModule as from } from './package-module.js';
 
 // The compiled package, as users run it (see package-module.ts).
-const { RedisRateLimitStore } = (await import(from('ratelimit/redis/index.js'))) as typeof import('../packages/trellis/src/ratelimit/redis/index.js');
+const { RedisRateLimitStore } = (await import(
+  from('ratelimit/redis/index.js')
+)) as typeof import('../packages/trellis/src/ratelimit/redis/index.js');
 
 export interface ScaleBenchOptions {
   readonly partitions?: number;
@@ -67,7 +69,14 @@ function policy(permitLimit: number, windowSeconds: number): RateLimitPolicy {
 const partitionName = (i: number): string => `p${String(i).padStart(7, '0')}`;
 
 /** Copies `value` under `partitions` keys `head + pNNNNNNN + tail`, 20,000 per script call, until the deadline. */
-async function fill(admin: Redis, head: string, tail: string, value: Buffer | string, partitions: number, deadline: number): Promise<number> {
+async function fill(
+  admin: Redis,
+  head: string,
+  tail: string,
+  value: Buffer | string,
+  partitions: number,
+  deadline: number,
+): Promise<number> {
   const batch = 20_000;
   let filled = 0;
   while (filled < partitions && performance.now() < deadline) {
@@ -85,7 +94,15 @@ async function usedMemory(admin: Redis): Promise<number> {
 /** Per-counter memory of ours (steady and burst) and of the peer's key, same Redis, same run. */
 async function memoryRows(admin: Redis, client: Redis): Promise<MemoryRow[]> {
   const rows: MemoryRow[] = [];
-  const limits: Array<[number, number]> = [[1, 60], [10, 60], [100, 60], [128, 60], [129, 60], [10_000, 3_600], [1_000_000, 86_400]];
+  const limits: Array<[number, number]> = [
+    [1, 60],
+    [10, 60],
+    [100, 60],
+    [128, 60],
+    [129, 60],
+    [10_000, 3_600],
+    [1_000_000, 86_400],
+  ];
   for (const [permitLimit, windowSeconds] of limits) {
     const partition = partitionName(rows.length + 1);
     const ours = await measureCounterMemory(client, permitLimit, windowSeconds, partition);
@@ -100,9 +117,12 @@ async function memoryRows(admin: Redis, client: Redis): Promise<MemoryRow[]> {
 }
 
 /** Runs the benchmark on a private redis-server and returns the figures. */
-export async function runScaleBench(options: ScaleBenchOptions = {}): Promise<{ memory: MemoryRow[]; scale: ScaleRow[]; load: number[]; redisVersion: string }> {
+export async function runScaleBench(
+  options: ScaleBenchOptions = {},
+): Promise<{ memory: MemoryRow[]; scale: ScaleRow[]; load: number[]; redisVersion: string }> {
   const settings = { partitions: 1_000_000, durationMs: 3_000, rounds: 2, concurrency: 64, fillDeadlineMs: 60_000, ...options };
-  if (!redisServerAvailable()) throw new Error('redis-server not found: install it (apt-get install -y redis-server) to run this benchmark');
+  if (!redisServerAvailable())
+    throw new Error('redis-server not found: install it (apt-get install -y redis-server) to run this benchmark');
   const server = await startRedisServer();
   const admin = new Redis(server.url);
   const ours = new Redis(server.url);
@@ -120,7 +140,14 @@ export async function runScaleBench(options: ScaleBenchOptions = {}): Promise<{ 
       }
       const before = await usedMemory(admin);
       const t0 = performance.now();
-      const copies = await fill(admin, `${MEMORY_KEY_PREFIX}{${MEMORY_POLICY_KEY}|`, '}:sw3', row.steadyValue, settings.partitions, t0 + settings.fillDeadlineMs);
+      const copies = await fill(
+        admin,
+        `${MEMORY_KEY_PREFIX}{${MEMORY_POLICY_KEY}|`,
+        '}:sw3',
+        row.steadyValue,
+        settings.partitions,
+        t0 + settings.fillDeadlineMs,
+      );
       memory.push({ ...row, usedPerMillion: ((await usedMemory(admin)) - before) / copies });
       await admin.flushall();
     }
@@ -136,7 +163,11 @@ export async function runScaleBench(options: ScaleBenchOptions = {}): Promise<{ 
     const ourTemplate = await admin.getBuffer(`${MEMORY_KEY_PREFIX}{${MEMORY_POLICY_KEY}|template}:sw3`);
     const peerTemplate = await admin.get(`rlflx:rl:${MEMORY_POLICY_KEY}|template`);
     if (ourTemplate === null || peerTemplate === null) throw new Error('template counters missing');
-    const filled = async (head: string, tail: string, value: Buffer | string): Promise<{ partitions: number; perPartition: number; seconds: number }> => {
+    const filled = async (
+      head: string,
+      tail: string,
+      value: Buffer | string,
+    ): Promise<{ partitions: number; perPartition: number; seconds: number }> => {
       const before = await usedMemory(admin);
       const t0 = performance.now();
       const partitions = await fill(admin, head, tail, value, settings.partitions, t0 + settings.fillDeadlineMs);
@@ -160,7 +191,10 @@ export async function runScaleBench(options: ScaleBenchOptions = {}): Promise<{ 
     };
     const best: Record<string, LoopRow & { redisProcessMicrosPerAcquire?: number }> = {};
     for (let round = 0; round < settings.rounds; round++) {
-      for (const [name, op] of [['ours', oursOp], ['theirs', theirsOp]] as const) {
+      for (const [name, op] of [
+        ['ours', oursOp],
+        ['theirs', theirsOp],
+      ] as const) {
         await admin.config('RESETSTAT');
         const cpu0 = processCpuMicros(server.pid) ?? Number.NaN;
         const row = await closedLoop(op, settings.durationMs, settings.concurrency);
@@ -178,8 +212,20 @@ export async function runScaleBench(options: ScaleBenchOptions = {}): Promise<{ 
       }
     }
     const scale: ScaleRow[] = [
-      { name: 'RedisRateLimitStore (sliding window)', partitions: ourFill.partitions, usedMemoryPerPartition: ourFill.perPartition, fillSeconds: ourFill.seconds, ...best.ours! },
-      { name: 'RateLimiterRedis (fixed window)', partitions: peerFill.partitions, usedMemoryPerPartition: peerFill.perPartition, fillSeconds: peerFill.seconds, ...best.theirs! },
+      {
+        name: 'RedisRateLimitStore (sliding window)',
+        partitions: ourFill.partitions,
+        usedMemoryPerPartition: ourFill.perPartition,
+        fillSeconds: ourFill.seconds,
+        ...best.ours!,
+      },
+      {
+        name: 'RateLimiterRedis (fixed window)',
+        partitions: peerFill.partitions,
+        usedMemoryPerPartition: peerFill.perPartition,
+        fillSeconds: peerFill.seconds,
+        ...best.theirs!,
+      },
     ];
     return { memory, scale, load: loadavg(), redisVersion };
   } finally {
@@ -201,16 +247,26 @@ export function formatScaleBench(result: Awaited<ReturnType<typeof runScaleBench
   ];
   for (const m of result.memory) {
     const perMillion = m.usedPerMillion === undefined ? '' : n(m.usedPerMillion);
-    lines.push(`| ${n(m.permitLimit)} per ${n(m.windowSeconds)} s | ${n(m.maxBytes)} | ${n(m.maxValueBytes)} | ${n(m.burstBytes)} | ${perMillion} | ${n(m.peerBytes)} | ${(m.maxBytes / m.peerBytes).toFixed(1)}× |`);
+    lines.push(
+      `| ${n(m.permitLimit)} per ${n(m.windowSeconds)} s | ${n(m.maxBytes)} | ${n(m.maxValueBytes)} | ${n(m.burstBytes)} | ${perMillion} | ${n(m.peerBytes)} | ${(m.maxBytes / m.peerBytes).toFixed(1)}× |`,
+    );
   }
-  lines.push('', '| contender | partitions | used_memory per partition | fill s | acquires/s | p50 ms | p99 ms | allowed | Redis script µs/acquire | redis-server CPU µs/acquire |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  lines.push(
+    '',
+    '| contender | partitions | used_memory per partition | fill s | acquires/s | p50 ms | p99 ms | allowed | Redis script µs/acquire | redis-server CPU µs/acquire |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
   for (const r of result.scale) {
     lines.push(
       `| ${r.name} | ${n(r.partitions)} | ${n(r.usedMemoryPerPartition)} | ${r.fillSeconds.toFixed(1)} | ${n(r.opsPerSecond)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${(r.allowedShare * 100).toFixed(1)} % | ${r.redisMicrosPerAcquire?.toFixed(2) ?? ''} | ${r.redisProcessMicrosPerAcquire?.toFixed(2) ?? ''} |`,
     );
   }
   const [a, b] = result.scale;
-  if (a && b) lines.push('', `Acquires per second, ours / peer at ${n(a.partitions)} partitions: **${(a.opsPerSecond / b.opsPerSecond).toFixed(2)}×**.`);
+  if (a && b)
+    lines.push(
+      '',
+      `Acquires per second, ours / peer at ${n(a.partitions)} partitions: **${(a.opsPerSecond / b.opsPerSecond).toFixed(2)}×**.`,
+    );
   return lines.join('\n');
 }
 

@@ -19,7 +19,9 @@ import { closedLoop as loop, processCpuMicros, redisScriptMicros, type Operation
 import { packageModule as from } from './package-module.js';
 
 // The compiled package, as users run it (see package-module.ts).
-const { RedisRateLimitStore } = (await import(from('ratelimit/redis/index.js'))) as typeof import('../packages/trellis/src/ratelimit/redis/index.js');
+const { RedisRateLimitStore } = (await import(
+  from('ratelimit/redis/index.js')
+)) as typeof import('../packages/trellis/src/ratelimit/redis/index.js');
 
 /** The shared loop, with the row named. */
 async function closedLoop(name: string, op: Operation, durationMs: number, concurrency: number): Promise<RedisBenchRow> {
@@ -63,7 +65,10 @@ export interface RedisBenchResult {
 }
 
 function measureRedisBenchmarkPing(port: number): number {
-  const run = spawnSync('redis-benchmark', ['-h', '127.0.0.1', '-p', String(port), '-t', 'ping', '-n', '200000', '-c', '50', '--csv'], { encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync('redis-benchmark', ['-h', '127.0.0.1', '-p', String(port), '-t', 'ping', '-n', '200000', '-c', '50', '--csv'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   if (run.status !== 0) throw new Error(`redis-benchmark failed: ${run.stderr || run.error?.message}`);
   // CSV rows: "PING_INLINE","<rps>",... and "PING_MBULK","<rps>",...; the multi-bulk form is what clients send.
   const row = run.stdout.split('\n').find((line) => line.startsWith('"PING_MBULK"'));
@@ -79,7 +84,8 @@ function best(rows: RedisBenchRow[]): RedisBenchRow {
 /** Runs the benchmark on a private redis-server and returns the figures (throws if redis-server is missing). */
 export async function runRedisStoreBench(options: RedisBenchOptions = {}): Promise<RedisBenchResult> {
   const settings = { durationMs: 1_500, concurrency: 64, partitions: 1_000, rounds: 3, ...options };
-  if (!redisServerAvailable()) throw new Error('redis-server not found: install it (apt-get install -y redis-server) to run this benchmark');
+  if (!redisServerAvailable())
+    throw new Error('redis-server not found: install it (apt-get install -y redis-server) to run this benchmark');
   const server = await startRedisServer();
   const clients: Redis[] = [];
   const client = (): Redis => {
@@ -93,20 +99,46 @@ export async function runRedisStoreBench(options: RedisBenchOptions = {}): Promi
     const redisVersion = /redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown';
     const redisBenchmarkPing = measureRedisBenchmarkPing(server.port);
     const pingClient = client();
-    const ping = (): Promise<RedisBenchRow> => closedLoop('ioredis PING (client ceiling)', async () => (await pingClient.ping()) === 'PONG', settings.durationMs, settings.concurrency);
+    const ping = (): Promise<RedisBenchRow> =>
+      closedLoop(
+        'ioredis PING (client ceiling)',
+        async () => (await pingClient.ping()) === 'PONG',
+        settings.durationMs,
+        settings.concurrency,
+      );
 
     // Allowed and refused acquires cost differently (a refusal writes nothing), so both regimes are measured.
     const scenarios = [
       { shape: 'exact window, mostly allowed', permitLimit: 100, windowSeconds: 60, partitions: 10 * settings.partitions },
-      { shape: 'exact window, mostly refused', permitLimit: 10, windowSeconds: 60, partitions: Math.max(1, Math.round(settings.partitions / 10)) },
+      {
+        shape: 'exact window, mostly refused',
+        permitLimit: 10,
+        windowSeconds: 60,
+        partitions: Math.max(1, Math.round(settings.partitions / 10)),
+      },
       { shape: 'segmented window', permitLimit: 10_000, windowSeconds: 3_600, partitions: settings.partitions },
-    ].map((s) => ({ ...s, title: `${s.shape}: ${s.permitLimit.toLocaleString('en-US')} per ${s.windowSeconds} s over ${s.partitions.toLocaleString('en-US')} partitions` }));
+    ].map((s) => ({
+      ...s,
+      title: `${s.shape}: ${s.permitLimit.toLocaleString('en-US')} per ${s.windowSeconds} s over ${s.partitions.toLocaleString('en-US')} partitions`,
+    }));
     const results: Array<{ title: string; rows: RedisBenchRow[] }> = [];
     const pingRounds: RedisBenchRow[] = [];
     for (const scenario of scenarios) {
-      const policy: RateLimitPolicy = { key: 'GET /bench:limit', handler: 'GET /bench', name: 'limit', permitLimit: scenario.permitLimit, windowSeconds: scenario.windowSeconds, scope: 'transport' };
+      const policy: RateLimitPolicy = {
+        key: 'GET /bench:limit',
+        handler: 'GET /bench',
+        name: 'limit',
+        permitLimit: scenario.permitLimit,
+        windowSeconds: scenario.windowSeconds,
+        scope: 'transport',
+      };
       const store = new RedisRateLimitStore({ client: client(), keyPrefix: 'bench:trellis:', timeoutMs: 1_000 });
-      const peer = new RateLimiterRedis({ storeClient: client(), keyPrefix: 'bench:rlf', points: scenario.permitLimit, duration: scenario.windowSeconds });
+      const peer = new RateLimiterRedis({
+        storeClient: client(),
+        keyPrefix: 'bench:rlf',
+        points: scenario.permitLimit,
+        duration: scenario.windowSeconds,
+      });
       const ours: Operation = async (i) => (await store.acquire(`p${i % scenario.partitions}`, policy)).allowed;
       const theirs: Operation = async (i) => {
         try {
@@ -164,12 +196,22 @@ export function formatRedisStoreBench(result: RedisBenchResult): string {
   const row = (r: RedisBenchRow): string =>
     `| ${r.name} | ${r.opsPerSecond.toLocaleString('en-US')} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.allowedShare === undefined ? '' : `${(r.allowedShare * 100).toFixed(1)} %`} | ${r.redisMicrosPerAcquire?.toFixed(1) ?? ''} | ${r.redisProcessMicrosPerAcquire?.toFixed(1) ?? ''} | ${r.clientMicrosPerAcquire?.toFixed(1) ?? ''} |`;
   const lines = [
-    `Redis ${result.redisVersion}, Node ${result.node}, load average ${loadavg().map((l) => l.toFixed(2)).join(' / ')} (1 / 5 / 15 min); each contender on its own ioredis connection with ${settings.concurrency} acquires in flight, ${settings.durationMs} ms per contender per round, best of ${settings.rounds} interleaved rounds.`,
+    `Redis ${result.redisVersion}, Node ${result.node}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(
+        ' / ',
+      )} (1 / 5 / 15 min); each contender on its own ioredis connection with ${settings.concurrency} acquires in flight, ${settings.durationMs} ms per contender per round, best of ${settings.rounds} interleaved rounds.`,
     '',
     `Ceiling: \`redis-benchmark -t ping -c 50\` ${result.ceiling.redisBenchmarkPing.toLocaleString('en-US')} req/s (50 connections); ioredis PING on one connection ${result.ceiling.ioredisPing.opsPerSecond.toLocaleString('en-US')} req/s (p50 ${result.ceiling.ioredisPing.p50Ms.toFixed(2)} ms, p99 ${result.ceiling.ioredisPing.p99Ms.toFixed(2)} ms).`,
   ];
   for (const scenario of result.scenarios) {
-    lines.push('', `**${scenario.title}**`, '', '| contender | acquires/s | p50 ms | p99 ms | allowed | Redis script µs/acquire | redis-server CPU µs/acquire | client µs/acquire |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    lines.push(
+      '',
+      `**${scenario.title}**`,
+      '',
+      '| contender | acquires/s | p50 ms | p99 ms | allowed | Redis script µs/acquire | redis-server CPU µs/acquire | client µs/acquire |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    );
     for (const r of scenario.rows) lines.push(row(r));
   }
   return lines.join('\n');

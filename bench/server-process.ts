@@ -2,7 +2,11 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 
 /** Runs the compiled `script` in plain node with `args`; resolves when it has printed its port. `ipc` opens a channel for messages. */
-export async function startServerProcess(script: string, args: readonly string[], options: { ipc?: boolean } = {}): Promise<{ port: number; child: ChildProcess }> {
+export async function startServerProcess(
+  script: string,
+  args: readonly string[],
+  options: { ipc?: boolean } = {},
+): Promise<{ port: number; child: ChildProcess }> {
   const stdio: StdioOptions = options.ipc ? ['ignore', 'pipe', 'inherit', 'ipc'] : ['ignore', 'pipe', 'inherit'];
   const child = spawn(process.execPath, [script, ...args], { stdio });
   let out = '';

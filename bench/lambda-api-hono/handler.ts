@@ -42,7 +42,12 @@ const authorize = (grant?: string) => async (c: Context<Env>, next: Next) => {
   c.set('caller', caller);
   await next();
 };
-const perCaller = rateLimiter<Env>({ windowMs: 60_000, limit: 20, standardHeaders: 'draft-6', keyGenerator: (c) => c.get('caller').subject });
+const perCaller = rateLimiter<Env>({
+  windowMs: 60_000,
+  limit: 20,
+  standardHeaders: 'draft-6',
+  keyGenerator: (c) => c.get('caller').subject,
+});
 
 const app = new Hono<Env>();
 app.get('/health', (c) => {
@@ -50,7 +55,9 @@ app.get('/health', (c) => {
   return c.json({ status: 'ok' });
 });
 app.get('/whoami', authorize(), perCaller, (c) => c.json({ subject: c.get('caller').subject }));
-app.get('/orders', authorize('orders:read'), perCaller, (c) => c.json([...orders.values()].filter((o) => o.owner === c.get('caller').subject)));
+app.get('/orders', authorize('orders:read'), perCaller, (c) =>
+  c.json([...orders.values()].filter((o) => o.owner === c.get('caller').subject)),
+);
 app.get('/orders/:id', authorize('orders:read'), perCaller, (c) => {
   const order = orders.get(c.req.param('id'));
   if (!order || order.owner !== c.get('caller').subject) throw new HTTPException(404, { message: `No order ${c.req.param('id')}.` });

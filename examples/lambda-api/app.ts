@@ -2,8 +2,19 @@
 // route, and the Lambda invocation's facts read in a handler. The same app runs under listen(), inject()
 // and the Lambda handler in handler.ts.
 import {
-  ApiKeyAuthenticator, Authenticator, Authorize, Cache, Get, HttpError, Post, RegistrationType, createApp, reply,
-  type App, type ApiKeyIdentity, type ExecutionContext,
+  ApiKeyAuthenticator,
+  Authenticator,
+  Authorize,
+  Cache,
+  Get,
+  HttpError,
+  Post,
+  RegistrationType,
+  createApp,
+  reply,
+  type App,
+  type ApiKeyIdentity,
+  type ExecutionContext,
 } from 'trellis';
 import { RateLimit, RateLimitStore } from 'trellis/ratelimit';
 import { lambdaInvocation } from 'trellis/lambda';
@@ -29,7 +40,12 @@ class Orders {
   @Authorize()
   whoami(ctx: ExecutionContext) {
     const invocation = lambdaInvocation(ctx);
-    return { subject: ctx.principal!.subject, sourceIp: ctx.request.remoteAddress ?? null, requestId: invocation?.requestId ?? null, stage: invocation?.stage ?? null };
+    return {
+      subject: ctx.principal!.subject,
+      sourceIp: ctx.request.remoteAddress ?? null,
+      requestId: invocation?.requestId ?? null,
+      stage: invocation?.stage ?? null,
+    };
   }
 
   @Get('/orders')
@@ -53,7 +69,12 @@ class Orders {
     if (typeof body?.item !== 'string' || body.item === '' || !Number.isInteger(body.quantity) || (body.quantity as number) < 1) {
       throw new HttpError(400, 'Send { "item": a non-empty string, "quantity": a whole number ≥ 1 }.');
     }
-    const order: Order = { id: String(this.#orders.size + 1), item: body.item, quantity: body.quantity as number, owner: ctx.principal!.subject };
+    const order: Order = {
+      id: String(this.#orders.size + 1),
+      item: body.item,
+      quantity: body.quantity as number,
+      owner: ctx.principal!.subject,
+    };
     this.#orders.set(order.id, order);
     return reply(order, { status: 201, headers: { location: `/orders/${order.id}` } });
   }

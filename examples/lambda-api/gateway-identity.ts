@@ -13,7 +13,10 @@ export class GatewayJwtAuthenticator implements Authenticator {
     const authorizer = lambdaInvocation(ctx)?.authorizer;
     const subject = authorizer?.claims?.sub;
     if (typeof subject !== 'string' || subject === '') return { kind: 'none' };
-    return { kind: 'success', principal: { subject, grants: new Set(authorizer?.scopes ?? []), scheme: 'gateway-jwt', claims: authorizer?.claims ?? {} } };
+    return {
+      kind: 'success',
+      principal: { subject, grants: new Set(authorizer?.scopes ?? []), scheme: 'gateway-jwt', claims: authorizer?.claims ?? {} },
+    };
   }
 }
 

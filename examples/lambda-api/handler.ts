@@ -31,7 +31,10 @@ async function sharedStore(): Promise<RateLimitStore | undefined> {
   }
   const tableName = process.env.RATE_LIMIT_TABLE;
   if (tableName) {
-    const [{ DynamoDBClient }, { DynamoDBRateLimitStore }] = await Promise.all([import('@aws-sdk/client-dynamodb'), import('trellis/ratelimit/dynamodb')]);
+    const [{ DynamoDBClient }, { DynamoDBRateLimitStore }] = await Promise.all([
+      import('@aws-sdk/client-dynamodb'),
+      import('trellis/ratelimit/dynamodb'),
+    ]);
     return new DynamoDBRateLimitStore({ client: new DynamoDBClient({}), tableName, keyPrefix: 'orders:' });
   }
   return undefined;

@@ -27,7 +27,10 @@ const overviewParams = z.object({
 });
 // Buttons name a service by `id` (region:name), a name no form field uses: form values win over a call's params.
 const serviceParams = z.object({
-  id: z.string().regex(/^[a-z0-9-]+:[a-z]+$/).describe('The service, as `region:name`.'),
+  id: z
+    .string()
+    .regex(/^[a-z0-9-]+:[a-z]+$/)
+    .describe('The service, as `region:name`.'),
 });
 
 /** Restart requests per service, kept by this execution environment (a real widget would call an API). */
@@ -82,13 +85,23 @@ export function createStatusApp() {
   // Widget events carry no caller: restarts are limited per dashboard.
   app.services.addValue(RateLimitPartitioner, new WidgetRateLimitPartitioner({ by: 'dashboard' }), { type: RegistrationType.Replace });
   app.route(
-    route('GET', '/', [Describe('Service health in one region, with a form to pick the region.'), Validate({ body: overviewParams })], overview),
-    route('GET', '/service', [Describe('One service\'s details (opened as a popup).'), Validate({ body: serviceParams })], details),
-    route('POST', '/restart', [
-      Describe('Requests a restart of a service.'),
-      Validate({ body: serviceParams }),
-      RateLimit({ name: 'restarts', permitLimit: 2, windowSeconds: 60 }),
-    ], restart),
+    route(
+      'GET',
+      '/',
+      [Describe('Service health in one region, with a form to pick the region.'), Validate({ body: overviewParams })],
+      overview,
+    ),
+    route('GET', '/service', [Describe("One service's details (opened as a popup)."), Validate({ body: serviceParams })], details),
+    route(
+      'POST',
+      '/restart',
+      [
+        Describe('Requests a restart of a service.'),
+        Validate({ body: serviceParams }),
+        RateLimit({ name: 'restarts', permitLimit: 2, windowSeconds: 60 }),
+      ],
+      restart,
+    ),
     route('GET', '/report', [Describe('The failing services as Markdown.')], report),
   );
   return app;

@@ -23,8 +23,16 @@ export default defineConfig({
     alwaysBundle: ['find-my-way', 'forwarded-parse', 'proxy-addr'],
     // Everything that may end up bundled: those three and the packages they require. Anything else is an error.
     onlyBundle: [
-      'find-my-way', 'fast-decode-uri-component', 'fast-deep-equal', 'fast-querystring', 'ret', 'safe-regex2',
-      'forwarded-parse', 'proxy-addr', 'forwarded', 'ipaddr.js',
+      'find-my-way',
+      'fast-decode-uri-component',
+      'fast-deep-equal',
+      'fast-querystring',
+      'ret',
+      'safe-regex2',
+      'forwarded-parse',
+      'proxy-addr',
+      'forwarded',
+      'ipaddr.js',
     ],
   },
   plugins: [builtinsOfBundledPackages(), thirdPartyLicences('Trellis')],

@@ -9,7 +9,11 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHECKOUT = fileURLToPath(new URL('../fixtures/aws-samples-checkout/', import.meta.url));
 
 function runScript(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['packages/harness/dist/cli/main.js', 'aws-samples', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 });
+  const r = spawnSync(process.execPath, ['packages/harness/dist/cli/main.js', 'aws-samples', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -22,8 +26,14 @@ describe('trellis aws-samples', { timeout: 300_000 }, () => {
     assert.equal(run.status, 1, run.stderr);
     assert.match(run.stdout, /^\| Sample \| Runtime \| Run with \| Result \|\n\|---\|---\|---\|---\|\n/);
     assert.match(rowOf(run.stdout, 's3GetObject', 'Node.js') ?? '', /\| awsEndpoint: s3rver \| renders \(1\/1 widgets\) \|$/);
-    assert.match(rowOf(run.stdout, 'ec2Table', 'Node.js') ?? '', /\| setup: stub-ec2\.cjs, stub-cloudwatch\.cjs \| renders \(1\/1 widgets\) \|$/);
-    assert.match(rowOf(run.stdout, 'cloudWatchMetricDataTable', 'Node.js') ?? '', /\| setup: stub-cloudwatch\.cjs \| renders \(1\/1 widgets\) \|$/);
+    assert.match(
+      rowOf(run.stdout, 'ec2Table', 'Node.js') ?? '',
+      /\| setup: stub-ec2\.cjs, stub-cloudwatch\.cjs \| renders \(1\/1 widgets\) \|$/,
+    );
+    assert.match(
+      rowOf(run.stdout, 'cloudWatchMetricDataTable', 'Node.js') ?? '',
+      /\| setup: stub-cloudwatch\.cjs \| renders \(1\/1 widgets\) \|$/,
+    );
     assert.match(rowOf(run.stdout, 'helloWorld', 'Node.js') ?? '', /renders \(1\/1 widgets\)/);
     assert.match(rowOf(run.stdout, 'helloWorld', 'Python') ?? '', /renders \(1\/1 widgets\)/);
     assert.match(rowOf(run.stdout, 'broken', 'Node.js') ?? '', /Runtime\.ImportModuleError: .*client-not-provided/);

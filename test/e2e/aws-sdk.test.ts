@@ -6,7 +6,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startS3Emulator, type S3Emulator } from '../../packages/harness/src/cli/s3-emulator.js';
 import {
-  createInterpreter, FunctionRegistry, FunctionsConfigError, validateFunctionsConfig, type FunctionsConfig, type Interpreter, type InvokeOutcome,
+  createInterpreter,
+  FunctionRegistry,
+  FunctionsConfigError,
+  validateFunctionsConfig,
+  type FunctionsConfig,
+  type Interpreter,
+  type InvokeOutcome,
 } from '../../packages/harness/src/dashboard/index.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/functions/', import.meta.url));
@@ -27,7 +33,10 @@ function registry(config: FunctionsConfig): FunctionRegistry {
 
 /** A one-widget dashboard for an endpoint, read through the harness: what the console would show. */
 async function render(harness: Interpreter, endpoint: string, params: object): Promise<{ html: string; error: unknown }> {
-  const dash = await harness.load({ widgets: [{ type: 'custom', width: 12, height: 6, properties: { endpoint, params } }] }, { name: endpoint });
+  const dash = await harness.load(
+    { widgets: [{ type: 'custom', width: 12, height: 6, properties: { endpoint, params } }] },
+    { name: endpoint },
+  );
   const widget = await dash.widget(0);
   return { html: widget.html, error: widget.error };
 }
@@ -49,7 +58,10 @@ describe('the AWS SDK a Node.js function finds, as on Lambda', () => {
         return { required, dynamic: typeof dynamic.CloudWatchClient, s3: typeof require('@aws-sdk/client-s3').S3Client };
       };`;
     writeFileSync(join(widget, 'probe.cjs'), probe);
-    writeFileSync(join(widget, 'probe-esm.mjs'), `import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';\nexport const handler = async () => typeof CloudWatchClient;\n`);
+    writeFileSync(
+      join(widget, 'probe-esm.mjs'),
+      `import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';\nexport const handler = async () => typeof CloudWatchClient;\n`,
+    );
     const r = registry({ functions: { cjs: { handler: 'probe.handler' }, esm: { handler: 'probe-esm.handler' } }, baseDir: widget });
     const cjs = valueOf(await r.invoke('cjs', {}));
     assert.ok(realpathSync(cjs.required).startsWith(repoSdk), cjs.required);
@@ -64,7 +76,10 @@ describe('the AWS SDK a Node.js function finds, as on Lambda', () => {
     writeFileSync(join(own, 'package.json'), JSON.stringify({ name: '@aws-sdk/client-s3', version: '3.0.0-own', main: 'index.js' }));
     writeFileSync(join(own, 'index.js'), `exports.S3Client = class S3Client {}; exports.origin = 'own copy';\n`);
     writeFileSync(join(widget, 'uses.cjs'), `exports.handler = async () => require('@aws-sdk/client-s3').origin;\n`);
-    writeFileSync(join(widget, 'uses-esm.mjs'), `import s3 from '@aws-sdk/client-s3';\nexport const handler = async () => s3.origin + ' (esm)';\n`);
+    writeFileSync(
+      join(widget, 'uses-esm.mjs'),
+      `import s3 from '@aws-sdk/client-s3';\nexport const handler = async () => s3.origin + ' (esm)';\n`,
+    );
     const r = registry({ functions: { cjs: { handler: 'uses.handler' }, esm: { handler: 'uses-esm.handler' } }, baseDir: widget });
     assert.equal(valueOf(await r.invoke('cjs', {})), 'own copy');
     assert.equal(valueOf(await r.invoke('esm', {})), 'own copy (esm)');
@@ -90,12 +105,21 @@ describe('the AWS SDK a Node.js function finds, as on Lambda', () => {
     writeFileSync(join(extra, 'index.js'), `exports.DynamoDBClient = class DynamoDBClient {}; exports.from = 'layer';\n`);
     const widget = join(dir, 'layered');
     mkdirSync(widget);
-    writeFileSync(join(widget, 'dynamo.mjs'), `import { from } from '@aws-sdk/client-dynamodb';\nimport { S3Client } from '@aws-sdk/client-s3';\nexport const handler = async () => from + ' ' + typeof S3Client;\n`);
-    const config = validateFunctionsConfig({ functions: { dynamo: { handler: 'dynamo.handler' } }, awsSdkPath: join(dir, 'layer') }, widget);
+    writeFileSync(
+      join(widget, 'dynamo.mjs'),
+      `import { from } from '@aws-sdk/client-dynamodb';\nimport { S3Client } from '@aws-sdk/client-s3';\nexport const handler = async () => from + ' ' + typeof S3Client;\n`,
+    );
+    const config = validateFunctionsConfig(
+      { functions: { dynamo: { handler: 'dynamo.handler' } }, awsSdkPath: join(dir, 'layer') },
+      widget,
+    );
     assert.equal(config.awsSdkPath, join(dir, 'layer', 'node_modules'));
     const r = registry(config);
     assert.equal(valueOf(await r.invoke('dynamo', {})), 'layer function');
-    assert.throws(() => validateFunctionsConfig({ functions: {}, awsSdkPath: widget }, dir), (e: unknown) => e instanceof FunctionsConfigError && /holds no AWS SDK/.test(e.message) && e.entry === 'awsSdkPath');
+    assert.throws(
+      () => validateFunctionsConfig({ functions: {}, awsSdkPath: widget }, dir),
+      (e: unknown) => e instanceof FunctionsConfigError && /holds no AWS SDK/.test(e.message) && e.entry === 'awsSdkPath',
+    );
   });
 });
 
@@ -107,7 +131,11 @@ describe('a local AWS endpoint: widgets read an S3 emulator with data in it', ()
     await s3.put('reports', 'daily.html', '<h2>Daily report</h2><p>All 12 checks passed.</p>');
     const config = validateFunctionsConfig(
       {
-        functions: { s3Report: { handler: 'aws/s3-report.handler' }, s3ReportEsm: { handler: 'aws/s3-report-esm.handler' }, awsCall: { handler: 'aws/aws-call.handler' } },
+        functions: {
+          s3Report: { handler: 'aws/s3-report.handler' },
+          s3ReportEsm: { handler: 'aws/s3-report-esm.handler' },
+          awsCall: { handler: 'aws/aws-call.handler' },
+        },
         awsEndpoint: s3.endpointWithCredentials,
       },
       fixtures,
@@ -162,7 +190,9 @@ describe('setup modules: AWS calls stubbed with aws-sdk-client-mock before the h
   test('an EC2 DescribeInstances table with CloudWatch CPU renders the stubbed instances (CommonJS setup modules)', async () => {
     const table = await render(harness, 'instances', {});
     assert.equal(table.error, null);
-    const rows = [...table.html.matchAll(/<tr><td>([^<]*)<\/td><td>([^<]*)<\/td><td>([^<]*)<\/td><td>([^<]*)<\/td><\/tr>/g)].map((m) => m.slice(1));
+    const rows = [...table.html.matchAll(/<tr><td>([^<]*)<\/td><td>([^<]*)<\/td><td>([^<]*)<\/td><td>([^<]*)<\/td><\/tr>/g)].map((m) =>
+      m.slice(1),
+    );
     assert.deepEqual(rows, [
       ['web-1', 'i-0a1b2c3d4e5f00001', 't3.micro', '21.5%'],
       ['web-2', 'i-0a1b2c3d4e5f00002', 't3.micro', '34.0%'],
@@ -171,9 +201,17 @@ describe('setup modules: AWS calls stubbed with aws-sdk-client-mock before the h
   });
 
   test('a CloudWatch GetMetricData table renders the stubbed series (an ES-module setup module and handler)', async () => {
-    const table = await render(harness, 'metrics', { MetricDataQueries: [{ Id: 'errors', Label: 'Errors' }, { Id: 'calls', Label: 'Invocations' }] });
+    const table = await render(harness, 'metrics', {
+      MetricDataQueries: [
+        { Id: 'errors', Label: 'Errors' },
+        { Id: 'calls', Label: 'Invocations' },
+      ],
+    });
     assert.equal(table.error, null);
-    assert.equal(table.html, '<table class="metrics"><tr><th>Errors</th><td>100</td></tr><tr><th>Invocations</th><td>101</td></tr></table>');
+    assert.equal(
+      table.html,
+      '<table class="metrics"><tr><th>Errors</th><td>100</td></tr><tr><th>Invocations</th><td>101</td></tr></table>',
+    );
   });
 
   test('without a stub or an endpoint the same widget fails at once for want of credentials', async () => {
@@ -191,7 +229,14 @@ describe('setup modules: AWS calls stubbed with aws-sdk-client-mock before the h
   test('setup paths are checked when the configuration is', () => {
     const bad = (setup: unknown, runtime?: string): string => {
       try {
-        validateFunctionsConfig({ functions: { f: { handler: runtime ? 'py/inventory.lambda_handler' : 'aws/instances.handler', setup, ...(runtime ? { runtime } : {}) } } }, fixtures);
+        validateFunctionsConfig(
+          {
+            functions: {
+              f: { handler: runtime ? 'py/inventory.lambda_handler' : 'aws/instances.handler', setup, ...(runtime ? { runtime } : {}) },
+            },
+          },
+          fixtures,
+        );
       } catch (error) {
         assert.ok(error instanceof FunctionsConfigError);
         assert.match(error.entry, /^functions\["f"\]\.setup/);
@@ -203,6 +248,10 @@ describe('setup modules: AWS calls stubbed with aws-sdk-client-mock before the h
     assert.match(bad(['aws/missing.cjs']), /no module at/);
     assert.match(bad(['aws/s3-report.cjs'], 'python'), /a Python function's setup module ends with \.py/);
     assert.match(bad(['../../../README.md']), /ends with \.js, \.mjs/);
-    assert.throws(() => validateFunctionsConfig({ functions: { f: { invokeUrl: 'http://127.0.0.1:1', setup: ['aws/stub-cloudwatch.mjs'] } } }, fixtures), /applies only to a module "handler"/);
+    assert.throws(
+      () =>
+        validateFunctionsConfig({ functions: { f: { invokeUrl: 'http://127.0.0.1:1', setup: ['aws/stub-cloudwatch.mjs'] } } }, fixtures),
+      /applies only to a module "handler"/,
+    );
   });
 });

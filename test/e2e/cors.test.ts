@@ -88,20 +88,35 @@ describe('CORS through inject()', () => {
     assert.equal(sameOrigin.headers['access-control-allow-origin'], undefined, 'no Origin, no CORS headers');
   });
 
-  it('a route\'s own setting replaces the app-wide one; Cors(false) turns it off; patterns match origins', async () => {
+  it("a route's own setting replaces the app-wide one; Cors(false) turns it off; patterns match origins", async () => {
     const { app } = api();
     const open = await app.inject({ url: '/public', headers: { origin: 'https://anyone.example' } });
     assert.equal(open.headers['access-control-allow-origin'], '*');
     assert.equal(open.headers['access-control-allow-credentials'], undefined);
     assert.equal((await app.inject({ url: '/private', headers: { origin: PAGE } })).headers['access-control-allow-origin'], undefined);
-    assert.equal((await app.inject({ url: '/partner', headers: { origin: 'https://shop.partner.example' } })).headers['access-control-allow-origin'], 'https://shop.partner.example');
-    assert.equal((await app.inject({ url: '/partner', headers: { origin: 'https://shop.partner.example.evil' } })).headers['access-control-allow-origin'], undefined);
+    assert.equal(
+      (await app.inject({ url: '/partner', headers: { origin: 'https://shop.partner.example' } })).headers['access-control-allow-origin'],
+      'https://shop.partner.example',
+    );
+    assert.equal(
+      (await app.inject({ url: '/partner', headers: { origin: 'https://shop.partner.example.evil' } })).headers[
+        'access-control-allow-origin'
+      ],
+      undefined,
+    );
     const noCors = createApp().route(route('GET', '/x', [], () => 'x'));
-    assert.equal((await noCors.inject({ method: 'OPTIONS', url: '/x', headers: { origin: PAGE, 'access-control-request-method': 'GET' } })).statusCode, 405, 'without CORS a preflight is routed as any OPTIONS');
+    assert.equal(
+      (await noCors.inject({ method: 'OPTIONS', url: '/x', headers: { origin: PAGE, 'access-control-request-method': 'GET' } })).statusCode,
+      405,
+      'without CORS a preflight is routed as any OPTIONS',
+    );
   });
 
   it('bad settings are refused with a message naming them', () => {
-    assert.throws(() => Cors({ origins: ['https://app.example.com/path'] }), /not an origin such as "https:\/\/app\.example\.com" \(scheme, host and port only\)/);
+    assert.throws(
+      () => Cors({ origins: ['https://app.example.com/path'] }),
+      /not an origin such as "https:\/\/app\.example\.com" \(scheme, host and port only\)/,
+    );
     assert.throws(() => Cors({ origins: 'everyone' as never }), /origins must be '\*', a list of origins or RegExps, or a function/);
     assert.throws(() => Cors({ origins: '*', maxAgeSeconds: -1 }), /maxAgeSeconds must be a whole number/);
     assert.throws(() => Cors({ origins: '*', exposedHeaders: ['bad header'] }), /exposedHeaders must be a list of header names/);
@@ -114,11 +129,18 @@ describe('CORS through the Lambda doors', () => {
   for (const kind of FIXTURE_KINDS) {
     it(`${kind}: a preflight gets 204 and its headers; the request after it its origin`, async () => {
       const handler = lambdaHandler(api().app);
-      const pre = readResult(await handler(httpEvent(kind, { method: 'OPTIONS', path: '/orders', headers: { origin: PAGE, 'access-control-request-method': 'PUT' } }), lambdaContext()));
+      const pre = readResult(
+        await handler(
+          httpEvent(kind, { method: 'OPTIONS', path: '/orders', headers: { origin: PAGE, 'access-control-request-method': 'PUT' } }),
+          lambdaContext(),
+        ),
+      );
       assert.equal(pre.statusCode, 204);
       assert.equal(pre.headers['access-control-allow-origin'], PAGE);
       assert.equal(pre.headers['access-control-allow-methods'], 'GET, HEAD, PUT');
-      const put = readResult(await handler(httpEvent(kind, { method: 'PUT', path: '/orders', headers: { origin: PAGE, 'x-api-key': 'k' } }), lambdaContext()));
+      const put = readResult(
+        await handler(httpEvent(kind, { method: 'PUT', path: '/orders', headers: { origin: PAGE, 'x-api-key': 'k' } }), lambdaContext()),
+      );
       assert.equal(put.statusCode, 204);
       assert.equal(put.headers['access-control-allow-origin'], PAGE);
     });
@@ -166,7 +188,11 @@ describe('CORS in Chromium, from a page on another origin', { skip: chromiumSkip
   it('an allowed origin reads the answer and the exposed rate-limit headers; a preflighted PUT goes through', async () => {
     const got = await inPage(async ({ apiUrl }) => {
       const res = await fetch(`${apiUrl}/orders`, { headers: { 'x-api-key': 'k' } });
-      const put = await fetch(`${apiUrl}/orders`, { method: 'PUT', headers: { 'x-api-key': 'k', 'content-type': 'application/json' }, body: '{}' });
+      const put = await fetch(`${apiUrl}/orders`, {
+        method: 'PUT',
+        headers: { 'x-api-key': 'k', 'content-type': 'application/json' },
+        body: '{}',
+      });
       return { status: res.status, body: await res.json(), remaining: res.headers.get('ratelimit-remaining'), put: put.status };
     });
     assert.deepEqual(got, { status: 200, body: { orders: [] }, remaining: '1', put: 204 });
@@ -187,7 +213,10 @@ describe('CORS in Chromium, from a page on another origin', { skip: chromiumSkip
       document.cookie = 'session=abc; SameSite=Lax';
       const me = await fetch(`${apiUrl}/me`, { credentials: 'include' }).then((r) => r.json());
       const without = await fetch(`${apiUrl}/me`).then((r) => r.json());
-      const open = await fetch(`${apiUrl}/public`, { credentials: 'include' }).then(() => 'read', (e: Error) => `blocked: ${e.name}`);
+      const open = await fetch(`${apiUrl}/public`, { credentials: 'include' }).then(
+        () => 'read',
+        (e: Error) => `blocked: ${e.name}`,
+      );
       return { me, without, open };
     });
     assert.deepEqual(got.me, { cookie: 'session=abc' }, 'credentials allowed: the cookie is sent and the answer read');
@@ -198,8 +227,18 @@ describe('CORS in Chromium, from a page on another origin', { skip: chromiumSkip
   it('an origin not allowed is blocked, and its preflighted PUT never reaches the handler', async () => {
     const before = state.calls.length;
     const got = await inPage(async ({ otherApiUrl }) => {
-      const read = await fetch(`${otherApiUrl}/orders`, { headers: { 'x-api-key': 'k' } }).then(() => 'read', (e: Error) => `blocked: ${e.name}`);
-      const put = await fetch(`${otherApiUrl}/orders`, { method: 'PUT', headers: { 'x-api-key': 'k', 'content-type': 'application/json' }, body: '{}' }).then(() => 'sent', (e: Error) => `blocked: ${e.name}`);
+      const read = await fetch(`${otherApiUrl}/orders`, { headers: { 'x-api-key': 'k' } }).then(
+        () => 'read',
+        (e: Error) => `blocked: ${e.name}`,
+      );
+      const put = await fetch(`${otherApiUrl}/orders`, {
+        method: 'PUT',
+        headers: { 'x-api-key': 'k', 'content-type': 'application/json' },
+        body: '{}',
+      }).then(
+        () => 'sent',
+        (e: Error) => `blocked: ${e.name}`,
+      );
       return { read, put };
     });
     assert.deepEqual(got, { read: 'blocked: TypeError', put: 'blocked: TypeError' });

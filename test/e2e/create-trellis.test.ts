@@ -29,10 +29,14 @@ after(() => rmSync(root, { recursive: true, force: true }));
 /** `npm exec` of the create-trellis tarball, as the docs show it; its output and exit code. */
 async function create(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(NPM, ['exec', '--yes', '--prefer-offline', '--package', tarballs['create-trellis'], '--', 'create-trellis', ...args], {
-      cwd: root,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const { stdout, stderr } = await run(
+      NPM,
+      ['exec', '--yes', '--prefer-offline', '--package', tarballs['create-trellis'], '--', 'create-trellis', ...args],
+      {
+        cwd: root,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -57,7 +61,11 @@ async function npm(dir: string, ...args: string[]): Promise<string> {
 }
 
 describe('create-trellis', { timeout: 900_000 }, () => {
-  for (const [template, bundle] of [['lambda-api', 'dist/handler.mjs'], ['widget-lambda', 'dist/handler.mjs'], ['widget-project', 'dist/greeting.mjs']] as const) {
+  for (const [template, bundle] of [
+    ['lambda-api', 'dist/handler.mjs'],
+    ['widget-lambda', 'dist/handler.mjs'],
+    ['widget-project', 'dist/greeting.mjs'],
+  ] as const) {
     it(`${template}: makes a project that installs from the tarballs, passes its own tests, bundles, and has a valid SAM template`, async () => {
       const dir = join(root, `my-${template}`);
       const made = await create(dir, '--template', template, '--packages', packs);

@@ -1,7 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  createInterpreter, DashboardValidationError, NotFoundError, OverBudgetError, UnprocessableError, type WidgetView,
+  createInterpreter,
+  DashboardValidationError,
+  NotFoundError,
+  OverBudgetError,
+  UnprocessableError,
+  type WidgetView,
 } from '../../packages/harness/src/dashboard/index.js';
 import { arn, fakeClock, inProcessFunctions, type Handler } from '../fixtures/dashboards/in-process-functions.js';
 
@@ -15,12 +20,17 @@ function setup(handlers: Record<string, Handler>) {
 }
 
 const custom = (name: string, props: object = {}, extra: object = {}) => ({
-  type: 'custom', properties: { endpoint: arn(name), ...props }, ...extra,
+  type: 'custom',
+  properties: { endpoint: arn(name), ...props },
+  ...extra,
 });
 
 test('the event: params at the top level plus a widgetContext with every console field', async () => {
   const { harness, functions } = setup({ echo: () => '<p>ok</p>' });
-  const dash = await harness.load({ widgets: [custom('echo', { title: 'Echo', params: { region: 'eu-west-1', n: 3, nested: { a: [1] } } })] }, { name: 'ops' });
+  const dash = await harness.load(
+    { widgets: [custom('echo', { title: 'Echo', params: { region: 'eu-west-1', n: 3, nested: { a: [1] } } })] },
+    { name: 'ops' },
+  );
   await dash.widget(0);
   const event = functions.calls[0]!.event;
   assert.equal(event.region, 'eu-west-1');
@@ -48,7 +58,8 @@ test('the event: params at the top level plus a widgetContext with every console
 test('the dashboard start/end set the default time range; the grid cell at the default dashboard width sets the pixel size', async () => {
   const { harness, functions } = setup({ echo: () => '' });
   const dash = await harness.load({
-    start: '2024-04-01T00:00:00Z', end: '2024-04-02T00:00:00Z',
+    start: '2024-04-01T00:00:00Z',
+    end: '2024-04-02T00:00:00Z',
     widgets: [custom('echo', {}, { width: 12, height: 3 })],
   });
   await dash.widget('widget-0');
@@ -62,24 +73,36 @@ test('the dashboard start/end set the default time range; the grid cell at the d
 
 test('every widget is sized from its own cell at the dashboard width; a size set for one widget replaces its cell; only widgets whose size changed resize', async () => {
   const { harness, functions } = setup({ f: () => '' });
-  const dash = await harness.load({ widgets: [
-    custom('f', {}, { x: 0, y: 0, width: 6, height: 6 }),
-    custom('f', {}, { x: 6, y: 0, width: 12, height: 3 }),
-    // Placed at x 20, a 6-column widget is cut to the 4 columns left of the grid's edge, as the page draws it.
-    custom('f', {}, { x: 20, y: 10, width: 6, height: 6 }),
-    custom('f', {}, { width: 1, height: 1 }),
-    { type: 'text', properties: { markdown: '' } },
-  ] });
+  const dash = await harness.load({
+    widgets: [
+      custom('f', {}, { x: 0, y: 0, width: 6, height: 6 }),
+      custom('f', {}, { x: 6, y: 0, width: 12, height: 3 }),
+      // Placed at x 20, a 6-column widget is cut to the 4 columns left of the grid's edge, as the page draws it.
+      custom('f', {}, { x: 20, y: 10, width: 6, height: 6 }),
+      custom('f', {}, { width: 1, height: 1 }),
+      { type: 'text', properties: { markdown: '' } },
+    ],
+  });
   const told = async (n: number) => {
     const ctx = ((await dash.widget(n)).invocation!.event as { widgetContext: { width: number; height: number } }).widgetContext;
     return [ctx.width, ctx.height];
   };
   const all = async () => Promise.all([0, 1, 2, 3].map(told));
   assert.equal(dash.state().dashboardWidth, 2392);
-  assert.deepEqual(await all(), [[588, 369], [1186, 165], [389, 369], [90, 29]]);
+  assert.deepEqual(await all(), [
+    [588, 369],
+    [1186, 165],
+    [389, 369],
+    [90, 29],
+  ]);
   const narrow = await dash.setState({ dashboardWidth: 1280 });
   assert.deepEqual(narrow.updated, ['widget-0', 'widget-1', 'widget-2', 'widget-3']);
-  assert.deepEqual(await all(), [[310, 369], [630, 165], [203, 369], [43, 29]]);
+  assert.deepEqual(await all(), [
+    [310, 369],
+    [630, 165],
+    [203, 369],
+    [43, 29],
+  ]);
   assert.equal((await dash.widget(0)).event, 'resize');
   const own = await dash.setState({ dashboardWidth: 1280, widgetSizes: { 1: { width: 500 } } });
   assert.deepEqual(own.updated, ['widget-1']);
@@ -116,8 +139,12 @@ test('return values: string, markdown, other JSON as escaped <pre>, errors with 
   const { harness } = setup({
     md: () => ({ markdown: '# Title\n\n**bold**' }),
     json: () => ({ a: '<b>', list: [1, 2] }),
-    boom: () => { throw new TypeError('bad input'); },
-    str: () => { throw 'plain string'; },
+    boom: () => {
+      throw new TypeError('bad input');
+    },
+    str: () => {
+      throw 'plain string';
+    },
     script: () => '<p>hi</p><script>alert(1)</script>',
   });
   const dash = await harness.load({ widgets: ['md', 'json', 'boom', 'str', 'script', 'missing'].map((n) => custom(n)) });
@@ -141,10 +168,12 @@ test('return values: string, markdown, other JSON as escaped <pre>, errors with 
 
 test('text widgets render markdown; other widget types load but cannot be read', async () => {
   const { harness } = setup({});
-  const dash = await harness.load({ widgets: [
-    { type: 'text', properties: { markdown: '## Notes\n\n- one' } },
-    { type: 'metric', properties: { metrics: [] } },
-  ] });
+  const dash = await harness.load({
+    widgets: [
+      { type: 'text', properties: { markdown: '## Notes\n\n- one' } },
+      { type: 'metric', properties: { metrics: [] } },
+    ],
+  });
   const text = await dash.widget(0);
   assert.match(text.html, /<h2>Notes<\/h2>/);
   assert.equal(text.invocations, 0);
@@ -186,12 +215,15 @@ async function formDashboard() {
 
 test('actions are listed with text, kind, display, event and params or html', async () => {
   const { w } = await formDashboard();
-  assert.deepEqual(w.actions.map((a) => [a.index, a.text, a.action, a.display, a.event, a.confirmation]), [
-    [0, 'Apply filters', 'call', 'widget', 'click', null],
-    [1, 'Details', 'html', 'popup', 'click', null],
-    [2, 'Replace', 'html', 'widget', 'click', null],
-    [3, 'Delete', 'call', 'popup', 'click', 'Really delete?'],
-  ]);
+  assert.deepEqual(
+    w.actions.map((a) => [a.index, a.text, a.action, a.display, a.event, a.confirmation]),
+    [
+      [0, 'Apply filters', 'call', 'widget', 'click', null],
+      [1, 'Details', 'html', 'popup', 'click', null],
+      [2, 'Replace', 'html', 'widget', 'click', null],
+      [3, 'Delete', 'call', 'popup', 'click', 'Really delete?'],
+    ],
+  );
   assert.deepEqual(w.actions[0]!.params, { step: 2 });
   assert.equal(w.actions[0]!.endpoint, arn('apply'));
   assert.equal(w.actions[1]!.html, '<p>more</p>');
@@ -219,11 +251,17 @@ test('display: widget replaces the content for later reads; display: popup leave
   assert.equal(popup.invocations, 1);
   assert.equal((await dash.widget(0)).html, FORM_WIDGET);
   const replaced = await w.action('Replace').click();
-  assert.equal(replaced.html, '<p>replaced</p><a>Back</a><cwdb-action action="call" endpoint="arn:aws:lambda:us-east-1:123456789012:function:apply" display="popup"></cwdb-action>');
+  assert.equal(
+    replaced.html,
+    '<p>replaced</p><a>Back</a><cwdb-action action="call" endpoint="arn:aws:lambda:us-east-1:123456789012:function:apply" display="popup"></cwdb-action>',
+  );
   const reread = await dash.widget(0);
   assert.equal(reread.html, replaced.html);
   assert.equal(reread.event, 'click');
-  assert.deepEqual(reread.actions.map((a) => a.text), ['Back']);
+  assert.deepEqual(
+    reread.actions.map((a) => a.text),
+    ['Back'],
+  );
 });
 
 test('confirmation: confirm false cancels and calls nothing; otherwise the action runs', async () => {
@@ -244,10 +282,14 @@ test('confirmation: confirm false cancels and calls nothing; otherwise the actio
 test('forms: unknown names list the known ones; values outside radio/select options are refused; nothing runs', async () => {
   const { w, functions } = await formDashboard();
   const before = functions.calls.length;
-  await assert.rejects(w.action('Apply filters').click({ forms: { colour: 'red' } }), (e) =>
-    e instanceof UnprocessableError && e.field === 'forms.colour' && /"q", "size", "region", "live"/.test(e.message));
-  await assert.rejects(w.action('Apply filters').click({ forms: { size: 'huge' } }), (e) =>
-    e instanceof UnprocessableError && e.field === 'forms.size' && /"small", "large"/.test(e.message));
+  await assert.rejects(
+    w.action('Apply filters').click({ forms: { colour: 'red' } }),
+    (e) => e instanceof UnprocessableError && e.field === 'forms.colour' && /"q", "size", "region", "live"/.test(e.message),
+  );
+  await assert.rejects(
+    w.action('Apply filters').click({ forms: { size: 'huge' } }),
+    (e) => e instanceof UnprocessableError && e.field === 'forms.size' && /"small", "large"/.test(e.message),
+  );
   await assert.rejects(w.action('Apply filters').click({ forms: { region: 'ap' } }), UnprocessableError);
   await assert.rejects(w.action('Apply filters').click({ forms: { q: ['a', 'b'] } }), UnprocessableError);
   await assert.rejects(w.action('Apply filters').click({ forms: { q: 3 as unknown as string } }), UnprocessableError);
@@ -257,10 +299,16 @@ test('forms: unknown names list the known ones; values outside radio/select opti
 test('find by text: exact after whitespace normalisation, substring or RegExp on request, errors list candidates', async () => {
   const { w } = await formDashboard();
   assert.equal(w.action('  Apply   filters ').index, 0);
-  assert.throws(() => w.action('Apply'), (e) => e instanceof NotFoundError && /"Apply filters"/.test(e.message) && /#1 "Details"/.test(e.message));
+  assert.throws(
+    () => w.action('Apply'),
+    (e) => e instanceof NotFoundError && /"Apply filters"/.test(e.message) && /#1 "Details"/.test(e.message),
+  );
   assert.equal(w.action({ text: 'Apply', exact: false }).index, 0);
   assert.equal(w.action(/^del/i).index, 3);
-  assert.throws(() => w.action(/e/), (e) => e instanceof NotFoundError && /4 actions/.test(e.message));
+  assert.throws(
+    () => w.action(/e/),
+    (e) => e instanceof NotFoundError && /4 actions/.test(e.message),
+  );
   assert.throws(() => w.action({ text: 'e', exact: false }), NotFoundError);
   assert.equal(w.action({ index: 2 }).text, 'Replace');
   assert.throws(() => w.action({ index: 9 }), NotFoundError);
@@ -268,12 +316,14 @@ test('find by text: exact after whitespace normalisation, substring or RegExp on
 
 test('refresh: auto per updateOn.refresh, manual for all, only widgets read before, restoring replaced content', async () => {
   const { harness, functions } = setup({ a: () => FORM_WIDGET, b: () => '<p>b</p>', c: () => '<p>c</p>', apply: () => '<p>applied</p>' });
-  const dash = await harness.load({ widgets: [
-    custom('a'),
-    custom('b', { updateOn: { refresh: false, timeRange: true } }),
-    custom('c'),
-    { type: 'text', properties: { markdown: 'x' } },
-  ] });
+  const dash = await harness.load({
+    widgets: [
+      custom('a'),
+      custom('b', { updateOn: { refresh: false, timeRange: true } }),
+      custom('c'),
+      { type: 'text', properties: { markdown: 'x' } },
+    ],
+  });
   const a = await dash.widget(0);
   await dash.widget(1);
   await a.action('Apply filters').click();
@@ -295,13 +345,15 @@ test('refresh: auto per updateOn.refresh, manual for all, only widgets read befo
 
 test('state changes re-invoke per updateOn, with the event kind rule', async () => {
   const { harness, functions, clock } = setup({ f: () => '<p>f</p>' });
-  const dash = await harness.load({ widgets: [
-    custom('f'),
-    custom('f', { updateOn: { timeRange: true } }),
-    custom('f', { updateOn: { resize: true } }),
-    custom('f', { updateOn: {} }),
-    custom('f'),
-  ] });
+  const dash = await harness.load({
+    widgets: [
+      custom('f'),
+      custom('f', { updateOn: { timeRange: true } }),
+      custom('f', { updateOn: { resize: true } }),
+      custom('f', { updateOn: {} }),
+      custom('f'),
+    ],
+  });
   for (const i of [0, 1, 2, 3]) await dash.widget(i);
   const t = await dash.setState({ timeRange: { relative: '-P7D' } });
   assert.deepEqual(t.updated, ['widget-0', 'widget-1']);
@@ -336,19 +388,46 @@ test('state: every field, defaults for omitted ones, and errors naming the field
   const { harness, functions } = setup({ f: () => '' });
   const dash = await harness.load({ widgets: [custom('f')] }, { name: 'ops' });
   const full = await dash.setState({
-    timeRange: { start: '2024-04-01T00:00:00Z', end: Date.UTC(2024, 3, 2), zoom: { start: Date.UTC(2024, 3, 1, 6), end: '2024-04-01T12:00:00Z' } },
-    period: 3600, theme: 'dark', timezone: '+02:00', locale: 'de-DE', accountId: '111122223333', dashboardName: 'other',
-    linkCharts: false, dashboardWidth: 1600, widgetSizes: { 0: { width: 800, height: 400 } },
+    timeRange: {
+      start: '2024-04-01T00:00:00Z',
+      end: Date.UTC(2024, 3, 2),
+      zoom: { start: Date.UTC(2024, 3, 1, 6), end: '2024-04-01T12:00:00Z' },
+    },
+    period: 3600,
+    theme: 'dark',
+    timezone: '+02:00',
+    locale: 'de-DE',
+    accountId: '111122223333',
+    dashboardName: 'other',
+    linkCharts: false,
+    dashboardWidth: 1600,
+    widgetSizes: { 0: { width: 800, height: 400 } },
   });
   assert.deepEqual(full.state, {
-    timeRange: { start: Date.UTC(2024, 3, 1), end: Date.UTC(2024, 3, 2), zoom: { start: Date.UTC(2024, 3, 1, 6), end: Date.UTC(2024, 3, 1, 12) } },
-    period: 3600, theme: 'dark', timezone: '+02:00', locale: 'de-DE', accountId: '111122223333', dashboardName: 'other',
-    linkCharts: false, dashboardWidth: 1600, widgetSizes: { 'widget-0': { width: 800, height: 400 } },
+    timeRange: {
+      start: Date.UTC(2024, 3, 1),
+      end: Date.UTC(2024, 3, 2),
+      zoom: { start: Date.UTC(2024, 3, 1, 6), end: Date.UTC(2024, 3, 1, 12) },
+    },
+    period: 3600,
+    theme: 'dark',
+    timezone: '+02:00',
+    locale: 'de-DE',
+    accountId: '111122223333',
+    dashboardName: 'other',
+    linkCharts: false,
+    dashboardWidth: 1600,
+    widgetSizes: { 'widget-0': { width: 800, height: 400 } },
   });
   await dash.widget(0);
   const ctx = functions.calls.at(-1)!.event.widgetContext;
   assert.deepEqual(ctx.timezone, { label: 'Local', offsetISO: '+02:00', offsetInMinutes: -120 });
-  assert.deepEqual(ctx.timeRange, { mode: 'absolute', start: Date.UTC(2024, 3, 1), end: Date.UTC(2024, 3, 2), zoom: { start: Date.UTC(2024, 3, 1, 6), end: Date.UTC(2024, 3, 1, 12) } });
+  assert.deepEqual(ctx.timeRange, {
+    mode: 'absolute',
+    start: Date.UTC(2024, 3, 1),
+    end: Date.UTC(2024, 3, 2),
+    zoom: { start: Date.UTC(2024, 3, 1, 6), end: Date.UTC(2024, 3, 1, 12) },
+  });
   const bad: [unknown, string][] = [
     [{ colour: 'x' }, 'colour'],
     [{ theme: 'blue' }, 'theme'],
@@ -408,9 +487,13 @@ test('loading keeps the exact text and reports every validation problem', async 
   const dash = await harness.load(text, { name: 'exact' });
   assert.equal(dash.source, text);
   assert.equal(dash.name, 'exact');
-  await assert.rejects(harness.load('{"widgets":[{"type":"custom","properties":{},"width":30}]}'), (e) =>
-    e instanceof DashboardValidationError && e.kind === 'validation' &&
-    JSON.stringify(e.validationMessages.map((m) => m.dataPath)) === JSON.stringify(['/widgets/0/width', '/widgets/0/properties']));
+  await assert.rejects(
+    harness.load('{"widgets":[{"type":"custom","properties":{},"width":30}]}'),
+    (e) =>
+      e instanceof DashboardValidationError &&
+      e.kind === 'validation' &&
+      JSON.stringify(e.validationMessages.map((m) => m.dataPath)) === JSON.stringify(['/widgets/0/width', '/widgets/0/properties']),
+  );
 });
 
 test('dashboards are isolated; past maxDashboards a new one is refused and none is dropped; the list keeps its order', async () => {
@@ -423,23 +506,43 @@ test('dashboards are isolated; past maxDashboards a new one is refused and none 
   await a.widget(0);
   assert.equal((await b.widget(0)).invocations, 1);
   harness.dashboard(a.id);
-  await assert.rejects(harness.load({ widgets: [] }, { name: 'c' }), (e) => e instanceof OverBudgetError && e.budget === 'maxDashboards' && /at most 2 dashboards/.test(e.message));
-  assert.deepEqual(harness.store.list().map((d) => d.name), ['a', 'b'], 'reading a dashboard does not move it');
+  await assert.rejects(
+    harness.load({ widgets: [] }, { name: 'c' }),
+    (e) => e instanceof OverBudgetError && e.budget === 'maxDashboards' && /at most 2 dashboards/.test(e.message),
+  );
+  assert.deepEqual(
+    harness.store.list().map((d) => d.name),
+    ['a', 'b'],
+    'reading a dashboard does not move it',
+  );
   harness.store.delete(a.id);
   assert.throws(() => harness.store.get(a.id), NotFoundError);
   await harness.load({ widgets: [] }, { name: 'c' });
-  assert.deepEqual(harness.store.list().map((d) => d.name), ['b', 'c']);
+  assert.deepEqual(
+    harness.store.list().map((d) => d.name),
+    ['b', 'c'],
+  );
 });
 
 test('operations on one dashboard run one at a time: concurrent first reads invoke once', async () => {
   let release!: () => void;
-  const gate = new Promise<void>((r) => { release = r; });
-  const { harness, functions } = setup({ slow: async () => { await gate; return '<p>slow</p>'; } });
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  const { harness, functions } = setup({
+    slow: async () => {
+      await gate;
+      return '<p>slow</p>';
+    },
+  });
   const dash = await harness.load({ widgets: [custom('slow')] });
   const reads = [dash.widget(0), dash.widget(0), dash.widget(0)];
   release();
   const results = await Promise.all(reads);
-  assert.deepEqual(results.map((r) => r.invocations), [1, 1, 1]);
+  assert.deepEqual(
+    results.map((r) => r.invocations),
+    [1, 1, 1],
+  );
   assert.equal(functions.calls.length, 1);
 });
 
@@ -454,12 +557,21 @@ test('the store surface refuses malformed ids with typed errors, changing nothin
   assert.deepEqual(await d.refresh(), { refreshed: ['widget-0'], skipped: [] });
   assert.equal(functions.calls.length, before + 1);
   assert.equal((await d.readWidget('widget-0')).html, FORM_WIDGET);
-  assert.deepEqual(d.info().widgets, [{
-    widgetId: 'widget-0', index: 0, type: 'custom', title: null, endpoint: arn('form'),
-    updateOn: { refresh: true, resize: true, timeRange: true },
-  }]);
+  assert.deepEqual(d.info().widgets, [
+    {
+      widgetId: 'widget-0',
+      index: 0,
+      type: 'custom',
+      title: null,
+      endpoint: arn('form'),
+      updateOn: { refresh: true, resize: true, timeRange: true },
+    },
+  ]);
   assert.throws(() => harness.store.create(42), UnprocessableError);
-  assert.throws(() => harness.store.create('{"widgets":[]}', { name: '' }), (e) => e instanceof UnprocessableError && e.field === 'name');
+  assert.throws(
+    () => harness.store.create('{"widgets":[]}', { name: '' }),
+    (e) => e instanceof UnprocessableError && e.field === 'name',
+  );
 });
 
 test('params that are not an object are not spread but still reach widgetContext.params', async () => {
@@ -478,8 +590,15 @@ test('functions run through the registry: a Lambda context, callback style, unkn
     clock: clock.now,
     functions: {
       functions: {
-        ctx: { handler: (_e: unknown, context: { functionName: string; invokedFunctionArn: string }) => `<p>${context.functionName} ${context.invokedFunctionArn}</p>` },
-        cb: { handler: (_e: unknown, _c: unknown, callback?: (err: unknown, result: unknown) => void) => { callback?.(null, { markdown: '*cb*' }); } },
+        ctx: {
+          handler: (_e: unknown, context: { functionName: string; invokedFunctionArn: string }) =>
+            `<p>${context.functionName} ${context.invokedFunctionArn}</p>`,
+        },
+        cb: {
+          handler: (_e: unknown, _c: unknown, callback?: (err: unknown, result: unknown) => void) => {
+            callback?.(null, { markdown: '*cb*' });
+          },
+        },
       },
     },
   });
@@ -510,5 +629,8 @@ test('action events other than click, a top-level zoom, and an IANA timezone rea
   assert.deepEqual(ctx.timeRange.zoom, { start: NOW - 3600_000, end: NOW - 1800_000 });
   assert.deepEqual(ctx.timezone, { label: 'Local', offsetISO: '+05:30', offsetInMinutes: -330 });
   assert.deepEqual(dash.state().timeRange, { relative: '-PT3H', zoom: { start: NOW - 3600_000, end: NOW - 1800_000 } });
-  await assert.rejects(dash.setState({ zoom: { start: 1, end: 2 }, timeRange: { relative: '-PT1H', zoom: { start: 1, end: 2 } } }), (e) => e instanceof UnprocessableError && e.field === 'zoom');
+  await assert.rejects(
+    dash.setState({ zoom: { start: 1, end: 2 }, timeRange: { relative: '-PT1H', zoom: { start: 1, end: 2 } } }),
+    (e) => e instanceof UnprocessableError && e.field === 'zoom',
+  );
 });

@@ -77,12 +77,14 @@ test('invocation is null for html actions and text widgets; a failing function s
       throw new TypeError('bad');
     },
   });
-  const dash = await harness.load({ widgets: [
-    { type: 'custom', properties: { endpoint: arn('own') } },
-    { type: 'text', properties: { markdown: '# Hi' } },
-    { type: 'custom', properties: { endpoint: arn('boom') } },
-    { type: 'custom', properties: { endpoint: arn('missing') } },
-  ] });
+  const dash = await harness.load({
+    widgets: [
+      { type: 'custom', properties: { endpoint: arn('own') } },
+      { type: 'text', properties: { markdown: '# Hi' } },
+      { type: 'custom', properties: { endpoint: arn('boom') } },
+      { type: 'custom', properties: { endpoint: arn('missing') } },
+    ],
+  });
   const w = await dash.widget(0);
   const html = await w.action('Html').click();
   assert.equal(html.html, '<p>more</p>');
@@ -101,10 +103,13 @@ test('invocation is null for html actions and text widgets; a failing function s
 
 test('property: for any params, invocation.event deep-equals what the function received', async () => {
   const json = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
-  await fc.assert(fc.asyncProperty(fc.dictionary(fc.string({ maxLength: 8 }), json, { maxKeys: 5 }), async (params) => {
-    const { harness, functions } = setup({ own: () => '<p>x</p>' });
-    const dash = await harness.load({ widgets: [{ type: 'custom', properties: { endpoint: arn('own'), params } }] });
-    const w = await dash.widget(0);
-    assert.deepEqual(w.invocation?.event, functions.calls[0]!.event);
-  }), { numRuns: 60 });
+  await fc.assert(
+    fc.asyncProperty(fc.dictionary(fc.string({ maxLength: 8 }), json, { maxKeys: 5 }), async (params) => {
+      const { harness, functions } = setup({ own: () => '<p>x</p>' });
+      const dash = await harness.load({ widgets: [{ type: 'custom', properties: { endpoint: arn('own'), params } }] });
+      const w = await dash.widget(0);
+      assert.deepEqual(w.invocation?.event, functions.calls[0]!.event);
+    }),
+    { numRuns: 60 },
+  );
 });

@@ -6,15 +6,26 @@ import { createInterpreter } from '../../packages/harness/src/dashboard/index.js
 const fixtures = fileURLToPath(new URL('../fixtures/dashboards/', import.meta.url));
 
 test('an unmodified Node.js Lambda module runs through the driver in a child process', async (t) => {
-  const harness = createInterpreter({ functions: { functions: {
-    greeter: { handler: 'greeter.handler', timeoutSeconds: 20 },
-    chatty: { handler: 'greeter.chatty', timeoutSeconds: 20 },
-  }, baseDir: fixtures } });
+  const harness = createInterpreter({
+    functions: {
+      functions: {
+        greeter: { handler: 'greeter.handler', timeoutSeconds: 20 },
+        chatty: { handler: 'greeter.chatty', timeoutSeconds: 20 },
+      },
+      baseDir: fixtures,
+    },
+  });
   t.after(() => harness.close());
-  const dash = await harness.load({ widgets: [
-    { type: 'custom', width: 4, properties: { endpoint: 'arn:aws:lambda:eu-west-1:123456789012:function:greeter:live', params: { name: 'Ada' } } },
-    { type: 'custom', properties: { endpoint: 'chatty' } },
-  ] });
+  const dash = await harness.load({
+    widgets: [
+      {
+        type: 'custom',
+        width: 4,
+        properties: { endpoint: 'arn:aws:lambda:eu-west-1:123456789012:function:greeter:live', params: { name: 'Ada' } },
+      },
+      { type: 'custom', properties: { endpoint: 'chatty' } },
+    ],
+  });
   const w = await dash.widget(0);
   assert.equal(w.error, null);
   assert.match(w.html, /<h1>Hello Ada<\/h1><p>greeter 389x369<\/p>/);

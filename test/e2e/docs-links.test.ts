@@ -7,10 +7,20 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const PAGES = ['README.md', ...readdirSync(join(REPO, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(REPO, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
-const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
 
 function anchors(file: string): Set<string> {
   const text = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
@@ -20,7 +30,9 @@ function anchors(file: string): Set<string> {
 describe('user documentation', () => {
   for (const page of PAGES) {
     it(`${page}: every relative link and anchor resolves`, () => {
-      const text = readFileSync(join(REPO, page), 'utf8').replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+      const text = readFileSync(join(REPO, page), 'utf8')
+        .replace(/```[\s\S]*?```/g, '')
+        .replace(/`[^`\n]*`/g, '');
       for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
         if (/^[a-z]+:/.test(target!)) continue;
         const [path, anchor] = target!.split('#') as [string, string | undefined];

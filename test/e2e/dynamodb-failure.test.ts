@@ -4,7 +4,11 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBRateLimitStore, RateLimitStoreUnavailableError, type DynamoDBRateLimitStoreOptions } from '../../packages/trellis/src/ratelimit/dynamodb/index.js';
+import {
+  DynamoDBRateLimitStore,
+  RateLimitStoreUnavailableError,
+  type DynamoDBRateLimitStoreOptions,
+} from '../../packages/trellis/src/ratelimit/dynamodb/index.js';
 import type { RateLimitDecision } from '../../packages/trellis/src/ratelimit/types.js';
 import { burstPolicy } from '../support/rate-limit-policy.js';
 import type { DynaliteHandle } from '../support/dynalite-server.js';
@@ -29,7 +33,14 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value?: T; error?: un
 async function exhaust(store: DynamoDBRateLimitStore, partition: string): Promise<void> {
   const decisions: RateLimitDecision[] = [];
   for (let i = 0; i < 3; i++) decisions.push(await store.acquire(partition, policy));
-  assert.deepEqual(decisions.map((d) => [d.allowed, d.failedOpen]), [[true, undefined], [true, undefined], [false, undefined]]);
+  assert.deepEqual(
+    decisions.map((d) => [d.allowed, d.failedOpen]),
+    [
+      [true, undefined],
+      [true, undefined],
+      [false, undefined],
+    ],
+  );
 }
 
 describe('DynamoDBRateLimitStore when DynamoDB fails', () => {

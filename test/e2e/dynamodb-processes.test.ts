@@ -17,7 +17,14 @@ const PROCESSES = 4;
 const REQUESTS_PER_PROCESS = 15;
 const ROUNDS = 3;
 const TABLE = 'rate-limits';
-const policyOf = (round: number): RateLimitPolicy => ({ key: `GET /reports:minute:${round}`, handler: 'GET /reports', name: 'minute', permitLimit: 20, windowSeconds: 60, scope: 'transport' });
+const policyOf = (round: number): RateLimitPolicy => ({
+  key: `GET /reports:minute:${round}`,
+  handler: 'GET /reports',
+  name: 'minute',
+  permitLimit: 20,
+  windowSeconds: 60,
+  scope: 'transport',
+});
 
 interface WorkerSetup {
   readonly endpoint: string;
@@ -28,7 +35,13 @@ interface WorkerSetup {
 async function worker(setup: WorkerSetup): Promise<void> {
   const client = dynamoClient(setup.endpoint);
   // failClosed: a request DynamoDB could not count is never admitted here, so a count of 20 is the store's own.
-  const store = new DynamoDBRateLimitStore({ client, tableName: TABLE, keyPrefix: setup.keyPrefix, timeoutMs: 10_000, failureMode: 'failClosed' });
+  const store = new DynamoDBRateLimitStore({
+    client,
+    tableName: TABLE,
+    keyPrefix: setup.keyPrefix,
+    timeoutMs: 10_000,
+    failureMode: 'failClosed',
+  });
   await store.acquire('warm-up', { ...policyOf(0), key: `warm-up:${process.pid}` });
   process.stdout.write('ready\n');
   const lines = createInterface({ input: process.stdin });
@@ -46,38 +59,49 @@ if (process.env.TRELLIS_DYNAMODB_WORKER) {
   await worker(JSON.parse(process.env.TRELLIS_DYNAMODB_WORKER) as WorkerSetup);
 } else {
   describe('four processes, one counter on DynamoDB', () => {
-    test(`${PROCESSES} processes × ${REQUESTS_PER_PROCESS} concurrent requests on a limit of 20 admit exactly 20, every round`, { timeout: 120_000 }, async (t) => {
-      const server = await startDynalite();
-      const children: ReturnType<typeof spawn>[] = [];
-      try {
-        const client = dynamoClient(server.endpoint);
-        await createRateLimitTable(client, TABLE);
-        client.destroy();
-        const setup: WorkerSetup = { endpoint: server.endpoint, keyPrefix: `m:${randomUUID()}:` };
-        const self = fileURLToPath(import.meta.url);
-        for (let i = 0; i < PROCESSES; i++) {
-          children.push(spawn(process.execPath, [...SOURCE_NODE_ARGS, '--no-warnings', self], { env: { ...process.env, TRELLIS_DYNAMODB_WORKER: JSON.stringify(setup) }, stdio: ['pipe', 'pipe', 'inherit'] }));
+    test(
+      `${PROCESSES} processes × ${REQUESTS_PER_PROCESS} concurrent requests on a limit of 20 admit exactly 20, every round`,
+      { timeout: 120_000 },
+      async (t) => {
+        const server = await startDynalite();
+        const children: ReturnType<typeof spawn>[] = [];
+        try {
+          const client = dynamoClient(server.endpoint);
+          await createRateLimitTable(client, TABLE);
+          client.destroy();
+          const setup: WorkerSetup = { endpoint: server.endpoint, keyPrefix: `m:${randomUUID()}:` };
+          const self = fileURLToPath(import.meta.url);
+          for (let i = 0; i < PROCESSES; i++) {
+            children.push(
+              spawn(process.execPath, [...SOURCE_NODE_ARGS, '--no-warnings', self], {
+                env: { ...process.env, TRELLIS_DYNAMODB_WORKER: JSON.stringify(setup) },
+                stdio: ['pipe', 'pipe', 'inherit'],
+              }),
+            );
+          }
+          const outputs = children.map((child) => createInterface({ input: child.stdout! })[Symbol.asyncIterator]());
+          const next = async (i: number): Promise<string> => {
+            const { value, done } = await outputs[i]!.next();
+            if (done) throw new Error(`worker ${i} ended early`);
+            return value;
+          };
+          await Promise.all(children.map(async (_, i) => assert.equal(await next(i), 'ready')));
+          for (let round = 1; round <= ROUNDS; round++) {
+            for (const child of children) child.stdin!.write(`go ${round}\n`);
+            const counts = await Promise.all(children.map(async (_, i) => (JSON.parse(await next(i)) as { allowed: number }).allowed));
+            const total = counts.reduce((a, b) => a + b, 0);
+            t.diagnostic(`round ${round}: ${total} of ${PROCESSES * REQUESTS_PER_PROCESS} admitted (per process: ${counts.join(', ')})`);
+            assert.equal(total, 20);
+          }
+          for (const child of children) child.stdin!.end();
+          await Promise.all(
+            children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))),
+          );
+        } finally {
+          for (const child of children) if (child.exitCode === null) child.kill();
+          await server.close();
         }
-        const outputs = children.map((child) => createInterface({ input: child.stdout! })[Symbol.asyncIterator]());
-        const next = async (i: number): Promise<string> => {
-          const { value, done } = await outputs[i]!.next();
-          if (done) throw new Error(`worker ${i} ended early`);
-          return value;
-        };
-        await Promise.all(children.map(async (_, i) => assert.equal(await next(i), 'ready')));
-        for (let round = 1; round <= ROUNDS; round++) {
-          for (const child of children) child.stdin!.write(`go ${round}\n`);
-          const counts = await Promise.all(children.map(async (_, i) => (JSON.parse(await next(i)) as { allowed: number }).allowed));
-          const total = counts.reduce((a, b) => a + b, 0);
-          t.diagnostic(`round ${round}: ${total} of ${PROCESSES * REQUESTS_PER_PROCESS} admitted (per process: ${counts.join(', ')})`);
-          assert.equal(total, 20);
-        }
-        for (const child of children) child.stdin!.end();
-        await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
-      } finally {
-        for (const child of children) if (child.exitCode === null) child.kill();
-        await server.close();
-      }
-    });
+      },
+    );
   });
 }

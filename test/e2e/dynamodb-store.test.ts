@@ -9,7 +9,12 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { GetItemCommand, PutItemCommand, ScanCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBRateLimitStore, RateLimitStoreUnavailableError, dynamoDBRateLimitTable, type DynamoDBRateLimitStoreOptions } from '../../packages/trellis/src/ratelimit/dynamodb/index.js';
+import {
+  DynamoDBRateLimitStore,
+  RateLimitStoreUnavailableError,
+  dynamoDBRateLimitTable,
+  type DynamoDBRateLimitStoreOptions,
+} from '../../packages/trellis/src/ratelimit/dynamodb/index.js';
 import { ManualClock, readRateLimitCounter, type RateLimitDecision } from '../../packages/trellis/src/ratelimit/index.js';
 import { burstPolicy } from '../support/rate-limit-policy.js';
 import { dynaliteWithTable } from '../support/dynamodb-table.js';
@@ -55,7 +60,10 @@ describe('DynamoDBRateLimitStore on dynalite', () => {
     counted.sent.length = 0;
     const together = await Promise.all(Array.from({ length: 12 }, () => limited.acquire('bob', burstPolicy(10, 60))));
     assert.deepEqual(together.map((d) => d.allowed).filter(Boolean).length, 10);
-    assert.deepEqual(together.map((d) => d.remaining), [9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0, 0]);
+    assert.deepEqual(
+      together.map((d) => d.remaining),
+      [9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0, 0],
+    );
     assert.deepEqual(counted.sent, ['UpdateItem'], 'twelve acquires, one request');
   });
 
@@ -68,8 +76,12 @@ describe('DynamoDBRateLimitStore on dynalite', () => {
     const second = store({ client: b.client, clock, keyPrefix });
     const policy = burstPolicy(4, 60);
     assert.equal((await first.acquire('carol', policy)).remaining, 3);
-    assert.equal((await second.acquire('carol', policy)).remaining, 2, 'the second process counts the first one\'s permit');
-    assert.deepEqual(b.sent, ['UpdateItem', 'GetItem', 'UpdateItem'], 'its blind write failed, it read the item (dynalite returns none with the failure) and wrote again');
+    assert.equal((await second.acquire('carol', policy)).remaining, 2, "the second process counts the first one's permit");
+    assert.deepEqual(
+      b.sent,
+      ['UpdateItem', 'GetItem', 'UpdateItem'],
+      'its blind write failed, it read the item (dynalite returns none with the failure) and wrote again',
+    );
     clock.advance(1_000);
     assert.equal((await first.acquire('carol', policy)).remaining, 1);
     assert.equal((await second.acquire('carol', policy)).remaining, 0);
@@ -78,7 +90,9 @@ describe('DynamoDBRateLimitStore on dynalite', () => {
     assert.deepEqual(refused, { allowed: false, limit: 4, remaining: 0, reset: 59, retryAfter: 59 });
     clock.advance(59_000);
     assert.deepEqual(
-      await Promise.all([first.acquire('carol', policy), second.acquire('carol', policy), first.acquire('carol', policy)]).then((ds) => ds.map((d) => d.allowed).sort()),
+      await Promise.all([first.acquire('carol', policy), second.acquire('carol', policy), first.acquire('carol', policy)]).then((ds) =>
+        ds.map((d) => d.allowed).sort(),
+      ),
       [false, true, true],
       'the two permits of the first second freed, for whichever process asks',
     );
@@ -127,11 +141,24 @@ describe('DynamoDBRateLimitStore on dynalite', () => {
     const keyPrefix = `f:${randomUUID()}:`;
     const limited = store({ clock, keyPrefix });
     const policy = burstPolicy(2, 10);
-    await client.send(new PutItemCommand({ TableName: TABLE, Item: { pk: { S: `${keyPrefix}${policy.key}|frank` }, w: { B: Uint8Array.from([9, 9, 9]) }, ttl: { N: '9999999999' } } }));
+    await client.send(
+      new PutItemCommand({
+        TableName: TABLE,
+        Item: { pk: { S: `${keyPrefix}${policy.key}|frank` }, w: { B: Uint8Array.from([9, 9, 9]) }, ttl: { N: '9999999999' } },
+      }),
+    );
     assert.equal((await limited.acquire('frank', policy)).remaining, 1);
     clock.advance(5_000);
-    assert.deepEqual(await limited.acquire('frank', burstPolicy(2, 60)), { allowed: true, limit: 2, remaining: 0, reset: 55, retryAfter: 0 });
-    const item = await client.send(new GetItemCommand({ TableName: TABLE, Key: { pk: { S: `${keyPrefix}${policy.key}|frank` } }, ConsistentRead: true }));
+    assert.deepEqual(await limited.acquire('frank', burstPolicy(2, 60)), {
+      allowed: true,
+      limit: 2,
+      remaining: 0,
+      reset: 55,
+      retryAfter: 0,
+    });
+    const item = await client.send(
+      new GetItemCommand({ TableName: TABLE, Key: { pk: { S: `${keyPrefix}${policy.key}|frank` } }, ConsistentRead: true }),
+    );
     assert.equal(item.Item?.ttl?.N, String(Math.ceil((START_MS + 65_000) / 1000)), 'the item expires when its newest permit frees');
   });
 
@@ -186,14 +213,20 @@ function scripted(answers: Array<(input: any) => unknown>): { client: DynamoDBCl
 }
 
 function conditionFailed(item?: Record<string, unknown>): Error {
-  return Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException', ...(item ? { Item: item } : {}) });
+  return Object.assign(new Error('The conditional request failed'), {
+    name: 'ConditionalCheckFailedException',
+    ...(item ? { Item: item } : {}),
+  });
 }
 
 describe('DynamoDBRateLimitStore with the item DynamoDB returns on a failed condition', () => {
   test('a stale write gets the item back in the same answer: decided again without a read, two requests in all', async () => {
     // What another process wrote: 2 of 3 permits, taken one second ago. Made by a store on another scripted client.
     let written: Uint8Array | undefined;
-    const other = scripted([(input) => ((written = input.ExpressionAttributeValues[':w'].B), {}), (input) => ((written = input.ExpressionAttributeValues[':w'].B), {})]);
+    const other = scripted([
+      (input) => ((written = input.ExpressionAttributeValues[':w'].B), {}),
+      (input) => ((written = input.ExpressionAttributeValues[':w'].B), {}),
+    ]);
     const clock = new ManualClock(START_MS);
     const writer = new DynamoDBRateLimitStore({ client: other.client, tableName: TABLE, clock });
     await writer.acquire('hal', burstPolicy(3, 60));
@@ -203,7 +236,10 @@ describe('DynamoDBRateLimitStore with the item DynamoDB returns on a failed cond
     const fake = scripted([() => conditionFailed({ pk: { S: 'k' }, w: { B: written } }), () => ({})]);
     const store = new DynamoDBRateLimitStore({ client: fake.client, tableName: TABLE, clock });
     assert.deepEqual(await store.acquire('hal', burstPolicy(3, 60)), { allowed: true, limit: 3, remaining: 0, reset: 59, retryAfter: 0 });
-    assert.deepEqual(fake.sent.map((s) => s.name), ['UpdateItem', 'UpdateItem']);
+    assert.deepEqual(
+      fake.sent.map((s) => s.name),
+      ['UpdateItem', 'UpdateItem'],
+    );
     assert.equal(fake.sent[0]!.input.ConditionExpression, 'attribute_not_exists(#w) OR #t < :now');
     assert.equal(fake.sent[1]!.input.ConditionExpression, '#w = :old OR #t < :now');
     assert.deepEqual(fake.sent[1]!.input.ExpressionAttributeValues[':old'].B, written);
@@ -222,7 +258,13 @@ describe('DynamoDBRateLimitStore with the item DynamoDB returns on a failed cond
     assert.equal(open.sent.length, 4);
 
     const closed = scripted(Array.from({ length: 2 }, () => changing));
-    const strict = new DynamoDBRateLimitStore({ client: closed.client, tableName: TABLE, clock, conflictRetries: 1, failureMode: 'failClosed' });
+    const strict = new DynamoDBRateLimitStore({
+      client: closed.client,
+      tableName: TABLE,
+      clock,
+      conflictRetries: 1,
+      failureMode: 'failClosed',
+    });
     await assert.rejects(strict.acquire('ivy', burstPolicy(5, 60)), RateLimitStoreUnavailableError);
   });
 });

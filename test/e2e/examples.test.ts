@@ -5,7 +5,12 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
-  createInterpreter, loadFunctionsFile, UnprocessableError, type DashboardDriver, type Interpreter, type WidgetView,
+  createInterpreter,
+  loadFunctionsFile,
+  UnprocessableError,
+  type DashboardDriver,
+  type Interpreter,
+  type WidgetView,
 } from '../../packages/harness/src/dashboard/index.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../packages/harness/examples/', import.meta.url));
@@ -36,7 +41,8 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
     assert.deepEqual(w.findings, [], `${what} has nothing the console would strip`);
   };
   /** A one-widget dashboard for an example function with other params. */
-  const single = (endpoint: string, params?: object) => load({ widgets: [{ type: 'custom', width: 12, height: 6, properties: { endpoint, ...(params ? { params } : {}) } }] });
+  const single = (endpoint: string, params?: object) =>
+    load({ widgets: [{ type: 'custom', width: 12, height: 6, properties: { endpoint, ...(params ? { params } : {}) } }] });
 
   before(async () => {
     harness = createInterpreter({ functions: await loadFunctionsFile(`${EXAMPLES}functions.json`), clock: () => NOW });
@@ -55,12 +61,18 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
       }
     }
     const config = JSON.parse(readFileSync(`${EXAMPLES}functions.json`, 'utf8')) as { functions: Record<string, { handler: string }> };
-    const endpoints = WIDGETS.flatMap((w) => (w.properties.endpoint ? [w.properties.endpoint.split(':').at(w.properties.endpoint.startsWith('arn:') ? 6 : 0)!] : []));
+    const endpoints = WIDGETS.flatMap((w) =>
+      w.properties.endpoint ? [w.properties.endpoint.split(':').at(w.properties.endpoint.startsWith('arn:') ? 6 : 0)!] : [],
+    );
     assert.deepEqual([...new Set(endpoints)].sort(), Object.keys(config.functions).sort(), 'each configured function is on the dashboard');
     const files = readdirSync(`${EXAMPLES}widgets`).sort();
     const handlers = Object.values(config.functions).map((f) => f.handler.replace(/^widgets\//, '').replace(/\.handler$/, ''));
     assert.deepEqual(files.map((f) => f.replace(/\.(ts|mjs|cjs|js)$/, '')).sort(), handlers.sort(), 'each widget file is configured');
-    for (const ext of ['.ts', '.mjs', '.cjs', '.js']) assert.ok(files.some((f) => f.endsWith(ext)), `an example in ${ext}`);
+    for (const ext of ['.ts', '.mjs', '.cjs', '.js'])
+      assert.ok(
+        files.some((f) => f.endsWith(ext)),
+        `an example in ${ext}`,
+      );
   });
 
   it('every widget renders without an error or a finding and describes itself', async () => {
@@ -83,7 +95,10 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
     const w = await dash.widget(byTitle('Hello'));
     clean(w, 'Hello');
     assert.equal(w.html, '<h1 class="hello">Hello, Trellis!</h1>');
-    assert.equal((await (await single('trellis-example-hello', { name: '<b>Ada</b>' })).widget(0)).html, '<h1 class="hello">Hello, &lt;b&gt;Ada&lt;/b&gt;!</h1>');
+    assert.equal(
+      (await (await single('trellis-example-hello', { name: '<b>Ada</b>' })).widget(0)).html,
+      '<h1 class="hello">Hello, &lt;b&gt;Ada&lt;/b&gt;!</h1>',
+    );
     assert.equal((await (await single('trellis-example-hello')).widget(0)).html, '<h1 class="hello">Hello, world!</h1>');
   });
 
@@ -95,7 +110,10 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
     assert.equal(w.raw, w.html);
     const risky = await (await single('trellis-example-echo', { echo: '<img src="x.png" onerror="alert(1)">' })).widget(0);
     assert.equal(risky.html, '<img src="x.png" onerror="alert(1)">');
-    assert.ok(risky.findings.some((f) => /onerror/.test(JSON.stringify(f))), 'echoed markup is linted like any other');
+    assert.ok(
+      risky.findings.some((f) => /onerror/.test(JSON.stringify(f))),
+      'echoed markup is linted like any other',
+    );
     assert.match((await (await single('trellis-example-echo')).widget(0)).html, /Set the <code>echo<\/code> param/);
   });
 
@@ -104,14 +122,24 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
     const index = byTitle('Event');
     const w = await dash.widget(index);
     clean(w, 'Event');
-    const json = w.html.replace(/^<pre class="event">/, '').replace(/<\/pre>$/, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    const json = w.html
+      .replace(/^<pre class="event">/, '')
+      .replace(/<\/pre>$/, '')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
     const event = JSON.parse(json) as { region: string; limit: number; widgetContext: Record<string, any> };
     assert.equal(event.region, 'eu-west-1');
     assert.equal(event.limit, 10);
     assert.equal(event.widgetContext.widgetId, `widget-${index}`);
     assert.equal(event.widgetContext.dashboardName, 'examples');
     assert.deepEqual(event.widgetContext.params, { region: 'eu-west-1', limit: 10 });
-    assert.deepEqual(event.widgetContext.timeRange, { mode: 'relative', start: NOW - 3 * 3_600_000, end: NOW, relativeStart: 3 * 3_600_000 });
+    assert.deepEqual(event.widgetContext.timeRange, {
+      mode: 'relative',
+      start: NOW - 3 * 3_600_000,
+      end: NOW,
+      relativeStart: 3 * 3_600_000,
+    });
     assert.match(w.logs, new RegExp(`event for widget-${index} \\(request [0-9a-f-]{36}\\)`));
     await dash.setState({ theme: 'dark' });
     assert.match((await dash.widget(index)).html, /"theme": "dark"/);
@@ -131,19 +159,32 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
     assert.equal(hour.display, 'widget');
     assert.match(hour.html, /Period set to 1 hour \(3600 s\)/);
     assert.match(hour.html, /value="3600" checked/);
-    assert.deepEqual(hour.actions.map((a) => a.text), ['Apply']);
+    assert.deepEqual(
+      hour.actions.map((a) => a.text),
+      ['Apply'],
+    );
     // Without overrides the form's own checked value is sent.
     const again = await hour.action('Apply').click();
     assert.match(again.html, /Period set to 1 hour/);
     assert.equal(again.invocations, 3);
-    await assert.rejects(again.action('Apply').click({ forms: { periods: '60' } }), (e: unknown) => e instanceof UnprocessableError && /period/.test(e.message));
+    await assert.rejects(
+      again.action('Apply').click({ forms: { periods: '60' } }),
+      (e: unknown) => e instanceof UnprocessableError && /period/.test(e.message),
+    );
   });
 
   it('Glossary: html actions open their content as a popup without calling the function', async () => {
     const dash = await load();
     const w = await dash.widget(byTitle('Glossary'));
     clean(w, 'Glossary');
-    assert.deepEqual(w.actions.map((a) => [a.text, a.action, a.display]), [['Period', 'html', 'popup'], ['Statistic', 'html', 'popup'], ['Alarm', 'html', 'popup']]);
+    assert.deepEqual(
+      w.actions.map((a) => [a.text, a.action, a.display]),
+      [
+        ['Period', 'html', 'popup'],
+        ['Statistic', 'html', 'popup'],
+        ['Alarm', 'html', 'popup'],
+      ],
+    );
     const popup = await w.action('Statistic').click();
     assert.equal(popup.display, 'popup');
     assert.match(popup.html, /<h4>Statistic<\/h4>/);
@@ -158,10 +199,16 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
     const w = await dash.widget(index);
     clean(w, 'CPU chart');
     assert.match(w.html, /^<div id="tc-\w+" class="trellis-chart trellis-chart-line"><style>/);
-    assert.match(w.html, /<svg viewBox="0 0 (\d+) (\d+)" width="\1" height="\2" role="img" aria-labelledby="[\w-]+-t [\w-]+-d"><title id="[\w-]+-t">CPUUtilization over the time range<\/title>/);
+    assert.match(
+      w.html,
+      /<svg viewBox="0 0 (\d+) (\d+)" width="\1" height="\2" role="img" aria-labelledby="[\w-]+-t [\w-]+-d"><title id="[\w-]+-t">CPUUtilization over the time range<\/title>/,
+    );
     const [, width, height] = /viewBox="0 0 (\d+) (\d+)"/.exec(w.html)!.map(Number);
     const event = w.invocation!.event as { widgetContext: { width: number; height: number } };
-    assert.ok(width! < event.widgetContext.width && width! > event.widgetContext.width - 40, `${width} wide for a ${event.widgetContext.width} px widget`);
+    assert.ok(
+      width! < event.widgetContext.width && width! > event.widgetContext.width - 40,
+      `${width} wide for a ${event.widgetContext.width} px widget`,
+    );
     assert.ok(height! < event.widgetContext.height, `${height} high for a ${event.widgetContext.height} px widget`);
     const rows = (html: string) => [...html.matchAll(/<tr><th scope="row">([^<]+)<\/th><td>([^<]+)<\/td><\/tr>/g)].map((m) => [m[1], m[2]]);
     assert.equal(rows(w.html).length, 24, 'one table row per point');
@@ -183,8 +230,15 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
     clean(w, 'Invocations by function');
     assert.match(w.html, /class="trellis-chart trellis-chart-pie"/);
     assert.match(w.html, /<desc id="[\w-]+-d">Donut chart of 4 slices, total 2,450 calls\./);
-    const shares = [...w.html.matchAll(/<tr><th scope="row">([^<]+)<\/th><td>([^<]+)<\/td><td>([^<]+)<\/td><\/tr>/g)].map((m) => m.slice(1));
-    assert.deepEqual(shares, [['checkout', '1,200', '49%'], ['search', '800', '32.7%'], ['auth', '300', '12.2%'], ['reports', '150', '6.1%']]);
+    const shares = [...w.html.matchAll(/<tr><th scope="row">([^<]+)<\/th><td>([^<]+)<\/td><td>([^<]+)<\/td><\/tr>/g)].map((m) =>
+      m.slice(1),
+    );
+    assert.deepEqual(shares, [
+      ['checkout', '1,200', '49%'],
+      ['search', '800', '32.7%'],
+      ['auth', '300', '12.2%'],
+      ['reports', '150', '6.1%'],
+    ]);
     assert.equal(w.html.match(/<path class="sl f\d"/g)!.length, 4);
     const hostile = await (await single('trellis-example-pie', { data: { '</style><script>alert(1)</script>': 1 } })).widget(0);
     clean(hostile, 'a pie with a hostile label');
@@ -226,7 +280,10 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
     const about = await greeted.action('About').click();
     assert.equal(about.display, 'popup');
     assert.match(about.html, /About this widget/);
-    await assert.rejects(w.action('Greet').click({ forms: { nickname: 'x' } }), (e: unknown) => e instanceof UnprocessableError && /visitor/.test(e.message));
+    await assert.rejects(
+      w.action('Greet').click({ forms: { nickname: 'x' } }),
+      (e: unknown) => e instanceof UnprocessableError && /visitor/.test(e.message),
+    );
   });
 
   it('Widget context and Status follow the dashboard state', async () => {

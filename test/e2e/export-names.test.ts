@@ -13,7 +13,10 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 function entryPoints(): Map<string, string> {
   const out = new Map<string, string>();
   for (const dir of ['packages/trellis', 'packages/harness']) {
-    const manifest = JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as { name: string; exports: Record<string, unknown> };
+    const manifest = JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')) as {
+      name: string;
+      exports: Record<string, unknown>;
+    };
     for (const [subpath, target] of Object.entries(manifest.exports)) {
       const source = (target as Record<string, unknown> | string)?.['trellis-source' as never] as string | undefined;
       if (typeof source !== 'string') continue;
@@ -53,7 +56,9 @@ test('every exported name means one thing across all entry points', { timeout: 1
   }
   const ambiguous = [...meanings].filter(([, byIdentity]) => byIdentity.size > 1);
   assert.deepEqual(
-    ambiguous.map(([name, byIdentity]) => `${name}: ${[...byIdentity].map(([identity, from]) => `${from.join(', ')} → ${identity}`).join(' | ')}`),
+    ambiguous.map(
+      ([name, byIdentity]) => `${name}: ${[...byIdentity].map(([identity, from]) => `${from.join(', ')} → ${identity}`).join(' | ')}`,
+    ),
     [],
     'a name exported with two meanings',
   );

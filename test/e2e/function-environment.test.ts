@@ -8,20 +8,46 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startS3Emulator, type S3Emulator } from '../../packages/harness/src/cli/s3-emulator.js';
-import { FunctionRegistry, FunctionsConfigError, validateFunctionsConfig, type FunctionsConfig, type InvokeOutcome } from '../../packages/harness/src/dashboard/index.js';
+import {
+  FunctionRegistry,
+  FunctionsConfigError,
+  validateFunctionsConfig,
+  type FunctionsConfig,
+  type InvokeOutcome,
+} from '../../packages/harness/src/dashboard/index.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/functions/', import.meta.url));
 const python = process.env.TRELLIS_PYTHON ?? 'python3';
 const hasBoto3 = spawnSync(python, ['-c', 'import boto3'], { stdio: 'ignore' }).status === 0;
 // Missing boto3 skips these tests on a developer's machine and fails them in CI, where it must be installed.
-const boto3Skip = hasBoto3 || process.env.CI === 'true' ? false : `${python} has no boto3 (install it with "pip install boto3" or "apt-get install python3-boto3")`;
+const boto3Skip =
+  hasBoto3 || process.env.CI === 'true'
+    ? false
+    : `${python} has no boto3 (install it with "pip install boto3" or "apt-get install python3-boto3")`;
 
 /** What every Node.js function's process holds, whatever the harness's own environment. */
 const LAMBDA_NODE = [
-  'AWS_CONFIG_FILE', 'AWS_DEFAULT_REGION', 'AWS_EC2_METADATA_DISABLED', 'AWS_EXECUTION_ENV', 'AWS_LAMBDA_FUNCTION_MEMORY_SIZE',
-  'AWS_LAMBDA_FUNCTION_NAME', 'AWS_LAMBDA_FUNCTION_VERSION', 'AWS_LAMBDA_INITIALIZATION_TYPE', 'AWS_LAMBDA_LOG_GROUP_NAME',
-  'AWS_LAMBDA_LOG_STREAM_NAME', 'AWS_NODEJS_CONNECTION_REUSE_ENABLED', 'AWS_REGION', 'AWS_SHARED_CREDENTIALS_FILE', 'LAMBDA_RUNTIME_DIR',
-  'LAMBDA_TASK_ROOT', 'LANG', 'NODE_PATH', 'PATH', 'TRELLIS_WIDGET_ENVIRONMENT', 'TZ', '_HANDLER',
+  'AWS_CONFIG_FILE',
+  'AWS_DEFAULT_REGION',
+  'AWS_EC2_METADATA_DISABLED',
+  'AWS_EXECUTION_ENV',
+  'AWS_LAMBDA_FUNCTION_MEMORY_SIZE',
+  'AWS_LAMBDA_FUNCTION_NAME',
+  'AWS_LAMBDA_FUNCTION_VERSION',
+  'AWS_LAMBDA_INITIALIZATION_TYPE',
+  'AWS_LAMBDA_LOG_GROUP_NAME',
+  'AWS_LAMBDA_LOG_STREAM_NAME',
+  'AWS_NODEJS_CONNECTION_REUSE_ENABLED',
+  'AWS_REGION',
+  'AWS_SHARED_CREDENTIALS_FILE',
+  'LAMBDA_RUNTIME_DIR',
+  'LAMBDA_TASK_ROOT',
+  'LANG',
+  'NODE_PATH',
+  'PATH',
+  'TRELLIS_WIDGET_ENVIRONMENT',
+  'TZ',
+  '_HANDLER',
 ];
 
 const HOST = {
@@ -59,17 +85,22 @@ describe("a function's environment", () => {
   hostEnvironment();
   let r: FunctionRegistry;
   before(() => {
-    r = new FunctionRegistry(validateFunctionsConfig({
-      functions: {
-        plain: { handler: 'aws/environment.handler', environment: { STAGE: 'test' } },
-        withCredentials: { handler: 'aws/environment.handler', awsCredentials: 'environment' },
-        withSecret: { handler: 'aws/environment.handler', passEnvironment: ['SECRET_X', 'NOT_SET_ANYWHERE'] },
-        arn: { handler: 'aws/environment.handler' },
-        'arn:aws:lambda:eu-west-1:111122223333:function:regional': { handler: 'aws/environment.handler' },
-        inProcess: { handler: () => 'in-process' },
-        py: { handler: 'py-aws/environment.lambda_handler', runtime: 'python' },
-      },
-    }, fixtures));
+    r = new FunctionRegistry(
+      validateFunctionsConfig(
+        {
+          functions: {
+            plain: { handler: 'aws/environment.handler', environment: { STAGE: 'test' } },
+            withCredentials: { handler: 'aws/environment.handler', awsCredentials: 'environment' },
+            withSecret: { handler: 'aws/environment.handler', passEnvironment: ['SECRET_X', 'NOT_SET_ANYWHERE'] },
+            arn: { handler: 'aws/environment.handler' },
+            'arn:aws:lambda:eu-west-1:111122223333:function:regional': { handler: 'aws/environment.handler' },
+            inProcess: { handler: () => 'in-process' },
+            py: { handler: 'py-aws/environment.lambda_handler', runtime: 'python' },
+          },
+        },
+        fixtures,
+      ),
+    );
   });
   after(() => r.close());
 
@@ -78,11 +109,17 @@ describe("a function's environment", () => {
     assert.deepEqual(Object.keys(env).sort(), [...LAMBDA_NODE, 'STAGE'].sort());
     assert.equal(env.STAGE, 'test');
     for (const name of Object.keys(HOST)) assert.equal(env[name], undefined, `${name} must not reach the function`);
-    assert.deepEqual([env.TZ, env.LANG, env.AWS_REGION, env.AWS_LAMBDA_FUNCTION_NAME, env._HANDLER], [':UTC', 'en_US.UTF-8', 'us-east-1', 'plain', 'aws/environment.handler']);
+    assert.deepEqual(
+      [env.TZ, env.LANG, env.AWS_REGION, env.AWS_LAMBDA_FUNCTION_NAME, env._HANDLER],
+      [':UTC', 'en_US.UTF-8', 'us-east-1', 'plain', 'aws/environment.handler'],
+    );
     assert.equal(env.AWS_EXECUTION_ENV, `AWS_Lambda_nodejs${process.versions.node.split('.')[0]}.x`);
     assert.match(env.PATH, /\/usr\/bin/);
     // The SDK finds no credentials: neither the developer's shared files nor instance metadata.
-    assert.deepEqual([env.AWS_CONFIG_FILE, env.AWS_SHARED_CREDENTIALS_FILE, env.AWS_EC2_METADATA_DISABLED], ['/dev/null', '/dev/null', 'true']);
+    assert.deepEqual(
+      [env.AWS_CONFIG_FILE, env.AWS_SHARED_CREDENTIALS_FILE, env.AWS_EC2_METADATA_DISABLED],
+      ['/dev/null', '/dev/null', 'true'],
+    );
     assert.match(sdk, /@aws-sdk[/\\]client-s3/);
     const regional = valueOf(await r.invoke('arn:aws:lambda:eu-west-1:111122223333:function:regional', {}));
     assert.deepEqual([regional.env.AWS_REGION, regional.env.AWS_DEFAULT_REGION], ['eu-west-1', 'eu-west-1']);
@@ -90,7 +127,10 @@ describe("a function's environment", () => {
 
   test('awsCredentials "environment" passes the three credential variables and nothing else of the host', async () => {
     const { env } = valueOf(await r.invoke('withCredentials', {}));
-    assert.deepEqual([env.AWS_ACCESS_KEY_ID, env.AWS_SECRET_ACCESS_KEY, env.AWS_SESSION_TOKEN], [HOST.AWS_ACCESS_KEY_ID, HOST.AWS_SECRET_ACCESS_KEY, HOST.AWS_SESSION_TOKEN]);
+    assert.deepEqual(
+      [env.AWS_ACCESS_KEY_ID, env.AWS_SECRET_ACCESS_KEY, env.AWS_SESSION_TOKEN],
+      [HOST.AWS_ACCESS_KEY_ID, HOST.AWS_SECRET_ACCESS_KEY, HOST.AWS_SESSION_TOKEN],
+    );
     assert.equal(env.SECRET_X, undefined);
     assert.equal(env.AWS_PROFILE, undefined);
   });
@@ -104,18 +144,32 @@ describe("a function's environment", () => {
 
   test('describe() says which functions got real credentials', () => {
     const byName = Object.fromEntries(r.describe().map((f) => [f.name, f]));
-    assert.deepEqual(byName.plain, { name: 'plain', runtime: 'nodejs', lambdaRuntime: null, awsCredentials: 'none', awsEndpoint: null, setup: [] });
+    assert.deepEqual(byName.plain, {
+      name: 'plain',
+      runtime: 'nodejs',
+      lambdaRuntime: null,
+      awsCredentials: 'none',
+      awsEndpoint: null,
+      setup: [],
+    });
     assert.equal(byName.withCredentials!.awsCredentials, 'environment');
     assert.equal(byName.inProcess!.awsCredentials, 'host');
     assert.equal(byName.py!.runtime, 'python');
   });
 
-  test('a Python function gets the same clean environment', { skip: spawnSync(python, ['--version']).status === 0 ? false : `no ${python}` }, async () => {
-    const { env } = valueOf(await r.invoke('py', {}));
-    for (const name of Object.keys(HOST)) assert.equal(env[name], undefined, `${name} must not reach the function`);
-    assert.deepEqual([env.TZ, env.LANG, env.AWS_LAMBDA_FUNCTION_NAME, env.AWS_EC2_METADATA_DISABLED], [':UTC', 'en_US.UTF-8', 'py', 'true']);
-    assert.equal(env.NODE_PATH, undefined);
-  });
+  test(
+    'a Python function gets the same clean environment',
+    { skip: spawnSync(python, ['--version']).status === 0 ? false : `no ${python}` },
+    async () => {
+      const { env } = valueOf(await r.invoke('py', {}));
+      for (const name of Object.keys(HOST)) assert.equal(env[name], undefined, `${name} must not reach the function`);
+      assert.deepEqual(
+        [env.TZ, env.LANG, env.AWS_LAMBDA_FUNCTION_NAME, env.AWS_EC2_METADATA_DISABLED],
+        [':UTC', 'en_US.UTF-8', 'py', 'true'],
+      );
+      assert.equal(env.NODE_PATH, undefined);
+    },
+  );
 
   test('a Python function imports boto3 from the Python that runs it', { skip: boto3Skip }, async () => {
     const { boto3 } = valueOf(await r.invoke('py', {}));
@@ -151,8 +205,20 @@ describe('opting in to real credentials: checked when the configuration is', () 
   test('bad values are refused with the entry named', () => {
     assert.match(check({ awsCredentials: 'yes' }), /awsCredentials: .* must be "none", "environment" .* or "profile:NAME"/);
     assert.match(check({ awsCredentials: 'profile:no such' }), /is not a profile name/);
-    assert.match(check({ awsCredentials: 'profile:missing' }, { AWS_CONFIG_FILE: join(dir, 'config'), AWS_SHARED_CREDENTIALS_FILE: join(dir, 'credentials') }), /no profile "missing"/);
-    assert.equal(check({ awsCredentials: 'profile:s3rver' }, { AWS_CONFIG_FILE: join(dir, 'config'), AWS_SHARED_CREDENTIALS_FILE: join(dir, 'credentials') }), 'accepted');
+    assert.match(
+      check(
+        { awsCredentials: 'profile:missing' },
+        { AWS_CONFIG_FILE: join(dir, 'config'), AWS_SHARED_CREDENTIALS_FILE: join(dir, 'credentials') },
+      ),
+      /no profile "missing"/,
+    );
+    assert.equal(
+      check(
+        { awsCredentials: 'profile:s3rver' },
+        { AWS_CONFIG_FILE: join(dir, 'config'), AWS_SHARED_CREDENTIALS_FILE: join(dir, 'credentials') },
+      ),
+      'accepted',
+    );
     assert.match(check({ passEnvironment: ['AWS_SECRET_ACCESS_KEY'] }), /carries AWS credentials; give "awsCredentials"/);
     assert.match(check({ passEnvironment: ['AWS_REGION'] }), /reserved by Lambda/);
     assert.match(check({ passEnvironment: 'SECRET_X' }), /must be an array of variable names/);
@@ -183,15 +249,18 @@ describe('opting in to real credentials: checked when the configuration is', () 
       process.env.AWS_SHARED_CREDENTIALS_FILE = join(dir, 'credentials');
       s3 = await startS3Emulator(['profiles']);
       await s3.put('profiles', 'who.html', '<p>read with the s3rver profile</p>');
-      const config: FunctionsConfig = validateFunctionsConfig({
-        functions: {
-          withProfile: { handler: 'aws/s3-report.handler', awsCredentials: 'profile:s3rver' },
-          pyWithProfile: { handler: 'py-aws/s3_report.lambda_handler', runtime: 'python', awsCredentials: 'profile:s3rver' },
-          withoutProfile: { handler: 'aws/s3-report.handler' },
+      const config: FunctionsConfig = validateFunctionsConfig(
+        {
+          functions: {
+            withProfile: { handler: 'aws/s3-report.handler', awsCredentials: 'profile:s3rver' },
+            pyWithProfile: { handler: 'py-aws/s3_report.lambda_handler', runtime: 'python', awsCredentials: 'profile:s3rver' },
+            withoutProfile: { handler: 'aws/s3-report.handler' },
+          },
+          // An endpoint without credentials in it: only the profile's key pair is accepted there.
+          awsEndpoint: s3.url,
         },
-        // An endpoint without credentials in it: only the profile's key pair is accepted there.
-        awsEndpoint: s3.url,
-      }, fixtures);
+        fixtures,
+      );
       r = new FunctionRegistry(config);
     });
     after(async () => {
@@ -213,15 +282,23 @@ describe('opting in to real credentials: checked when the configuration is', () 
     });
 
     test('Python: boto3 reads the same profile and endpoint', { skip: boto3Skip }, async () => {
-      assert.equal(valueOf(await r.invoke('pyWithProfile', { bucket: 'profiles', key: 'who.html' })), '<p>read with the s3rver profile</p>');
+      assert.equal(
+        valueOf(await r.invoke('pyWithProfile', { bucket: 'profiles', key: 'who.html' })),
+        '<p>read with the s3rver profile</p>',
+      );
     });
   });
 });
 
 describe('Python setup modules run before the handler', { skip: boto3Skip }, () => {
-  const r = new FunctionRegistry(validateFunctionsConfig({
-    functions: { buckets: { handler: 'py-aws/list_buckets.lambda_handler', runtime: 'python', setup: ['py-aws/stub_s3.py'] } },
-  }, fixtures));
+  const r = new FunctionRegistry(
+    validateFunctionsConfig(
+      {
+        functions: { buckets: { handler: 'py-aws/list_buckets.lambda_handler', runtime: 'python', setup: ['py-aws/stub_s3.py'] } },
+      },
+      fixtures,
+    ),
+  );
   after(() => r.close());
 
   test('a botocore Stubber installed by a setup module answers the handler', async () => {

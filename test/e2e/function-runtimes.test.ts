@@ -6,20 +6,35 @@ import { after, before, describe, test } from 'node:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FunctionRegistry, FunctionsConfigError, loadFunctionsFile, validateFunctionsConfig, type InvokeOutcome } from '../../packages/harness/src/dashboard/index.js';
+import {
+  FunctionRegistry,
+  FunctionsConfigError,
+  loadFunctionsFile,
+  validateFunctionsConfig,
+  type InvokeOutcome,
+} from '../../packages/harness/src/dashboard/index.js';
 import { findNodeBinary } from '../../packages/harness/src/dashboard/functions/node-binaries.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'trellis-runtimes-'));
 const write = (name: string, text: string): void => writeFileSync(join(dir, name), text);
 
-write('callback.js', `exports.handler = (event, context, callback) => { callback(null, { version: process.version, env: process.env.AWS_EXECUTION_ENV, helpers: typeof context.succeed }); };\n`);
+write(
+  'callback.js',
+  `exports.handler = (event, context, callback) => { callback(null, { version: process.version, env: process.env.AWS_EXECUTION_ENV, helpers: typeof context.succeed }); };\n`,
+);
 write('promise.js', `exports.handler = (event, context, unused) => Promise.resolve('not async, three parameters');\n`);
-write('modern.mjs', `export const handler = async (event, context) => ({ version: process.version, env: process.env.AWS_EXECUTION_ENV, helpers: typeof context.succeed, waits: context.callbackWaitsForEmptyEventLoop });\n`);
-write('flood.js', `exports.handler = async () => {
+write(
+  'modern.mjs',
+  `export const handler = async (event, context) => ({ version: process.version, env: process.env.AWS_EXECUTION_ENV, helpers: typeof context.succeed, waits: context.callbackWaitsForEmptyEventLoop });\n`,
+);
+write(
+  'flood.js',
+  `exports.handler = async () => {
   const piece = 'x'.repeat(1024 * 1024 - 1) + '\\n';
   for (let i = 0; i < 100; i++) process.stdout.write(piece);
   return 'done';
-};\n`);
+};\n`,
+);
 write('missing.js', `exports.other = async () => 'hi';\n`);
 
 /** Whether this machine can have Node.js `major` for a function (cached or from the npm registry). */
@@ -70,7 +85,10 @@ describe('each function runs on its runtime', async () => {
     assert.equal(outcome.ok, false);
     if (outcome.ok) return;
     assert.equal(outcome.error?.type, 'Runtime.CallbackHandlerDeprecated');
-    assert.match(outcome.error?.message ?? '', /^ERROR: AWS Lambda has removed support for callback-based function handlers starting with Node\.js 24\./);
+    assert.match(
+      outcome.error?.message ?? '',
+      /^ERROR: AWS Lambda has removed support for callback-based function handlers starting with Node\.js 24\./,
+    );
     // A function with three parameters that returns a promise without being async is refused too, as on Lambda.
     const promise = await registry.invoke('promise24', {});
     assert.equal(promise.ok ? 'ok' : promise.error?.type, 'Runtime.CallbackHandlerDeprecated');
@@ -110,14 +128,18 @@ describe('the Node.js a runtime needs', () => {
   test('a runtime the harness does not know is refused with the list it knows', () => {
     assert.throws(
       () => validateFunctionsConfig({ functions: { f: { handler: 'modern.handler', runtime: 'nodejs18.x' } } }, dir),
-      (e: unknown) => e instanceof FunctionsConfigError && /runtime must be one of "nodejs", "nodejs20.x", "nodejs22.x", "nodejs24.x", "python"/.test(e.message),
+      (e: unknown) =>
+        e instanceof FunctionsConfigError &&
+        /runtime must be one of "nodejs", "nodejs20.x", "nodejs22.x", "nodejs24.x", "python"/.test(e.message),
     );
   });
 });
 
 describe('a function that logs 100 MiB', () => {
   test('completes within 128 MB, its log capped at 1 MiB', async () => {
-    const registry = new FunctionRegistry(validateFunctionsConfig({ functions: { flood: { handler: 'flood.handler', memoryMB: 128, timeoutSeconds: 60 } } }, dir));
+    const registry = new FunctionRegistry(
+      validateFunctionsConfig({ functions: { flood: { handler: 'flood.handler', memoryMB: 128, timeoutSeconds: 60 } } }, dir),
+    );
     try {
       const outcome = await registry.invoke('flood', {});
       assert.equal(valueOf(outcome), 'done');
@@ -135,11 +157,20 @@ describe('a function that logs 100 MiB', () => {
 describe('problems found at start', () => {
   test('preload() reports a missing export before any widget runs, and an invocation reports it again', async () => {
     const registry = new FunctionRegistry(
-      validateFunctionsConfig({ functions: { missing: { handler: 'missing.handler' }, fine: { handler: 'modern.handler' }, inline: { handler: () => 'hi' } } }, dir),
+      validateFunctionsConfig(
+        { functions: { missing: { handler: 'missing.handler' }, fine: { handler: 'modern.handler' }, inline: { handler: () => 'hi' } } },
+        dir,
+      ),
     );
     try {
       const loaded = await registry.preload();
-      assert.deepEqual(loaded.map((l) => [l.name, l.error?.type]), [['missing', 'Runtime.HandlerNotFound'], ['fine', undefined]]);
+      assert.deepEqual(
+        loaded.map((l) => [l.name, l.error?.type]),
+        [
+          ['missing', 'Runtime.HandlerNotFound'],
+          ['fine', undefined],
+        ],
+      );
       assert.match(loaded[0]!.error!.message, /missing\.handler is undefined or not exported/);
       const outcome = await registry.invoke('missing', {});
       assert.equal(outcome.ok ? 'ok' : outcome.error?.type, 'Runtime.HandlerNotFound');
@@ -152,7 +183,10 @@ describe('problems found at start', () => {
   test('a functions file that is not JSON is reported with its line and column', async () => {
     const file = join(dir, 'broken.json');
     writeFileSync(file, '{\n  "functions": {\n    "a": { "handler": "modern.handler", },\n  }\n}\n');
-    await assert.rejects(loadFunctionsFile(file), (e: unknown) => e instanceof FunctionsConfigError && e.message.startsWith(`${file}:3:41: `) && /line 3, column 41/.test(e.message));
+    await assert.rejects(
+      loadFunctionsFile(file),
+      (e: unknown) => e instanceof FunctionsConfigError && e.message.startsWith(`${file}:3:41: `) && /line 3, column 41/.test(e.message),
+    );
   });
 
   test('the missing-module message lists every extension the harness loads, .cts included', () => {

@@ -50,7 +50,8 @@ const GUIDES: readonly Guide[] = [
     bundle: 'dist/handler.mjs',
     template: true,
     environment: { API_KEYS_PARAMETER: '/orders-api/api-keys' },
-    runtimeSdk: (dir) => writeSsmStandIn(dir, { '/orders-api/api-keys': JSON.stringify({ k1: { subject: 'ana', grants: ['orders:read'] } }) }),
+    runtimeSdk: (dir) =>
+      writeSsmStandIn(dir, { '/orders-api/api-keys': JSON.stringify({ k1: { subject: 'ana', grants: ['orders:read'] } }) }),
     events: [
       { event: httpEvent('http-api', { path: '/health' }), statusCode: 200, body: '{"status":"ok"}' },
       { event: httpEvent('http-api', { path: '/orders', headers: { 'x-api-key': 'k1' } }), statusCode: 200, body: '[]' },

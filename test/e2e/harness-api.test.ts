@@ -23,7 +23,12 @@ describe('harness API: dashboards', () => {
     assert.equal(body.name, 'ops');
     assert.equal(res.headers.get('location'), `/api/dashboards/${body.id}`);
     assert.deepEqual(body.widgets[0], {
-      widgetId: 'widget-0', index: 0, type: 'custom', title: 'Hello', endpoint: 'hello', updateOn: { refresh: true, resize: true, timeRange: true },
+      widgetId: 'widget-0',
+      index: 0,
+      type: 'custom',
+      title: 'Hello',
+      endpoint: 'hello',
+      updateOn: { refresh: true, resize: true, timeRange: true },
     });
     assert.deepEqual(body.widgets[2].updateOn, { refresh: false, resize: false, timeRange: false });
     const followed = await call(base, 'GET', res.headers.get('location')!);
@@ -44,9 +49,17 @@ describe('harness API: dashboards', () => {
     const object = await call(base, 'POST', '/api/dashboards', { widgets: [] });
     assert.equal(object.status, 400);
     assert.match(object.json().detail, /JSON string/);
-    const invalid = await call(base, 'POST', '/api/dashboards', JSON.stringify('{"widgets":[{"type":"custom","properties":{"endpoint":"x"},"width":30}]}'));
+    const invalid = await call(
+      base,
+      'POST',
+      '/api/dashboards',
+      JSON.stringify('{"widgets":[{"type":"custom","properties":{"endpoint":"x"},"width":30}]}'),
+    );
     assert.equal(invalid.status, 400);
-    assert.deepEqual(invalid.json().validationMessages.map((m: { dataPath: string }) => m.dataPath), ['/widgets/0/width']);
+    assert.deepEqual(
+      invalid.json().validationMessages.map((m: { dataPath: string }) => m.dataPath),
+      ['/widgets/0/width'],
+    );
     const syntax = await call(base, 'POST', '/api/dashboards', JSON.stringify('{"widgets": ['));
     assert.equal(syntax.status, 400);
     assert.equal(syntax.json().validationMessages[0].dataPath, '');
@@ -85,7 +98,14 @@ describe('harness API: state', () => {
     const id = await createTestDashboard(base);
     const state = (await call(base, 'GET', `/api/dashboards/${id}/state`)).json();
     assert.deepEqual(
-      { timeRange: state.timeRange, period: state.period, theme: state.theme, timezone: state.timezone, locale: state.locale, accountId: state.accountId },
+      {
+        timeRange: state.timeRange,
+        period: state.period,
+        theme: state.theme,
+        timezone: state.timezone,
+        locale: state.locale,
+        accountId: state.accountId,
+      },
       { timeRange: { relative: '-PT3H' }, period: 'auto', theme: 'light', timezone: 'UTC', locale: 'en', accountId: '123456789012' },
     );
     await call(base, 'GET', `/api/dashboards/${id}/widgets/0`);
@@ -96,7 +116,12 @@ describe('harness API: state', () => {
     assert.match((await call(base, 'GET', `/api/dashboards/${id}/widgets/0`)).json().html, /<h2>dark<\/h2>/);
     const reset = await call(base, 'PUT', `/api/dashboards/${id}/state`, {});
     assert.equal(reset.json().state.theme, 'light');
-    for (const [body, field] of [[{ theme: 'blue' }, 'theme'], [{ colour: 1 }, 'colour'], [{ period: -5 }, 'period'], [{ timeRange: { start: 'yesterday' } }, 'timeRange.start']] as const) {
+    for (const [body, field] of [
+      [{ theme: 'blue' }, 'theme'],
+      [{ colour: 1 }, 'colour'],
+      [{ period: -5 }, 'period'],
+      [{ timeRange: { start: 'yesterday' } }, 'timeRange.start'],
+    ] as const) {
       const res = await call(base, 'PUT', `/api/dashboards/${id}/state`, body);
       assert.equal(res.status, 422, JSON.stringify(body));
       assert.equal(res.json().field, field);
@@ -154,10 +179,17 @@ describe('harness API: widgets and actions', () => {
     assert.equal(first.event, 'load');
     assert.equal(first.invocations, 1);
     assert.deepEqual(first.findings, []);
-    assert.equal((await call(base, 'GET', `/api/dashboards/${id}/widgets/0`)).json().invocations, 1, 'a second read does not run the function');
+    assert.equal(
+      (await call(base, 'GET', `/api/dashboards/${id}/widgets/0`)).json().invocations,
+      1,
+      'a second read does not run the function',
+    );
     assert.match((await call(base, 'GET', `/api/dashboards/${id}/widgets/1`)).json().html, /<h1>Title<\/h1>/);
     assert.deepEqual((await call(base, 'GET', `/api/dashboards/${id}/widgets/2`)).json().raw, { a: 1 });
-    assert.deepEqual((await call(base, 'GET', `/api/dashboards/${id}/widgets/4`)).json().error, { type: 'TypeError', message: 'broken widget' });
+    assert.deepEqual((await call(base, 'GET', `/api/dashboards/${id}/widgets/4`)).json().error, {
+      type: 'TypeError',
+      message: 'broken widget',
+    });
     assert.equal((await call(base, 'GET', `/api/dashboards/${id}/widgets/5`)).json().error.type, 'FunctionNotFound');
     const metric = await call(base, 'GET', `/api/dashboards/${id}/widgets/3`);
     assert.equal(metric.status, 422);
@@ -170,9 +202,12 @@ describe('harness API: widgets and actions', () => {
   });
 
   it('widget results carry the invocation: the event the function received, its duration and logs; null without a call', async () => {
-    const created = await call(base, 'POST', '/api/dashboards', JSON.stringify(JSON.stringify({ widgets: [
-      { type: 'custom', properties: { endpoint: 'chatty', params: { n: 1 } } },
-    ] })));
+    const created = await call(
+      base,
+      'POST',
+      '/api/dashboards',
+      JSON.stringify(JSON.stringify({ widgets: [{ type: 'custom', properties: { endpoint: 'chatty', params: { n: 1 } } }] })),
+    );
     const id = created.json().id;
     const read = (await call(base, 'GET', `/api/dashboards/${id}/widgets/0`)).json();
     assert.deepEqual(read.invocation.event, chattyEvents.at(-1));
@@ -180,7 +215,11 @@ describe('harness API: widgets and actions', () => {
     assert.match(read.invocation.logs, /INFO\tchatty saw widget-0/);
     assert.ok(read.invocation.logs.includes(read.invocation.awsRequestId));
     assert.ok(read.invocation.durationMs >= 0);
-    assert.deepEqual((await call(base, 'GET', `/api/dashboards/${id}/widgets/0`)).json().invocation, read.invocation, 'a cached read keeps it');
+    assert.deepEqual(
+      (await call(base, 'GET', `/api/dashboards/${id}/widgets/0`)).json().invocation,
+      read.invocation,
+      'a cached read keeps it',
+    );
     const tid = await createTestDashboard(base);
     assert.equal((await call(base, 'GET', `/api/dashboards/${tid}/widgets/1`)).json().invocation, null, 'a text widget');
     const peek = (await call(base, 'POST', `/api/dashboards/${tid}/widgets/0/actions/2`, { forms: { who: 'Bob' } })).json();
@@ -192,9 +231,29 @@ describe('harness API: widgets and actions', () => {
   it('lists actions and describes a function', async () => {
     const id = await createTestDashboard(base);
     const actions = (await call(base, 'GET', `/api/dashboards/${id}/widgets/0/actions`)).json();
-    assert.deepEqual(actions.map((a: { text: string }) => a.text), ['Greet', 'Reset', 'Peek', 'Help']);
-    assert.deepEqual(actions[1], { index: 1, text: 'Reset', action: 'call', display: 'widget', confirmation: 'Really reset?', event: 'click', endpoint: 'hello', params: {} });
-    assert.deepEqual(actions[3], { index: 3, text: 'Help', action: 'html', display: 'popup', confirmation: null, event: 'click', html: '<p>Help text</p>' });
+    assert.deepEqual(
+      actions.map((a: { text: string }) => a.text),
+      ['Greet', 'Reset', 'Peek', 'Help'],
+    );
+    assert.deepEqual(actions[1], {
+      index: 1,
+      text: 'Reset',
+      action: 'call',
+      display: 'widget',
+      confirmation: 'Really reset?',
+      event: 'click',
+      endpoint: 'hello',
+      params: {},
+    });
+    assert.deepEqual(actions[3], {
+      index: 3,
+      text: 'Help',
+      action: 'html',
+      display: 'popup',
+      confirmation: null,
+      event: 'click',
+      html: '<p>Help text</p>',
+    });
     const described = (await call(base, 'GET', `/api/dashboards/${id}/widgets/0/describe`)).json();
     assert.equal(described.markdown, '## Hello\nGreets whoever is named in the form.');
     assert.match(described.html, /<h2>Hello<\/h2>/);
@@ -209,11 +268,19 @@ describe('harness API: widgets and actions', () => {
     assert.match(greet.json().html, /Hello, &#60;Ada&#62;/);
     assert.equal(greet.json().event, 'click');
     assert.equal(greet.json().display, 'widget');
-    assert.match((await call(base, 'GET', `/api/dashboards/${id}/widgets/0`)).json().html, /Hello, &#60;Ada&#62;/, 'widget display replaces the content');
+    assert.match(
+      (await call(base, 'GET', `/api/dashboards/${id}/widgets/0`)).json().html,
+      /Hello, &#60;Ada&#62;/,
+      'widget display replaces the content',
+    );
     const popup = (await call(base, 'POST', `/api/dashboards/${id}/widgets/0/actions/2`, { forms: { who: 'Bob' } })).json();
     assert.equal(popup.display, 'popup');
     assert.match(popup.html, /Hello, Bob/);
-    assert.match((await call(base, 'GET', `/api/dashboards/${id}/widgets/0`)).json().html, /Hello, &#60;Ada&#62;/, 'a popup leaves the widget');
+    assert.match(
+      (await call(base, 'GET', `/api/dashboards/${id}/widgets/0`)).json().html,
+      /Hello, &#60;Ada&#62;/,
+      'a popup leaves the widget',
+    );
     const html = (await call(base, 'POST', `/api/dashboards/${id}/widgets/0/actions/3`)).json();
     assert.equal(html.html, '<p>Help text</p>');
     const before = (await call(base, 'GET', `/api/dashboards/${id}/widgets/0`)).json().invocations;
@@ -222,7 +289,11 @@ describe('harness API: widgets and actions', () => {
     assert.equal((await call(base, 'GET', `/api/dashboards/${id}/widgets/0`)).json().invocations, before, 'nothing was called');
     const confirmed = (await call(base, 'POST', `/api/dashboards/${id}/widgets/0/actions/1`, { confirm: true })).json();
     assert.match(confirmed.html, /Nobody yet/);
-    assert.equal((await call(base, 'POST', `/api/dashboards/${id}/widgets/0/actions/0`, { confirm: false })).json().display, 'widget', 'confirm is ignored without a confirmation');
+    assert.equal(
+      (await call(base, 'POST', `/api/dashboards/${id}/widgets/0/actions/0`, { confirm: false })).json().display,
+      'widget',
+      'confirm is ignored without a confirmation',
+    );
   });
 
   it('refuses bad actions: 404 for unknown, abc and -1 indices, 422 for unknown form names listing the known ones', async () => {
@@ -241,7 +312,10 @@ describe('harness API: widgets and actions', () => {
     assert.equal(option.status, 422);
     assert.equal((await call(base, 'POST', `/api/dashboards/${id}/widgets/0/actions/0`, { click: true })).status, 422);
     assert.equal((await call(base, 'POST', `/api/dashboards/${id}/widgets/0/actions/0`, '"go"')).status, 400);
-    assert.equal((await call(base, 'POST', `/api/dashboards/${id}/widgets/0/actions/0`, 'forms=1', 'application/x-www-form-urlencoded')).status, 415);
+    assert.equal(
+      (await call(base, 'POST', `/api/dashboards/${id}/widgets/0/actions/0`, 'forms=1', 'application/x-www-form-urlencoded')).status,
+      415,
+    );
   });
 
   it('refresh: auto re-invokes widgets with updateOn.refresh that were read, manual every custom widget', async () => {
@@ -279,21 +353,57 @@ describe('harness API: lint and OpenAPI', () => {
     assert.deepEqual(result.errors ?? [], []);
     assert.equal(result.valid, true);
     assert.equal(validator.version, '3.1');
-    const documented = new Set(Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item as object).filter((k) => k !== 'parameters').map((m) => `${m.toUpperCase()} ${p.replace(/\{(\w+)\}/g, ':$1')}`)));
+    const documented = new Set(
+      Object.entries(doc.paths).flatMap(([p, item]) =>
+        Object.keys(item as object)
+          .filter((k) => k !== 'parameters')
+          .map((m) => `${m.toUpperCase()} ${p.replace(/\{(\w+)\}/g, ':$1')}`),
+      ),
+    );
     const served = running.app.routes.filter((r) => r.method !== 'HEAD' && r.path.startsWith('/api/')).map((r) => `${r.method} ${r.path}`);
     assert.deepEqual([...documented].sort(), served.sort());
   });
 
   it('makes the document from the routes with trellis/openapi, keeping the operation ids clients are generated with', async () => {
     const doc = (await call(base, 'GET', '/api/openapi.json')).json();
-    const ids = Object.values<Record<string, { operationId: string }>>(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    const ids = Object.values<Record<string, { operationId: string }>>(doc.paths).flatMap((item) =>
+      Object.values(item).map((op) => op.operationId),
+    );
     assert.deepEqual(ids.sort(), [
-      'changes', 'createDashboard', 'deleteDashboard', 'describeWidget', 'getDashboard', 'getDashboardSource', 'getState', 'lint', 'listActions',
-      'listDashboards', 'listFunctions', 'openapi', 'putState', 'readWidget', 'refresh', 'runAction',
+      'changes',
+      'createDashboard',
+      'deleteDashboard',
+      'describeWidget',
+      'getDashboard',
+      'getDashboardSource',
+      'getState',
+      'lint',
+      'listActions',
+      'listDashboards',
+      'listFunctions',
+      'openapi',
+      'putState',
+      'readWidget',
+      'refresh',
+      'runAction',
     ]);
-    assert.deepEqual(doc.components.schemas.Problem.properties.code.enum.includes('TRELLIS_VALIDATION_FAILED'), true, 'the shared Problem schema');
+    assert.deepEqual(
+      doc.components.schemas.Problem.properties.code.enum.includes('TRELLIS_VALIDATION_FAILED'),
+      true,
+      'the shared Problem schema',
+    );
     assert.deepEqual(doc.security, [{}, { token: [] }]);
-    assert.deepEqual(Object.keys(doc.paths['/api/dashboards/{id}/state'].put.responses), ['200', '400', '401', '403', '404', '413', '415', '422', 'default']);
+    assert.deepEqual(Object.keys(doc.paths['/api/dashboards/{id}/state'].put.responses), [
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '413',
+      '415',
+      '422',
+      'default',
+    ]);
   });
 
   it('HarnessClient drives the same API with typed results and throws HarnessApiError for problems', async () => {
@@ -311,7 +421,10 @@ describe('harness API: lint and OpenAPI', () => {
     assert.ok('html' in after && after.html.includes('Hello, Grace'));
     await assert.rejects(client.findAction(created.id, 0, /e/), /More than one action matches.*#0 "Greet"/);
     assert.equal((await client.describeWidget(created.id, 0)).error, null);
-    assert.deepEqual(await client.refresh(created.id, 'manual'), { refreshed: ['widget-0'], skipped: ['widget-1', 'widget-2', 'widget-3', 'widget-4', 'widget-5'] });
+    assert.deepEqual(await client.refresh(created.id, 'manual'), {
+      refreshed: ['widget-0'],
+      skipped: ['widget-1', 'widget-2', 'widget-3', 'widget-4', 'widget-5'],
+    });
     assert.deepEqual(await client.lint('<iframe></iframe>').then((f) => f.map((x) => x.rule)), ['iframe']);
     assert.equal((await client.openApi()).openapi, '3.1.0');
     await client.deleteDashboard(created.id);

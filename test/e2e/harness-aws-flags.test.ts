@@ -55,21 +55,27 @@ describe('trellis harness --aws-endpoint / --aws-credentials', () => {
     s3 = await startS3Emulator(['reports']);
     await s3.put('reports', 'today.html', '<p>Everything is fine.</p>');
     functionsFile = join(dir, 'functions.json');
-    writeFileSync(functionsFile, JSON.stringify({
-      baseDir: fixtures,
-      functions: {
-        report: { handler: 'aws/s3-report.handler' },
-        environment: { handler: 'aws/environment.handler' },
-        optedOut: { handler: 'aws/environment.handler', awsCredentials: 'none' },
-      },
-    }));
+    writeFileSync(
+      functionsFile,
+      JSON.stringify({
+        baseDir: fixtures,
+        functions: {
+          report: { handler: 'aws/s3-report.handler' },
+          environment: { handler: 'aws/environment.handler' },
+          optedOut: { handler: 'aws/environment.handler', awsCredentials: 'none' },
+        },
+      }),
+    );
     dashboardFile = join(dir, 'reports.json');
-    writeFileSync(dashboardFile, JSON.stringify({
-      widgets: [
-        { type: 'custom', width: 12, height: 6, properties: { endpoint: 'report', params: { bucket: 'reports', key: 'today.html' } } },
-        { type: 'custom', width: 12, height: 6, properties: { endpoint: 'environment' } },
-      ],
-    }));
+    writeFileSync(
+      dashboardFile,
+      JSON.stringify({
+        widgets: [
+          { type: 'custom', width: 12, height: 6, properties: { endpoint: 'report', params: { bucket: 'reports', key: 'today.html' } } },
+          { type: 'custom', width: 12, height: 6, properties: { endpoint: 'environment' } },
+        ],
+      }),
+    );
   });
   after(async () => {
     await s3?.close();
@@ -77,7 +83,11 @@ describe('trellis harness --aws-endpoint / --aws-credentials', () => {
   });
 
   it('--aws-endpoint points every function at the emulator: the S3 widget renders the object; the API shows the endpoint without its key', async () => {
-    const started = await startCli(['--functions', functionsFile, '--dashboard', dashboardFile, '--port', '0', '--aws-endpoint', s3.endpointWithCredentials], 2, hostEnv);
+    const started = await startCli(
+      ['--functions', functionsFile, '--dashboard', dashboardFile, '--port', '0', '--aws-endpoint', s3.endpointWithCredentials],
+      2,
+      hostEnv,
+    );
     try {
       const url = started.lines[0]!.replace('Trellis harness listening on ', '');
       const id = started.lines[1]!.split(' ')[1]!;
@@ -86,11 +96,14 @@ describe('trellis harness --aws-endpoint / --aws-credentials', () => {
       assert.equal(report.error, null);
       assert.equal(report.html, '<p>Everything is fine.</p>');
       const functions = await client.listFunctions();
-      assert.deepEqual(functions.map((f) => [f.name, f.awsCredentials, f.awsEndpoint]), [
-        ['report', 'none', s3.url],
-        ['environment', 'none', s3.url],
-        ['optedOut', 'none', s3.url],
-      ]);
+      assert.deepEqual(
+        functions.map((f) => [f.name, f.awsCredentials, f.awsEndpoint]),
+        [
+          ['report', 'none', s3.url],
+          ['environment', 'none', s3.url],
+          ['optedOut', 'none', s3.url],
+        ],
+      );
       const env = (await client.readWidget(id, 1)).html;
       assert.doesNotMatch(env, /AKIAHOSTKEY|host-secret|shh/);
       assert.doesNotMatch(started.stderr(), /real AWS credentials/);
@@ -100,12 +113,34 @@ describe('trellis harness --aws-endpoint / --aws-credentials', () => {
   });
 
   it('--aws-credentials environment gives the host credentials to every function that does not opt out, and says so', async () => {
-    const started = await startCli(['--functions', functionsFile, '--dashboard', dashboardFile, '--port', '0', '--aws-credentials', 'environment', '--pass-env', 'SECRET_X'], 2, hostEnv);
+    const started = await startCli(
+      [
+        '--functions',
+        functionsFile,
+        '--dashboard',
+        dashboardFile,
+        '--port',
+        '0',
+        '--aws-credentials',
+        'environment',
+        '--pass-env',
+        'SECRET_X',
+      ],
+      2,
+      hostEnv,
+    );
     try {
       const url = started.lines[0]!.replace('Trellis harness listening on ', '');
       const client = new HarnessClient(url, { fetch: checkingFetch });
       const functions = await client.listFunctions();
-      assert.deepEqual(functions.map((f) => [f.name, f.awsCredentials]), [['report', 'environment'], ['environment', 'environment'], ['optedOut', 'none']]);
+      assert.deepEqual(
+        functions.map((f) => [f.name, f.awsCredentials]),
+        [
+          ['report', 'environment'],
+          ['environment', 'environment'],
+          ['optedOut', 'none'],
+        ],
+      );
       assert.match(started.stderr(), /real AWS credentials for report \(environment\), environment \(environment\)\n/);
       const id = started.lines[1]!.split(' ')[1]!;
       const env = (await client.readWidget(id, 1)).html;

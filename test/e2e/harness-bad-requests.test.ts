@@ -48,37 +48,85 @@ function listed(): Bad[] {
   const notJson = ['{', '"unterminated', "{'widgets':[]}", 'widgets', '[1,2', '{"widgets":[]}}', 'nul', '\u0000', '"\\x"', '01'];
   const notString = [{ widgets: [] }, [], 42, true, null, { text: '{"widgets":[]}' }, ['{"widgets":[]}'], 0, false, {}];
   const invalidDashboards = [
-    '{}', '[]', '"x"', '{"widgets":{}}', '{"widgets":[{}]}', '{"widgets":[{"type":"custom"}]}',
-    '{"widgets":[{"type":"pie","properties":{}}]}', '{"widgets":[{"type":"custom","properties":{}}]}',
-    '{"widgets":[{"type":"custom","properties":{"endpoint":"x"},"width":0}]}', '{"widgets":[{"type":"custom","properties":{"endpoint":"x"},"width":25}]}',
-    '{"widgets":[{"type":"custom","properties":{"endpoint":"x"},"x":24}]}', '{"widgets":[{"type":"custom","properties":{"endpoint":"x"},"y":-1}]}',
-    '{"widgets":[{"type":"custom","properties":{"endpoint":"x"},"height":1001}]}', '{"widgets":[],"start":"yesterday"}',
-    '{"widgets":[],"end":"2024-01-01T00:00:00Z"}', '{"widgets":[],"periodOverride":"always"}', '{"widgets":[{"type":"text","properties":{}}]}',
+    '{}',
+    '[]',
+    '"x"',
+    '{"widgets":{}}',
+    '{"widgets":[{}]}',
+    '{"widgets":[{"type":"custom"}]}',
+    '{"widgets":[{"type":"pie","properties":{}}]}',
+    '{"widgets":[{"type":"custom","properties":{}}]}',
+    '{"widgets":[{"type":"custom","properties":{"endpoint":"x"},"width":0}]}',
+    '{"widgets":[{"type":"custom","properties":{"endpoint":"x"},"width":25}]}',
+    '{"widgets":[{"type":"custom","properties":{"endpoint":"x"},"x":24}]}',
+    '{"widgets":[{"type":"custom","properties":{"endpoint":"x"},"y":-1}]}',
+    '{"widgets":[{"type":"custom","properties":{"endpoint":"x"},"height":1001}]}',
+    '{"widgets":[],"start":"yesterday"}',
+    '{"widgets":[],"end":"2024-01-01T00:00:00Z"}',
+    '{"widgets":[],"periodOverride":"always"}',
+    '{"widgets":[{"type":"text","properties":{}}]}',
     `{"widgets":[${Array(501).fill('{"type":"text","properties":{"markdown":"x"}}').join(',')}]}`,
-    '{"widgets":[],"start":"2024-02-01T00:00:00Z","end":"2024-01-01T00:00:00Z"}', '{"widgets":[{"type":"custom","properties":{"endpoint":"x"},"width":1.5}]}',
+    '{"widgets":[],"start":"2024-02-01T00:00:00Z","end":"2024-01-01T00:00:00Z"}',
+    '{"widgets":[{"type":"custom","properties":{"endpoint":"x"},"width":1.5}]}',
   ];
   const badStates: Array<[unknown, number]> = [
-    [{ theme: 'blue' }, 422], [{ theme: 1 }, 422], [{ period: 0 }, 422], [{ period: -60 }, 422], [{ period: 'often' }, 422], [{ period: 1.5 }, 422],
-    [{ timezone: 'Mars/Olympus' }, 422], [{ timezone: 5 }, 422], [{ locale: '' }, 422], [{ locale: 7 }, 422], [{ accountId: 'abc' }, 422],
-    [{ accountId: 123456789012 }, 422], [{ dashboardName: '' }, 422], [{ linkCharts: 'yes' }, 422], [{ width: 0 }, 422], [{ width: -1 }, 422],
-    [{ height: 1.5 }, 422], [{ height: '100' }, 422], [{ colour: 'red' }, 422], [{ timeRange: 'last hour' }, 422],
-    [{ timeRange: { relative: 'PT3H' } }, 422], [{ timeRange: { relative: '-PT3X' } }, 422], [{ timeRange: { start: 'yesterday' } }, 422],
-    [{ timeRange: { start: '2024-02-01T00:00:00Z', end: '2024-01-01T00:00:00Z' } }, 422], [{ timeRange: { relative: '-PT3H', start: 1 } }, 422],
-    [{ timeRange: { relative: '-PT3H', zoom: { start: 'a', end: 'b' } } }, 422], [{ timeRange: {} }, 422],
-    [null, 400], [[], 400], ['dark', 400], [42, 400],
+    [{ theme: 'blue' }, 422],
+    [{ theme: 1 }, 422],
+    [{ period: 0 }, 422],
+    [{ period: -60 }, 422],
+    [{ period: 'often' }, 422],
+    [{ period: 1.5 }, 422],
+    [{ timezone: 'Mars/Olympus' }, 422],
+    [{ timezone: 5 }, 422],
+    [{ locale: '' }, 422],
+    [{ locale: 7 }, 422],
+    [{ accountId: 'abc' }, 422],
+    [{ accountId: 123456789012 }, 422],
+    [{ dashboardName: '' }, 422],
+    [{ linkCharts: 'yes' }, 422],
+    [{ width: 0 }, 422],
+    [{ width: -1 }, 422],
+    [{ height: 1.5 }, 422],
+    [{ height: '100' }, 422],
+    [{ colour: 'red' }, 422],
+    [{ timeRange: 'last hour' }, 422],
+    [{ timeRange: { relative: 'PT3H' } }, 422],
+    [{ timeRange: { relative: '-PT3X' } }, 422],
+    [{ timeRange: { start: 'yesterday' } }, 422],
+    [{ timeRange: { start: '2024-02-01T00:00:00Z', end: '2024-01-01T00:00:00Z' } }, 422],
+    [{ timeRange: { relative: '-PT3H', start: 1 } }, 422],
+    [{ timeRange: { relative: '-PT3H', zoom: { start: 'a', end: 'b' } } }, 422],
+    [{ timeRange: {} }, 422],
+    [null, 400],
+    [[], 400],
+    ['dark', 400],
+    [42, 400],
   ];
   const unknownIds = ['nope', '00000000-0000-0000-0000-000000000000', 'x'.repeat(200), '%20', 'DROP%20TABLE'];
   const list: Bad[] = [
     ...notJson.map((body) => ({ method: 'POST', path: '/api/dashboards', body, status: 400 })),
     ...notString.map((body) => ({ method: 'POST', path: '/api/dashboards', body: JSON.stringify(body), status: 400 })),
     ...invalidDashboards.map((text) => ({ method: 'POST', path: '/api/dashboards', body: str(text), status: 400 })),
-    ...['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/html', 'image/png'].flatMap((type) => [
+    ...[
+      'text/plain',
+      'application/xml',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'text/html',
+      'image/png',
+    ].flatMap((type) => [
       { method: 'POST', path: '/api/dashboards', body: str('{"widgets":[]}'), type, status: 415 },
       { method: 'PUT', path: `${D()}/state`, body: '{}', type, status: 415 },
       { method: 'POST', path: `${D()}/widgets/0/actions/0`, body: '{}', type, status: 415 },
       { method: 'POST', path: `${D()}/refresh`, body: '{}', type, status: 415 },
     ]),
-    ...['text/plain', 'application/xml', 'application/x-www-form-urlencoded'].map((type) => ({ method: 'POST', path: '/api/lint', body: '<p>', type, status: 415 })),
+    ...['text/plain', 'application/xml', 'application/x-www-form-urlencoded'].map((type) => ({
+      method: 'POST',
+      path: '/api/lint',
+      body: '<p>',
+      type,
+      status: 415,
+    })),
     ...[{ html: '<p>' }, ['<p>'], 1, null].map((body) => ({ method: 'POST', path: '/api/lint', body: JSON.stringify(body), status: 400 })),
     ...badStates.map(([body, status]) => ({ method: 'PUT', path: `${D()}/state`, body: JSON.stringify(body), status })),
     ...unknownIds.flatMap((u) => [
@@ -96,11 +144,33 @@ function listed(): Bad[] {
       { method: 'GET', path: `${D()}/widgets/${wid}`, status: 404 },
       { method: 'GET', path: `${D()}/widgets/${wid}/describe`, status: 404 },
     ]),
-    ...['abc', '-1', '4', '1.0', '+1', '00', '1e0', '%20', '99999999999'].map((index) => ({ method: 'POST', path: `${D()}/widgets/0/actions/${index}`, body: {}, status: 404 })),
-    ...[{ nickname: 'x' }, { 'who ': 'x' }, { WHO: 'x' }, { color: 'green' }, { color: ['red', 'blue'] }, { who: 5 }, { who: null }, { who: ['a', 'b'] }].map((forms) => ({
-      method: 'POST', path: `${D()}/widgets/0/actions/0`, body: { forms }, status: 422,
+    ...['abc', '-1', '4', '1.0', '+1', '00', '1e0', '%20', '99999999999'].map((index) => ({
+      method: 'POST',
+      path: `${D()}/widgets/0/actions/${index}`,
+      body: {},
+      status: 404,
     })),
-    ...[{ forms: 'who=x' }, { forms: [] }, { confirm: 'yes' }, { click: true }].map((body) => ({ method: 'POST', path: `${D()}/widgets/0/actions/0`, body, status: 422 })),
+    ...[
+      { nickname: 'x' },
+      { 'who ': 'x' },
+      { WHO: 'x' },
+      { color: 'green' },
+      { color: ['red', 'blue'] },
+      { who: 5 },
+      { who: null },
+      { who: ['a', 'b'] },
+    ].map((forms) => ({
+      method: 'POST',
+      path: `${D()}/widgets/0/actions/0`,
+      body: { forms },
+      status: 422,
+    })),
+    ...[{ forms: 'who=x' }, { forms: [] }, { confirm: 'yes' }, { click: true }].map((body) => ({
+      method: 'POST',
+      path: `${D()}/widgets/0/actions/0`,
+      body,
+      status: 422,
+    })),
     ...['"auto"', '[]', '1', 'null', '{'].map((body) => ({ method: 'POST', path: `${D()}/refresh`, body, status: 400 })),
     ...[{ mode: 'sometimes' }, { mode: 1 }, { now: true }].map((body) => ({ method: 'POST', path: `${D()}/refresh`, body, status: 422 })),
     { method: 'GET', path: `${D()}/widgets/3`, status: 422 },
@@ -123,9 +193,12 @@ describe('harness API: bad requests', () => {
 
   it('generated bodies that are JSON but not a string are a 400; generated non-object state bodies too', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.jsonValue().filter((v) => typeof v !== 'string'), async (value) => {
-        await expectRefused({ method: 'POST', path: '/api/dashboards', body: JSON.stringify(value), status: 400 });
-      }),
+      fc.asyncProperty(
+        fc.jsonValue().filter((v) => typeof v !== 'string'),
+        async (value) => {
+          await expectRefused({ method: 'POST', path: '/api/dashboards', body: JSON.stringify(value), status: 400 });
+        },
+      ),
       { numRuns: 60 },
     );
     await fc.assert(
@@ -137,14 +210,30 @@ describe('harness API: bad requests', () => {
   });
 
   it('generated state objects with an unknown field are a 422 naming it', async () => {
-    const known = new Set(['timeRange', 'zoom', 'period', 'theme', 'timezone', 'locale', 'accountId', 'dashboardName', 'linkCharts', 'dashboardWidth', 'widgetSizes']);
+    const known = new Set([
+      'timeRange',
+      'zoom',
+      'period',
+      'theme',
+      'timezone',
+      'locale',
+      'accountId',
+      'dashboardName',
+      'linkCharts',
+      'dashboardWidth',
+      'widgetSizes',
+    ]);
     await fc.assert(
-      fc.asyncProperty(fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !known.has(k) && k !== '__proto__'), fc.jsonValue(), async (key, value) => {
-        const res = await call(base, 'PUT', `${D()}/state`, JSON.stringify({ [key]: value }));
-        assert.equal(res.status, 422);
-        assert.equal(res.json().field, key);
-        answered++;
-      }),
+      fc.asyncProperty(
+        fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !known.has(k) && k !== '__proto__'),
+        fc.jsonValue(),
+        async (key, value) => {
+          const res = await call(base, 'PUT', `${D()}/state`, JSON.stringify({ [key]: value }));
+          assert.equal(res.status, 422);
+          assert.equal(res.json().field, key);
+          answered++;
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -157,9 +246,21 @@ describe('harness API: bad requests', () => {
       { numRuns: 40 },
     );
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.integer({ min: 4 }), fc.integer({ max: -1 }), fc.stringMatching(/^[a-z.+-]{1,8}$/).filter((s) => s !== '.' && s !== '..')), async (index) => {
-        await expectRefused({ method: 'POST', path: `${D()}/widgets/0/actions/${encodeURIComponent(String(index))}`, body: {}, status: 404 });
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.integer({ min: 4 }),
+          fc.integer({ max: -1 }),
+          fc.stringMatching(/^[a-z.+-]{1,8}$/).filter((s) => s !== '.' && s !== '..'),
+        ),
+        async (index) => {
+          await expectRefused({
+            method: 'POST',
+            path: `${D()}/widgets/0/actions/${encodeURIComponent(String(index))}`,
+            body: {},
+            status: 404,
+          });
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -173,7 +274,12 @@ describe('harness API: bad requests', () => {
 });
 
 /** Sends a body in pieces over a raw socket (chunked unless a length is given) and reads the answer. */
-function rawPost(url: string, chunks: number, chunkSize: number, declareLength: boolean): Promise<{ status: number; type: string; body: string }> {
+function rawPost(
+  url: string,
+  chunks: number,
+  chunkSize: number,
+  declareLength: boolean,
+): Promise<{ status: number; type: string; body: string }> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const headers: Record<string, string> = { 'content-type': 'application/json' };

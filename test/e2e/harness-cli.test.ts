@@ -38,7 +38,10 @@ function startCli(args: string[], count: number): Promise<Started> {
 
 function childPids(pid: number): number[] {
   try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((s) => Number(s.trim())).filter((n) => n > 0);
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((s) => Number(s.trim()))
+      .filter((n) => n > 0);
   } catch {
     return [];
   }
@@ -64,7 +67,10 @@ describe('trellis harness', () => {
     assert.match(file!, /examples\/dashboard\.json$/);
     const client = new HarnessClient(lines[0]!.split(' ').pop()!, { fetch: checkingFetch });
     const dash = await client.getDashboard(id!);
-    assert.deepEqual(dash.widgets.map((w) => w.type), ['text', ...Array<string>(11).fill('custom')]);
+    assert.deepEqual(
+      dash.widgets.map((w) => w.type),
+      ['text', ...Array<string>(11).fill('custom')],
+    );
     for (const w of dash.widgets) {
       const result = await client.readWidget(id!, w.index);
       assert.equal(result.error, null, `${w.widgetId}: ${JSON.stringify(result.error)}`);
@@ -89,10 +95,16 @@ describe('trellis harness', () => {
     assert.ok('display' in about && about.display === 'popup' && about.html.includes('About this widget'));
     const clear = await client.findAction(id!, 2, 'Clear');
     assert.equal(clear.confirmation, 'Clear the greeting?');
-    assert.deepEqual(await client.runAction(id!, 2, clear.index, { confirm: false }), { cancelled: true, confirmation: 'Clear the greeting?' });
+    assert.deepEqual(await client.runAction(id!, 2, clear.index, { confirm: false }), {
+      cancelled: true,
+      confirmation: 'Clear the greeting?',
+    });
     // the context widget shows the state; updateOn differs per widget
     const update = await client.putState(id!, { theme: 'dark', timeRange: { start: '2024-05-01T00:00:00Z', end: '2024-05-01T06:00:00Z' } });
-    assert.deepEqual(update.updated, Array.from({ length: 11 }, (_, i) => `widget-${i + 1}`));
+    assert.deepEqual(
+      update.updated,
+      Array.from({ length: 11 }, (_, i) => `widget-${i + 1}`),
+    );
     const context = await client.readWidget(id!, 3);
     assert.match(context.html, /class="theme">dark</);
     assert.match(context.html, /absolute: 2024-05-01T00:00:00Z – 2024-05-01T06:00:00Z/);
@@ -113,10 +125,27 @@ describe('trellis harness', () => {
 
   it('preloads --dashboard files with --functions and stops on SIGINT', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trellis-cli-'));
-    writeFileSync(join(dir, 'functions.json'), JSON.stringify({ functions: { greeter: { handler: join(process.cwd(), 'packages/harness/examples/widgets/greeter.handler') } } }));
+    writeFileSync(
+      join(dir, 'functions.json'),
+      JSON.stringify({ functions: { greeter: { handler: join(process.cwd(), 'packages/harness/examples/widgets/greeter.handler') } } }),
+    );
     writeFileSync(join(dir, 'ops.json'), JSON.stringify({ widgets: [{ type: 'custom', properties: { endpoint: 'greeter' } }] }));
     writeFileSync(join(dir, 'empty.json'), '{"widgets":[]}');
-    const { child, lines, exited } = await startCli(['--functions', join(dir, 'functions.json'), '--dashboard', join(dir, 'ops.json'), '--dashboard', join(dir, 'empty.json'), '--port', '0', '--host', '127.0.0.1'], 3);
+    const { child, lines, exited } = await startCli(
+      [
+        '--functions',
+        join(dir, 'functions.json'),
+        '--dashboard',
+        join(dir, 'ops.json'),
+        '--dashboard',
+        join(dir, 'empty.json'),
+        '--port',
+        '0',
+        '--host',
+        '127.0.0.1',
+      ],
+      3,
+    );
     assert.match(lines[1]!, new RegExp(`^dashboard [0-9a-f-]{36} ops ${join(dir, 'ops.json')}$`));
     assert.match(lines[2]!, /^dashboard [0-9a-f-]{36} empty /);
     const client = new HarnessClient(lines[0]!.split(' ').pop()!, { fetch: checkingFetch });
@@ -132,7 +161,14 @@ describe('trellis harness', () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ functions: { greeter: { handler: 'missing/file.handler' } } }, /greeter/],
       [{ functions: { report: { handler: 'x.handler', timeoutSeconds: -1 } } }, /report/],
-      [{ functions: { ok: { handler: join(process.cwd(), 'packages/harness/examples/widgets/greeter.handler'), environment: { AWS_REGION: 'x' } } } }, /ok.*AWS_REGION|AWS_REGION/],
+      [
+        {
+          functions: {
+            ok: { handler: join(process.cwd(), 'packages/harness/examples/widgets/greeter.handler'), environment: { AWS_REGION: 'x' } },
+          },
+        },
+        /ok.*AWS_REGION|AWS_REGION/,
+      ],
     ];
     for (const [config, message] of cases) {
       const file = join(dir, 'functions.json');
@@ -153,7 +189,10 @@ describe('trellis harness', () => {
   it('says at start which functions do not load, and keeps serving the others', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trellis-cli-'));
     writeFileSync(join(dir, 'widget.js'), 'exports.render = async () => "<p>hi</p>";\n');
-    writeFileSync(join(dir, 'functions.json'), JSON.stringify({ functions: { typo: { handler: 'widget.handler' }, fine: { handler: 'widget.render' } } }));
+    writeFileSync(
+      join(dir, 'functions.json'),
+      JSON.stringify({ functions: { typo: { handler: 'widget.handler' }, fine: { handler: 'widget.render' } } }),
+    );
     const { child, lines, exited } = await startCli(['--functions', join(dir, 'functions.json'), '--port', '0'], 1);
     assert.match(lines[0] ?? '', /listening on/);
     let stderr = '';
@@ -162,7 +201,10 @@ describe('trellis harness', () => {
     while (!/function typo does not load/.test(stderr) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     child.kill('SIGTERM');
     await exited;
-    assert.match(stderr, /trellis harness: function typo does not load: Runtime\.HandlerNotFound: widget\.handler is undefined or not exported/);
+    assert.match(
+      stderr,
+      /trellis harness: function typo does not load: Runtime\.HandlerNotFound: widget\.handler is undefined or not exported/,
+    );
     assert.doesNotMatch(stderr, /function fine/);
   });
 

@@ -20,7 +20,12 @@ it('50 concurrent clients on their own dashboards see only their own state, form
       const seen: string[] = [];
       for (let round = 0; round < 4; round++) {
         const who = `client-${n}-round-${round}`;
-        await client.putState(id, { theme, dashboardName: `board-${n}`, dashboardWidth: 1000 + n, timeRange: { relative: `-PT${n + 1}H` } });
+        await client.putState(id, {
+          theme,
+          dashboardName: `board-${n}`,
+          dashboardWidth: 1000 + n,
+          timeRange: { relative: `-PT${n + 1}H` },
+        });
         const greet = await client.findAction(id, 0, 'Greet');
         const after = await client.runAction(id, 0, greet.index, { forms: { who } });
         assert.ok('html' in after);

@@ -6,10 +6,18 @@ import { createHarnessApp } from '../../packages/harness/src/harness/index.js';
 it('refuses a posted "__proto__" form value with 422 (once dropped without a word) and calls nothing', async () => {
   const seen: string[] = [];
   const html = '<input type="checkbox" name="__proto__" value="on"><a>Go</a><cwdb-action action="call" endpoint="f"></cwdb-action>';
-  const { app, harness } = createHarnessApp({ web: false, functions: { functions: { f: { handler: (e: any) => (seen.push(JSON.stringify(e.widgetContext.forms.all)), html) } } } });
+  const { app, harness } = createHarnessApp({
+    web: false,
+    functions: { functions: { f: { handler: (e: any) => (seen.push(JSON.stringify(e.widgetContext.forms.all)), html) } } },
+  });
   try {
     const headers = { 'content-type': 'application/json' };
-    const created = await app.inject({ method: 'POST', url: '/api/dashboards', headers, body: JSON.stringify('{"widgets":[{"type":"custom","properties":{"endpoint":"f"}}]}') });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/dashboards',
+      headers,
+      body: JSON.stringify('{"widgets":[{"type":"custom","properties":{"endpoint":"f"}}]}'),
+    });
     const url = `/api/dashboards/${created.json().id}/widgets/0`;
     await app.inject({ url });
     const res = await app.inject({ method: 'POST', url: `${url}/actions/0`, headers, body: '{"forms":{"__proto__":"on"}}' });

@@ -22,7 +22,13 @@ function send(url: string, method: string, path: string, headers: Record<string,
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text && /json/.test(res.headers['content-type'] ?? '') ? JSON.parse(text) : text }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode!,
+          headers: res.headers,
+          body: text && /json/.test(res.headers['content-type'] ?? '') ? JSON.parse(text) : text,
+        }),
+      );
     });
     req.on('error', reject);
     req.end(body);
@@ -60,7 +66,17 @@ describe('harness request guard', () => {
   });
 
   it('answers IP addresses, loopback names and the allowed names', async () => {
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST.:${port}`, `app.localhost:${port}`, `[::1]:${port}`, `192.168.1.20:${port}`, `devbox.internal:${port}`, `ci.team.example`, 'team.example']) {
+    for (const host of [
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      `LOCALHOST.:${port}`,
+      `app.localhost:${port}`,
+      `[::1]:${port}`,
+      `192.168.1.20:${port}`,
+      `devbox.internal:${port}`,
+      `ci.team.example`,
+      'team.example',
+    ]) {
       assert.equal((await send(running.url, 'GET', '/api/dashboards', { host })).status, 200, host);
     }
     for (const host of ['devbox.internal.attacker.example', 'evilteam.example', 'localhost.attacker.example', '127.0.0.1.nip.io']) {
@@ -78,7 +94,11 @@ describe('harness request guard', () => {
       { 'sec-fetch-site': 'same-site' },
     ];
     for (const headers of attempts) {
-      for (const path of [`/api/dashboards/${id}/widgets/0/actions/0`, `/api/dashboards/${id}/refresh`, `/api/dashboards/${id}/widgets/0`]) {
+      for (const path of [
+        `/api/dashboards/${id}/widgets/0/actions/0`,
+        `/api/dashboards/${id}/refresh`,
+        `/api/dashboards/${id}/widgets/0`,
+      ]) {
         const res = await send(running.url, path.endsWith('/0') && !path.includes('actions') ? 'GET' : 'POST', path, { host, ...headers });
         assert.equal(res.status, 403, `${JSON.stringify(headers)} ${path}`);
         assert.match(res.body.detail, /refuses requests from other web pages/);
@@ -86,7 +106,11 @@ describe('harness request guard', () => {
     }
     assert.equal(calls, 0);
     // The page's own calls (same origin) and calls from no browser at all still work.
-    const own = await send(running.url, 'GET', `/api/dashboards/${id}/widgets/0`, { host, origin: `http://${host}`, 'sec-fetch-site': 'same-origin' });
+    const own = await send(running.url, 'GET', `/api/dashboards/${id}/widgets/0`, {
+      host,
+      origin: `http://${host}`,
+      'sec-fetch-site': 'same-origin',
+    });
     assert.equal(own.status, 200);
     assert.equal((await send(running.url, 'POST', `/api/dashboards/${id}/refresh`, { host })).status, 200);
     // Opening the page from a link on another site is fine: the page holds no data.
@@ -119,24 +143,28 @@ describe('harness with a token', () => {
     assert.equal((await send(running.url, 'GET', '/', {})).status, 200);
   });
 
-  it('the page works with the token from the printed URL and says what is missing without it', { skip: chromiumSkipReason(), timeout: 60_000 }, async () => {
-    await new HarnessClient(running.url, { token: 's3cret-token' }).createDashboard('{"widgets":[]}', { name: 'tokened' });
-    const browser = await launchChromium();
-    try {
-      const page = await browser.context.newPage();
-      await page.goto(`${running.url}/#token=s3cret-token`);
-      await page.locator('.dash-link', { hasText: 'tokened' }).waitFor({ timeout: 15_000 });
-      assert.equal(new URL(page.url()).hash, '', 'the token leaves the address bar');
-      await page.reload();
-      await page.locator('.dash-link', { hasText: 'tokened' }).waitFor({ timeout: 15_000 });
-      const other = await browser.context.newPage();
-      await other.goto(`${running.url}/`);
-      await other.locator('body[data-ready="true"]').waitFor({ timeout: 15_000 });
-      assert.match(await other.locator('body').innerText(), /401/);
-    } finally {
-      await browser.close();
-    }
-  });
+  it(
+    'the page works with the token from the printed URL and says what is missing without it',
+    { skip: chromiumSkipReason(), timeout: 60_000 },
+    async () => {
+      await new HarnessClient(running.url, { token: 's3cret-token' }).createDashboard('{"widgets":[]}', { name: 'tokened' });
+      const browser = await launchChromium();
+      try {
+        const page = await browser.context.newPage();
+        await page.goto(`${running.url}/#token=s3cret-token`);
+        await page.locator('.dash-link', { hasText: 'tokened' }).waitFor({ timeout: 15_000 });
+        assert.equal(new URL(page.url()).hash, '', 'the token leaves the address bar');
+        await page.reload();
+        await page.locator('.dash-link', { hasText: 'tokened' }).waitFor({ timeout: 15_000 });
+        const other = await browser.context.newPage();
+        await other.goto(`${running.url}/`);
+        await other.locator('body[data-ready="true"]').waitFor({ timeout: 15_000 });
+        assert.match(await other.locator('body').innerText(), /401/);
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 });
 
 describe('trellis harness with TRELLIS_HARNESS_TOKEN', () => {

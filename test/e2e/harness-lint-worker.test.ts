@@ -17,7 +17,11 @@ describe('linting off the main thread', () => {
 
   it('answers other requests while a costly document is being linted', { timeout: 60_000 }, async () => {
     const order: string[] = [];
-    const linting = fetch(`${running.url}/api/lint`, { method: 'POST', headers: { 'content-type': 'text/html' }, body: costly(1024 * 1024) }).then(async (res) => {
+    const linting = fetch(`${running.url}/api/lint`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/html' },
+      body: costly(1024 * 1024),
+    }).then(async (res) => {
       order.push(`lint ${res.status}`);
       return res.json();
     });
@@ -31,8 +35,14 @@ describe('linting off the main thread', () => {
   });
 
   it('refuses a document that takes longer than the time limit with 422, and lints the next one', { timeout: 60_000 }, async () => {
-    await assert.rejects(lintOffThread(costly(2 * 1024 * 1024), { timeoutMs: 50 }), (e: any) => e.status === 422 && /Linting took longer than 0.05 s/.test(e.message));
+    await assert.rejects(
+      lintOffThread(costly(2 * 1024 * 1024), { timeoutMs: 50 }),
+      (e: any) => e.status === 422 && /Linting took longer than 0.05 s/.test(e.message),
+    );
     const findings = await lintOffThread(`<p onclick="x()">hi</p>${' '.repeat(20_000)}`);
-    assert.deepEqual(findings.map((f) => f.attribute), ['onclick']);
+    assert.deepEqual(
+      findings.map((f) => f.attribute),
+      ['onclick'],
+    );
   });
 });

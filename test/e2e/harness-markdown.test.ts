@@ -14,7 +14,12 @@ function harnessReturning(value: unknown) {
 }
 
 async function load(app: ReturnType<typeof harnessReturning>['app'], widget: object) {
-  const res = await app.inject({ method: 'POST', url: '/api/dashboards', headers: JSON_TYPE, body: JSON.stringify(JSON.stringify({ widgets: [widget] })) });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/dashboards',
+    headers: JSON_TYPE,
+    body: JSON.stringify(JSON.stringify({ widgets: [widget] })),
+  });
   return res;
 }
 
@@ -68,7 +73,10 @@ describe('markdown rendering cannot stall the harness', () => {
       const res = await load(app, { type: 'text', properties: { markdown: '_a'.repeat(200_000) } });
       assert.equal(res.statusCode, 400);
       assert.deepEqual(res.json().validationMessages, [
-        { dataPath: '/widgets/0/properties/markdown', message: `The Markdown is 400000 characters long; at most ${MAX_MARKDOWN_LENGTH} are rendered.` },
+        {
+          dataPath: '/widgets/0/properties/markdown',
+          message: `The Markdown is 400000 characters long; at most ${MAX_MARKDOWN_LENGTH} are rendered.`,
+        },
       ]);
       assert.deepEqual((await app.inject({ url: '/api/dashboards' })).json(), []);
     } finally {
@@ -80,14 +88,19 @@ describe('markdown rendering cannot stall the harness', () => {
     const long = { markdown: 'x'.repeat(MAX_MARKDOWN_LENGTH + 1) };
     const widget = (await readCustom(long)).json();
     assert.equal(widget.html, '');
-    assert.deepEqual(widget.error, { type: 'MarkdownTooLarge', message: `The Markdown is ${MAX_MARKDOWN_LENGTH + 1} characters long; at most ${MAX_MARKDOWN_LENGTH} are rendered.` });
+    assert.deepEqual(widget.error, {
+      type: 'MarkdownTooLarge',
+      message: `The Markdown is ${MAX_MARKDOWN_LENGTH + 1} characters long; at most ${MAX_MARKDOWN_LENGTH} are rendered.`,
+    });
     const described = await readCustom(long, '/describe');
     assert.equal(described.statusCode, 200);
     assert.equal(described.json().error.type, 'MarkdownTooLarge');
   });
 
   it('still renders what the console shows: tables, strikethrough, links, raw HTML', async () => {
-    const res = await readText('| Metric | Value |\n|:--|--:|\n| p99 | **12** ms |\n| errors | ~~3~~ 0 |\n\nSee https://aws.amazon.com <b>now</b>');
+    const res = await readText(
+      '| Metric | Value |\n|:--|--:|\n| p99 | **12** ms |\n| errors | ~~3~~ 0 |\n\nSee https://aws.amazon.com <b>now</b>',
+    );
     const html: string = res.json().html;
     assert.match(html, /<table>\n<thead>\n<tr>\n<th style="text-align:left">Metric<\/th>\n<th style="text-align:right">Value<\/th>/);
     assert.match(html, /<td style="text-align:right"><strong>12<\/strong> ms<\/td>/);

@@ -52,38 +52,49 @@ describe('stored dashboards are bounded by bytes', () => {
 });
 
 describe('the dashboard budget bounds memory', () => {
-  it('with the defaults, a full budget of dashboards whose every widget is read grows RSS by less than 448 MiB, and the next dashboard gets 413', { timeout: 120_000 }, async () => {
-    const html = `<p>${'c'.repeat(200_000)}</p>`;
-    const { app, harness } = createHarnessApp({ web: false, functions: { functions: { f: { handler: () => html } } } });
-    const widgets = Array.from({ length: 100 }, (_, i) => ({ type: 'custom', x: 0, y: i, width: 6, height: 6, properties: { endpoint: 'f', params: { pad: 'p'.repeat(46_000), n: i } } }));
-    const text = JSON.stringify({ widgets });
-    const before = process.memoryUsage().rss;
-    let peak = 0;
-    const ids: string[] = [];
-    try {
-      for (;;) {
-        const res = await app.inject({ method: 'POST', url: '/api/dashboards', headers: JSON_TYPE, body: JSON.stringify(text) });
-        if (res.statusCode !== 201) {
-          assert.equal(res.statusCode, 413);
-          assert.equal(res.json().budget, 'maxDashboardBytes');
-          break;
+  it(
+    'with the defaults, a full budget of dashboards whose every widget is read grows RSS by less than 448 MiB, and the next dashboard gets 413',
+    { timeout: 120_000 },
+    async () => {
+      const html = `<p>${'c'.repeat(200_000)}</p>`;
+      const { app, harness } = createHarnessApp({ web: false, functions: { functions: { f: { handler: () => html } } } });
+      const widgets = Array.from({ length: 100 }, (_, i) => ({
+        type: 'custom',
+        x: 0,
+        y: i,
+        width: 6,
+        height: 6,
+        properties: { endpoint: 'f', params: { pad: 'p'.repeat(46_000), n: i } },
+      }));
+      const text = JSON.stringify({ widgets });
+      const before = process.memoryUsage().rss;
+      let peak = 0;
+      const ids: string[] = [];
+      try {
+        for (;;) {
+          const res = await app.inject({ method: 'POST', url: '/api/dashboards', headers: JSON_TYPE, body: JSON.stringify(text) });
+          if (res.statusCode !== 201) {
+            assert.equal(res.statusCode, 413);
+            assert.equal(res.json().budget, 'maxDashboardBytes');
+            break;
+          }
+          ids.push(res.json().id as string);
+          peak = Math.max(peak, process.memoryUsage().rss - before);
         }
-        ids.push(res.json().id as string);
-        peak = Math.max(peak, process.memoryUsage().rss - before);
-      }
-      assert.equal(ids.length, 7, 'seven 4.7 MB dashboards fit in 32 MiB');
-      for (const id of ids) {
-        for (let i = 0; i < widgets.length; i++) {
-          assert.equal((await app.inject({ url: `/api/dashboards/${id}/widgets/${i}` })).statusCode, 200);
-          if (i % 10 === 0) peak = Math.max(peak, process.memoryUsage().rss - before);
+        assert.equal(ids.length, 7, 'seven 4.7 MB dashboards fit in 32 MiB');
+        for (const id of ids) {
+          for (let i = 0; i < widgets.length; i++) {
+            assert.equal((await app.inject({ url: `/api/dashboards/${id}/widgets/${i}` })).statusCode, 200);
+            if (i % 10 === 0) peak = Math.max(peak, process.memoryUsage().rss - before);
+          }
         }
+        assert.equal((await app.inject({ url: '/api/dashboards' })).json().length, 7, 'nothing stored was dropped');
+        assert.ok(peak < 448 * 1024 * 1024, `RSS grew by ${(peak / 1024 / 1024).toFixed(0)} MiB`);
+      } finally {
+        await harness.close();
       }
-      assert.equal((await app.inject({ url: '/api/dashboards' })).json().length, 7, 'nothing stored was dropped');
-      assert.ok(peak < 448 * 1024 * 1024, `RSS grew by ${(peak / 1024 / 1024).toFixed(0)} MiB`);
-    } finally {
-      await harness.close();
-    }
-  });
+    },
+  );
 });
 
 describe("widget results are held to Lambda's 6 MB response limit", () => {
@@ -143,7 +154,10 @@ describe('an Invoke API target', () => {
       const outcome = await registry.invoke('anything', {});
       assert.equal(outcome.ok, false);
       assert.equal(outcome.error!.type, 'TargetUnreachable');
-      assert.match(outcome.error!.message, /answered 307 \(a redirect to http:\/\/localhost:\d+\/collect\); the harness does not follow redirects/);
+      assert.match(
+        outcome.error!.message,
+        /answered 307 \(a redirect to http:\/\/localhost:\d+\/collect\); the harness does not follow redirects/,
+      );
       assert.equal(elsewhere, 0);
     } finally {
       await registry.close();

@@ -12,7 +12,12 @@ const WIDGET = '<p>hi</p><a>Again</a><cwdb-action action="call" endpoint="echo">
 describe('nesting depth', () => {
   const { app, harness } = createHarnessApp({ web: false, functions: { functions: { echo: { handler: () => WIDGET } } } });
   const create = (paramsJson: string) =>
-    app.inject({ method: 'POST', url: '/api/dashboards', headers: JSON_TYPE, body: JSON.stringify(`{"widgets":[{"type":"custom","properties":{"endpoint":"echo","params":${paramsJson}}}]}`) });
+    app.inject({
+      method: 'POST',
+      url: '/api/dashboards',
+      headers: JSON_TYPE,
+      body: JSON.stringify(`{"widgets":[{"type":"custom","properties":{"endpoint":"echo","params":${paramsJson}}}]}`),
+    });
   let id: string;
 
   before(async () => {
@@ -36,8 +41,18 @@ describe('nesting depth', () => {
     assert.equal(created.statusCode, 201);
     const deepId = created.json().id;
     assert.equal((await create(nested(MAX_JSON_DEPTH - 3))).statusCode, 400);
-    for (const [method, path] of [['GET', 'widgets/0'], ['GET', 'widgets/0/actions'], ['POST', 'widgets/0/actions/0'], ['POST', 'refresh']] as const) {
-      const res = await app.inject({ method, url: `/api/dashboards/${deepId}/${path}`, headers: JSON_TYPE, body: method === 'POST' ? '{}' : undefined });
+    for (const [method, path] of [
+      ['GET', 'widgets/0'],
+      ['GET', 'widgets/0/actions'],
+      ['POST', 'widgets/0/actions/0'],
+      ['POST', 'refresh'],
+    ] as const) {
+      const res = await app.inject({
+        method,
+        url: `/api/dashboards/${deepId}/${path}`,
+        headers: JSON_TYPE,
+        body: method === 'POST' ? '{}' : undefined,
+      });
       assert.equal(res.statusCode, 200, `${method} ${path}: ${res.body.slice(0, 200)}`);
     }
   });

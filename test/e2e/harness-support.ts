@@ -10,7 +10,10 @@ const doc = openApiDocument() as Schema;
 function resolveRef(schema: Schema): Schema {
   let s = schema;
   while (typeof s.$ref === 'string') {
-    s = (s.$ref).replace(/^#\//, '').split('/').reduce((node: Schema, key: string) => node[key], doc);
+    s = s.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((node: Schema, key: string) => node[key], doc);
   }
   return s;
 }
@@ -29,10 +32,12 @@ export function schemaProblems(schema: Schema, value: unknown, at = ''): string[
   if (s.type !== undefined) {
     const types: string[] = Array.isArray(s.type) ? s.type : [s.type];
     const t = typeOf(value);
-    if (!types.includes(t) && !(t === 'integer' && types.includes('number'))) return [`${at || '/'}: expected ${types.join('|')}, got ${t}`];
+    if (!types.includes(t) && !(t === 'integer' && types.includes('number')))
+      return [`${at || '/'}: expected ${types.join('|')}, got ${t}`];
   }
   if ('const' in s && JSON.stringify(s.const) !== JSON.stringify(value)) out.push(`${at}: expected ${JSON.stringify(s.const)}`);
-  if (s.enum && !s.enum.some((e: unknown) => JSON.stringify(e) === JSON.stringify(value))) out.push(`${at}: ${JSON.stringify(value)} not in enum`);
+  if (s.enum && !s.enum.some((e: unknown) => JSON.stringify(e) === JSON.stringify(value)))
+    out.push(`${at}: ${JSON.stringify(value)} not in enum`);
   if (typeof value === 'number') {
     if (s.minimum !== undefined && value < s.minimum) out.push(`${at}: below ${s.minimum}`);
     if (s.maximum !== undefined && value > s.maximum) out.push(`${at}: above ${s.maximum}`);
@@ -87,7 +92,10 @@ export function assertDocumented(method: string, url: string, status: number, co
   }
   const media = (contentType ?? '').split(';')[0]!.trim();
   const entry = response.content[media];
-  assert.ok(entry, `${method} ${op.template} ${status}: content type ${media} is not documented (${Object.keys(response.content).join(', ')})`);
+  assert.ok(
+    entry,
+    `${method} ${op.template} ${status}: content type ${media} is not documented (${Object.keys(response.content).join(', ')})`,
+  );
   const problems = schemaProblems(entry.schema, JSON.parse(body));
   assert.deepEqual(problems, [], `${method} ${path} ${status} does not fit its schema: ${problems.join('; ')}`);
 }
@@ -153,7 +161,11 @@ export const testFunctions: FunctionsConfig = {
         return '<p>chatty</p>';
       },
     },
-    boom: { handler: async () => { throw new TypeError('broken widget'); } },
+    boom: {
+      handler: async () => {
+        throw new TypeError('broken widget');
+      },
+    },
   },
 };
 

@@ -55,10 +55,13 @@ describe('trellis harness --template', { timeout: 120_000 }, () => {
       assert.deepEqual([word, name, file], ['dashboard', 'service-status', 'examples/lambda-widget/template.yaml']);
       const client = new HarnessClient(lines[0]!.split(' ').pop()!, { fetch: checkingFetch });
       const dash = await client.getDashboard(id!);
-      assert.deepEqual(dash.widgets.map((w) => [w.type, w.title, w.endpoint]), [
-        ['custom', 'Service status', ARN],
-        ['custom', 'Failing services', ARN],
-      ]);
+      assert.deepEqual(
+        dash.widgets.map((w) => [w.type, w.title, w.endpoint]),
+        [
+          ['custom', 'Service status', ARN],
+          ['custom', 'Failing services', ARN],
+        ],
+      );
       const widget = await client.readWidget(id!, 0);
       assert.equal(widget.error, null, JSON.stringify(widget.error));
       assert.match(widget.html, /Services in eu-west-1/);
@@ -72,7 +75,9 @@ describe('trellis harness --template', { timeout: 120_000 }, () => {
 
   it('says what exists only in AWS on stderr and runs the rest; --parameter, --region, --account-id and --stack-name shape the stack', async () => {
     const template = join(work, 'stack.yaml');
-    writeFileSync(template, `Parameters:
+    writeFileSync(
+      template,
+      `Parameters:
   Greeting: { Type: String, Default: Hello }
 Resources:
   Widget:
@@ -92,9 +97,23 @@ Resources:
     Properties:
       DashboardName: !Sub '\${AWS::StackName}-board'
       DashboardBody: !Sub '{"widgets":[{"type":"custom","width":6,"height":3,"properties":{"endpoint":"\${Widget.Arn}","params":{"name":"Ada"}}}]}'
-`);
+`,
+    );
     const { child, lines, exited } = await startCli(
-      ['--template', template, '--parameter', 'Greeting=Hi', '--region', 'eu-west-1', '--account-id', '111122223333', '--stack-name', 'ops', '--port', '0'],
+      [
+        '--template',
+        template,
+        '--parameter',
+        'Greeting=Hi',
+        '--region',
+        'eu-west-1',
+        '--account-id',
+        '111122223333',
+        '--stack-name',
+        'ops',
+        '--port',
+        '0',
+      ],
       2,
     );
     try {
@@ -108,7 +127,10 @@ Resources:
     }
     const { code, stderr } = await exited;
     assert.equal(code, 0, stderr);
-    assert.match(stderr, /trellis harness: .*stack\.yaml:15:18: Resources\.Widget\.Properties\.Environment\.Variables\.TOKEN: the dynamic reference \{\{resolve:ssm:…\}\} .*; TOKEN is left out of the function's environment\n/);
+    assert.match(
+      stderr,
+      /trellis harness: .*stack\.yaml:15:18: Resources\.Widget\.Properties\.Environment\.Variables\.TOKEN: the dynamic reference \{\{resolve:ssm:…\}\} .*; TOKEN is left out of the function's environment\n/,
+    );
   });
 
   it('refuses a function configured by both the functions file and a template, naming both', () => {

@@ -24,7 +24,10 @@ function makeProject(): string {
   mkdirSync(join(dir, 'other'));
   writeHello(dir, 'v1');
   writeFileSync(join(dir, 'widgets', 'lib', 'words.js'), `exports.greeting = 'Hello';\n`);
-  writeFileSync(join(dir, 'other', 'stay.js'), `const loadedAt = process.pid;\nexports.handler = async () => '<p class="stay">' + loadedAt + '</p>';\n`);
+  writeFileSync(
+    join(dir, 'other', 'stay.js'),
+    `const loadedAt = process.pid;\nexports.handler = async () => '<p class="stay">' + loadedAt + '</p>';\n`,
+  );
   writeFileSync(
     join(dir, 'functions.json'),
     JSON.stringify({ functions: { hello: { handler: 'widgets/hello.handler' }, stay: { handler: 'other/stay.handler' } } }),
@@ -42,7 +45,14 @@ function writeHello(dir: string, version: string): void {
 const DASHBOARD = {
   widgets: [
     { type: 'custom', x: 0, y: 0, width: 12, height: 4, properties: { endpoint: 'hello', title: 'Hello' } },
-    { type: 'custom', x: 12, y: 0, width: 12, height: 4, properties: { endpoint: 'arn:aws:lambda:eu-west-1:111122223333:function:stay', title: 'Stay' } },
+    {
+      type: 'custom',
+      x: 12,
+      y: 0,
+      width: 12,
+      height: 4,
+      properties: { endpoint: 'arn:aws:lambda:eu-west-1:111122223333:function:stay', title: 'Stay' },
+    },
   ],
 };
 
@@ -91,7 +101,10 @@ describe('trellis harness --watch', { timeout: 120_000 }, () => {
     await new Promise((r) => setTimeout(r, 300));
     writeFileSync(join(dir, 'widgets', 'lib', 'words.js'), `exports.greeting = 'Bonjour';\n`);
     const answer = await client.changes(seq, 10);
-    assert.deepEqual(answer.changes.map((c) => c.files), [[join(dir, 'widgets', 'lib', 'words.js')]]);
+    assert.deepEqual(
+      answer.changes.map((c) => c.files),
+      [[join(dir, 'widgets', 'lib', 'words.js')]],
+    );
     assert.equal((await client.readWidget(id, 0)).html, '<p class="hello">Bonjour v2</p>');
   });
 
@@ -116,12 +129,23 @@ describe('trellis harness --watch', { timeout: 120_000 }, () => {
     const plain = await startHarness({ port: 0, functions: { functions: { x: { handler: () => 'x' } } } });
     try {
       const started = Date.now();
-      assert.deepEqual(await new HarnessClient(plain.url, { fetch: checkingFetch }).changes(0, 30), { watching: false, seq: 0, changes: [] });
+      assert.deepEqual(await new HarnessClient(plain.url, { fetch: checkingFetch }).changes(0, 30), {
+        watching: false,
+        seq: 0,
+        changes: [],
+      });
       assert.ok(Date.now() - started < 5_000);
     } finally {
       await plain.close();
     }
-    await assert.rejects(startHarness({ port: 0, functions: { invoke: async () => ({ ok: true, value: '', logs: '', durationMs: 0, awsRequestId: '' }) }, watch: true }), /watch needs "functions" to be a functions configuration/);
+    await assert.rejects(
+      startHarness({
+        port: 0,
+        functions: { invoke: async () => ({ ok: true, value: '', logs: '', durationMs: 0, awsRequestId: '' }) },
+        watch: true,
+      }),
+      /watch needs "functions" to be a functions configuration/,
+    );
   });
 
   it('close() answers a client that is waiting for a change and does not wait for it', async () => {
@@ -141,9 +165,23 @@ describe('trellis harness --watch', { timeout: 120_000 }, () => {
 describe('trellis harness --watch from the command line', { timeout: 60_000 }, () => {
   it('says what it watches and which function it restarted, on stderr', async () => {
     const dir = makeProject();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'packages/harness/src/cli/main.ts', 'harness', '--functions', join(dir, 'functions.json'), '--port', '0', '--watch'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'packages/harness/src/cli/main.ts',
+        'harness',
+        '--functions',
+        join(dir, 'functions.json'),
+        '--port',
+        '0',
+        '--watch',
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
     const errLines: string[] = [];
     const waitErr = (pattern: RegExp) =>

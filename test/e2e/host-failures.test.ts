@@ -69,7 +69,12 @@ describe('Node host failures', { timeout: 20_000 }, () => {
 
 describe('an idle connection', () => {
   it('is answered 408 Request Timeout, not 400', async () => {
-    const server = createNodeServer(async () => { throw new Error('no request should reach the app'); }, { onError: () => {} });
+    const server = createNodeServer(
+      async () => {
+        throw new Error('no request should reach the app');
+      },
+      { onError: () => {} },
+    );
     const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {

@@ -9,13 +9,26 @@ function raw(port: number, payload: string, until?: RegExp, timeoutMs = 5000): P
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let data = '';
-    const timer = setTimeout(() => { socket.destroy(); reject(new Error(`no answer within ${timeoutMs} ms; got ${JSON.stringify(data)}`)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no answer within ${timeoutMs} ms; got ${JSON.stringify(data)}`));
+    }, timeoutMs);
     socket.on('data', (chunk) => {
       data += chunk.toString('latin1');
-      if (until?.test(data)) { clearTimeout(timer); socket.destroy(); resolve(data); }
+      if (until?.test(data)) {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(data);
+      }
     });
-    socket.on('close', () => { clearTimeout(timer); resolve(data); });
-    socket.on('error', (e) => { clearTimeout(timer); reject(e); });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(data);
+    });
+    socket.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
     socket.write(payload);
   });
 }
@@ -27,8 +40,20 @@ describe('Node host', () => {
 
   before(async () => {
     app = createApp({ bodyLimit: 1024 });
-    app.filter({ name: 'gate', order: 150, run(ctx, next) { if (ctx.request.headers.get('x-refuse')) ctx.refuse(429, problem(429, 'refused early'), { 'retry-after': '1' }); return next(); } });
-    app.route(route('POST', '/upload', (ctx) => { handled++; return { got: ctx.body }; }));
+    app.filter({
+      name: 'gate',
+      order: 150,
+      run(ctx, next) {
+        if (ctx.request.headers.get('x-refuse')) ctx.refuse(429, problem(429, 'refused early'), { 'retry-after': '1' });
+        return next();
+      },
+    });
+    app.route(
+      route('POST', '/upload', (ctx) => {
+        handled++;
+        return { got: ctx.body };
+      }),
+    );
     app.route(route('GET', '/hello', () => ({ hello: 'world' })));
     app.route(route('GET', '/bad-header', () => reply('x', { headers: { 'x-broken': 'line\nbreak' } })));
     app.services.addValue(Logger, { warn() {}, error() {} });
@@ -43,7 +68,11 @@ describe('Node host', () => {
   });
 
   it('answers a decided request at once although its announced 10 MB body never comes', async () => {
-    const answer = await raw(address.port, 'POST /upload HTTP/1.1\r\nHost: x\r\nX-Refuse: 1\r\nContent-Type: application/json\r\nContent-Length: 10485760\r\n\r\n', /"status":429\}/);
+    const answer = await raw(
+      address.port,
+      'POST /upload HTTP/1.1\r\nHost: x\r\nX-Refuse: 1\r\nContent-Type: application/json\r\nContent-Length: 10485760\r\n\r\n',
+      /"status":429\}/,
+    );
     assert.match(answer, /^HTTP\/1\.1 429 /);
     assert.match(answer, /retry-after: 1/i);
     assert.match(answer, /connection: close/i);
@@ -51,32 +80,54 @@ describe('Node host', () => {
   });
 
   it('refuses instead of sending 100 Continue', async () => {
-    const answer = await raw(address.port, 'POST /upload HTTP/1.1\r\nHost: x\r\nX-Refuse: 1\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 10485760\r\n\r\n', /"status":429\}/);
+    const answer = await raw(
+      address.port,
+      'POST /upload HTTP/1.1\r\nHost: x\r\nX-Refuse: 1\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 10485760\r\n\r\n',
+      /"status":429\}/,
+    );
     assert.doesNotMatch(answer, /100 Continue/);
     assert.match(answer, /^HTTP\/1\.1 429 /);
   });
 
   it('sends 100 Continue when the body is wanted, and reads it', async () => {
-    const answer = await raw(address.port, 'POST /upload HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 7\r\nConnection: close\r\n\r\n{"a":1}', /\{"got":\{"a":1\}\}/);
+    const answer = await raw(
+      address.port,
+      'POST /upload HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 7\r\nConnection: close\r\n\r\n{"a":1}',
+      /\{"got":\{"a":1\}\}/,
+    );
     assert.match(answer, /^HTTP\/1\.1 100 Continue/);
     assert.match(answer, /HTTP\/1\.1 200 OK/);
   });
 
   it('413 for a body over the limit, announced or chunked, without reading it all', async () => {
-    const announced = await raw(address.port, 'POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n', /"status":413/);
+    const announced = await raw(
+      address.port,
+      'POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n',
+      /"status":413/,
+    );
     assert.match(announced, /^HTTP\/1\.1 413 /);
     const chunk = 'x'.repeat(800);
-    const chunked = await raw(address.port, `POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n${(800).toString(16)}\r\n${chunk}\r\n${(800).toString(16)}\r\n${chunk}\r\n`, /"status":413/);
+    const chunked = await raw(
+      address.port,
+      `POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n${(800).toString(16)}\r\n${chunk}\r\n${(800).toString(16)}\r\n${chunk}\r\n`,
+      /"status":413/,
+    );
     assert.match(chunked, /^HTTP\/1\.1 413 /);
   });
 
   it('malformed requests get 4xx problems and the server keeps serving', async () => {
     const cases: [string, RegExp][] = [
-      ['POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5\r\nConnection: close\r\n\r\n{bad}', /^HTTP\/1\.1 400 [\s\S]*not valid JSON/],
+      [
+        'POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5\r\nConnection: close\r\n\r\n{bad}',
+        /^HTTP\/1\.1 400 [\s\S]*not valid JSON/,
+      ],
       ['GET /hello%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', /^HTTP\/1\.1 400 /],
       [`GET /hello HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, /^HTTP\/1\.1 431 /],
       ['GARBAGE\r\n\r\n', /^HTTP\/1\.1 400 /],
-      ['POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/xml\r\nContent-Length: 3\r\nConnection: close\r\n\r\n<a/', /^HTTP\/1\.1 415 /],
+      [
+        'POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/xml\r\nContent-Length: 3\r\nConnection: close\r\n\r\n<a/',
+        /^HTTP\/1\.1 415 /,
+      ],
       ['GET /missing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', /^HTTP\/1\.1 404 [\s\S]*application\/problem\+json/],
       ['DELETE /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', /^HTTP\/1\.1 405 [\s\S]*allow: GET, HEAD/i],
     ];
@@ -103,7 +154,13 @@ describe('Node host', () => {
     const gate = new Promise<void>((r) => (release = r));
     let started!: () => void;
     const startedP = new Promise<void>((r) => (started = r));
-    slowApp.route(route('GET', '/slow', async () => { started(); await gate; return 'done'; }));
+    slowApp.route(
+      route('GET', '/slow', async () => {
+        started();
+        await gate;
+        return 'done';
+      }),
+    );
     const { url } = await slowApp.listen();
     const pending = fetch(`${url}/slow`).then((r) => r.text());
     await startedP;

@@ -58,6 +58,11 @@ describe('the Lambda API example as SAM builds it', { timeout: 120_000 }, () => 
     assert.equal(run.status, 0, run.stderr);
     const result = JSON.parse(run.stdout);
     assert.equal(result.statusCode, 200);
-    assert.deepEqual(JSON.parse(result.body), { subject: 'ana', sourceIp: '203.0.113.77', requestId: 'JKJaXmPLvHcESHA=', stage: '$default' });
+    assert.deepEqual(JSON.parse(result.body), {
+      subject: 'ana',
+      sourceIp: '203.0.113.77',
+      requestId: 'JKJaXmPLvHcESHA=',
+      stage: '$default',
+    });
   });
 });

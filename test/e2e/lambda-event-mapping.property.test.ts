@@ -12,9 +12,19 @@ function app() {
   const a = createApp();
   // Query values by name: API Gateway 1.0 and load balancers hand them over grouped by name.
   const byName = (query: URLSearchParams) => Object.fromEntries([...new Set(query.keys())].sort().map((k) => [k, query.getAll(k)]));
-  const seen = (ctx: ExecutionContext) => ({ name: ctx.params.name, query: byName(ctx.request.query), note: ctx.request.headers.get('x-note') ?? null });
+  const seen = (ctx: ExecutionContext) => ({
+    name: ctx.params.name,
+    query: byName(ctx.request.query),
+    note: ctx.request.headers.get('x-note') ?? null,
+  });
   a.route(route('GET', '/items/:name', seen));
-  a.route(route('POST', '/bytes', (ctx) => reply(Buffer.from(String(ctx.body), 'base64'), { headers: { 'content-type': ctx.request.headers.get('x-type') ?? 'application/octet-stream' } })));
+  a.route(
+    route('POST', '/bytes', (ctx) =>
+      reply(Buffer.from(String(ctx.body), 'base64'), {
+        headers: { 'content-type': ctx.request.headers.get('x-type') ?? 'application/octet-stream' },
+      }),
+    ),
+  );
   return a;
 }
 
@@ -27,18 +37,24 @@ describe('event mapping agrees with inject()', () => {
     const direct = app();
     const handler = lambdaHandler(app());
     await fc.assert(
-      fc.asyncProperty(segment, fc.array(fc.tuple(fc.constantFrom('a', 'b', 'x y'), queryValue), { maxLength: 3 }), headerValue, fc.constantFrom(...FIXTURE_KINDS), async (name, pairs, note, kind) => {
-        const path = `/items/${encodeURIComponent(name)}`;
-        const query = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-        const expected = await direct.inject({ url: query ? `${path}?${query}` : path, headers: { 'x-note': note } });
-        // Repeated names in a single-value map keep only the last value: those front doors cannot carry more.
-        const singleValued = kind === 'alb';
-        const names = pairs.map(([k]) => k);
-        fc.pre(!singleValued || new Set(names).size === names.length);
-        const got = readResult(await handler(httpEvent(kind, { path, query, headers: { 'x-note': note } })));
-        assert.equal(got.statusCode, expected.statusCode);
-        assert.deepEqual(JSON.parse(got.body), expected.json());
-      }),
+      fc.asyncProperty(
+        segment,
+        fc.array(fc.tuple(fc.constantFrom('a', 'b', 'x y'), queryValue), { maxLength: 3 }),
+        headerValue,
+        fc.constantFrom(...FIXTURE_KINDS),
+        async (name, pairs, note, kind) => {
+          const path = `/items/${encodeURIComponent(name)}`;
+          const query = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+          const expected = await direct.inject({ url: query ? `${path}?${query}` : path, headers: { 'x-note': note } });
+          // Repeated names in a single-value map keep only the last value: those front doors cannot carry more.
+          const singleValued = kind === 'alb';
+          const names = pairs.map(([k]) => k);
+          fc.pre(!singleValued || new Set(names).size === names.length);
+          const got = readResult(await handler(httpEvent(kind, { path, query, headers: { 'x-note': note } })));
+          assert.equal(got.statusCode, expected.statusCode);
+          assert.deepEqual(JSON.parse(got.body), expected.json());
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -46,12 +62,22 @@ describe('event mapping agrees with inject()', () => {
   it('binary response bodies come back byte for byte, whatever their type', async () => {
     const handler = lambdaHandler(app());
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 64 }), fc.constantFrom('application/octet-stream', 'image/png', 'text/plain', 'application/json'), fc.constantFrom(...FIXTURE_KINDS), async (bytes, type, kind) => {
-        const event = httpEvent(kind, { method: 'POST', path: '/bytes', headers: { 'content-type': 'text/plain', 'x-type': type }, body: Buffer.from(bytes).toString('base64') });
-        const out = readResult(await handler(event));
-        assert.equal(out.statusCode, 200);
-        assert.deepEqual(out.rawBody, Buffer.from(bytes));
-      }),
+      fc.asyncProperty(
+        fc.uint8Array({ minLength: 1, maxLength: 64 }),
+        fc.constantFrom('application/octet-stream', 'image/png', 'text/plain', 'application/json'),
+        fc.constantFrom(...FIXTURE_KINDS),
+        async (bytes, type, kind) => {
+          const event = httpEvent(kind, {
+            method: 'POST',
+            path: '/bytes',
+            headers: { 'content-type': 'text/plain', 'x-type': type },
+            body: Buffer.from(bytes).toString('base64'),
+          });
+          const out = readResult(await handler(event));
+          assert.equal(out.statusCode, 200);
+          assert.deepEqual(out.rawBody, Buffer.from(bytes));
+        },
+      ),
       { numRuns: 150 },
     );
   });

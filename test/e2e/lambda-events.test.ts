@@ -52,9 +52,13 @@ describe('what the app sees of each event kind', () => {
     assert.deepEqual(seen.invocation.authorizer.claims, { sub: '7d9e2c1a-user', email: 'ana@example.com', 'cognito:groups': 'admins' });
   });
 
-  it('the source address as an IP address alone: sam local\'s `192.168.0.1/32` loses its prefix, a value that is no address is none', async () => {
+  it("the source address as an IP address alone: sam local's `192.168.0.1/32` loses its prefix, a value that is no address is none", async () => {
     const handler = lambdaHandler(echoApp());
-    for (const [kind, given, expected] of [['http-api', '192.168.0.1/32', '192.168.0.1'], ['rest-api', '192.168.0.1/32', '192.168.0.1'], ['http-api', 'unknown', null]] as const) {
+    for (const [kind, given, expected] of [
+      ['http-api', '192.168.0.1/32', '192.168.0.1'],
+      ['rest-api', '192.168.0.1/32', '192.168.0.1'],
+      ['http-api', 'unknown', null],
+    ] as const) {
       const event = fixture(kind);
       if (kind === 'http-api') event.requestContext.http.sourceIp = given;
       else event.requestContext.identity.sourceIp = given;
@@ -67,10 +71,20 @@ describe('what the app sees of each event kind', () => {
   it('a body marked isBase64Encoded must be base64: anything else is a 400 naming base64, through every event kind', async () => {
     const handler = lambdaHandler(echoApp());
     for (const kind of FIXTURE_KINDS) {
-      const good = httpEvent(kind, { method: 'POST', path: '/orders/1', headers: { 'content-type': 'application/json' }, body: Buffer.from('{"got":"Hello"}') });
+      const good = httpEvent(kind, {
+        method: 'POST',
+        path: '/orders/1',
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from('{"got":"Hello"}'),
+      });
       assert.deepEqual(JSON.parse(readResult(await handler(good)).body).body, { got: 'Hello' }, kind);
       for (const bad of ['SGVsbG8@@@###', 'eyJnb3QiOiJIZWxsbyJ9\n', 'eyJnb3QiOiJIZWxsbyJ9=x', 'abc']) {
-        const event = httpEvent(kind, { method: 'POST', path: '/orders/1', headers: { 'content-type': 'application/json' }, body: Buffer.from('{}') });
+        const event = httpEvent(kind, {
+          method: 'POST',
+          path: '/orders/1',
+          headers: { 'content-type': 'application/json' },
+          body: Buffer.from('{}'),
+        });
         event.body = bad;
         const out = readResult(await handler(event));
         assert.equal(out.statusCode, 400, `${kind} ${JSON.stringify(bad)}`);
@@ -89,7 +103,11 @@ describe('what the app sees of each event kind', () => {
     for (const kind of FIXTURE_KINDS) {
       const out = readResult(await handler(httpEvent(kind, { path: '/orders/1', headers: { 'x-big': big } })));
       assert.equal(out.statusCode, 431, kind);
-      assert.equal(readResult(await handler(httpEvent(kind, { path: '/orders/1', headers: { 'x-small': 'a'.repeat(8_000) } }))).statusCode, 200, kind);
+      assert.equal(
+        readResult(await handler(httpEvent(kind, { path: '/orders/1', headers: { 'x-small': 'a'.repeat(8_000) } }))).statusCode,
+        200,
+        kind,
+      );
     }
     const strict = createApp({ maxHeaderSize: 8192 });
     strict.route(route('GET', '/', () => 'ok'));
@@ -101,23 +119,75 @@ describe('what the app sees of each event kind', () => {
   it('a hand-typed event with a field of the wrong type fails with a TypeError naming the field', async () => {
     const handler = lambdaHandler(echoApp());
     const cases: [Parameters<typeof fixture>[0], (e: any) => void, RegExp][] = [
-      ['http-api', (e) => { e.headers = 'accept: */*'; }, /^The API Gateway HTTP API event's headers must be an object of strings, not a string\.$/],
-      ['http-api', (e) => { e.cookies = 'a=b'; }, /HTTP API event's cookies must be an array of strings, not a string/],
-      ['http-api', (e) => { e.requestContext.http.sourceIp = 7; }, /requestContext\.http\.sourceIp must be a string, not a number/],
-      ['function-url', (e) => { e.rawQueryString = { a: 1 }; }, /function URL event's rawQueryString must be a string, not an object/],
-      ['rest-api', (e) => { e.multiValueHeaders = { accept: '*/*' }; }, /REST API event's multiValueHeaders\["accept"\] must be an array of strings, not a string/],
-      ['rest-api', (e) => { e.body = 5; }, /REST API event's body must be a string, not a number/],
-      ['rest-api', (e) => { e.isBase64Encoded = 'true'; }, /isBase64Encoded must be a boolean, not a string/],
-      ['alb', (e) => { e.queryStringParameters = ['a']; }, /load balancer event's queryStringParameters must be an object of strings, not an array/],
+      [
+        'http-api',
+        (e) => {
+          e.headers = 'accept: */*';
+        },
+        /^The API Gateway HTTP API event's headers must be an object of strings, not a string\.$/,
+      ],
+      [
+        'http-api',
+        (e) => {
+          e.cookies = 'a=b';
+        },
+        /HTTP API event's cookies must be an array of strings, not a string/,
+      ],
+      [
+        'http-api',
+        (e) => {
+          e.requestContext.http.sourceIp = 7;
+        },
+        /requestContext\.http\.sourceIp must be a string, not a number/,
+      ],
+      [
+        'function-url',
+        (e) => {
+          e.rawQueryString = { a: 1 };
+        },
+        /function URL event's rawQueryString must be a string, not an object/,
+      ],
+      [
+        'rest-api',
+        (e) => {
+          e.multiValueHeaders = { accept: '*/*' };
+        },
+        /REST API event's multiValueHeaders\["accept"\] must be an array of strings, not a string/,
+      ],
+      [
+        'rest-api',
+        (e) => {
+          e.body = 5;
+        },
+        /REST API event's body must be a string, not a number/,
+      ],
+      [
+        'rest-api',
+        (e) => {
+          e.isBase64Encoded = 'true';
+        },
+        /isBase64Encoded must be a boolean, not a string/,
+      ],
+      [
+        'alb',
+        (e) => {
+          e.queryStringParameters = ['a'];
+        },
+        /load balancer event's queryStringParameters must be an object of strings, not an array/,
+      ],
     ];
     for (const [kind, damage, message] of cases) {
       const event = fixture(kind);
       damage(event);
-      await assert.rejects(handler(event), (error: Error) => error instanceof TypeError && message.test(error.message), `${kind}: ${message}`);
+      await assert.rejects(
+        handler(event),
+        (error: Error) => error instanceof TypeError && message.test(error.message),
+        `${kind}: ${message}`,
+      );
     }
   });
 
-  it('a REST Lambda authorizer\'s context and principal are read apart from claims', async () => {
+  it("a REST Lambda authorizer's context and principal are read apart from claims", async () => {
     const event = fixture('rest-api');
     event.requestContext.authorizer = { principalId: 'user|a1', tenant: 'acme', integrationLatency: 12 };
     const seen = JSON.parse(readResult(await lambdaHandler(echoApp())(event)).body);
@@ -134,7 +204,10 @@ describe('what the app sees of each event kind', () => {
     assert.equal(seen.invocation.kind, 'api-gateway-http');
     assert.equal(seen.invocation.requestId, 'JKJaXmPLvHcESHA=');
     assert.equal(seen.invocation.stage, '$default');
-    assert.deepEqual(seen.invocation.authorizer, { claims: { sub: 'user-17', iss: 'https://issuer.example.com', scope: 'orders:read' }, scopes: ['orders:read'] });
+    assert.deepEqual(seen.invocation.authorizer, {
+      claims: { sub: 'user-17', iss: 'https://issuer.example.com', scope: 'orders:read' },
+      scopes: ['orders:read'],
+    });
   });
 
   it('HTTP API with a named stage: the stage leaves rawPath; a path that only starts like it stays', async () => {
@@ -177,7 +250,12 @@ describe('what the app sees of each event kind', () => {
       const handler = lambdaHandler(echoApp());
       const json = { note: 'héllo ✓' };
       for (const body of [JSON.stringify(json), Buffer.from(JSON.stringify(json))]) {
-        const event = httpEvent(kind, { method: 'POST', path: '/orders/9', headers: { 'content-type': 'application/json', 'content-length': '3' }, body });
+        const event = httpEvent(kind, {
+          method: 'POST',
+          path: '/orders/9',
+          headers: { 'content-type': 'application/json', 'content-length': '3' },
+          body,
+        });
         const seen = JSON.parse(readResult(await handler(event)).body);
         assert.deepEqual(seen.body, json);
         assert.equal(seen.headers['content-length'], String(Buffer.byteLength(JSON.stringify(json))));
@@ -196,9 +274,13 @@ describe('what each gateway gets back', () => {
     const a = createApp();
     a.route(
       route('GET', '/png', () => reply(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff]), { headers: { 'content-type': 'image/png' } })),
-      route('GET', '/gz', () => reply(Buffer.from('not really gzip'), { headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' } })),
+      route('GET', '/gz', () =>
+        reply(Buffer.from('not really gzip'), { headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' } }),
+      ),
       route('GET', '/untyped', () => reply(Buffer.from([0xc3, 0x28]), { headers: { 'content-type': '' } })),
-      route('GET', '/cookies', () => reply({ ok: true }, { headers: { 'set-cookie': ['a=1; Path=/', 'b=2; HttpOnly'], vary: ['accept', 'origin'] } })),
+      route('GET', '/cookies', () =>
+        reply({ ok: true }, { headers: { 'set-cookie': ['a=1; Path=/', 'b=2; HttpOnly'], vary: ['accept', 'origin'] } }),
+      ),
       route('GET', '/text', () => 'plain ✓'),
     );
     return a;
@@ -277,8 +359,13 @@ describe('base path, app making and refusals', () => {
     const handler = lambdaHandler(echoApp(), { basePath: '/v1' });
     assert.equal(JSON.parse(readResult(await handler(httpEvent('rest-api', { path: '/v1/orders/3' }))).body).path, '/orders/3');
     assert.equal(readResult(await handler(httpEvent('rest-api', { path: '/v10/orders/3' }))).statusCode, 404);
-    assert.equal(JSON.parse(readResult(await handler(httpEvent('rest-api', { path: '/orders/3' }))).body).path, '/orders/3', 'absent: nothing to remove');
-    for (const bad of ['v1', '/v1/', 42]) assert.throws(() => lambdaHandler(echoApp(), { basePath: bad as string }), /basePath is a path prefix/);
+    assert.equal(
+      JSON.parse(readResult(await handler(httpEvent('rest-api', { path: '/orders/3' }))).body).path,
+      '/orders/3',
+      'absent: nothing to remove',
+    );
+    for (const bad of ['v1', '/v1/', 42])
+      assert.throws(() => lambdaHandler(echoApp(), { basePath: bad as string }), /basePath is a path prefix/);
   });
 
   it('an app factory runs once, on the first event; a failed one is tried again on the next', async () => {
@@ -294,7 +381,10 @@ describe('base path, app making and refusals', () => {
     });
     await assert.rejects(handler(fixture('http-api')), /secret not readable yet/);
     const results = await Promise.all([handler(fixture('http-api')), handler(fixture('rest-api')), handler(fixture('alb'))]);
-    assert.deepEqual(results.map((r) => r.statusCode), [200, 200, 200]);
+    assert.deepEqual(
+      results.map((r) => r.statusCode),
+      [200, 200, 200],
+    );
     await handler(fixture('function-url'));
     assert.equal(made, 2);
     await assert.rejects(lambdaHandler((() => ({})) as never)(fixture('http-api')), /must return an App/);
@@ -303,14 +393,24 @@ describe('base path, app making and refusals', () => {
 
   it('an app is built when the handler is made: a route conflict shows at init, not on the first event', () => {
     const app = createApp();
-    app.route(route('GET', '/a', () => 1), route('GET', '/a', () => 2));
+    app.route(
+      route('GET', '/a', () => 1),
+      route('GET', '/a', () => 2),
+    );
     assert.throws(() => lambdaHandler(app));
   });
 
   it('events that are not HTTP events are refused with a TypeError naming the kinds answered', async () => {
     const handler = lambdaHandler(echoApp());
     const sqs = { Records: [{ eventSource: 'aws:sqs', body: '{}' }] };
-    const notHttp = [sqs, null, 'GET /', { requestContext: {} }, { version: '2.0', requestContext: { http: {} }, rawPath: '/' }, { requestContext: { elb: {} } }];
+    const notHttp = [
+      sqs,
+      null,
+      'GET /',
+      { requestContext: {} },
+      { version: '2.0', requestContext: { http: {} }, rawPath: '/' },
+      { requestContext: { elb: {} } },
+    ];
     for (const event of notHttp) {
       await assert.rejects(handler(event as never), (error: Error) => {
         assert.ok(error instanceof TypeError);

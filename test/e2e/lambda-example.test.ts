@@ -16,8 +16,13 @@ describe('the Lambda API example', () => {
 
   const ssm = mockClient(SSMClient);
   before(async () => {
-    const keys = { 'key-ana': { subject: 'ana', grants: ['orders:read', 'orders:write'] }, 'key-bob': { subject: 'bob', grants: ['orders:read'] } };
-    ssm.on(GetParameterCommand, { Name: '/orders-api/api-keys', WithDecryption: true }).resolves({ Parameter: { Value: JSON.stringify(keys) } });
+    const keys = {
+      'key-ana': { subject: 'ana', grants: ['orders:read', 'orders:write'] },
+      'key-bob': { subject: 'bob', grants: ['orders:read'] },
+    };
+    ssm
+      .on(GetParameterCommand, { Name: '/orders-api/api-keys', WithDecryption: true })
+      .resolves({ Parameter: { Value: JSON.stringify(keys) } });
     process.env.API_KEYS_PARAMETER = '/orders-api/api-keys';
     delete process.env.REDIS_URL;
     ({ handler } = (await import('../../examples/lambda-api/handler.js')) as { handler: Handler });
@@ -42,13 +47,27 @@ describe('the Lambda API example', () => {
   });
 
   it('creates and reads orders by grant; a caller without the write grant gets 403', async () => {
-    const created = await call({ method: 'POST', path: '/orders', headers: { 'x-api-key': 'key-ana', 'content-type': 'application/json' }, body: JSON.stringify({ item: 'tea', quantity: 3 }) });
+    const created = await call({
+      method: 'POST',
+      path: '/orders',
+      headers: { 'x-api-key': 'key-ana', 'content-type': 'application/json' },
+      body: JSON.stringify({ item: 'tea', quantity: 3 }),
+    });
     assert.equal(created.statusCode, 201);
     const order = JSON.parse(created.body);
     assert.equal(created.headers.location, `/orders/${order.id}`);
     assert.deepEqual(JSON.parse((await call({ path: `/orders/${order.id}`, headers: { 'x-api-key': 'key-ana' } })).body), order);
-    assert.equal((await call({ path: `/orders/${order.id}`, headers: { 'x-api-key': 'key-bob' } })).statusCode, 404, 'orders are per owner');
-    const refused = await call({ method: 'POST', path: '/orders', headers: { 'x-api-key': 'key-bob', 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(
+      (await call({ path: `/orders/${order.id}`, headers: { 'x-api-key': 'key-bob' } })).statusCode,
+      404,
+      'orders are per owner',
+    );
+    const refused = await call({
+      method: 'POST',
+      path: '/orders',
+      headers: { 'x-api-key': 'key-bob', 'content-type': 'application/json' },
+      body: '{}',
+    });
     assert.equal(refused.statusCode, 403);
     assert.equal(refused.headers['content-type'], 'application/problem+json; charset=utf-8');
   });
@@ -77,7 +96,9 @@ describe('the Lambda API example with the rate-limit table its template makes', 
   const environments: Handler[] = [];
   before(async () => {
     ssm = mockClient(SSMClient);
-    ssm.on(GetParameterCommand).resolves({ Parameter: { Value: JSON.stringify({ 'key-bob': { subject: 'bob', grants: ['orders:read'] } }) } });
+    ssm
+      .on(GetParameterCommand)
+      .resolves({ Parameter: { Value: JSON.stringify({ 'key-bob': { subject: 'bob', grants: ['orders:read'] } }) } });
     Object.assign(process.env, {
       API_KEYS_PARAMETER: '/orders-api/api-keys',
       RATE_LIMIT_TABLE: 'orders-rate-limits',
@@ -88,7 +109,9 @@ describe('the Lambda API example with the rate-limit table its template makes', 
     });
     delete process.env.REDIS_URL;
     for (const environment of ['a', 'b']) {
-      environments.push(((await import(`../../examples/lambda-api/handler.js?environment=${environment}`)) as { handler: Handler }).handler);
+      environments.push(
+        ((await import(`../../examples/lambda-api/handler.js?environment=${environment}`)) as { handler: Handler }).handler,
+      );
     }
   });
   after(() => {
@@ -100,7 +123,10 @@ describe('the Lambda API example with the rate-limit table its template makes', 
     const statuses: number[] = [];
     for (let i = 0; i < 24; i++) {
       const handler = environments[i % 2]!;
-      statuses.push(readResult(await handler(httpEvent('http-api', { path: '/orders', headers: { 'x-api-key': 'key-bob' } }), lambdaContext())).statusCode);
+      statuses.push(
+        readResult(await handler(httpEvent('http-api', { path: '/orders', headers: { 'x-api-key': 'key-bob' } }), lambdaContext()))
+          .statusCode,
+      );
     }
     assert.deepEqual(statuses, [...Array.from({ length: 20 }, () => 200), 429, 429, 429, 429]);
     const { Items = [] } = await db.client.send(new ScanCommand({ TableName: 'orders-rate-limits' }));
@@ -111,7 +137,7 @@ describe('the Lambda API example with the rate-limit table its template makes', 
 });
 
 describe('gateway identity in the example', () => {
-  it('GatewayJwtAuthenticator makes the JWT authorizer\'s subject and scopes the principal; without claims, anonymous', async () => {
+  it("GatewayJwtAuthenticator makes the JWT authorizer's subject and scopes the principal; without claims, anonymous", async () => {
     const { createApp, route, Authenticator, Authorize } = await import('../../packages/trellis/src/index.js');
     const { lambdaHandler } = await import('../../packages/trellis/src/lambda/index.js');
     const { GatewayJwtAuthenticator } = await import('../../examples/lambda-api/gateway-identity.js');

@@ -16,7 +16,11 @@ function widgetEvent(params: Record<string, unknown>): WidgetLambdaEvent {
 
 function app() {
   const made = createApp();
-  made.route(route('GET', '/orders', [RateLimit({ permitLimit: 2, windowSeconds: 60 })], (ctx) => ({ region: ctx.request.query.get('region') ?? 'all' })));
+  made.route(
+    route('GET', '/orders', [RateLimit({ permitLimit: 2, windowSeconds: 60 })], (ctx) => ({
+      region: ctx.request.query.get('region') ?? 'all',
+    })),
+  );
   made.route(route('GET', '/', () => html`<h1>Orders</h1>`));
   return made;
 }

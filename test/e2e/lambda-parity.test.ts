@@ -9,14 +9,25 @@ import { lambdaHandler } from '../../packages/trellis/src/lambda/index.js';
 import { createOrdersApp } from '../../examples/lambda-api/app.js';
 import { FIXTURE_KINDS, httpEvent, readResult, type EventRequestSpec } from '../support/lambda-events.js';
 
-const KEYS = { 'key-ana': { subject: 'ana', grants: ['orders:read', 'orders:write'] }, 'key-bob': { subject: 'bob', grants: ['orders:read'] } };
+const KEYS = {
+  'key-ana': { subject: 'ana', grants: ['orders:read', 'orders:write'] },
+  'key-bob': { subject: 'bob', grants: ['orders:read'] },
+};
 
 /** The example orders app plus a route that throws and a filter that records a refusal. */
 function parityApp(): App {
   const app = createOrdersApp({ apiKeys: KEYS, store: new InProcessRateLimitStore({ clock: new ManualClock(1_700_000_000_000) }) });
   app.services.addValue(Logger, { warn: () => undefined, error: () => undefined }, { type: RegistrationType.Replace });
-  app.route(route('GET', '/boom', () => { throw new Error('database on fire'); }));
-  app.route(route('GET', '/teapot', () => { throw new HttpError(418, 'Short and stout.', { spout: true }); }));
+  app.route(
+    route('GET', '/boom', () => {
+      throw new Error('database on fire');
+    }),
+  );
+  app.route(
+    route('GET', '/teapot', () => {
+      throw new HttpError(418, 'Short and stout.', { spout: true });
+    }),
+  );
   app.filter({
     name: 'maintenance',
     order: FilterOrder.Authentication - 10,
@@ -28,7 +39,13 @@ function parityApp(): App {
   return app;
 }
 
-interface Step { method?: string; path: string; query?: string; headers?: Record<string, string>; body?: string }
+interface Step {
+  method?: string;
+  path: string;
+  query?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
 
 const ana = { 'x-api-key': 'key-ana' };
 const STEPS: Step[] = [
@@ -40,7 +57,12 @@ const STEPS: Step[] = [
   { method: 'POST', path: '/orders', headers: { ...ana, 'content-type': 'application/json' }, body: '{"item":"tea","quantity":2}' },
   { method: 'POST', path: '/orders', headers: { ...ana, 'content-type': 'application/json' }, body: '{"item":' },
   { method: 'POST', path: '/orders', headers: { ...ana, 'content-type': 'application/xml' }, body: '<order/>' },
-  { method: 'POST', path: '/orders', headers: { 'x-api-key': 'key-bob', 'content-type': 'application/json' }, body: '{"item":"tea","quantity":1}' },
+  {
+    method: 'POST',
+    path: '/orders',
+    headers: { 'x-api-key': 'key-bob', 'content-type': 'application/json' },
+    body: '{"item":"tea","quantity":1}',
+  },
   { path: '/orders/1', headers: ana },
   { path: '/orders/2', headers: ana },
   { path: '/orders', query: 'page=2', headers: ana },
@@ -65,9 +87,20 @@ describe('inject() and the Lambda handler answer alike', () => {
       const statuses: number[] = [];
       for (const [i, step] of STEPS.entries()) {
         const url = step.query ? `${step.path}?${step.query}` : step.path;
-        const request: InjectRequest = { method: step.method ?? 'GET', url, headers: step.headers ?? {}, ...(step.body !== undefined ? { body: step.body } : {}) };
+        const request: InjectRequest = {
+          method: step.method ?? 'GET',
+          url,
+          headers: step.headers ?? {},
+          ...(step.body !== undefined ? { body: step.body } : {}),
+        };
         const expected = await direct.inject(request);
-        const spec: EventRequestSpec = { method: step.method ?? 'GET', path: step.path, query: step.query ?? '', headers: step.headers ?? {}, ...(step.body !== undefined ? { body: step.body } : {}) };
+        const spec: EventRequestSpec = {
+          method: step.method ?? 'GET',
+          path: step.path,
+          query: step.query ?? '',
+          headers: step.headers ?? {},
+          ...(step.body !== undefined ? { body: step.body } : {}),
+        };
         const got = readResult(await handler(httpEvent(kind, spec)));
         const what = `step ${i}: ${request.method} ${url}`;
         assert.equal(got.statusCode, expected.statusCode, what);

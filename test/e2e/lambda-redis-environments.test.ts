@@ -28,15 +28,22 @@ interface Setup {
 
 /** Worker: one execution environment. Build the handler (init phase), say "ready", wait for "go", answer. */
 async function environment(setup: Setup): Promise<void> {
-  const redis = setup.store === 'redis' ? new RedisRateLimitStore({ url: setup.url, keyPrefix: 'orders:', timeoutMs: 5_000, failureMode: 'failClosed' }) : undefined;
-  const handler = lambdaHandler(createOrdersApp({ apiKeys: { 'key-ana': { subject: 'ana', grants: ['orders:read'] } }, store: redis ?? new InProcessRateLimitStore() }));
+  const redis =
+    setup.store === 'redis'
+      ? new RedisRateLimitStore({ url: setup.url, keyPrefix: 'orders:', timeoutMs: 5_000, failureMode: 'failClosed' })
+      : undefined;
+  const handler = lambdaHandler(
+    createOrdersApp({ apiKeys: { 'key-ana': { subject: 'ana', grants: ['orders:read'] } }, store: redis ?? new InProcessRateLimitStore() }),
+  );
   // A health check warms the connection without spending the caller's allowance.
   await handler(httpEvent('http-api', { path: '/health' }), lambdaContext());
   process.stdout.write('ready\n');
   const lines = createInterface({ input: process.stdin });
   for await (const line of lines) if (line === 'go') break;
   const results = await Promise.all(
-    Array.from({ length: EVENTS_PER_ENVIRONMENT }, (_, i) => handler(httpEvent('http-api', { path: '/orders', headers: { 'x-api-key': 'key-ana' } }), lambdaContext(`req-${process.pid}-${i}`))),
+    Array.from({ length: EVENTS_PER_ENVIRONMENT }, (_, i) =>
+      handler(httpEvent('http-api', { path: '/orders', headers: { 'x-api-key': 'key-ana' } }), lambdaContext(`req-${process.pid}-${i}`)),
+    ),
   );
   const statuses = results.map((r) => r.statusCode);
   if (statuses.some((s) => s !== 200 && s !== 429)) throw new Error(`unexpected statuses ${statuses.join(' ')}`);
@@ -48,7 +55,10 @@ async function environment(setup: Setup): Promise<void> {
 async function runEnvironments(setup: Setup): Promise<number[]> {
   const self = fileURLToPath(import.meta.url);
   const children = Array.from({ length: ENVIRONMENTS }, () =>
-    spawn(process.execPath, [...SOURCE_NODE_ARGS, self], { env: { ...process.env, TRELLIS_LAMBDA_ENVIRONMENT: JSON.stringify(setup) }, stdio: ['pipe', 'pipe', 'inherit'] }),
+    spawn(process.execPath, [...SOURCE_NODE_ARGS, self], {
+      env: { ...process.env, TRELLIS_LAMBDA_ENVIRONMENT: JSON.stringify(setup) },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    }),
   );
   try {
     const outputs = children.map((child) => createInterface({ input: child.stdout })[Symbol.asyncIterator]());
@@ -60,7 +70,9 @@ async function runEnvironments(setup: Setup): Promise<number[]> {
     await Promise.all(children.map(async (_, i) => assert.equal(await next(i), 'ready')));
     for (const child of children) child.stdin.write('go\n');
     const counts = await Promise.all(children.map(async (_, i) => (JSON.parse(await next(i)) as { admitted: number }).admitted));
-    await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+    await Promise.all(
+      children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))),
+    );
     return counts;
   } finally {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill();
@@ -72,20 +84,27 @@ if (process.env.TRELLIS_LAMBDA_ENVIRONMENT) {
 } else {
   const skip = redisSkipReason();
   describe('rate limits across Lambda execution environments', { skip }, () => {
-    test(`${ENVIRONMENTS} environments on one Redis admit the limit in total; on in-process stores, the limit each`, { timeout: 90_000 }, async (t) => {
-      const server = await startRedisServer();
-      try {
-        const onRedis = await runEnvironments({ store: 'redis', url: server.url });
-        const inProcess = await runEnvironments({ store: 'in-process', url: server.url });
-        const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
-        t.diagnostic(`limit ${LIMIT}, ${ENVIRONMENTS} environments x ${EVENTS_PER_ENVIRONMENT} concurrent events`);
-        t.diagnostic(`RedisRateLimitStore admitted ${sum(onRedis)} (per environment: ${onRedis.join(', ')})`);
-        t.diagnostic(`InProcessRateLimitStore admitted ${sum(inProcess)} (per environment: ${inProcess.join(', ')})`);
-        assert.equal(sum(onRedis), LIMIT);
-        assert.deepEqual(inProcess, Array.from({ length: ENVIRONMENTS }, () => LIMIT));
-      } finally {
-        await server.close();
-      }
-    });
+    test(
+      `${ENVIRONMENTS} environments on one Redis admit the limit in total; on in-process stores, the limit each`,
+      { timeout: 90_000 },
+      async (t) => {
+        const server = await startRedisServer();
+        try {
+          const onRedis = await runEnvironments({ store: 'redis', url: server.url });
+          const inProcess = await runEnvironments({ store: 'in-process', url: server.url });
+          const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+          t.diagnostic(`limit ${LIMIT}, ${ENVIRONMENTS} environments x ${EVENTS_PER_ENVIRONMENT} concurrent events`);
+          t.diagnostic(`RedisRateLimitStore admitted ${sum(onRedis)} (per environment: ${onRedis.join(', ')})`);
+          t.diagnostic(`InProcessRateLimitStore admitted ${sum(inProcess)} (per environment: ${inProcess.join(', ')})`);
+          assert.equal(sum(onRedis), LIMIT);
+          assert.deepEqual(
+            inProcess,
+            Array.from({ length: ENVIRONMENTS }, () => LIMIT),
+          );
+        } finally {
+          await server.close();
+        }
+      },
+    );
   });
 }

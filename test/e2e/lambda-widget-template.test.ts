@@ -16,9 +16,15 @@ describe('examples/lambda-widget/template.yaml', () => {
   it('the validator is not a rubber stamp: a misspelt property, a missing resource or an unknown type fail', () => {
     const template = readTemplate(TEMPLATE);
     const broken = [
-      (t: any) => { t.Resources.ServiceStatusFunction.Properties.Timeuot = 10; },
-      (t: any) => { t.Resources.DashboardViewerPolicy.Properties.PolicyDocument.Statement[0].Resource = { 'Fn::GetAtt': ['Missing', 'Arn'] }; },
-      (t: any) => { t.Resources.Dashboard.Type = 'AWS::CloudWatch::Dashbord'; },
+      (t: any) => {
+        t.Resources.ServiceStatusFunction.Properties.Timeuot = 10;
+      },
+      (t: any) => {
+        t.Resources.DashboardViewerPolicy.Properties.PolicyDocument.Statement[0].Resource = { 'Fn::GetAtt': ['Missing', 'Arn'] };
+      },
+      (t: any) => {
+        t.Resources.Dashboard.Type = 'AWS::CloudWatch::Dashbord';
+      },
     ];
     for (const breakIt of broken) {
       const copy = structuredClone(template);
@@ -38,7 +44,9 @@ describe('examples/lambda-widget/template.yaml', () => {
     assert.deepEqual(fn.Metadata.BuildProperties.EntryPoints, ['handler.ts']);
     assert.equal(fn.Metadata.BuildProperties.Format, 'esm');
     const statements = t.Resources.DashboardViewerPolicy.Properties.PolicyDocument.Statement;
-    assert.deepEqual(statements, [{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: { 'Fn::GetAtt': ['ServiceStatusFunction', 'Arn'] } }]);
+    assert.deepEqual(statements, [
+      { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: { 'Fn::GetAtt': ['ServiceStatusFunction', 'Arn'] } },
+    ]);
   });
 
   it('its dashboard body is a valid dashboard whose custom widgets call the function', async () => {
@@ -50,10 +58,13 @@ describe('examples/lambda-widget/template.yaml', () => {
     const harness = createInterpreter({ functions: { functions: {} } });
     try {
       const dash = await harness.load(text, { name: 'service-status' });
-      assert.deepEqual(dash.widgets().map((w) => [w.type, w.title, w.endpoint]), [
-        ['custom', 'Service status', ARN],
-        ['custom', 'Failing services', ARN],
-      ]);
+      assert.deepEqual(
+        dash.widgets().map((w) => [w.type, w.title, w.endpoint]),
+        [
+          ['custom', 'Service status', ARN],
+          ['custom', 'Failing services', ARN],
+        ],
+      );
     } finally {
       await harness.close();
     }

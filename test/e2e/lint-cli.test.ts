@@ -74,7 +74,10 @@ test('--max-warnings N: warnings within N exit 0, one more or any error exits 1;
 
 test('output piped into a reader that stops early ends quietly, with no EPIPE trace', () => {
   const many = '<p onclick="x()">a</p>\n'.repeat(20_000);
-  const r = spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" --import tsx "${main}" lint - | head -n 1`], { input: many, encoding: 'utf8' });
+  const r = spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" --import tsx "${main}" lint - | head -n 1`], {
+    input: many,
+    encoding: 'utf8',
+  });
   assert.match(r.stdout, /^<stdin>:1:4 +error +event-handler/);
   assert.doesNotMatch(r.stderr, /EPIPE|Error/);
 });

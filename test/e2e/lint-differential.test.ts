@@ -109,16 +109,22 @@ function expectedKeys(parsed: Parsed, removals: string[]): string[] {
 
 /** The linter's findings as the same keys. */
 function findingKeys(parsed: Parsed): string[] {
-  return lint(parsed)
-    // Broken actions and script URLs inside an animation the console removes whole are not removals of their own.
-    .filter((f) => !f.rule.startsWith('action-') && f.rule !== 'animated-script-url')
-    .map((f) => `${f.line}:${f.column}|${f.element}|${f.attribute?.toLowerCase() ?? ''}`)
-    .sort();
+  return (
+    lint(parsed)
+      // Broken actions and script URLs inside an animation the console removes whole are not removals of their own.
+      .filter((f) => !f.rule.startsWith('action-') && f.rule !== 'animated-script-url')
+      .map((f) => `${f.line}:${f.column}|${f.element}|${f.attribute?.toLowerCase() ?? ''}`)
+      .sort()
+  );
 }
 
 function check(html: string): void {
   const parsed = parseWidgetHtml(html);
-  assert.deepEqual(findingKeys(parsed), expectedKeys(parsed, purifyRemovals(html)), `findings and DOMPurify removals differ for ${JSON.stringify(html)}`);
+  assert.deepEqual(
+    findingKeys(parsed),
+    expectedKeys(parsed, purifyRemovals(html)),
+    `findings and DOMPurify removals differ for ${JSON.stringify(html)}`,
+  );
 }
 
 test('the hand-written edge cases agree with DOMPurify', () => {
@@ -127,13 +133,22 @@ test('the hand-written edge cases agree with DOMPurify', () => {
 });
 
 test('generated widget documents agree with DOMPurify', () => {
-  fc.assert(fc.property(documentArbitrary, (html) => check(html)), { numRuns: Number(process.env.LINT_DIFFERENTIAL_RUNS ?? 250) });
+  fc.assert(
+    fc.property(documentArbitrary, (html) => check(html)),
+    { numRuns: Number(process.env.LINT_DIFFERENTIAL_RUNS ?? 250) },
+  );
 });
 
 test('generated tag soup agrees with DOMPurify', () => {
-  fc.assert(fc.property(soupArbitrary, (html) => check(html)), { numRuns: Number(process.env.LINT_DIFFERENTIAL_RUNS ?? 150) });
+  fc.assert(
+    fc.property(soupArbitrary, (html) => check(html)),
+    { numRuns: Number(process.env.LINT_DIFFERENTIAL_RUNS ?? 150) },
+  );
 });
 
 test('generated attribute names and values agree with DOMPurify', () => {
-  fc.assert(fc.property(attributeArbitrary, (html) => check(html)), { numRuns: Number(process.env.LINT_DIFFERENTIAL_RUNS ?? 150) });
+  fc.assert(
+    fc.property(attributeArbitrary, (html) => check(html)),
+    { numRuns: Number(process.env.LINT_DIFFERENTIAL_RUNS ?? 150) },
+  );
 });

@@ -15,10 +15,22 @@ import { checkDocument } from '../../packages/trellis/src/openapi/document-check
 
 const run = promisify(execFile);
 const info = { title: 'Orders API', version: '1.0.0' };
-const ordersApp = () => createOrdersApp({ apiKeys: { 'key-ana': { subject: 'ana', grants: ['orders:read', 'orders:write'] }, 'key-bob': { subject: 'bob', grants: ['orders:read'] } } });
+const ordersApp = () =>
+  createOrdersApp({
+    apiKeys: {
+      'key-ana': { subject: 'ana', grants: ['orders:read', 'orders:write'] },
+      'key-bob': { subject: 'bob', grants: ['orders:read'] },
+    },
+  });
 
 /** Checks an answer of the app against its document: the status is documented, and a JSON body fits its schema. */
-function fitsDocument(doc: any, app: App, method: string, url: string, answer: { statusCode: number; headers: Record<string, unknown>; body: string }): void {
+function fitsDocument(
+  doc: any,
+  app: App,
+  method: string,
+  url: string,
+  answer: { statusCode: number; headers: Record<string, unknown>; body: string },
+): void {
   const path = new URL(url, 'http://x').pathname;
   const routeInfo = app.routes.find((r) => r.method === method && new RegExp(`^${r.path.replace(/:[^/]+/g, '[^/]+')}$`).test(path));
   assert.ok(routeInfo, `${method} ${path} is a route`);
@@ -27,7 +39,8 @@ function fitsDocument(doc: any, app: App, method: string, url: string, answer: {
   const response = operation.responses[String(answer.statusCode)] ?? (answer.statusCode < 300 ? operation.responses['2XX'] : undefined);
   assert.ok(response, `${method} ${template} documents ${answer.statusCode}`);
   for (const name of Object.keys(response.headers ?? {})) {
-    if (name !== 'WWW-Authenticate') assert.ok(answer.headers[name.toLowerCase()] !== undefined, `${method} ${template} ${answer.statusCode} carries ${name}`);
+    if (name !== 'WWW-Authenticate')
+      assert.ok(answer.headers[name.toLowerCase()] !== undefined, `${method} ${template} ${answer.statusCode} carries ${name}`);
   }
   const media = String(answer.headers['content-type'] ?? '').split(';')[0]!;
   const entry = response.content?.[media];
@@ -42,7 +55,9 @@ describe('the OpenAPI document of the Lambda API example', () => {
   it('validates as OpenAPI 3.1 and describes every route, the API key scheme, the grants and the rate limit', async () => {
     const app = ordersApp();
     const doc: any = await checkDocument(createOpenApiDocument(app, { info }));
-    const operations = Object.entries<any>(doc.paths).flatMap(([path, item]) => Object.entries<any>(item).map(([method, op]) => ({ id: `${method.toUpperCase()} ${path}`, op })));
+    const operations = Object.entries<any>(doc.paths).flatMap(([path, item]) =>
+      Object.entries<any>(item).map(([method, op]) => ({ id: `${method.toUpperCase()} ${path}`, op })),
+    );
     assert.deepEqual(
       operations.map((o) => o.id).sort(),
       app.routes.map((r) => `${r.method} ${r.path.replace(/:([^/]+)/g, '{$1}')}`).sort(),
@@ -52,10 +67,24 @@ describe('the OpenAPI document of the Lambda API example', () => {
     assert.equal(operations.length, 5);
     assert.deepEqual(Object.keys(doc.components.schemas), ['Problem']);
     assert.deepEqual(doc.components.securitySchemes, { ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } });
-    assert.deepEqual(operations.filter((o) => o.op.responses['429']).map((o) => o.id).sort(), operations.map((o) => o.id).sort(), 'a 429 on every route');
+    assert.deepEqual(
+      operations
+        .filter((o) => o.op.responses['429'])
+        .map((o) => o.id)
+        .sort(),
+      operations.map((o) => o.id).sort(),
+      'a 429 on every route',
+    );
     for (const { op } of operations) {
-      assert.deepEqual(op['x-trellis-rate-limits'], [{ name: 'per-caller', permitLimit: 20, windowSeconds: 60, scope: 'principal', cost: 1 }]);
-      assert.deepEqual(Object.keys(op.responses['429'].headers), ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
+      assert.deepEqual(op['x-trellis-rate-limits'], [
+        { name: 'per-caller', permitLimit: 20, windowSeconds: 60, scope: 'principal', cost: 1 },
+      ]);
+      assert.deepEqual(Object.keys(op.responses['429'].headers), [
+        'Retry-After',
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+      ]);
     }
     assert.deepEqual(doc.paths['/orders'].post.security, [{ ApiKey: ['orders:write'] }]);
     assert.deepEqual(doc.paths['/orders/{id}'].get.security, [{ ApiKey: ['orders:read'] }]);
@@ -76,10 +105,16 @@ describe('the OpenAPI document of the Lambda API example', () => {
     assert.equal(await call('GET', '/health'), 200);
     assert.equal(await call('GET', '/whoami'), 401);
     assert.equal(await call('GET', '/whoami', { 'x-api-key': 'nope' }), 401);
-    assert.equal(await call('POST', '/orders', { 'x-api-key': 'key-bob', 'content-type': 'application/json' }, '{"item":"tea","quantity":1}'), 403);
+    assert.equal(
+      await call('POST', '/orders', { 'x-api-key': 'key-bob', 'content-type': 'application/json' }, '{"item":"tea","quantity":1}'),
+      403,
+    );
     assert.equal(await call('POST', '/orders', { 'x-api-key': 'key-ana', 'content-type': 'application/json' }, '{"item":'), 400);
     assert.equal(await call('POST', '/orders', { 'x-api-key': 'key-ana', 'content-type': 'application/xml' }, '<order/>'), 415);
-    assert.equal(await call('POST', '/orders', { 'x-api-key': 'key-ana', 'content-type': 'application/json' }, '{"item":"tea","quantity":1}'), 201);
+    assert.equal(
+      await call('POST', '/orders', { 'x-api-key': 'key-ana', 'content-type': 'application/json' }, '{"item":"tea","quantity":1}'),
+      201,
+    );
     let status = 0;
     for (let i = 0; i < 25 && status !== 429; i++) status = await call('GET', '/orders/1', { 'x-api-key': 'key-ana' });
     assert.equal(status, 429);
@@ -94,7 +129,10 @@ describe('the OpenAPI document of the Lambda API example', () => {
     assert.deepEqual(Object.keys(doc.paths), ['/health', '/openapi.json', '/orders', '/orders/{id}', '/whoami']);
     assert.deepEqual(doc.servers, [{ url: 'https://orders.example.com' }]);
     assert.equal(doc.paths['/openapi.json'].get.responses['429'], undefined, "the controller's rate limit is not the document route's");
-    assert.deepEqual(doc, JSON.parse(JSON.stringify(createOpenApiDocument(app, { info, servers: [{ url: 'https://orders.example.com' }] }))));
+    assert.deepEqual(
+      doc,
+      JSON.parse(JSON.stringify(createOpenApiDocument(app, { info, servers: [{ url: 'https://orders.example.com' }] }))),
+    );
   });
 });
 
@@ -116,13 +154,28 @@ describe('trellis openapi', () => {
     assert.equal(code, 0, stderr);
     const doc = await checkDocument(JSON.parse(stdout));
     const { app } = (await import('../fixtures/openapi/orders-app.js')) as { app: App };
-    assert.deepEqual(doc, JSON.parse(JSON.stringify(createOpenApiDocument(app, { info: { title: 'trellis-repository', version: '0.0.0' } }))));
+    assert.deepEqual(
+      doc,
+      JSON.parse(JSON.stringify(createOpenApiDocument(app, { info: { title: 'trellis-repository', version: '0.0.0' } }))),
+    );
     assert.equal(stdout, `${JSON.stringify(doc, null, 2)}\n`, 'two-space JSON, ready to commit');
   });
 
   it('writes to --out, with the title, version and servers given', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'trellis-openapi-')), 'openapi.json');
-    const { code, stdout } = await cli(FIXTURE, '--out', out, '--title', 'Orders', '--api-version', '2.0.0', '--server', 'https://a.example.com', '--server', '/v1');
+    const { code, stdout } = await cli(
+      FIXTURE,
+      '--out',
+      out,
+      '--title',
+      'Orders',
+      '--api-version',
+      '2.0.0',
+      '--server',
+      'https://a.example.com',
+      '--server',
+      '/v1',
+    );
     assert.equal(code, 0);
     assert.equal(stdout, `wrote ${out}: 4 paths, 5 operations\n`);
     const doc = JSON.parse(readFileSync(out, 'utf8'));
@@ -143,7 +196,10 @@ describe('trellis openapi', () => {
     assert.match(missing.stderr, /^trellis openapi: cannot find the module test\/fixtures\/openapi\/nowhere\.ts/);
     const noExport = await cli('test/fixtures/openapi/factory.ts');
     assert.equal(noExport.code, 1);
-    assert.match(noExport.stderr, /has no export "app" or "default" \(it exports "makeApp", "needsOptions", "settings"\); name the one holding the app with --export/);
+    assert.match(
+      noExport.stderr,
+      /has no export "app" or "default" \(it exports "makeApp", "needsOptions", "settings"\); name the one holding the app with --export/,
+    );
     const notApp = await cli('test/fixtures/openapi/factory.ts', '--export', 'settings');
     assert.equal(notApp.code, 1);
     assert.match(notApp.stderr, /the export "settings" of .* is not a Trellis app \(createApp\(\)\); it is an object \(region\)/);

@@ -88,17 +88,27 @@ const app = createApp();
 app.route(route('GET', '/hi', () => ({ hi: true })));
 lambdaHandler(app)(event).then((r) => console.log(r.statusCode, r.body), (e) => console.log(e.message));
 `;
-    writeFileSync(join(project.dir, 'lambda.js'), body(`const { createApp, route } = require('trellis');\nconst { lambdaHandler } = require('trellis/lambda');`));
+    writeFileSync(
+      join(project.dir, 'lambda.js'),
+      body(`const { createApp, route } = require('trellis');\nconst { lambdaHandler } = require('trellis/lambda');`),
+    );
     assert.equal(await node('lambda.js'), '200 {"hi":true}');
     const dir = join(project.dir, 'esm');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-    writeFileSync(join(dir, 'lambda.js'), body(`import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nimport { createApp, route } from 'trellis';\nimport { lambdaHandler } from 'trellis/lambda';`));
+    writeFileSync(
+      join(dir, 'lambda.js'),
+      body(
+        `import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nimport { createApp, route } from 'trellis';\nimport { lambdaHandler } from 'trellis/lambda';`,
+      ),
+    );
     assert.equal(await node('lambda.js', dir), '200 {"hi":true}');
   });
 
   it('routes, route errors and trusted-proxy addresses work from the installed package, which carries the licences of the packages built into it', async () => {
-    writeFileSync(join(project.dir, 'proxy.js'), `const { createApp, route } = require('trellis');
+    writeFileSync(
+      join(project.dir, 'proxy.js'),
+      `const { createApp, route } = require('trellis');
 const app = createApp({ trustProxy: 'loopback' });
 app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.request.clientAddress })));
 (async () => {
@@ -109,7 +119,8 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
   unsafe.route(route('GET', '/a/:id((a+)+)', () => null));
   await unsafe.inject({ url: '/a/1' }).catch((e) => console.log(e.message, e.cause.code));
 })();
-`);
+`,
+    );
     assert.deepEqual((await node('proxy.js')).split('\n'), [
       '200 {"id":"42","client":"2001:db8::1"} 404',
       "Cannot route GET /a/:id((a+)+): The regex '((a+)+)' is not safe! ERR_ASSERTION",
@@ -122,7 +133,8 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
   });
 
   it('trellis/ratelimit/redis loads without ioredis (node-redis users need not install it); its url option says which package it needs', async () => {
-    const probe = `const { RedisRateLimitStore } = require('trellis/ratelimit/redis');\nconsole.log(typeof RedisRateLimitStore);\n` +
+    const probe =
+      `const { RedisRateLimitStore } = require('trellis/ratelimit/redis');\nconsole.log(typeof RedisRateLimitStore);\n` +
       `try { new RedisRateLimitStore({ url: 'redis://127.0.0.1:1' }); console.log('made'); } catch (e) { console.log(e.message.split('\\n')[0]); }\n`;
     writeFileSync(join(project.dir, 'redis.js'), probe);
     const [loaded, made] = (await node('redis.js')).split('\n');
@@ -132,7 +144,11 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
 
   // node16 reads the CommonJS declarations (.d.cts), so they are checked in full there; nodenext (and node20)
   // read the ES module ones, which the repository's own typecheck covers; commonjs is what older tsc --init wrote.
-  for (const [module, skipLibCheck] of [['nodenext', true], ['node16', false], ['commonjs', true]] as const) {
+  for (const [module, skipLibCheck] of [
+    ['nodenext', true],
+    ['node16', false],
+    ['commonjs', true],
+  ] as const) {
     it(`TypeScript with "module": "${module}" compiles to CommonJS with tsc and runs`, async () => {
       const dir = join(project.dir, `ts-${module}`);
       mkdirSync(dir, { recursive: true });
@@ -160,9 +176,14 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
       const types = join(REPO, 'node_modules', '@types');
       writeFileSync(
         join(dir, 'tsconfig.json'),
-        JSON.stringify({ compilerOptions: { module, target: 'es2022', strict: true, skipLibCheck, outDir: 'out', typeRoots: [types], types: ['node'] }, files: ['index.ts'] }),
+        JSON.stringify({
+          compilerOptions: { module, target: 'es2022', strict: true, skipLibCheck, outDir: 'out', typeRoots: [types], types: ['node'] },
+          files: ['index.ts'],
+        }),
       );
-      await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir }).catch((e: { stdout: string }) => assert.fail(`tsc failed:\n${e.stdout}`));
+      await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir }).catch((e: { stdout: string }) =>
+        assert.fail(`tsc failed:\n${e.stdout}`),
+      );
       const compiled = readFileSync(join(dir, 'out', 'index.js'), 'utf8');
       assert.match(compiled, /require\("trellis\/widgets"\)/, 'compiled to CommonJS');
       const printed = JSON.parse(await node(join('out', 'index.js'), dir));
@@ -180,9 +201,14 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
           walk(path);
           continue;
         }
-        const manifest = JSON.parse(readFileSync(join(path, 'package.json'), 'utf8')) as { name: string; version: string; engines?: { node?: string } };
+        const manifest = JSON.parse(readFileSync(join(path, 'package.json'), 'utf8')) as {
+          name: string;
+          version: string;
+          engines?: { node?: string };
+        };
         const range = manifest.engines?.node;
-        if (range && !['20.19.0', '22.12.0', '24.0.0'].every((version) => semver.satisfies(version, range))) wrong.push(`${manifest.name}@${manifest.version} wants node ${range}`);
+        if (range && !['20.19.0', '22.12.0', '24.0.0'].every((version) => semver.satisfies(version, range)))
+          wrong.push(`${manifest.name}@${manifest.version} wants node ${range}`);
         if (existsSync(join(path, 'node_modules'))) walk(join(path, 'node_modules'));
       }
     };
@@ -190,7 +216,7 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
     assert.deepEqual(wrong, []);
   });
 
-  it('README.md\'s taste runs as shown: 200 with 4 permits left, then it listens', async () => {
+  it("README.md's taste runs as shown: 200 with 4 permits left, then it listens", async () => {
     const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
     const taste = /```ts title="reports\.ts"\n([\s\S]*?)```/.exec(readme)?.[1];
     assert.ok(taste, 'README.md shows reports.ts');
@@ -229,12 +255,22 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
       join(dir, 'greeting.js'),
       `const { html } = require('trellis/widgets');\nexports.handler = async (event) => html\`<p class="greeting">Hello, \${event.name}</p>\`;\n`,
     );
-    writeFileSync(join(project.dir, 'functions.json'), JSON.stringify({ functions: { greeting: { handler: 'widgets/greeting.handler' } } }));
-    writeFileSync(join(project.dir, 'dashboard.json'), JSON.stringify({ widgets: [{ type: 'custom', properties: { endpoint: 'greeting', params: { name: '<Ada>' } } }] }));
-    const child = spawn(process.execPath, [join('node_modules', '.bin', 'trellis'), 'harness', '--functions', 'functions.json', '--dashboard', 'dashboard.json', '--port', '0'], {
-      cwd: project.dir,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    writeFileSync(
+      join(project.dir, 'functions.json'),
+      JSON.stringify({ functions: { greeting: { handler: 'widgets/greeting.handler' } } }),
+    );
+    writeFileSync(
+      join(project.dir, 'dashboard.json'),
+      JSON.stringify({ widgets: [{ type: 'custom', properties: { endpoint: 'greeting', params: { name: '<Ada>' } } }] }),
+    );
+    const child = spawn(
+      process.execPath,
+      [join('node_modules', '.bin', 'trellis'), 'harness', '--functions', 'functions.json', '--dashboard', 'dashboard.json', '--port', '0'],
+      {
+        cwd: project.dir,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
     try {
       const lines = await linesOf(child, (read) => read.length === 2);
@@ -258,19 +294,30 @@ describe('the framework alone, installed for production', () => {
   });
   after(() => alone?.remove());
 
-  it('adds at most 3 MB to node_modules and brings none of the harness\'s tools', async () => {
+  it("adds at most 3 MB to node_modules and brings none of the harness's tools", async () => {
     const { stdout } = await run('du', ['-sk', 'node_modules'], { cwd: alone.dir });
     const kib = Number(stdout.split('\t')[0]);
     assert.ok(kib <= 3 * 1024, `node_modules holds ${kib} KiB`);
     const installed = readdirSync(join(alone.dir, 'node_modules')).flatMap((name) =>
       name.startsWith('@') ? readdirSync(join(alone.dir, 'node_modules', name)).map((sub) => `${name}/${sub}`) : [name],
     );
-    for (const banned of ['tsx', 'esbuild', 'parse5', 'markdown-it', 'yaml', 'trellis-harness']) assert.ok(!installed.includes(banned), `${banned} is not installed`);
-    assert.deepEqual(installed.filter((name) => name.startsWith('@aws-sdk/')), []);
+    for (const banned of ['tsx', 'esbuild', 'parse5', 'markdown-it', 'yaml', 'trellis-harness'])
+      assert.ok(!installed.includes(banned), `${banned} is not installed`);
+    assert.deepEqual(
+      installed.filter((name) => name.startsWith('@aws-sdk/')),
+      [],
+    );
   });
 
-  it('runs no install script, its own or a dependency\'s', () => {
-    const lock = JSON.parse(readFileSync(join(alone.dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
-    assert.deepEqual(Object.entries(lock.packages).filter(([, p]) => p.hasInstallScript).map(([name]) => name), []);
+  it("runs no install script, its own or a dependency's", () => {
+    const lock = JSON.parse(readFileSync(join(alone.dir, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { hasInstallScript?: boolean }>;
+    };
+    assert.deepEqual(
+      Object.entries(lock.packages)
+        .filter(([, p]) => p.hasInstallScript)
+        .map(([name]) => name),
+      [],
+    );
   });
 });

@@ -16,7 +16,11 @@ const BIN = join(REPO, 'node_modules', '.bin');
 /** Runs a tool; its output either way, and whether it exited with 0. */
 async function tool(name: string, args: string[]): Promise<{ ok: boolean; output: string }> {
   try {
-    const { stdout, stderr } = await run(join(BIN, name), args, { cwd: REPO, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    const { stdout, stderr } = await run(join(BIN, name), args, {
+      cwd: REPO,
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    });
     return { ok: true, output: stdout + stderr };
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string };
@@ -45,8 +49,14 @@ describe('the packages as published', { timeout: 240_000 }, () => {
     it(`${name}: the tarball holds its own code only (no bundled node_modules), and no tests`, async () => {
       const { stdout } = await run('tar', ['-tzf', tarballs[name]], { maxBuffer: 16 * 1024 * 1024 });
       const files = stdout.split('\n').filter(Boolean);
-      assert.deepEqual(files.filter((f) => f.includes('/node_modules/')), []);
-      assert.deepEqual(files.filter((f) => /\.test(-suite)?\.ts$/.test(f)), []);
+      assert.deepEqual(
+        files.filter((f) => f.includes('/node_modules/')),
+        [],
+      );
+      assert.deepEqual(
+        files.filter((f) => /\.test(-suite)?\.ts$/.test(f)),
+        [],
+      );
       assert.ok(files.includes('package/CHANGELOG.md') && files.includes('package/README.md'), 'README and changelog are shipped');
     });
 

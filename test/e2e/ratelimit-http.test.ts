@@ -4,25 +4,62 @@ import { describe, it } from 'node:test';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { SignJWT } from 'jose';
 import {
-  ApiKeyAuthenticator, Authenticator, Authorize, createApp, Get, JwtBearerAuthenticator, Lifetime, Logger, RegistrationType, route,
+  ApiKeyAuthenticator,
+  Authenticator,
+  Authorize,
+  createApp,
+  Get,
+  JwtBearerAuthenticator,
+  Lifetime,
+  Logger,
+  RegistrationType,
+  route,
 } from '../../packages/trellis/src/index.js';
 import type { Annotation, App, ExecutionContext } from '../../packages/trellis/src/index.js';
 import {
-  DefaultRateLimitPartitioner, InProcessRateLimitStore, ManualClock, RateLimit, RateLimitConfiguration, RateLimitObserver,
-  RateLimitPartitioner, RateLimitPolicyResolver, RateLimitScope, RateLimitStore, RateLimitStoreUnavailableError, SkipRateLimit,
-  combineRateLimitObservers, rateLimitMetrics,
+  DefaultRateLimitPartitioner,
+  InProcessRateLimitStore,
+  ManualClock,
+  RateLimit,
+  RateLimitConfiguration,
+  RateLimitObserver,
+  RateLimitPartitioner,
+  RateLimitPolicyResolver,
+  RateLimitScope,
+  RateLimitStore,
+  RateLimitStoreUnavailableError,
+  SkipRateLimit,
+  combineRateLimitObservers,
+  rateLimitMetrics,
 } from '../../packages/trellis/src/ratelimit/index.js';
-import type { AcquireOptions, RateLimitDecision, RateLimitDecisionEvent, RateLimitPolicy, RateLimitPolicyNumbers } from '../../packages/trellis/src/ratelimit/index.js';
+import type {
+  AcquireOptions,
+  RateLimitDecision,
+  RateLimitDecisionEvent,
+  RateLimitPolicy,
+  RateLimitPolicyNumbers,
+} from '../../packages/trellis/src/ratelimit/index.js';
 
-function limitedApp(annotations: readonly Annotation[], options: { clock?: ManualClock; config?: RateLimitConfiguration; auth?: boolean } = {}) {
+function limitedApp(
+  annotations: readonly Annotation[],
+  options: { clock?: ManualClock; config?: RateLimitConfiguration; auth?: boolean } = {},
+) {
   const clock = options.clock ?? new ManualClock(0);
   const app = createApp();
   if (options.config) app.services.addValue(RateLimitConfiguration, options.config);
-  app.services.add(RateLimitStore, (s) => new InProcessRateLimitStore({ clock, maxTrackedPartitions: s.get(RateLimitConfiguration).maxTrackedPartitions }), { type: RegistrationType.Replace });
+  app.services.add(
+    RateLimitStore,
+    (s) => new InProcessRateLimitStore({ clock, maxTrackedPartitions: s.get(RateLimitConfiguration).maxTrackedPartitions }),
+    { type: RegistrationType.Replace },
+  );
   if (options.auth) {
-    app.services.add(Authenticator, () => new ApiKeyAuthenticator({
-      keys: { alice: { subject: 'alice', grants: ['reports'] }, bob: { subject: 'bob' }, eve: { subject: 'eve' } },
-    }));
+    app.services.add(
+      Authenticator,
+      () =>
+        new ApiKeyAuthenticator({
+          keys: { alice: { subject: 'alice', grants: ['reports'] }, bob: { subject: 'bob' }, eve: { subject: 'eve' } },
+        }),
+    );
   }
   let calls = 0;
   app.route(route('POST', '/r', annotations, () => ({ n: ++calls })));
@@ -31,13 +68,19 @@ function limitedApp(annotations: readonly Annotation[], options: { clock?: Manua
 const hit = (app: App, headers: Record<string, string> = {}) => app.inject({ method: 'POST', url: '/r', headers });
 
 describe('skipping rate limits over HTTP', () => {
-  it('SkipRateLimit exempts a handler from its class\'s limits, by name or all: nothing spent, no headers', async () => {
+  it("SkipRateLimit exempts a handler from its class's limits, by name or all: nothing spent, no headers", async () => {
     @RateLimit({ name: 'burst', permitLimit: 1, windowSeconds: 10 })
     @RateLimit({ name: 'hourly', permitLimit: 3, windowSeconds: 3600 })
     class Reports {
-      @Get('/reports') list() { return 'list'; }
-      @SkipRateLimit('burst') @Get('/reports/summary') summary() { return 'summary'; }
-      @SkipRateLimit() @Get('/reports/health') health() { return 'ok'; }
+      @Get('/reports') list() {
+        return 'list';
+      }
+      @SkipRateLimit('burst') @Get('/reports/summary') summary() {
+        return 'summary';
+      }
+      @SkipRateLimit() @Get('/reports/health') health() {
+        return 'ok';
+      }
     }
     const app = createApp().controller(Reports);
     for (let i = 0; i < 5; i++) {
@@ -56,15 +99,28 @@ describe('skipping rate limits over HTTP', () => {
   it('a skip predicate leaves requests out per counter, before partitioning: nothing spent, no headers', async () => {
     const asked: string[] = [];
     let partitioned = 0;
-    const { app } = limitedApp([RateLimit({ name: 'burst', permitLimit: 1, windowSeconds: 10 }), RateLimit({ name: 'daily', permitLimit: 2, windowSeconds: 86_400 })], {
-      config: new RateLimitConfiguration({
-        skip: (ctx, policy) => {
-          asked.push(policy.name);
-          return ctx.request.headers.get('x-internal') === 'yes' && (policy.name === 'burst' || ctx.request.headers.get('x-all') === 'yes');
-        },
-      }),
-    });
-    app.services.replace(RateLimitPartitioner, () => ({ partition: () => { partitioned++; return 'p'; } }));
+    const { app } = limitedApp(
+      [
+        RateLimit({ name: 'burst', permitLimit: 1, windowSeconds: 10 }),
+        RateLimit({ name: 'daily', permitLimit: 2, windowSeconds: 86_400 }),
+      ],
+      {
+        config: new RateLimitConfiguration({
+          skip: (ctx, policy) => {
+            asked.push(policy.name);
+            return (
+              ctx.request.headers.get('x-internal') === 'yes' && (policy.name === 'burst' || ctx.request.headers.get('x-all') === 'yes')
+            );
+          },
+        }),
+      },
+    );
+    app.services.replace(RateLimitPartitioner, () => ({
+      partition: () => {
+        partitioned++;
+        return 'p';
+      },
+    }));
     const all = await hit(app, { 'x-internal': 'yes', 'x-all': 'yes' });
     assert.equal(all.statusCode, 200);
     assert.equal(all.headers['ratelimit-limit'], undefined);
@@ -78,7 +134,7 @@ describe('skipping rate limits over HTTP', () => {
   });
 });
 
-describe('partitioning by the caller\'s address', () => {
+describe("partitioning by the caller's address", () => {
   it('a custom partitioner may key by the client address behind a trusted proxy; the default one never does', async () => {
     const app = createApp({ trustProxy: 'loopback' });
     app.route(route('GET', '/a', [RateLimit({ permitLimit: 1, windowSeconds: 60 })], () => 'ok'));
@@ -87,7 +143,9 @@ describe('partitioning by the caller\'s address', () => {
     assert.equal((await from('198.51.100.2')).statusCode, 429, 'the default partitioner puts every anonymous caller in one bucket');
 
     const byAddress = createApp({ trustProxy: 'loopback' });
-    byAddress.services.replace(RateLimitPartitioner, () => ({ partition: (ctx: ExecutionContext) => `ip:${ctx.request.clientAddress ?? 'unknown'}` }));
+    byAddress.services.replace(RateLimitPartitioner, () => ({
+      partition: (ctx: ExecutionContext) => `ip:${ctx.request.clientAddress ?? 'unknown'}`,
+    }));
     byAddress.route(route('GET', '/a', [RateLimit({ permitLimit: 1, windowSeconds: 60 })], () => 'ok'));
     const at = (client: string) => byAddress.inject({ url: '/a', headers: { 'x-forwarded-for': client } });
     assert.equal((await at('198.51.100.1')).statusCode, 200);
@@ -112,7 +170,10 @@ describe('rate limiting over HTTP', () => {
   it('every allowed response carries RateLimit-Limit, -Remaining and -Reset', async () => {
     const { app, clock } = limitedApp([RateLimit({ permitLimit: 3, windowSeconds: 60 })]);
     const first = await hit(app);
-    assert.deepEqual([first.headers['ratelimit-limit'], first.headers['ratelimit-remaining'], first.headers['ratelimit-reset']], ['3', '2', '60']);
+    assert.deepEqual(
+      [first.headers['ratelimit-limit'], first.headers['ratelimit-remaining'], first.headers['ratelimit-reset']],
+      ['3', '2', '60'],
+    );
     clock.advance(10_000);
     const second = await hit(app);
     assert.deepEqual([second.headers['ratelimit-remaining'], second.headers['ratelimit-reset']], ['1', '50']);
@@ -166,10 +227,13 @@ describe('rate limiting over HTTP', () => {
   });
 
   it('headers report across both scopes: the counter with the fewest remaining wins', async () => {
-    const { app } = limitedApp([
-      RateLimit({ name: 'edge', permitLimit: 10, windowSeconds: 60 }),
-      RateLimit({ name: 'per-user', permitLimit: 2, windowSeconds: 60, scope: RateLimitScope.Principal }),
-    ], { auth: true });
+    const { app } = limitedApp(
+      [
+        RateLimit({ name: 'edge', permitLimit: 10, windowSeconds: 60 }),
+        RateLimit({ name: 'per-user', permitLimit: 2, windowSeconds: 60, scope: RateLimitScope.Principal }),
+      ],
+      { auth: true },
+    );
     const first = await hit(app, { 'x-api-key': 'alice' });
     assert.deepEqual([first.headers['ratelimit-limit'], first.headers['ratelimit-remaining']], ['2', '1']);
     await hit(app, { 'x-api-key': 'alice' });
@@ -181,13 +245,20 @@ describe('rate limiting over HTTP', () => {
   });
 
   it('same-name annotations share one counter: counted once per request; a method-level one replaces a class-level one', async () => {
-    const { app } = limitedApp([RateLimit({ name: 'x', permitLimit: 2, windowSeconds: 60 }), RateLimit({ name: 'x', permitLimit: 2, windowSeconds: 60 })]);
+    const { app } = limitedApp([
+      RateLimit({ name: 'x', permitLimit: 2, windowSeconds: 60 }),
+      RateLimit({ name: 'x', permitLimit: 2, windowSeconds: 60 }),
+    ]);
     assert.equal((await hit(app)).headers['ratelimit-remaining'], '1');
 
     @RateLimit({ name: 'shared', permitLimit: 1, windowSeconds: 60 })
     class Reports {
-      @RateLimit({ name: 'shared', permitLimit: 3, windowSeconds: 60 }) @Get('/a') a() { return 'a'; }
-      @Get('/b') b() { return 'b'; }
+      @RateLimit({ name: 'shared', permitLimit: 3, windowSeconds: 60 }) @Get('/a') a() {
+        return 'a';
+      }
+      @Get('/b') b() {
+        return 'b';
+      }
     }
     const classApp = createApp().controller(Reports);
     for (let i = 0; i < 3; i++) assert.equal((await classApp.inject({ url: '/a' })).statusCode, 200);
@@ -198,11 +269,20 @@ describe('rate limiting over HTTP', () => {
 
   it('two annotations of one name on one level with different settings stop the app at build time, naming both', () => {
     class Bad {
-      @RateLimit({ name: 'burst', permitLimit: 5, windowSeconds: 1 }) @RateLimit({ name: 'burst', permitLimit: 10, windowSeconds: 1 }) @Get('/bad') bad() { return 1; }
+      @RateLimit({ name: 'burst', permitLimit: 5, windowSeconds: 1 })
+      @RateLimit({ name: 'burst', permitLimit: 10, windowSeconds: 1 })
+      @Get('/bad')
+      bad() {
+        return 1;
+      }
     }
-    assert.throws(() => createApp().controller(Bad).build(), (e: Error) =>
-      /Bad\.bad \(GET \/bad\)/.test(e.message) && /permitLimit: 5/.test(e.message) && /permitLimit: 10/.test(e.message));
-    const fn = createApp().route(route('GET', '/f', [RateLimit({ name: 'n', windowSeconds: 1 }), RateLimit({ name: 'n', windowSeconds: 2 })], () => 1));
+    assert.throws(
+      () => createApp().controller(Bad).build(),
+      (e: Error) => /Bad\.bad \(GET \/bad\)/.test(e.message) && /permitLimit: 5/.test(e.message) && /permitLimit: 10/.test(e.message),
+    );
+    const fn = createApp().route(
+      route('GET', '/f', [RateLimit({ name: 'n', windowSeconds: 1 }), RateLimit({ name: 'n', windowSeconds: 2 })], () => 1),
+    );
     assert.throws(() => fn.build(), /share the name "n"/);
   });
 
@@ -210,14 +290,25 @@ describe('rate limiting over HTTP', () => {
     const { app } = limitedApp([RateLimit({ permitLimit: 1, windowSeconds: 60 })]);
     const { port } = await app.listen();
     try {
-      const send = () => new Promise<string>((resolve, reject) => {
-        const socket = connect(port, '127.0.0.1');
-        let data = '';
-        const timer = setTimeout(() => { socket.destroy(); reject(new Error(`no answer: ${data}`)); }, 5000);
-        socket.on('data', (c: Buffer) => { data += c.toString('latin1'); if (/\r\n\r\n[\s\S]*\}/.test(data)) { clearTimeout(timer); socket.destroy(); resolve(data); } });
-        socket.on('error', reject);
-        socket.write('POST /r HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10485760\r\n\r\n');
-      });
+      const send = () =>
+        new Promise<string>((resolve, reject) => {
+          const socket = connect(port, '127.0.0.1');
+          let data = '';
+          const timer = setTimeout(() => {
+            socket.destroy();
+            reject(new Error(`no answer: ${data}`));
+          }, 5000);
+          socket.on('data', (c: Buffer) => {
+            data += c.toString('latin1');
+            if (/\r\n\r\n[\s\S]*\}/.test(data)) {
+              clearTimeout(timer);
+              socket.destroy();
+              resolve(data);
+            }
+          });
+          socket.on('error', reject);
+          socket.write('POST /r HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10485760\r\n\r\n');
+        });
       await app.inject({ method: 'POST', url: '/r' });
       const answer = await send();
       assert.match(answer, /^HTTP\/1\.1 429 /);
@@ -228,7 +319,9 @@ describe('rate limiting over HTTP', () => {
   });
 
   it('principal scope runs after authentication: a caller authorization refuses still spends a permit', async () => {
-    const { app } = limitedApp([RateLimit({ permitLimit: 3, windowSeconds: 60, scope: RateLimitScope.Principal }), Authorize('reports')], { auth: true });
+    const { app } = limitedApp([RateLimit({ permitLimit: 3, windowSeconds: 60, scope: RateLimitScope.Principal }), Authorize('reports')], {
+      auth: true,
+    });
     assert.equal((await hit(app, { 'x-api-key': 'bob' })).statusCode, 403);
     assert.equal((await hit(app, { 'x-api-key': 'bob' })).statusCode, 403);
     const third = await hit(app, { 'x-api-key': 'bob' });
@@ -240,7 +333,8 @@ describe('rate limiting over HTTP', () => {
 
   it('partitions by subject, then the configured header, then one anonymous bucket; never by remote address', async () => {
     const { app } = limitedApp([RateLimit({ permitLimit: 1, windowSeconds: 60, scope: RateLimitScope.Principal })], {
-      auth: true, config: new RateLimitConfiguration({ partitionHeader: 'X-Tenant' }),
+      auth: true,
+      config: new RateLimitConfiguration({ partitionHeader: 'X-Tenant' }),
     });
     assert.equal((await hit(app, { 'x-api-key': 'alice', 'x-tenant': 't1' })).statusCode, 200);
     assert.equal((await hit(app, { 'x-tenant': 't1' })).statusCode, 200, 'a header partition is not the subject partition');
@@ -253,7 +347,8 @@ describe('rate limiting over HTTP', () => {
 
     const partitioner = new DefaultRateLimitPartitioner(new RateLimitConfiguration({ partitionHeader: 'x-tenant' }));
     assert.equal(DefaultRateLimitPartitioner.Anonymous, 'anonymous');
-    const ctx = (principal: unknown, headers: Record<string, string>) => ({ principal, request: { headers: { get: (n: string) => headers[n] } } }) as unknown as ExecutionContext;
+    const ctx = (principal: unknown, headers: Record<string, string>) =>
+      ({ principal, request: { headers: { get: (n: string) => headers[n] } } }) as unknown as ExecutionContext;
     assert.equal(partitioner.partition(ctx(null, {})), DefaultRateLimitPartitioner.Anonymous);
   });
 
@@ -264,7 +359,9 @@ describe('rate limiting over HTTP', () => {
   });
 
   it('the partition cap: new partitions pass unlimited, tracked ones stay limited, expired ones stop counting', async () => {
-    const { app, clock } = limitedApp([RateLimit({ permitLimit: 1, windowSeconds: 10 })], { config: new RateLimitConfiguration({ partitionHeader: 'x-tenant', maxTrackedPartitions: 2 }) });
+    const { app, clock } = limitedApp([RateLimit({ permitLimit: 1, windowSeconds: 10 })], {
+      config: new RateLimitConfiguration({ partitionHeader: 'x-tenant', maxTrackedPartitions: 2 }),
+    });
     const as = (t: string) => hit(app, { 'x-tenant': t });
     assert.equal((await as('a')).statusCode, 200);
     assert.equal((await as('b')).statusCode, 200);
@@ -279,15 +376,25 @@ describe('rate limiting over HTTP', () => {
     const seen: string[] = [];
     let constructed = 0;
     class CountingStore {
-      constructor() { constructed++; }
+      constructor() {
+        constructed++;
+      }
       async acquire(partition: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {
         seen.push(`${partition}|${policy.key}`);
-        return { allowed: seen.length <= 2, limit: 2, remaining: Math.max(0, 2 - seen.length), reset: 5, retryAfter: seen.length <= 2 ? 0 : 5 };
+        return {
+          allowed: seen.length <= 2,
+          limit: 2,
+          remaining: Math.max(0, 2 - seen.length),
+          reset: 5,
+          retryAfter: seen.length <= 2 ? 0 : 5,
+        };
       }
     }
     const app = createApp();
     app.services.add(RateLimitStore, () => new CountingStore(), { type: RegistrationType.Replace, lifetime: Lifetime.Transient });
-    app.services.replace(RateLimitPartitioner, () => ({ partition: (ctx: ExecutionContext) => `tenant:${ctx.request.headers.get('x-t') ?? '-'}` }));
+    app.services.replace(RateLimitPartitioner, () => ({
+      partition: (ctx: ExecutionContext) => `tenant:${ctx.request.headers.get('x-t') ?? '-'}`,
+    }));
     app.route(route('GET', '/c', [RateLimit({ name: 'n', permitLimit: 2 })], () => 'ok'));
     assert.equal((await app.inject({ url: '/c', headers: { 'x-t': 'acme' } })).statusCode, 200);
     assert.equal((await app.inject({ url: '/c', headers: { 'x-t': 'acme' } })).statusCode, 200);
@@ -364,7 +471,7 @@ describe('rate limiting over HTTP', () => {
     assert.equal(res.headers['retry-after'], '1');
   });
 
-  it('a store that throws RateLimitStoreUnavailableError sets the 503 problem\'s Retry-After', async () => {
+  it("a store that throws RateLimitStoreUnavailableError sets the 503 problem's Retry-After", async () => {
     const app = createApp();
     const error = new RateLimitStoreUnavailableError('counter service timed out', { retryAfter: 7 });
     app.services.replace(RateLimitStore, () => ({ acquire: () => Promise.reject(error) }));
@@ -392,7 +499,11 @@ describe('cost over HTTP', () => {
     assert.equal(refused.headers['retry-after'], '30', 'the first 4 permits free at 60 s');
     assert.deepEqual(
       { detail: refused.json().detail, cost: refused.json().cost },
-      { detail: 'The rate limit "exports" of 10 permits per 60 seconds has fewer than the 4 this request needs left; retry after 30 seconds.', cost: 4 },
+      {
+        detail:
+          'The rate limit "exports" of 10 permits per 60 seconds has fewer than the 4 this request needs left; retry after 30 seconds.',
+        cost: 4,
+      },
     );
     assert.equal(calls(), 2);
     clock.advance(30_000);
@@ -404,24 +515,58 @@ describe('cost over HTTP', () => {
     const app = createApp();
     app.services.add(RateLimitStore, () => new InProcessRateLimitStore({ clock: new ManualClock(0) }), { type: RegistrationType.Replace });
     app.services.add(Authenticator, () => new ApiKeyAuthenticator({ keys: { big: { subject: 'big' }, small: { subject: 'small' } } }));
-    app.route(route('POST', '/rows', [
-      RateLimit({ name: 'rows', permitLimit: 1000, windowSeconds: 60, cost: (ctx) => { seenBodies.push(ctx.body); return Number(ctx.request.query.get('rows') ?? '1'); } }),
-      RateLimit({ name: 'weight', permitLimit: 10, windowSeconds: 60, scope: RateLimitScope.Principal, cost: async (ctx) => (ctx.principal?.subject === 'big' ? 5 : 1) }),
-    ], () => 'ok'));
-    const res = await app.inject({ method: 'POST', url: '/rows?rows=250', headers: { 'x-api-key': 'big', 'content-type': 'application/json' }, body: '{"a":1}' });
+    app.route(
+      route(
+        'POST',
+        '/rows',
+        [
+          RateLimit({
+            name: 'rows',
+            permitLimit: 1000,
+            windowSeconds: 60,
+            cost: (ctx) => {
+              seenBodies.push(ctx.body);
+              return Number(ctx.request.query.get('rows') ?? '1');
+            },
+          }),
+          RateLimit({
+            name: 'weight',
+            permitLimit: 10,
+            windowSeconds: 60,
+            scope: RateLimitScope.Principal,
+            cost: async (ctx) => (ctx.principal?.subject === 'big' ? 5 : 1),
+          }),
+        ],
+        () => 'ok',
+      ),
+    );
+    const res = await app.inject({
+      method: 'POST',
+      url: '/rows?rows=250',
+      headers: { 'x-api-key': 'big', 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['ratelimit-remaining'], '5', 'the principal counter (10 - 5) has fewer left than the rows one (750)');
     assert.deepEqual(seenBodies, [undefined], 'no body read before the transport-scope cost');
     // Transport scope has no subject yet: one bucket, 1000 - 250 - 700 = 50 left; small's own counter has 9.
-    assert.equal((await app.inject({ method: 'POST', url: '/rows?rows=700', headers: { 'x-api-key': 'small' } })).headers['ratelimit-remaining'], '9');
+    assert.equal(
+      (await app.inject({ method: 'POST', url: '/rows?rows=700', headers: { 'x-api-key': 'small' } })).headers['ratelimit-remaining'],
+      '9',
+    );
     const over = await app.inject({ method: 'POST', url: '/rows?rows=51', headers: { 'x-api-key': 'small' } });
     assert.equal(over.statusCode, 429);
     assert.equal(over.json().limit, 'rows');
-    assert.equal((await app.inject({ method: 'POST', url: '/rows?rows=50', headers: { 'x-api-key': 'small' } })).headers['ratelimit-remaining'], '0');
+    assert.equal(
+      (await app.inject({ method: 'POST', url: '/rows?rows=50', headers: { 'x-api-key': 'small' } })).headers['ratelimit-remaining'],
+      '0',
+    );
   });
 
   it('a cost above the limit is refused with Retry-After of one window, and the counter keeps its allowance', async () => {
-    const { app } = limitedApp([RateLimit({ name: 'tiny', permitLimit: 3, windowSeconds: 20, cost: (ctx) => Number(ctx.request.headers.get('x-cost')) })]);
+    const { app } = limitedApp([
+      RateLimit({ name: 'tiny', permitLimit: 3, windowSeconds: 20, cost: (ctx) => Number(ctx.request.headers.get('x-cost')) }),
+    ]);
     const refused = await hit(app, { 'x-cost': '5' });
     assert.equal(refused.statusCode, 429);
     assert.equal(refused.headers['retry-after'], '20');
@@ -432,7 +577,12 @@ describe('cost over HTTP', () => {
   it('a cost function that throws or answers nonsense gives a 500 problem naming the limit, spends nothing, and is logged', async () => {
     const logged: string[] = [];
     for (const [bad, expected] of [
-      [() => { throw new Error('boom'); }, /cost function failed: boom/],
+      [
+        () => {
+          throw new Error('boom');
+        },
+        /cost function failed: boom/,
+      ],
       [() => 0, /returned 0/],
       [() => 2.5, /returned 2\.5/],
       [() => Number.NaN, /returned NaN/],
@@ -445,7 +595,10 @@ describe('cost over HTTP', () => {
       const res = await hit(app);
       assert.equal(res.statusCode, 500);
       assert.equal(res.json().limit, 'uploads');
-      assert.match(res.json().detail, /The rate limit "uploads" could not be applied to this request: its cost function did not give a usable answer/);
+      assert.match(
+        res.json().detail,
+        /The rate limit "uploads" could not be applied to this request: its cost function did not give a usable answer/,
+      );
       assert.equal(calls(), 0);
       assert.match(logged.at(-1)!, expected);
     }
@@ -472,27 +625,39 @@ describe('limits per caller over HTTP', () => {
   const secret = 'a-test-secret-that-is-long-enough-32b';
   const key = new TextEncoder().encode(secret);
   const tokenFor = (sub: string, plan?: string) => {
-    const jwt = new SignJWT(plan === undefined ? {} : { plan }).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setIssuedAt().setExpirationTime('5m');
+    const jwt = new SignJWT(plan === undefined ? {} : { plan })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(sub)
+      .setIssuedAt()
+      .setExpirationTime('5m');
     return jwt.sign(key);
   };
-  const plans: Record<string, RateLimitPolicyNumbers> = { free: { permitLimit: 2, windowSeconds: 60 }, pro: { permitLimit: 5, windowSeconds: 60 } };
+  const plans: Record<string, RateLimitPolicyNumbers> = {
+    free: { permitLimit: 2, windowSeconds: 60 },
+    pro: { permitLimit: 5, windowSeconds: 60 },
+  };
 
   function planApp(resolver: RateLimitPolicyResolver, clock = new ManualClock(0)) {
     const app = createApp();
     app.services.add(RateLimitStore, () => new InProcessRateLimitStore({ clock }), { type: RegistrationType.Replace });
     app.services.add(Authenticator, () => new JwtBearerAuthenticator({ secret }));
     app.services.add(RateLimitPolicyResolver, () => resolver);
-    app.route(route('GET', '/api', [RateLimit({ name: 'api', permitLimit: 3, windowSeconds: 60, scope: RateLimitScope.Principal })], () => 'ok'));
+    app.route(
+      route('GET', '/api', [RateLimit({ name: 'api', permitLimit: 3, windowSeconds: 60, scope: RateLimitScope.Principal })], () => 'ok'),
+    );
     return { app, clock };
   }
   const call = async (app: App, token?: string) => app.inject({ url: '/api', headers: token ? { authorization: `Bearer ${token}` } : {} });
 
-  it('a resolver reading a plan from a JWT claim sets each caller\'s limit; without an answer the annotation\'s numbers hold', async () => {
+  it("a resolver reading a plan from a JWT claim sets each caller's limit; without an answer the annotation's numbers hold", async () => {
     const { app } = planApp({ resolve: (ctx) => plans[ctx.principal?.claims?.plan as string] });
     const free = await tokenFor('ann', 'free');
     const pro = await tokenFor('bo', 'pro');
     const none = await tokenFor('cy');
-    assert.deepEqual([(await call(app, free)).headers['ratelimit-limit'], (await call(app, free)).statusCode, (await call(app, free)).statusCode], ['2', 200, 429]);
+    assert.deepEqual(
+      [(await call(app, free)).headers['ratelimit-limit'], (await call(app, free)).statusCode, (await call(app, free)).statusCode],
+      ['2', 200, 429],
+    );
     const proAnswers = [];
     for (let i = 0; i < 6; i++) proAnswers.push((await call(app, pro)).statusCode);
     assert.deepEqual(proAnswers, [200, 200, 200, 200, 200, 429]);
@@ -518,7 +683,14 @@ describe('limits per caller over HTTP', () => {
   });
 
   it('a resolver that throws or answers nonsense gives a 500 problem naming the limit', async () => {
-    const answers: unknown[] = [{ permitLimit: 0, windowSeconds: 60 }, { permitLimit: 5 }, { permitLimit: 5, windowSeconds: -1 }, 'pro', null, 7];
+    const answers: unknown[] = [
+      { permitLimit: 0, windowSeconds: 60 },
+      { permitLimit: 5 },
+      { permitLimit: 5, windowSeconds: -1 },
+      'pro',
+      null,
+      7,
+    ];
     for (const answer of answers) {
       const { app } = planApp({ resolve: () => answer as RateLimitPolicyNumbers });
       const res = await call(app, await tokenFor('eve'));
@@ -526,28 +698,57 @@ describe('limits per caller over HTTP', () => {
       assert.equal(res.json().limit, 'api');
       assert.match(res.json().detail, /its RateLimitPolicyResolver did not give a usable answer/);
     }
-    const { app } = planApp({ resolve: () => { throw new Error('plan service down'); } });
+    const { app } = planApp({
+      resolve: () => {
+        throw new Error('plan service down');
+      },
+    });
     assert.equal((await call(app, await tokenFor('eve'))).statusCode, 500);
   });
 });
 
 describe('observing rate limiting', () => {
-  interface Seen { kind: string; policy: string; partition: string; allowed?: boolean; failedOpen?: boolean; error?: string; cost: number; timed: boolean }
+  interface Seen {
+    kind: string;
+    policy: string;
+    partition: string;
+    allowed?: boolean;
+    failedOpen?: boolean;
+    error?: string;
+    cost: number;
+    timed: boolean;
+  }
   function recorder(seen: Seen[]): RateLimitObserver {
     const of = (kind: string, e: RateLimitDecisionEvent): Seen => ({
-      kind, policy: e.policy.name, partition: e.partition, allowed: e.decision.allowed, failedOpen: e.decision.failedOpen !== undefined, cost: e.cost, timed: e.durationMs >= 0,
+      kind,
+      policy: e.policy.name,
+      partition: e.partition,
+      allowed: e.decision.allowed,
+      failedOpen: e.decision.failedOpen !== undefined,
+      cost: e.cost,
+      timed: e.durationMs >= 0,
     });
     return {
       decided: (e) => seen.push(of('decided', e)),
       refused: (e) => seen.push(of('refused', e)),
       failedOpen: (e) => seen.push(of('failedOpen', e)),
-      storeFailed: (e) => seen.push({ kind: 'storeFailed', policy: e.policy.name, partition: e.partition, error: (e.error as Error).message, cost: e.cost, timed: e.durationMs >= 0 }),
+      storeFailed: (e) =>
+        seen.push({
+          kind: 'storeFailed',
+          policy: e.policy.name,
+          partition: e.partition,
+          error: (e.error as Error).message,
+          cost: e.cost,
+          timed: e.durationMs >= 0,
+        }),
     };
   }
 
   it('the observer hears every decision, each refusal, each fail-open and each store error, with policy and partition', async () => {
     const seen: Seen[] = [];
-    const { app } = limitedApp([RateLimit({ name: 'n', permitLimit: 1, windowSeconds: 60 })], { config: new RateLimitConfiguration({ maxTrackedPartitions: 1, partitionHeader: 'x-t' }) });
+    const { app } = limitedApp([RateLimit({ name: 'n', permitLimit: 1, windowSeconds: 60 })], {
+      config: new RateLimitConfiguration({ maxTrackedPartitions: 1, partitionHeader: 'x-t' }),
+    });
     app.services.add(RateLimitObserver, () => recorder(seen));
     await hit(app, { 'x-t': 'a' });
     await hit(app, { 'x-t': 'a' });
@@ -562,8 +763,18 @@ describe('observing rate limiting', () => {
 
     seen.length = 0;
     const broken = createApp();
-    broken.services.replace(RateLimitStore, () => ({ acquire: async () => { throw new Error('store down'); } }));
-    broken.services.add(RateLimitObserver, () => combineRateLimitObservers(recorder(seen), { storeFailed: () => { throw new Error('a broken observer'); } }));
+    broken.services.replace(RateLimitStore, () => ({
+      acquire: async () => {
+        throw new Error('store down');
+      },
+    }));
+    broken.services.add(RateLimitObserver, () =>
+      combineRateLimitObservers(recorder(seen), {
+        storeFailed: () => {
+          throw new Error('a broken observer');
+        },
+      }),
+    );
     broken.services.replace(Logger, () => ({ warn() {}, error() {} }));
     broken.route(route('GET', '/s', [RateLimit({ name: 's' })], () => 'ok'));
     assert.equal((await broken.inject({ url: '/s' })).statusCode, 503, 'an observer that throws changes nothing');
@@ -577,8 +788,12 @@ describe('observing rate limiting', () => {
     assert.equal(counted.headers['ratelimit-remaining'], '9');
     const open = await hit(single, { 'x-t': 'b' }); // over the partition cap: admitted, not counted
     assert.equal(open.statusCode, 200);
-    for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit', 'ratelimit-policy']) assert.equal(open.headers[name], undefined, name);
-    const two = limitedApp([RateLimit({ name: 'a', permitLimit: 10, windowSeconds: 60 }), RateLimit({ name: 'b', permitLimit: 5, windowSeconds: 60 })], { config }).app;
+    for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit', 'ratelimit-policy'])
+      assert.equal(open.headers[name], undefined, name);
+    const two = limitedApp(
+      [RateLimit({ name: 'a', permitLimit: 10, windowSeconds: 60 }), RateLimit({ name: 'b', permitLimit: 5, windowSeconds: 60 })],
+      { config },
+    ).app;
     assert.equal((await hit(two, { 'x-t': 'a' })).headers['ratelimit-remaining'], '4');
     const bothOpen = await hit(two, { 'x-t': 'b' });
     assert.equal(bothOpen.headers['ratelimit-remaining'], undefined);
@@ -590,13 +805,28 @@ describe('observing rate limiting', () => {
     process.on('unhandledRejection', onUnhandled);
     try {
       const logged: string[] = [];
-      const audit = { write: async (_entry: object) => { throw new Error('audit down'); } };
+      const audit = {
+        write: async (_entry: object) => {
+          throw new Error('audit down');
+        },
+      };
       for (const observer of [
         { refused: (e: { policy: { name: string } }) => audit.write({ limit: e.policy.name }) },
-        combineRateLimitObservers({ decided: async () => { throw new Error('metrics down'); } }, { refused: () => audit.write({}) }),
+        combineRateLimitObservers(
+          {
+            decided: async () => {
+              throw new Error('metrics down');
+            },
+          },
+          { refused: () => audit.write({}) },
+        ),
       ]) {
         const app = createApp();
-        app.services.replace(Logger, () => ({ warn() {}, debug() {}, error: (m: string, d?: { error?: unknown }) => logged.push(`${m}: ${(d?.error as Error | undefined)?.message}`) }));
+        app.services.replace(Logger, () => ({
+          warn() {},
+          debug() {},
+          error: (m: string, d?: { error?: unknown }) => logged.push(`${m}: ${(d?.error as Error | undefined)?.message}`),
+        }));
         app.services.add(RateLimitObserver, () => observer);
         app.route(route('GET', '/a', [RateLimit({ name: 'a', permitLimit: 1, windowSeconds: 60 })], () => 'ok'));
         assert.equal((await app.inject({ url: '/a' })).statusCode, 200);
@@ -626,7 +856,10 @@ describe('observing rate limiting', () => {
         return p === 'header:open' ? { ...d, allowed: true, failedOpen: { error: new Error('no answer within 200 ms') } } : d;
       },
     }));
-    app.services.addValue(RateLimitConfiguration, new RateLimitConfiguration({ partitionHeader: 'x-t', logIntervalSeconds: 10, clock: logClock }));
+    app.services.addValue(
+      RateLimitConfiguration,
+      new RateLimitConfiguration({ partitionHeader: 'x-t', logIntervalSeconds: 10, clock: logClock }),
+    );
     app.services.replace(Logger, () => ({
       debug: (m: string, d?: Record<string, unknown>) => lines.push(['debug', m, d?.partition]),
       warn: (m: string, d?: Record<string, unknown>) => lines.push(['warn', m, d?.partition]),
@@ -639,7 +872,11 @@ describe('observing rate limiting', () => {
     for (let i = 0; i < 1000; i++) await get('open');
     assert.deepEqual(lines, [
       ['debug', 'Rate limit "burst" on GET /l refused a request (1 per 60 s; retry after 60 s)', 'header:a'],
-      ['warn', 'Rate limit "burst" on GET /l failed open: the store could not count, so requests pass unlimited (Error: no answer within 200 ms)', 'header:open'],
+      [
+        'warn',
+        'Rate limit "burst" on GET /l failed open: the store could not count, so requests pass unlimited (Error: no answer within 200 ms)',
+        'header:open',
+      ],
     ]);
     logClock.advance(9_999);
     await get('a');
@@ -647,15 +884,19 @@ describe('observing rate limiting', () => {
     logClock.advance(1);
     await get('open');
     await get('a');
-    assert.deepEqual(lines.slice(2).map(([level, m]) => [level, m.replace(/^.*\)(; )?/, '')]), [
-      ['warn', '999 more like it since the last such line'],
-      ['debug', '1000 more like it since the last such line'],
-    ]);
+    assert.deepEqual(
+      lines.slice(2).map(([level, m]) => [level, m.replace(/^.*\)(; )?/, '')]),
+      [
+        ['warn', '999 more like it since the last such line'],
+        ['debug', '1000 more like it since the last such line'],
+      ],
+    );
     failing = true;
     for (let i = 0; i < 50; i++) assert.equal((await get('x')).statusCode, 503);
-    assert.deepEqual(lines.slice(4).map(([level, m]) => [level, m]), [
-      ['warn', 'Rate limit "burst" on GET /l could not reach its store; requests are refused with 503 (Error: redis timed out)'],
-    ]);
+    assert.deepEqual(
+      lines.slice(4).map(([level, m]) => [level, m]),
+      [['warn', 'Rate limit "burst" on GET /l could not reach its store; requests are refused with 503 (Error: redis timed out)']],
+    );
   });
 });
 
@@ -664,16 +905,23 @@ describe('a client that goes away while the store is asked', () => {
     const lines: string[] = [];
     const storeErrors: unknown[] = [];
     let aborted!: () => void;
-    const sawAbort = new Promise<void>((resolve) => { aborted = resolve; });
+    const sawAbort = new Promise<void>((resolve) => {
+      aborted = resolve;
+    });
     const app = createApp();
     // A store that waits (as a store over the network does) and gives up when the request's signal aborts.
     app.services.replace(RateLimitStore, () => ({
-      acquire: (_p: string, _policy: RateLimitPolicy, options?: AcquireOptions) => new Promise<RateLimitDecision>((_resolve, reject) => {
-        options!.signal!.addEventListener('abort', () => {
-          reject(Object.assign(new Error('The rate-limit acquire was aborted'), { name: 'AbortError' }));
-          aborted();
-        }, { once: true });
-      }),
+      acquire: (_p: string, _policy: RateLimitPolicy, options?: AcquireOptions) =>
+        new Promise<RateLimitDecision>((_resolve, reject) => {
+          options!.signal!.addEventListener(
+            'abort',
+            () => {
+              reject(Object.assign(new Error('The rate-limit acquire was aborted'), { name: 'AbortError' }));
+              aborted();
+            },
+            { once: true },
+          );
+        }),
     }));
     app.services.replace(Logger, () => ({ debug() {}, warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) }));
     app.services.add(RateLimitObserver, () => ({ storeFailed: (event) => storeErrors.push(event.error) }));
@@ -704,7 +952,8 @@ describe('OpenTelemetry metrics', () => {
       const inner = new InProcessRateLimitStore({ clock: new ManualClock(0), maxTrackedPartitions: 2 });
       const app = createApp();
       app.services.replace(RateLimitStore, () => ({
-        acquire: (p: string, policy: RateLimitPolicy, o?: AcquireOptions) => (down ? Promise.reject(new Error('down')) : inner.acquire(p, policy, o)),
+        acquire: (p: string, policy: RateLimitPolicy, o?: AcquireOptions) =>
+          down ? Promise.reject(new Error('down')) : inner.acquire(p, policy, o),
       }));
       app.services.addValue(RateLimitConfiguration, new RateLimitConfiguration({ partitionHeader: 'x-t' }));
       app.services.replace(Logger, () => ({ warn() {}, error() {} }));
@@ -717,7 +966,10 @@ describe('OpenTelemetry metrics', () => {
       down = true;
       await get('a'); // store error
       await reader.forceFlush();
-      const metrics = exporter.getMetrics().at(-1)!.scopeMetrics.flatMap((s) => s.metrics);
+      const metrics = exporter
+        .getMetrics()
+        .at(-1)!
+        .scopeMetrics.flatMap((s) => s.metrics);
       const sum = (name: string) => {
         const m = metrics.find((x) => x.descriptor.name === name);
         return m === undefined ? 0 : m.dataPoints.reduce((n, p) => n + (p.value as number), 0);
@@ -727,7 +979,11 @@ describe('OpenTelemetry metrics', () => {
         [3, 3, 1, 1],
       );
       const allowed = metrics.find((x) => x.descriptor.name === 'trellis.ratelimit.allowed')!;
-      assert.deepEqual(allowed.dataPoints[0]!.attributes, { 'trellis.ratelimit.limit': 'm', 'trellis.ratelimit.handler': 'GET /m', 'trellis.ratelimit.scope': 'transport' });
+      assert.deepEqual(allowed.dataPoints[0]!.attributes, {
+        'trellis.ratelimit.limit': 'm',
+        'trellis.ratelimit.handler': 'GET /m',
+        'trellis.ratelimit.scope': 'transport',
+      });
       const latency = metrics.find((x) => x.descriptor.name === 'trellis.ratelimit.store.duration')!;
       assert.equal(latency.descriptor.unit, 's');
       const point = latency.dataPoints[0]!.value as { count: number; min?: number; max?: number };

@@ -55,7 +55,11 @@ describe('RedisRateLimitStore batches the acquires of one turn', { skip }, () =>
       for (let p = 0; p < 20; p++) {
         const own = decisions.filter((_, i) => i % 20 === p);
         assert.equal(own.filter((d) => d.allowed).length, 5, `partition p${p}`);
-        assert.deepEqual(own.slice(0, 5).map((d) => d.remaining), [4, 3, 2, 1, 0], 'in the order they were started');
+        assert.deepEqual(
+          own.slice(0, 5).map((d) => d.remaining),
+          [4, 3, 2, 1, 0],
+          'in the order they were started',
+        );
       }
     });
 
@@ -69,8 +73,8 @@ describe('RedisRateLimitStore batches the acquires of one turn', { skip }, () =>
       const [good, bad, again] = await Promise.allSettled([store.acquire('ok', p), store.acquire('taken', p), store.acquire('ok', p)]);
       assert.deepEqual(good, { status: 'fulfilled', value: { allowed: true, limit: 3, remaining: 2, reset: 60, retryAfter: 0 } });
       assert.equal(bad.status, 'rejected');
-      assert.ok((bad).reason instanceof RateLimitStoreUnavailableError);
-      assert.match(String((bad).reason.message), /WRONGTYPE/);
+      assert.ok(bad.reason instanceof RateLimitStoreUnavailableError);
+      assert.match(String(bad.reason.message), /WRONGTYPE/);
       assert.equal(again.status === 'fulfilled' && again.value.remaining, 1);
       // Under failOpen the same acquire passes, carrying the cause.
       const open = new RedisRateLimitStore({ client, keyPrefix, timeoutMs: 5_000 });
@@ -88,7 +92,11 @@ describe('RedisRateLimitStore batches the acquires of one turn', { skip }, () =>
       const end = performance.now() + 200; // the application's own work, four timeouts long
       while (performance.now() < end);
       const decisions = await Promise.all(answers);
-      assert.deepEqual(decisions.map((d) => d.failedOpen?.error), Array(10).fill(undefined), 'no fail-open while Redis answers');
+      assert.deepEqual(
+        decisions.map((d) => d.failedOpen?.error),
+        Array(10).fill(undefined),
+        'no fail-open while Redis answers',
+      );
       assert.equal(decisions.filter((d) => d.allowed).length, 5);
     }
   });
@@ -97,10 +105,17 @@ describe('RedisRateLimitStore batches the acquires of one turn', { skip }, () =>
     const policies = [policy(3, 10, 'a'), policy(200, 60, 'b'), policy(1, 1, 'c')];
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ policy: fc.integer({ min: 0, max: 2 }), partition: fc.constantFrom('x', 'y', 'z'), cost: fc.integer({ min: 1, max: 4 }) }), {
-          minLength: 1,
-          maxLength: 150,
-        }),
+        fc.array(
+          fc.record({
+            policy: fc.integer({ min: 0, max: 2 }),
+            partition: fc.constantFrom('x', 'y', 'z'),
+            cost: fc.integer({ min: 1, max: 4 }),
+          }),
+          {
+            minLength: 1,
+            maxLength: 150,
+          },
+        ),
         async (steps) => {
           const clock = new ManualClock(1_700_000_000_000);
           const together = new RedisRateLimitStore({ client: admin, keyPrefix: prefix(), clock, timeoutMs: 5_000 });

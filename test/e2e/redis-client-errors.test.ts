@@ -8,7 +8,14 @@ import { RedisRateLimitStore } from '../../packages/trellis/src/ratelimit/redis/
 import { RateLimitScope, type RateLimitPolicy } from '../../packages/trellis/src/ratelimit/index.js';
 import { redisSkipReason, startRedisServer, type RedisServerHandle } from '../support/redis-server.js';
 
-const policy: RateLimitPolicy = { key: 'GET /e:n', handler: 'GET /e', name: 'n', permitLimit: 1_000, windowSeconds: 60, scope: RateLimitScope.Transport };
+const policy: RateLimitPolicy = {
+  key: 'GET /e:n',
+  handler: 'GET /e',
+  name: 'n',
+  permitLimit: 1_000,
+  windowSeconds: 60,
+  scope: RateLimitScope.Transport,
+};
 
 describe('a node-redis client without an error listener', { skip: redisSkipReason(), timeout: 60_000 }, () => {
   let server: RedisServerHandle;

@@ -81,34 +81,45 @@ describe('compact counter layout on a real redis-server', { skip }, () => {
     // Segmented windows longer than 71 minutes count in milliseconds: a day fits four bytes.
     const day = new Twin(client);
     await day.acquire(policy(1_000_000, 86_400));
-    assert.deepEqual(
-      (({ unitMicros, timeBytes, countBytes }) => ({ unitMicros, timeBytes, countBytes }))(await day.value()),
-      { unitMicros: 1000, timeBytes: 4, countBytes: 3 },
-    );
+    assert.deepEqual((({ unitMicros, timeBytes, countBytes }) => ({ unitMicros, timeBytes, countBytes }))(await day.value()), {
+      unitMicros: 1000,
+      timeBytes: 4,
+      countBytes: 3,
+    });
   });
 
-  test('times whose stored low bytes wrap around hundreds of times decide exactly as in-process, at each width boundary', { timeout: 120_000 }, async () => {
-    for (const windowSeconds of [0.065533, 0.065534]) {
-      await fc.assert(
-        fc.asyncProperty(
-          fc.integer({ min: 1, max: 12 }),
-          fc.array(fc.record({ advanceMs: fc.oneof(fc.integer({ min: 0, max: 70 }), fc.integer({ min: 60, max: 140 })), count: fc.integer({ min: 1, max: 4 }) }), {
-            minLength: 20,
-            maxLength: 120,
-          }),
-          async (limit, steps) => {
-            const twin = new Twin(client);
-            const p = policy(limit, windowSeconds);
-            for (const { advanceMs, count } of steps) {
-              twin.clock.ms += advanceMs;
-              for (let i = 0; i < count; i++) await twin.acquire(p);
-            }
-          },
-        ),
-        { numRuns: 15 },
-      );
-    }
-  });
+  test(
+    'times whose stored low bytes wrap around hundreds of times decide exactly as in-process, at each width boundary',
+    { timeout: 120_000 },
+    async () => {
+      for (const windowSeconds of [0.065533, 0.065534]) {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.integer({ min: 1, max: 12 }),
+            fc.array(
+              fc.record({
+                advanceMs: fc.oneof(fc.integer({ min: 0, max: 70 }), fc.integer({ min: 60, max: 140 })),
+                count: fc.integer({ min: 1, max: 4 }),
+              }),
+              {
+                minLength: 20,
+                maxLength: 120,
+              },
+            ),
+            async (limit, steps) => {
+              const twin = new Twin(client);
+              const p = policy(limit, windowSeconds);
+              for (const { advanceMs, count } of steps) {
+                twin.clock.ms += advanceMs;
+                for (let i = 0; i < count; i++) await twin.acquire(p);
+              }
+            },
+          ),
+          { numRuns: 15 },
+        );
+      }
+    },
+  );
 
   test('a ring grows in steps up to the limit and no further, and stays that size in steady use', async () => {
     const twin = new Twin(client);
@@ -175,10 +186,16 @@ describe('compact counter layout on a real redis-server', { skip }, () => {
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 129, max: 400 }),
-        fc.array(fc.record({ advanceMs: fc.oneof(fc.integer({ min: 0, max: 700_000 }), fc.integer({ min: 0, max: 90_000_000 })), count: fc.integer({ min: 1, max: 40 }) }), {
-          minLength: 1,
-          maxLength: 40,
-        }),
+        fc.array(
+          fc.record({
+            advanceMs: fc.oneof(fc.integer({ min: 0, max: 700_000 }), fc.integer({ min: 0, max: 90_000_000 })),
+            count: fc.integer({ min: 1, max: 40 }),
+          }),
+          {
+            minLength: 1,
+            maxLength: 40,
+          },
+        ),
         async (limit, steps) => {
           const twin = new Twin(client);
           const p = policy(limit, 86_400);
@@ -209,7 +226,11 @@ describe('compact counter layout on a real redis-server', { skip }, () => {
     await store.acquire('warm', policy(1, 1));
     sent = 0;
     let acquires = 0;
-    for (const [limit, times] of [[30, 40], [300, 20], [5, 10]] as const) {
+    for (const [limit, times] of [
+      [30, 40],
+      [300, 20],
+      [5, 10],
+    ] as const) {
       for (let i = 0; i < times; i++) {
         clock.ms += 3;
         await store.acquire('a', policy(limit, 10));

@@ -72,7 +72,11 @@ describe('RedisRateLimitStore: cost and changing plans', { skip }, () => {
     assert.deepEqual(await store.acquire('a', p, { cost: 2 }), { allowed: false, limit: 10, remaining: 1, reset: 50, retryAfter: 50 });
     // 6 need the second batch to leave too: 60 s.
     assert.deepEqual(await store.acquire('a', p, { cost: 6 }), { allowed: false, limit: 10, remaining: 1, reset: 50, retryAfter: 60 });
-    assert.deepEqual(await store.acquire('a', p, { cost: 1 }), { allowed: true, limit: 10, remaining: 0, reset: 50, retryAfter: 0 }, 'the refusals spent nothing');
+    assert.deepEqual(
+      await store.acquire('a', p, { cost: 1 }),
+      { allowed: true, limit: 10, remaining: 0, reset: 50, retryAfter: 0 },
+      'the refusals spent nothing',
+    );
     // More than the limit can never be admitted: refused, nothing spent, told to wait one window.
     assert.deepEqual(await store.acquire('b', p, { cost: 11 }), { allowed: false, limit: 10, remaining: 10, reset: 60, retryAfter: 60 });
     assert.deepEqual(await store.acquire('b', p, { cost: 10 }), { allowed: true, limit: 10, remaining: 0, reset: 60, retryAfter: 0 });
@@ -118,7 +122,11 @@ describe('RedisRateLimitStore: cost and changing plans', { skip }, () => {
           for (const [i, { advanceMs, limit, windowSeconds, cost }] of calls.entries()) {
             clock.ms += advanceMs;
             const got = await store.acquire('a', policy(limit, windowSeconds), { cost });
-            assert.deepEqual(got, reference.acquire(clock.ms, limit, windowSeconds, cost), `call ${i}: ${limit} per ${windowSeconds} s, cost ${cost}`);
+            assert.deepEqual(
+              got,
+              reference.acquire(clock.ms, limit, windowSeconds, cost),
+              `call ${i}: ${limit} per ${windowSeconds} s, cost ${cost}`,
+            );
           }
         },
       ),

@@ -4,7 +4,11 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { RateLimitStoreUnavailableError, RedisRateLimitStore, type RedisRateLimitStoreOptions } from '../../packages/trellis/src/ratelimit/redis/index.js';
+import {
+  RateLimitStoreUnavailableError,
+  RedisRateLimitStore,
+  type RedisRateLimitStoreOptions,
+} from '../../packages/trellis/src/ratelimit/redis/index.js';
 import type { RateLimitDecision, RateLimitPolicy } from '../../packages/trellis/src/ratelimit/types.js';
 import { redisSkipReason, startRedisServer, type RedisServerHandle } from '../support/redis-server.js';
 
@@ -13,7 +17,14 @@ const TIMEOUT_MS = 250;
 // A decision must arrive within the timeout plus scheduling slack (generous: CI machines can be busy; a hang
 // would take seconds or forever).
 const BOUND_MS = TIMEOUT_MS + 750;
-const policy: RateLimitPolicy = { key: 'POST /orders:burst', handler: 'POST /orders', name: 'burst', permitLimit: 2, windowSeconds: 60, scope: 'principal' };
+const policy: RateLimitPolicy = {
+  key: 'POST /orders:burst',
+  handler: 'POST /orders',
+  name: 'burst',
+  permitLimit: 2,
+  windowSeconds: 60,
+  scope: 'principal',
+};
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value?: T; error?: unknown; ms: number }> {
   const start = performance.now();
@@ -38,7 +49,10 @@ async function eventually(check: () => Promise<boolean>, what: string, deadlineM
 async function exhaust(store: RedisRateLimitStore, partition: string): Promise<void> {
   const decisions: RateLimitDecision[] = [];
   for (let i = 0; i < 3; i++) decisions.push(await store.acquire(partition, policy));
-  assert.deepEqual(decisions.map((d) => d.allowed), [true, true, false]);
+  assert.deepEqual(
+    decisions.map((d) => d.allowed),
+    [true, true, false],
+  );
 }
 
 describe('RedisRateLimitStore when Redis fails', { skip }, () => {
@@ -80,7 +94,10 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
         await server.start();
         // Limiting resumes: failOpen never refuses, so a refusal shows the counter is back.
         await eventually(async () => (await open.acquire('open', policy)).allowed === false, 'failOpen store refuses again');
-        await eventually(async () => (await closed.acquire('closed', policy).catch(() => undefined))?.allowed === false, 'failClosed store refuses again');
+        await eventually(
+          async () => (await closed.acquire('closed', policy).catch(() => undefined))?.allowed === false,
+          'failClosed store refuses again',
+        );
         assert.ok(!(await open.acquire('open', policy)).allowed);
         assert.ok(!(await closed.acquire('closed', policy)).allowed);
       } finally {
@@ -93,7 +110,12 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
   }
 
   test('a frozen Redis (connection open, no answers) costs at most the timeout, then limiting resumes', async () => {
-    const store = new RedisRateLimitStore({ url: server.url, keyPrefix: `h:${randomUUID()}:`, timeoutMs: TIMEOUT_MS, failureMode: 'failClosed' });
+    const store = new RedisRateLimitStore({
+      url: server.url,
+      keyPrefix: `h:${randomUUID()}:`,
+      timeoutMs: TIMEOUT_MS,
+      failureMode: 'failClosed',
+    });
     try {
       await exhaust(store, 'p');
       process.kill(server.pid, 'SIGSTOP');
@@ -106,7 +128,10 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
       } finally {
         process.kill(server.pid, 'SIGCONT');
       }
-      await eventually(async () => (await store.acquire('p', policy).catch(() => undefined))?.allowed === false, 'the counter answers again');
+      await eventually(
+        async () => (await store.acquire('p', policy).catch(() => undefined))?.allowed === false,
+        'the counter answers again',
+      );
     } finally {
       await store.close();
     }
@@ -134,7 +159,13 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
   });
 
   test("overflow 'reject': a call that finds every slot taken is refused at once with the typed error, even under failOpen", async () => {
-    const store = new RedisRateLimitStore({ url: server.url, keyPrefix: `r:${randomUUID()}:`, timeoutMs: TIMEOUT_MS, maxInFlight: 2, overflow: 'reject' });
+    const store = new RedisRateLimitStore({
+      url: server.url,
+      keyPrefix: `r:${randomUUID()}:`,
+      timeoutMs: TIMEOUT_MS,
+      maxInFlight: 2,
+      overflow: 'reject',
+    });
     try {
       await store.acquire('warm', policy);
       process.kill(server.pid, 'SIGSTOP');
@@ -145,11 +176,15 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
         assert.ok(third.error instanceof RateLimitStoreUnavailableError, `rejected with the typed error (got ${String(third.error)})`);
         assert.match(third.error.message, /2 calls already wait on Redis/);
         assert.ok(third.ms < 50, `at once (${third.ms.toFixed(0)} ms)`);
-        for (const r of await Promise.all(pending)) assert.equal(r.value?.allowed, true, `the two in flight fail open at the timeout (got ${String(r.error)})`);
+        for (const r of await Promise.all(pending))
+          assert.equal(r.value?.allowed, true, `the two in flight fail open at the timeout (got ${String(r.error)})`);
       } finally {
         process.kill(server.pid, 'SIGCONT');
       }
-      await eventually(async () => (await store.acquire('p', policy).catch(() => undefined))?.allowed === false, 'slots free again once Redis answers');
+      await eventually(
+        async () => (await store.acquire('p', policy).catch(() => undefined))?.allowed === false,
+        'slots free again once Redis answers',
+      );
     } finally {
       await store.close();
     }

@@ -117,31 +117,43 @@ if (process.env.TRELLIS_FLOOD_APP) {
 } else {
   const skip = redisSkipReason();
   describe('a flood against busy app processes on a healthy Redis', { skip }, () => {
-    test(`${PROCESSES} busy processes, ${REQUESTS} requests at once, default settings: exactly the limit is admitted`, { timeout: 120_000 }, async (t) => {
-      const server = await startRedisServer();
-      let apps: AppHandle[] = [];
-      try {
-        apps = await startApps({ url: server.url, keyPrefix: `flood:${randomUUID()}:` });
-        const started = performance.now();
-        const statuses = await Promise.all(
-          Array.from({ length: REQUESTS }, async (_, i) => {
-            const response = await fetch(`http://127.0.0.1:${apps[i % PROCESSES]!.port}/report`, { headers: { connection: 'close' } });
-            await response.arrayBuffer();
-            return response.status;
-          }),
-        );
-        const elapsed = performance.now() - started;
-        for (const app of apps) app.child.stdin!.write('report\n');
-        const failedOpen = await Promise.all(apps.map(async (app) => (JSON.parse(await app.next()) as { failedOpen: number }).failedOpen));
-        const admitted = statuses.filter((s) => s === 200).length;
-        t.diagnostic(`${admitted} admitted, ${statuses.filter((s) => s === 429).length} refused in ${elapsed.toFixed(0)} ms; fail-opens per process: ${failedOpen.join(', ')}`);
-        assert.deepEqual(failedOpen, Array.from({ length: PROCESSES }, () => 0), 'no acquire failed open while Redis was answering');
-        assert.equal(admitted, LIMIT);
-        assert.equal(statuses.filter((s) => s === 429).length, REQUESTS - LIMIT);
-      } finally {
-        await stopApps(apps);
-        await server.close();
-      }
-    });
+    test(
+      `${PROCESSES} busy processes, ${REQUESTS} requests at once, default settings: exactly the limit is admitted`,
+      { timeout: 120_000 },
+      async (t) => {
+        const server = await startRedisServer();
+        let apps: AppHandle[] = [];
+        try {
+          apps = await startApps({ url: server.url, keyPrefix: `flood:${randomUUID()}:` });
+          const started = performance.now();
+          const statuses = await Promise.all(
+            Array.from({ length: REQUESTS }, async (_, i) => {
+              const response = await fetch(`http://127.0.0.1:${apps[i % PROCESSES]!.port}/report`, { headers: { connection: 'close' } });
+              await response.arrayBuffer();
+              return response.status;
+            }),
+          );
+          const elapsed = performance.now() - started;
+          for (const app of apps) app.child.stdin!.write('report\n');
+          const failedOpen = await Promise.all(
+            apps.map(async (app) => (JSON.parse(await app.next()) as { failedOpen: number }).failedOpen),
+          );
+          const admitted = statuses.filter((s) => s === 200).length;
+          t.diagnostic(
+            `${admitted} admitted, ${statuses.filter((s) => s === 429).length} refused in ${elapsed.toFixed(0)} ms; fail-opens per process: ${failedOpen.join(', ')}`,
+          );
+          assert.deepEqual(
+            failedOpen,
+            Array.from({ length: PROCESSES }, () => 0),
+            'no acquire failed open while Redis was answering',
+          );
+          assert.equal(admitted, LIMIT);
+          assert.equal(statuses.filter((s) => s === 429).length, REQUESTS - LIMIT);
+        } finally {
+          await stopApps(apps);
+          await server.close();
+        }
+      },
+    );
   });
 }

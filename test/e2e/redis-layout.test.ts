@@ -147,7 +147,13 @@ describe('RedisRateLimitStore value layout on a real redis-server', { skip }, ()
     assert.equal((await twin.acquire(huge)).remaining, 2 ** 28 - 2);
     const long = policy(1, 100_000_000);
     assert.equal((await twin.acquire(long, 'b')).reset, 100_000_000);
-    assert.deepEqual(await twin.acquire(long, 'b'), { allowed: false, limit: 1, remaining: 0, reset: 100_000_000, retryAfter: 100_000_000 });
+    assert.deepEqual(await twin.acquire(long, 'b'), {
+      allowed: false,
+      limit: 1,
+      remaining: 0,
+      reset: 100_000_000,
+      retryAfter: 100_000_000,
+    });
   });
 
   test('a value this store did not write is replaced by a counter', async () => {
@@ -168,7 +174,10 @@ describe('RedisRateLimitStore value layout on a real redis-server', { skip }, ()
     const stepArb = fc.record({
       advanceMs: fc.oneof(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 400 }), fc.integer({ min: 0, max: 12_000 })),
       count: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 30 })),
-      limit: fc.option(shapeArb.map((s) => s.permitLimit), { freq: 12 }),
+      limit: fc.option(
+        shapeArb.map((s) => s.permitLimit),
+        { freq: 12 },
+      ),
     });
     await fc.assert(
       fc.asyncProperty(shapeArb, fc.array(stepArb, { minLength: 1, maxLength: 40 }), async (shape, steps) => {

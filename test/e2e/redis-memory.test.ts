@@ -22,11 +22,15 @@ describe('memory per counter on a real redis-server', { skip }, () => {
     [1_000_000, 86_400, 1_200],
   ];
   for (const [permitLimit, windowSeconds, goal] of goals) {
-    test(`${permitLimit.toLocaleString('en-US')} per ${windowSeconds} s takes at most ${goal.toLocaleString('en-US')} bytes, in steady use and after a burst`, { timeout: 120_000 }, async () => {
-      const m = await measureCounterMemory(client, permitLimit, windowSeconds, `p${String(permitLimit).padStart(7, '0')}`);
-      assert.equal(m.keyBytes, 42);
-      assert.ok(m.maxBytes <= goal, `steady: ${m.maxBytes} bytes (value ${m.maxValueBytes})`);
-      assert.ok(m.burstBytes <= goal, `burst: ${m.burstBytes} bytes`);
-    });
+    test(
+      `${permitLimit.toLocaleString('en-US')} per ${windowSeconds} s takes at most ${goal.toLocaleString('en-US')} bytes, in steady use and after a burst`,
+      { timeout: 120_000 },
+      async () => {
+        const m = await measureCounterMemory(client, permitLimit, windowSeconds, `p${String(permitLimit).padStart(7, '0')}`);
+        assert.equal(m.keyBytes, 42);
+        assert.ok(m.maxBytes <= goal, `steady: ${m.maxBytes} bytes (value ${m.maxValueBytes})`);
+        assert.ok(m.burstBytes <= goal, `burst: ${m.burstBytes} bytes`);
+      },
+    );
   }
 });

@@ -15,7 +15,14 @@ import { SOURCE_NODE_ARGS } from '../support/source-node.js';
 
 const PROCESSES = 4;
 const REQUESTS_PER_PROCESS = 100;
-const policy: RateLimitPolicy = { key: 'GET /reports:minute', handler: 'GET /reports', name: 'minute', permitLimit: 25, windowSeconds: 60, scope: 'transport' };
+const policy: RateLimitPolicy = {
+  key: 'GET /reports:minute',
+  handler: 'GET /reports',
+  name: 'minute',
+  permitLimit: 25,
+  windowSeconds: 60,
+  scope: 'transport',
+};
 
 interface WorkerSetup {
   readonly store: 'redis' | 'in-process';
@@ -25,7 +32,10 @@ interface WorkerSetup {
 
 /** Worker: build the store, say "ready", wait for "go" so all processes start together, then acquire. */
 async function worker(setup: WorkerSetup): Promise<void> {
-  const redis = setup.store === 'redis' ? new RedisRateLimitStore({ url: setup.url, keyPrefix: setup.keyPrefix, timeoutMs: 5_000, failureMode: 'failClosed' }) : undefined;
+  const redis =
+    setup.store === 'redis'
+      ? new RedisRateLimitStore({ url: setup.url, keyPrefix: setup.keyPrefix, timeoutMs: 5_000, failureMode: 'failClosed' })
+      : undefined;
   const store: RateLimitStore = redis ?? new InProcessRateLimitStore();
   if (redis) await redis.acquire('warm-up', { ...policy, key: 'warm-up' });
   process.stdout.write('ready\n');
@@ -55,7 +65,9 @@ async function runWorkers(setup: WorkerSetup): Promise<number[]> {
   await Promise.all(children.map(async (_, i) => assert.equal(await next(i), 'ready')));
   for (const child of children) child.stdin.write('go\n');
   const counts = await Promise.all(children.map(async (_, i) => (JSON.parse(await next(i)) as { allowed: number }).allowed));
-  await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+  await Promise.all(
+    children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))),
+  );
   return counts;
 }
 
@@ -75,7 +87,10 @@ if (process.env.TRELLIS_RATE_LIMIT_WORKER) {
         t.diagnostic(`RedisRateLimitStore allowed ${sum(onRedis)} (per process: ${onRedis.join(', ')})`);
         t.diagnostic(`InProcessRateLimitStore allowed ${sum(inProcess)} (per process: ${inProcess.join(', ')})`);
         assert.equal(sum(onRedis), policy.permitLimit);
-        assert.deepEqual(inProcess, Array.from({ length: PROCESSES }, () => policy.permitLimit));
+        assert.deepEqual(
+          inProcess,
+          Array.from({ length: PROCESSES }, () => policy.permitLimit),
+        );
         assert.equal(sum(inProcess), PROCESSES * policy.permitLimit);
       } finally {
         await server.close();

@@ -11,7 +11,14 @@ import { redisSkipReason, startRedisServer, type RedisServerHandle } from '../su
 
 const RESTARTS = 10;
 const WORKERS = 8;
-const policy: RateLimitPolicy = { key: 'GET /load#burst', handler: 'GET /load', name: 'burst', permitLimit: 5, windowSeconds: 60, scope: 'transport' };
+const policy: RateLimitPolicy = {
+  key: 'GET /load#burst',
+  handler: 'GET /load',
+  name: 'burst',
+  permitLimit: 5,
+  windowSeconds: 60,
+  scope: 'transport',
+};
 
 /** Acquires without pause from `WORKERS` loops until stopped; keeps the last decisions and every error. */
 function load(store: RedisRateLimitStore) {
@@ -95,15 +102,21 @@ describe('ten Redis restarts under load', { skip: redisSkipReason(), timeout: 24
         for (let i = 0; i < RESTARTS; i++) {
           await server.stop();
           const whileDown = traffic.stats().failedOpen;
-          await eventually(() => traffic.stats().failedOpen > whileDown, `restart ${i + 1}: requests are admitted uncounted while Redis is down`);
+          await eventually(
+            () => traffic.stats().failedOpen > whileDown,
+            `restart ${i + 1}: requests are admitted uncounted while Redis is down`,
+          );
           await server.start();
           // A fresh server holds no counters: limiting has resumed when a counted request is refused again.
           const countedBefore = traffic.stats().counted;
           resumedAfterMs.push(
-            await eventually(() => {
-              const s = traffic.stats();
-              return s.counted >= countedBefore + policy.permitLimit + 1 && s.lastCounted?.allowed === false;
-            }, `restart ${i + 1}: limiting resumes`),
+            await eventually(
+              () => {
+                const s = traffic.stats();
+                return s.counted >= countedBefore + policy.permitLimit + 1 && s.lastCounted?.allowed === false;
+              },
+              `restart ${i + 1}: limiting resumes`,
+            ),
           );
         }
       } finally {
@@ -113,7 +126,9 @@ describe('ten Redis restarts under load', { skip: redisSkipReason(), timeout: 24
         assert.deepEqual(errors.map(String), [], 'under failOpen every call gets a decision');
       }
       assert.equal(resumedAfterMs.length, RESTARTS);
-      console.log(`${name}: limiting resumed after each restart within ${Math.max(...resumedAfterMs)} ms (median ${resumedAfterMs.sort((a, b) => a - b)[RESTARTS >> 1]} ms)`);
+      console.log(
+        `${name}: limiting resumed after each restart within ${Math.max(...resumedAfterMs)} ms (median ${resumedAfterMs.sort((a, b) => a - b)[RESTARTS >> 1]} ms)`,
+      );
     });
   }
 });

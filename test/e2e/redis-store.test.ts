@@ -29,8 +29,15 @@ describe('RedisRateLimitStore on a real redis-server', { skip }, () => {
       const store = new RedisRateLimitStore({ client, keyPrefix: prefix(), timeoutMs: 5_000 });
       const decisions = await Promise.all(Array.from({ length: 1_000 }, () => store.acquire('anon', policy(limit, 60))));
       assert.equal(decisions.filter((d) => d.allowed).length, limit, `limit ${limit}`);
-      const remaining = decisions.filter((d) => d.allowed).map((d) => d.remaining).sort((a, b) => a - b);
-      assert.deepEqual(remaining, Array.from({ length: limit }, (_, i) => i), 'each allowed request saw a distinct remaining');
+      const remaining = decisions
+        .filter((d) => d.allowed)
+        .map((d) => d.remaining)
+        .sort((a, b) => a - b);
+      assert.deepEqual(
+        remaining,
+        Array.from({ length: limit }, (_, i) => i),
+        'each allowed request saw a distinct remaining',
+      );
       for (const refused of decisions.filter((d) => !d.allowed)) {
         assert.equal(refused.remaining, 0);
         // Limits above 128 count in 64 segments: a permit may come back up to one segment (under 1 s) late.
@@ -48,7 +55,12 @@ describe('RedisRateLimitStore on a real redis-server', { skip }, () => {
         fc.array(fc.integer({ min: 0, max: 1_500 }), { minLength: 1, maxLength: 60 }),
         async (limit, windowSeconds, segmented, steps) => {
           const clock = new TestClock();
-          const store = new RedisRateLimitStore({ client, keyPrefix: prefix(), clock, ...(segmented ? { exactLimit: 1, segments: 4 } : {}) });
+          const store = new RedisRateLimitStore({
+            client,
+            keyPrefix: prefix(),
+            clock,
+            ...(segmented ? { exactLimit: 1, segments: 4 } : {}),
+          });
           const p = policy(segmented ? limit + 1 : limit, windowSeconds);
           const allowedAt: number[] = [];
           for (const step of steps) {
@@ -91,7 +103,10 @@ describe('RedisRateLimitStore on a real redis-server', { skip }, () => {
         fc.constantFrom(0.5, 1, 2, 10),
         // Small steps land inside one segment (1/128 of the window), large ones move the window along.
         fc.array(
-          fc.record({ advanceMs: fc.oneof(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 3_000 })), count: fc.integer({ min: 1, max: 20 }) }),
+          fc.record({
+            advanceMs: fc.oneof(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 3_000 })),
+            count: fc.integer({ min: 1, max: 20 }),
+          }),
           { minLength: 1, maxLength: 60 },
         ),
         async (limit, windowSeconds, arrivals) => {
@@ -114,7 +129,17 @@ describe('RedisRateLimitStore on a real redis-server', { skip }, () => {
         examples: [
           // Two admissions 10 ms apart fall in different 1/128-window segments (7.8 ms), so the first one's
           // permit comes back alone, exactly one window later.
-          [130, 1, [{ advanceMs: 0, count: 1 }, { advanceMs: 10, count: 1 }, { advanceMs: 10, count: 129 }, { advanceMs: 980, count: 2 }, { advanceMs: 10, count: 2 }]],
+          [
+            130,
+            1,
+            [
+              { advanceMs: 0, count: 1 },
+              { advanceMs: 10, count: 1 },
+              { advanceMs: 10, count: 129 },
+              { advanceMs: 980, count: 2 },
+              { advanceMs: 10, count: 2 },
+            ],
+          ],
         ],
       },
     );
@@ -185,10 +210,7 @@ describe('RedisRateLimitStore on a real redis-server', { skip }, () => {
     await store.acquire('header:k{1}', policy(3, 30));
     await store.acquire('header:k{1}', policy(1_000, 30, 'GET /items:hourly'));
     const keys = (await client.keys(`${keyPrefix}*`)).sort();
-    assert.deepEqual(keys, [
-      `${keyPrefix}{GET /items:burst|header:k%7B1%7D}:sw3`,
-      `${keyPrefix}{GET /items:hourly|header:k%7B1%7D}:sw3`,
-    ]);
+    assert.deepEqual(keys, [`${keyPrefix}{GET /items:burst|header:k%7B1%7D}:sw3`, `${keyPrefix}{GET /items:hourly|header:k%7B1%7D}:sw3`]);
     // Never before the window has freed, at most an eighth of a window after (the expiry moves in steps).
     for (const key of keys) {
       const ttl = await client.pttl(key);
@@ -231,7 +253,10 @@ describe('RedisRateLimitStore on a real redis-server', { skip }, () => {
     assert.throws(() => new RedisRateLimitStore({ client, url: server.url }), /exactly one of/);
     assert.throws(() => new RedisRateLimitStore({ url: 'http://x' }), /redis:\/\//);
     assert.throws(() => new RedisRateLimitStore({ client, keyPrefix: 'a{b' }), /without "\{"/);
-    assert.throws(() => new RedisRateLimitStore({ client: { get: () => undefined } as never }), /ioredis Redis or Cluster .* node-redis v5 client/);
+    assert.throws(
+      () => new RedisRateLimitStore({ client: { get: () => undefined } as never }),
+      /ioredis Redis or Cluster .* node-redis v5 client/,
+    );
     assert.equal(new RedisRateLimitStore({ client }).clientKind, 'ioredis');
     assert.throws(() => new RedisRateLimitStore({ client, timeoutMs: 0 }), /timeoutMs must be a positive integer/);
     assert.throws(() => new RedisRateLimitStore({ client, failureMode: 'maybe' as never }), /"failOpen" or "failClosed"/);

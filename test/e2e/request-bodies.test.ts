@@ -19,7 +19,9 @@ function uploads(): App {
       const body = ctx.body as Uint8Array;
       return { length: body.length, same: Buffer.compare(Buffer.from(body), ALL_BYTES) === 0, isBytes: body instanceof Uint8Array };
     }),
-    route('PUT', '/images', [Body('bytes', { types: ['image/png', 'image/*'], limit: 300 })], (ctx) => ({ length: (ctx.body as Uint8Array).length })),
+    route('PUT', '/images', [Body('bytes', { types: ['image/png', 'image/*'], limit: 300 })], (ctx) => ({
+      length: (ctx.body as Uint8Array).length,
+    })),
     route('POST', '/stream', [Body('stream', { limit: 1_000_000 })], async (ctx) => {
       let length = 0;
       let chunks = 0;
@@ -48,27 +50,50 @@ describe('request bodies through inject()', () => {
     }
   });
 
-  it('415 names the types the route takes, before the body is read; the route\'s limit is its own', async () => {
+  it("415 names the types the route takes, before the body is read; the route's limit is its own", async () => {
     const pdf = await app.inject({ method: 'PUT', url: '/images', headers: { 'content-type': 'application/pdf' }, body: ALL_BYTES });
     assert.equal(pdf.statusCode, 415);
     assert.match(pdf.json().detail, /Unsupported content type "application\/pdf"; this route takes image\/png, image\/\*\./);
     assert.deepEqual(pdf.json().supported, ['image/png', 'image/*']);
-    assert.equal((await app.inject({ method: 'PUT', url: '/images', headers: { 'content-type': 'image/gif' }, body: ALL_BYTES })).statusCode, 200);
+    assert.equal(
+      (await app.inject({ method: 'PUT', url: '/images', headers: { 'content-type': 'image/gif' }, body: ALL_BYTES })).statusCode,
+      200,
+    );
     const big = await app.inject({ method: 'PUT', url: '/images', headers: { 'content-type': 'image/png' }, body: Buffer.alloc(301) });
     assert.equal(big.statusCode, 413);
     assert.equal(big.json().limit, 300);
-    const form = await app.inject({ method: 'POST', url: '/json', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
+    const form = await app.inject({
+      method: 'POST',
+      url: '/json',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=1',
+    });
     assert.equal(form.statusCode, 415);
     assert.deepEqual(form.json().supported, ['application/json']);
-    const octets = await app.inject({ method: 'POST', url: '/default', headers: { 'content-type': 'application/octet-stream' }, body: ALL_BYTES });
+    const octets = await app.inject({
+      method: 'POST',
+      url: '/default',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: ALL_BYTES,
+    });
     assert.equal(octets.statusCode, 415);
     assert.deepEqual(octets.json().supported, ['application/json', 'application/x-www-form-urlencoded', 'text/*']);
   });
 
   it('a stream route reads the body itself, and a body over its limit errors the stream with 413', async () => {
-    const res = await app.inject({ method: 'POST', url: '/stream', headers: { 'content-type': 'application/octet-stream' }, body: ALL_BYTES });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/stream',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: ALL_BYTES,
+    });
     assert.deepEqual(res.json(), { length: 256, chunks: 1, startsRight: true });
-    const big = await app.inject({ method: 'POST', url: '/stream', headers: { 'content-type': 'text/csv' }, body: Buffer.alloc(1_000_001) });
+    const big = await app.inject({
+      method: 'POST',
+      url: '/stream',
+      headers: { 'content-type': 'text/csv' },
+      body: Buffer.alloc(1_000_001),
+    });
     assert.equal(big.statusCode, 413);
   });
 
@@ -85,7 +110,10 @@ describe('request bodies through every Lambda door', () => {
   for (const kind of FIXTURE_KINDS) {
     it(`${kind}: bytes 0..255 sent base64 reach the handler intact, as bytes and as a stream`, async () => {
       const handler = lambdaHandler(uploads());
-      for (const [path, method] of [['/bytes', 'PUT'], ['/stream', 'POST']] as const) {
+      for (const [path, method] of [
+        ['/bytes', 'PUT'],
+        ['/stream', 'POST'],
+      ] as const) {
         const event = httpEvent(kind, { method, path, headers: { 'content-type': 'application/octet-stream' }, body: ALL_BYTES });
         const out = readResult(await handler(event, lambdaContext()));
         assert.equal(out.statusCode, 200, `${path}: ${out.body}`);
@@ -132,13 +160,22 @@ describe('request bodies over a socket', () => {
     const seen = JSON.parse(res.body);
     assert.equal(seen.length, 256 + 39 * 16_384);
     assert.equal(seen.startsRight, true);
-    const big = await send('POST', '/stream', 'application/octet-stream', Array.from({ length: 70 }, () => Buffer.alloc(16_384)));
+    const big = await send(
+      'POST',
+      '/stream',
+      'application/octet-stream',
+      Array.from({ length: 70 }, () => Buffer.alloc(16_384)),
+    );
     assert.equal(big.status, 413);
   });
 });
 
 describe('the same limits on every door', () => {
-  const limited = () => createApp({ bodyLimit: 100, maxUrlLength: 200 }).route(route('POST', '/in', [], (ctx) => ({ got: ctx.body })), route('GET', '/in', [], () => 'ok'));
+  const limited = () =>
+    createApp({ bodyLimit: 100, maxUrlLength: 200 }).route(
+      route('POST', '/in', [], (ctx) => ({ got: ctx.body })),
+      route('GET', '/in', [], () => 'ok'),
+    );
   const longUrl = `/in?q=${'x'.repeat(300)}`;
 
   it('inject(): a URL past maxUrlLength gets 414, a body past bodyLimit 413', async () => {
@@ -148,7 +185,10 @@ describe('the same limits on every door', () => {
     assert.equal(res.json().title, 'URI Too Long');
     assert.equal(res.json().limit, 200);
     assert.equal((await app.inject({ url: '/in?q=short' })).statusCode, 200);
-    assert.equal((await app.inject({ method: 'POST', url: '/in', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(101) })).statusCode, 413);
+    assert.equal(
+      (await app.inject({ method: 'POST', url: '/in', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(101) })).statusCode,
+      413,
+    );
     assert.throws(() => createApp({ maxUrlLength: 0 }), /maxUrlLength must be a whole number of bytes >= 1/);
   });
 
@@ -157,7 +197,12 @@ describe('the same limits on every door', () => {
       const handler = lambdaHandler(limited());
       const [path, query] = longUrl.split('?');
       assert.equal(readResult(await handler(httpEvent(kind, { path, query }), lambdaContext())).statusCode, 414);
-      const big = readResult(await handler(httpEvent(kind, { method: 'POST', path: '/in', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(101) }), lambdaContext()));
+      const big = readResult(
+        await handler(
+          httpEvent(kind, { method: 'POST', path: '/in', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(101) }),
+          lambdaContext(),
+        ),
+      );
       assert.equal(big.statusCode, 413);
       assert.equal(JSON.parse(big.body).limit, 100);
     });
@@ -168,7 +213,10 @@ describe('the same limits on every door', () => {
     const { url } = await app.listen();
     try {
       assert.equal((await fetch(`${url}${longUrl}`)).status, 414);
-      assert.equal((await fetch(`${url}/in`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(101) })).status, 413);
+      assert.equal(
+        (await fetch(`${url}/in`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(101) })).status,
+        413,
+      );
     } finally {
       await app.close();
     }

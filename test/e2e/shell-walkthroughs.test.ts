@@ -25,7 +25,11 @@ function shellBlock(file: string, heading: string): string {
 
 /** Runs a walkthrough against the harness at `url` (in place of the port it names) from the repository root. */
 function runAgainst(script: string, url: string): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync('bash', ['-euo', 'pipefail', '-c', script.replace('H=http://127.0.0.1:4600', `H=${url}`)], { cwd: REPO, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync('bash', ['-euo', 'pipefail', '-c', script.replace('H=http://127.0.0.1:4600', `H=${url}`)], {
+    cwd: REPO,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -34,7 +38,10 @@ describe('documented shell walkthroughs', { skip: jqMissing(), timeout: 120_000 
   let url: string;
   before(async () => {
     // As `npm start` runs it: the harness with its bundled example, no arguments but a free port.
-    harness = spawn(process.execPath, [join(REPO, 'packages', 'harness', 'dist', 'cli', 'main.js'), 'harness', '--port', '0'], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+    harness = spawn(process.execPath, [join(REPO, 'packages', 'harness', 'dist', 'cli', 'main.js'), 'harness', '--port', '0'], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const [first] = await linesOf(harness, (lines) => lines.length === 1);
     url = /^Trellis harness listening on (\S+)$/.exec(first!)![1]!;
   });
@@ -55,7 +62,12 @@ describe('documented shell walkthroughs', { skip: jqMissing(), timeout: 120_000 
     const lines = script.split('\n');
     const expected = lines
       .filter((line, i) => line.startsWith('# ') && i > 0 && lines[i - 1]!.trim() !== '' && !lines[i - 1]!.startsWith('#'))
-      .map((line) => line.slice(2).split(/\s{2,}\(/)[0]!.trim());
+      .map((line) =>
+        line
+          .slice(2)
+          .split(/\s{2,}\(/)[0]!
+          .trim(),
+      );
     assert.ok(expected.length >= 8, `the walkthrough shows its outputs (found ${expected.length})`);
     const run = runAgainst(script, url);
     assert.equal(run.status, 0, run.stderr);

@@ -23,7 +23,6 @@ function gate(): { wait: Promise<void>; open: () => void } {
   return { wait, open };
 }
 
-
 function streamingApp(state: { gate: ReturnType<typeof gate>; finished: boolean; stopped: boolean; produced: number }): App {
   const app = createApp();
   app.route(
@@ -36,16 +35,38 @@ function streamingApp(state: { gate: ReturnType<typeof gate>; finished: boolean;
       })(),
     ),
     route('GET', '/big', [], () => bigStream(state)),
-    route('GET', '/web', [], () => new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('from a web stream')); c.close(); } })),
-    route('GET', '/bad-chunk', [], () => (async function* () { yield 'ok '; yield { not: 'bytes' }; })()),
-    route('GET', '/events', [], () =>
-      serverSentEvents((async function* () {
-        yield { event: 'greeting', id: '1', data: 'hello\nworld' };
-        yield { data: { price: 42 } };
-        yield 'plain';
-      })()),
+    route(
+      'GET',
+      '/web',
+      [],
+      () =>
+        new ReadableStream({
+          start(c) {
+            c.enqueue(new TextEncoder().encode('from a web stream'));
+            c.close();
+          },
+        }),
     ),
-    route('GET', '/huge', [], () => (async function* () { for (let i = 0; i < 7; i++) yield Buffer.alloc(MB); })()),
+    route('GET', '/bad-chunk', [], () =>
+      (async function* () {
+        yield 'ok ';
+        yield { not: 'bytes' };
+      })(),
+    ),
+    route('GET', '/events', [], () =>
+      serverSentEvents(
+        (async function* () {
+          yield { event: 'greeting', id: '1', data: 'hello\nworld' };
+          yield { data: { price: 42 } };
+          yield 'plain';
+        })(),
+      ),
+    ),
+    route('GET', '/huge', [], () =>
+      (async function* () {
+        for (let i = 0; i < 7; i++) yield Buffer.alloc(MB);
+      })(),
+    ),
   );
   return app;
 }
@@ -73,7 +94,9 @@ describe('streamed responses over a socket', () => {
           resolve({ text: chunk, finished: state.finished, rest });
           res.on('data', (more: string) => (body += more));
         });
-      }).on('error', reject).end();
+      })
+        .on('error', reject)
+        .end();
     });
     assert.equal(first.text, 'first chunk\n');
     assert.equal(first.finished, false, 'the handler has not finished');
@@ -81,9 +104,13 @@ describe('streamed responses over a socket', () => {
     assert.equal(await first.rest, 'first chunk\nsecond chunk\n');
   });
 
-  it('100 MB stream through listen() with the server\'s RSS growing by less than 50 MB', { timeout: 120_000 }, async () => {
+  it("100 MB stream through listen() with the server's RSS growing by less than 50 MB", { timeout: 120_000 }, async () => {
     // The server in a process of its own: the client's own buffers do not count against it.
-    const child = spawn(process.execPath, [...SOURCE_NODE_ARGS, fileURLToPath(new URL('../fixtures/streaming/big-stream-server.ts', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      [...SOURCE_NODE_ARGS, fileURLToPath(new URL('../fixtures/streaming/big-stream-server.ts', import.meta.url))],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     try {
       const serverUrl = await new Promise<string>((resolve, reject) => {
         child.stdout.setEncoding('utf8');
@@ -101,7 +128,9 @@ describe('streamed responses over a socket', () => {
             if (received % (4 * MB) < chunk.length) peak = Math.max(peak, rss());
           });
           res.on('end', resolve);
-        }).on('error', reject).end();
+        })
+          .on('error', reject)
+          .end();
       });
       assert.equal(received, 100 * MB);
       const growthMb = (peak - before) / MB;
@@ -111,7 +140,7 @@ describe('streamed responses over a socket', () => {
     }
   });
 
-  it('a client that leaves stops the stream: the handler\'s stream is not read to its end', async () => {
+  it("a client that leaves stops the stream: the handler's stream is not read to its end", async () => {
     state.stopped = false;
     await new Promise<void>((resolve) => {
       const req = request(`${url}/big`, (res) => {
@@ -138,7 +167,12 @@ describe('streamed responses over a socket', () => {
   });
 
   it('a chunk that is not bytes or text ends the response early, and the server goes on', async () => {
-    const res = await fetch(`${url}/bad-chunk`).then((r) => r.text()).then(() => 'complete', (e: Error) => `cut: ${e.name}`);
+    const res = await fetch(`${url}/bad-chunk`)
+      .then((r) => r.text())
+      .then(
+        () => 'complete',
+        (e: Error) => `cut: ${e.name}`,
+      );
     assert.match(res, /^cut/);
     assert.equal((await fetch(`${url}/web`)).status, 200);
   });
@@ -162,7 +196,10 @@ describe('streamed responses where the body is held whole', () => {
     assert.equal(ok.body, 'first chunk\nsecond chunk\n');
     const huge = readResult(await handler(httpEvent('http-api', { path: '/huge' }), lambdaContext()));
     assert.equal(huge.statusCode, 500);
-    assert.match(JSON.parse(huge.body).detail, /larger than the 6291456 bytes this door can answer with; serve it through a door that streams/);
+    assert.match(
+      JSON.parse(huge.body).detail,
+      /larger than the 6291456 bytes this door can answer with; serve it through a door that streams/,
+    );
   });
 });
 
@@ -211,10 +248,16 @@ describe('a function URL with response streaming, called as the runtime calls it
     const handler = lambdaStreamingHandler(app);
     const whole = new RuntimeResponseStream();
     await handler(httpEvent('function-url', { path: '/cookie' }), whole);
-    assert.deepEqual(whole.parts(), { prelude: { statusCode: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, cookies: ['a=1', 'b=2'] }, body: '{"ok":true}' });
+    assert.deepEqual(whole.parts(), {
+      prelude: { statusCode: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, cookies: ['a=1', 'b=2'] },
+      body: '{"ok":true}',
+    });
     const huge = new RuntimeResponseStream();
     await handler(httpEvent('function-url', { path: '/huge' }), huge);
     assert.equal(Buffer.concat(huge.chunks).length > 7 * MB, true, 'a function URL streams past the 6 MB a buffered response holds');
-    await assert.rejects(handler(httpEvent('rest-api', { path: '/cookie' }), new RuntimeResponseStream()), /answers function URL events \(payload 2\.0\); this is a api-gateway-rest event/);
+    await assert.rejects(
+      handler(httpEvent('rest-api', { path: '/cookie' }), new RuntimeResponseStream()),
+      /answers function URL events \(payload 2\.0\); this is a api-gateway-rest event/,
+    );
   });
 });

@@ -14,7 +14,14 @@ const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 function typeCheck(files: string[]): { status: number | null; output: string } {
   const dir = mkdtempSync(join(ROOT, 'test', 'types', '.check-'));
   try {
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../../../tsconfig.base.json', compilerOptions: { noEmit: true, customConditions: ['trellis-source'] }, files }));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        extends: '../../../tsconfig.base.json',
+        compilerOptions: { noEmit: true, customConditions: ['trellis-source'] },
+        files,
+      }),
+    );
     const run = spawnSync(process.execPath, [TSC, '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8', timeout: 120_000 });
     return { status: run.status, output: `${run.stdout}${run.stderr}` };
   } finally {

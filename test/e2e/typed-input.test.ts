@@ -17,11 +17,19 @@ const app = createApp().route(
         body: z.object({ sku: z.string() }),
       }),
     ],
-    (ctx) => ({ id: ctx.validatedParams.id, idType: typeof ctx.validatedParams.id, raw: ctx.params.id, tenant: ctx.validatedHeaders['x-tenant'], dryRun: ctx.validatedQuery.dryRun, sku: ctx.body.sku }),
+    (ctx) => ({
+      id: ctx.validatedParams.id,
+      idType: typeof ctx.validatedParams.id,
+      raw: ctx.params.id,
+      tenant: ctx.validatedHeaders['x-tenant'],
+      dryRun: ctx.validatedQuery.dryRun,
+      sku: ctx.body.sku,
+    }),
   ),
 );
 
-const put = (url: string, headers: Record<string, string>, body: unknown) => app.inject({ method: 'PUT', url, headers: { 'content-type': 'application/json', ...headers }, body });
+const put = (url: string, headers: Record<string, string>, body: unknown) =>
+  app.inject({ method: 'PUT', url, headers: { 'content-type': 'application/json', ...headers }, body });
 
 describe('validated input', () => {
   it('gives the handler coerced params, headers, query and body', async () => {

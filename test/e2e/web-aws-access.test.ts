@@ -27,7 +27,11 @@ describe('harness web page: which functions got AWS credentials', { skip, timeou
         awsEndpoint: 'http://127.0.0.1:4566',
         functions: {
           plain: { handler: 'aws/metric-table.handler', setup: [`${examples}aws/stub-cloudwatch.cjs`] },
-          'arn:aws:lambda:eu-west-1:111122223333:function:withProfile': { handler: 'aws/metric-table.handler', awsCredentials: 'profile:dev', setup: [`${examples}aws/stub-cloudwatch.cjs`] },
+          'arn:aws:lambda:eu-west-1:111122223333:function:withProfile': {
+            handler: 'aws/metric-table.handler',
+            awsCredentials: 'profile:dev',
+            setup: [`${examples}aws/stub-cloudwatch.cjs`],
+          },
           inProcess: { handler: () => '<p>in process</p>' },
         },
       },
@@ -36,7 +40,14 @@ describe('harness web page: which functions got AWS credentials', { skip, timeou
     const dashboard = {
       widgets: [
         { type: 'custom', x: 0, y: 0, width: 8, height: 4, properties: { endpoint: 'plain', title: 'Plain', params: query } },
-        { type: 'custom', x: 8, y: 0, width: 8, height: 4, properties: { endpoint: 'arn:aws:lambda:eu-west-1:111122223333:function:withProfile:live', title: 'Profiled', params: query } },
+        {
+          type: 'custom',
+          x: 8,
+          y: 0,
+          width: 8,
+          height: 4,
+          properties: { endpoint: 'arn:aws:lambda:eu-west-1:111122223333:function:withProfile:live', title: 'Profiled', params: query },
+        },
         { type: 'custom', x: 16, y: 0, width: 8, height: 4, properties: { endpoint: 'inProcess', title: 'Local' } },
       ],
     };

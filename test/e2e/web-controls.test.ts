@@ -23,14 +23,18 @@ describe('harness page controls in chromium (browser in New York)', { skip, time
   const problems: string[] = [];
   const context = (): FrameLocator => page.frameLocator('[data-widget-id="widget-2"] iframe');
   const last = () => received.at(-1).widgetContext;
-  const state = async () => (await (await fetch(`${harness.url}/api/dashboards/${id}/state`)).json());
+  const state = async () => await (await fetch(`${harness.url}/api/dashboards/${id}/state`)).json();
   /** Waits until the context widget has run again (its function is called once more). */
   const nextCall = async (act: () => Promise<unknown>) => {
     const before = received.length;
     await act();
-    await page.waitForFunction(() => document.querySelector('[data-widget-id="widget-2"]')?.getAttribute('data-state') === 'ready', null, STEP);
+    await page.waitForFunction(
+      () => document.querySelector('[data-widget-id="widget-2"]')?.getAttribute('data-state') === 'ready',
+      null,
+      STEP,
+    );
     // As long as any other step may take: on a loaded machine a function's run can outlast 5 s.
-    for (const until = Date.now() + 15_000; received.length === before && Date.now() < until; ) await page.waitForTimeout(50);
+    for (const until = Date.now() + 15_000; received.length === before && Date.now() < until;) await page.waitForTimeout(50);
     assert.ok(received.length > before, 'the context widget did not run again');
     await page.locator('[data-widget-id="widget-2"][data-state="ready"]:not([aria-busy])').waitFor(STEP);
   };
@@ -102,10 +106,11 @@ describe('harness page controls in chromium (browser in New York)', { skip, time
     const event = (await (await fetch(`${harness.url}/api/dashboards/${id}/widgets/widget-2`)).json()) as { event: string };
     assert.equal(event.event, 'resize');
     assert.deepEqual((await state()).widgetSizes, { 'widget-2': { width: 400, height: 250 } });
-    const drawn = () => page.locator('[data-widget-id="widget-2"] iframe').evaluate((f) => {
-      const r = f.getBoundingClientRect();
-      return [r.width, r.height, getComputedStyle(f).transform];
-    });
+    const drawn = () =>
+      page.locator('[data-widget-id="widget-2"] iframe').evaluate((f) => {
+        const r = f.getBoundingClientRect();
+        return [r.width, r.height, getComputedStyle(f).transform];
+      });
     assert.deepEqual(await drawn(), [400, 250, 'none']);
     assert.equal(await context().locator('.size').innerText(), '400x250');
     assert.equal(await page.locator('[data-widget-id="widget-2"] .badge.own-size').innerText(), '400 × 250');
@@ -135,7 +140,9 @@ describe('harness page controls in chromium (browser in New York)', { skip, time
     const focusedInFrame = () =>
       page.evaluate(() => {
         const frame = document.activeElement as HTMLIFrameElement;
-        return frame?.localName === 'iframe' ? (frame.contentDocument?.activeElement?.textContent ?? null) : `page: ${frame?.id ?? frame?.localName}`;
+        return frame?.localName === 'iframe'
+          ? (frame.contentDocument?.activeElement?.textContent ?? null)
+          : `page: ${frame?.id ?? frame?.localName}`;
       });
     await context().getByText('Popup', { exact: true }).focus();
     const ring = await page.locator('[data-widget-id="widget-2"]').evaluate((el) => getComputedStyle(el).outlineStyle);
@@ -144,7 +151,11 @@ describe('harness page controls in chromium (browser in New York)', { skip, time
     await page.frameLocator('#popup-body iframe').locator('.in-popup').waitFor(STEP);
     await page.keyboard.press('Escape');
     await page.locator('#popup-dialog').waitFor({ state: 'hidden', ...STEP });
-    await page.waitForFunction(() => (document.activeElement as HTMLIFrameElement)?.contentDocument?.activeElement?.textContent === 'Popup', null, STEP);
+    await page.waitForFunction(
+      () => (document.activeElement as HTMLIFrameElement)?.contentDocument?.activeElement?.textContent === 'Popup',
+      null,
+      STEP,
+    );
     assert.equal(await focusedInFrame(), 'Popup');
 
     await context().getByText('Ask', { exact: true }).focus();
@@ -152,7 +163,11 @@ describe('harness page controls in chromium (browser in New York)', { skip, time
     await page.locator('#confirm-dialog').waitFor({ state: 'visible', ...STEP });
     await page.keyboard.press('Escape');
     await page.locator('#confirm-dialog').waitFor({ state: 'hidden', ...STEP });
-    await page.waitForFunction(() => (document.activeElement as HTMLIFrameElement)?.contentDocument?.activeElement?.textContent === 'Ask', null, STEP);
+    await page.waitForFunction(
+      () => (document.activeElement as HTMLIFrameElement)?.contentDocument?.activeElement?.textContent === 'Ask',
+      null,
+      STEP,
+    );
     // The widget shows itself busy until the harness has recorded the cancelled action; an action started
     // while it is busy is ignored, as a user sees, so activate it again once it is ready.
     await page.locator('[data-widget-id="widget-2"][data-state="ready"]:not([aria-busy])').waitFor(STEP);
@@ -160,12 +175,21 @@ describe('harness page controls in chromium (browser in New York)', { skip, time
     await page.keyboard.press('Enter');
     await page.locator('#confirm-dialog').waitFor({ state: 'visible', ...STEP });
     await nextCall(() => page.locator('#confirm-ok').press('Enter'));
-    await page.waitForFunction(() => (document.activeElement as HTMLIFrameElement)?.contentDocument?.activeElement?.textContent === 'Ask', null, STEP);
+    await page.waitForFunction(
+      () => (document.activeElement as HTMLIFrameElement)?.contentDocument?.activeElement?.textContent === 'Ask',
+      null,
+      STEP,
+    );
 
     await page.locator('#custom-range summary').click();
     await page.keyboard.press('Escape');
     assert.equal(await page.locator('#custom-range').getAttribute('open'), null);
-    assert.equal(await page.evaluate(() => document.activeElement?.closest('#custom-range') !== null && document.activeElement?.localName === 'summary'), true);
+    assert.equal(
+      await page.evaluate(
+        () => document.activeElement?.closest('#custom-range') !== null && document.activeElement?.localName === 'summary',
+      ),
+      true,
+    );
   });
 
   it('shows the function documentation rendered from Markdown, with a raw toggle', async () => {

@@ -62,7 +62,14 @@ describe('harness web page: events, forms, styles and errors in chromium', { ski
         { type: 'custom', x: 0, y: 0, width: 12, height: 8, properties: { endpoint: 'events', title: 'Events' } },
         { type: 'custom', x: 12, y: 0, width: 6, height: 3, properties: { endpoint: 'plain', title: 'Plain' } },
         { type: 'custom', x: 12, y: 3, width: 6, height: 3, properties: { endpoint: 'broken', title: 'Broken' } },
-        { type: 'metric', x: 18, y: 0, width: 6, height: 3, properties: { metrics: [['AWS/Lambda', 'Errors', 'FunctionName', 'orders']], stat: 'Sum', region: 'eu-west-1' } },
+        {
+          type: 'metric',
+          x: 18,
+          y: 0,
+          width: 6,
+          height: 3,
+          properties: { metrics: [['AWS/Lambda', 'Errors', 'FunctionName', 'orders']], stat: 'Sum', region: 'eu-west-1' },
+        },
       ],
     };
     const created = await fetch(`${harness.url}/api/dashboards?name=cases`, {
@@ -160,7 +167,8 @@ describe('harness web page: events, forms, styles and errors in chromium', { ski
     const clocked = await browser.context.newPage();
     const logged: string[] = [];
     clocked.on('console', (m) => {
-      if ((m.type() === 'error' || m.type() === 'warning') && !m.text().startsWith("Blocked script execution in 'about:srcdoc'")) logged.push(m.text());
+      if ((m.type() === 'error' || m.type() === 'warning') && !m.text().startsWith("Blocked script execution in 'about:srcdoc'"))
+        logged.push(m.text());
     });
     try {
       await clocked.clock.install();

@@ -31,7 +31,10 @@ function pie(slices: { label: string; value: number }[]): string {
 
 function wideTable(): string {
   const head = Array.from({ length: 12 }, (_, i) => `<th>Column number ${i + 1}</th>`).join('');
-  const rows = Array.from({ length: 4 }, (_, r) => `<tr>${Array.from({ length: 12 }, (_, i) => `<td>r${r}c${i} value</td>`).join('')}</tr>`).join('');
+  const rows = Array.from(
+    { length: 4 },
+    (_, r) => `<tr>${Array.from({ length: 12 }, (_, i) => `<td>r${r}c${i} value</td>`).join('')}</tr>`,
+  ).join('');
   return `<table class="wide" style="width:auto;white-space:nowrap"><tr>${head}</tr>${rows}</table><p class="last">After the table</p>`;
 }
 
@@ -46,10 +49,19 @@ Prints the **widgetContext** it receives.
 /** The fixture functions, by endpoint name; `received` collects every event they got. */
 export function fixtureFunctions(received: any[]): FunctionsConfig['functions'] {
   return {
-    'fixture-pie': { handler: () => pie([{ label: 'Sky', value: 135 }, { label: 'Shady', value: 22.5 }, { label: 'Sunny', value: 45 }]) },
+    'fixture-pie': {
+      handler: () =>
+        pie([
+          { label: 'Sky', value: 135 },
+          { label: 'Shady', value: 22.5 },
+          { label: 'Sunny', value: 45 },
+        ]),
+    },
     'fixture-wide': { handler: () => wideTable() },
     'fixture-hi': { handler: () => '<p>Hi there</p><b onclick="alert(1)">stripped handler</b><script>window.x = 1</script>' },
-    'fixture-bad': { handler: () => '<p>Bad <b onclick="go()">HTML</b></p><a href="javascript:go()">link</a><iframe src="https://example.com"></iframe>' },
+    'fixture-bad': {
+      handler: () => '<p>Bad <b onclick="go()">HTML</b></p><a href="javascript:go()">link</a><iframe src="https://example.com"></iframe>',
+    },
     'fixture-broken': {
       handler: () => {
         throw new RangeError('the fixture failed on purpose');
@@ -75,16 +87,73 @@ const LONG = 'A very long widget title that the console shortens with an ellipsi
 /** The fixture dashboard: the layout patterns of the samples, on a 24-column grid. */
 export const FIXTURE_DASHBOARD = {
   widgets: [
-    { type: 'text', x: 0, y: 0, width: 24, height: 2, properties: { markdown: '# Fixture dashboard\nLayout patterns of the console samples. [button:primary:Go](https://example.com/go) [button:Docs](https://example.com/docs)' } },
-    { type: 'custom', x: 0, y: 2, width: 12, height: 6, properties: { title: 'Pyramid', endpoint: 'fixture-pie', updateOn: { refresh: true } } },
-    { type: 'custom', x: 12, y: 2, width: 12, height: 9, properties: { title: 'Context', endpoint: 'fixture-context', updateOn: { refresh: true, resize: true, timeRange: true } } },
+    {
+      type: 'text',
+      x: 0,
+      y: 0,
+      width: 24,
+      height: 2,
+      properties: {
+        markdown:
+          '# Fixture dashboard\nLayout patterns of the console samples. [button:primary:Go](https://example.com/go) [button:Docs](https://example.com/docs)',
+      },
+    },
+    {
+      type: 'custom',
+      x: 0,
+      y: 2,
+      width: 12,
+      height: 6,
+      properties: { title: 'Pyramid', endpoint: 'fixture-pie', updateOn: { refresh: true } },
+    },
+    {
+      type: 'custom',
+      x: 12,
+      y: 2,
+      width: 12,
+      height: 9,
+      properties: { title: 'Context', endpoint: 'fixture-context', updateOn: { refresh: true, resize: true, timeRange: true } },
+    },
     { type: 'custom', x: 0, y: 8, width: 6, height: 3, properties: { title: 'Hi', endpoint: 'fixture-hi' } },
     { type: 'custom', x: 6, y: 8, width: 6, height: 3, properties: { title: 'Bad HTML', endpoint: 'fixture-bad' } },
     { type: 'custom', x: 0, y: 11, width: 6, height: 4, properties: { title: LONG, endpoint: 'fixture-wide' } },
     { type: 'custom', x: 6, y: 11, width: 6, height: 4, properties: { title: 'Broken', endpoint: 'fixture-broken' } },
-    { type: 'metric', x: 12, y: 11, width: 12, height: 4, properties: { title: 'Lambda invocations', metrics: [['AWS/Lambda', 'Invocations']], view: 'timeSeries', stat: 'Sum', period: 300, region: 'us-east-1' } },
-    { type: 'log', x: 0, y: 15, width: 12, height: 4, properties: { title: 'Errors in the log', query: "SOURCE '/aws/lambda/orders' | fields @timestamp, @message | filter @message like /ERROR/", region: 'us-east-1', view: 'table' } },
-    { type: 'alarm', x: 12, y: 15, width: 12, height: 4, properties: { title: 'Alarms', alarms: ['arn:aws:cloudwatch:us-east-1:123456789012:alarm:orders-errors'] } },
+    {
+      type: 'metric',
+      x: 12,
+      y: 11,
+      width: 12,
+      height: 4,
+      properties: {
+        title: 'Lambda invocations',
+        metrics: [['AWS/Lambda', 'Invocations']],
+        view: 'timeSeries',
+        stat: 'Sum',
+        period: 300,
+        region: 'us-east-1',
+      },
+    },
+    {
+      type: 'log',
+      x: 0,
+      y: 15,
+      width: 12,
+      height: 4,
+      properties: {
+        title: 'Errors in the log',
+        query: "SOURCE '/aws/lambda/orders' | fields @timestamp, @message | filter @message like /ERROR/",
+        region: 'us-east-1',
+        view: 'table',
+      },
+    },
+    {
+      type: 'alarm',
+      x: 12,
+      y: 15,
+      width: 12,
+      height: 4,
+      properties: { title: 'Alarms', alarms: ['arn:aws:cloudwatch:us-east-1:123456789012:alarm:orders-errors'] },
+    },
   ],
 };
 
@@ -99,13 +168,25 @@ const NARROW_TITLE = 'A one-column widget with a title far longer than its title
 export const NARROW_DASHBOARD = {
   widgets: [
     ...['fixture-hi', 'fixture-broken', 'fixture-context', 'fixture-bad'].map((endpoint, x) => ({
-      type: 'custom', x, y: 0, width: 1, height: 4, properties: { title: NARROW_TITLE, endpoint },
+      type: 'custom',
+      x,
+      y: 0,
+      width: 1,
+      height: 4,
+      properties: { title: NARROW_TITLE, endpoint },
     })),
     { type: 'custom', x: 4, y: 0, width: 1, height: 4, properties: { endpoint: 'fixture-hi' } },
     { type: 'text', x: 5, y: 0, width: 1, height: 4, properties: { markdown: 'Narrow text' } },
     { type: 'metric', x: 6, y: 0, width: 1, height: 4, properties: { title: 'Narrow metric', metrics: [['AWS/Lambda', 'Errors']] } },
     { type: 'custom', x: 7, y: 0, width: 2, height: 4, properties: { title: NARROW_TITLE, endpoint: 'fixture-bad' } },
     { type: 'custom', x: 9, y: 0, width: 3, height: 4, properties: { title: 'Three columns', endpoint: 'fixture-context' } },
-    { type: 'custom', x: 12, y: 0, width: 12, height: 4, properties: { title: 'Twelve columns', endpoint: 'fixture-context', updateOn: { resize: false } } },
+    {
+      type: 'custom',
+      x: 12,
+      y: 0,
+      width: 12,
+      height: 4,
+      properties: { title: 'Twelve columns', endpoint: 'fixture-context', updateOn: { resize: false } },
+    },
   ],
 };

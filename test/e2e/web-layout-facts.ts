@@ -28,8 +28,15 @@ export interface CardFacts {
    * has (the card's body) and the size its function was told, in pixels; `scale` is on-screen over layout.
    */
   frame: {
-    width: number; height: number; screenWidth: number; screenHeight: number; bodyWidth: number; bodyHeight: number;
-    contextWidth: number; contextHeight: number; scale: number;
+    width: number;
+    height: number;
+    screenWidth: number;
+    screenHeight: number;
+    bodyWidth: number;
+    bodyHeight: number;
+    contextWidth: number;
+    contextHeight: number;
+    scale: number;
   } | null;
   /** The frame's box on screen lies inside the card's body. */
   frameInside: boolean;
@@ -60,8 +67,12 @@ export async function settledAtWidth(page: Page, timeout = 60_000): Promise<void
     () => {
       const grid = document.getElementById('grid')!;
       const cards = [...document.querySelectorAll<HTMLElement>('#grid > .widget')];
-      return cards.length > 0 && grid.dataset.width !== undefined && grid.dataset.dashboardWidth === grid.dataset.width
-        && cards.every((c) => c.dataset.state !== 'loading' && !c.hasAttribute('aria-busy'));
+      return (
+        cards.length > 0 &&
+        grid.dataset.width !== undefined &&
+        grid.dataset.dashboardWidth === grid.dataset.width &&
+        cards.every((c) => c.dataset.state !== 'loading' && !c.hasAttribute('aria-busy'))
+      );
     },
     null,
     { timeout, polling: 100 },
@@ -118,14 +129,20 @@ export async function layoutFacts(page: Page): Promise<LayoutFacts> {
         titleShare: title && head ? title.clientWidth / (title.clientWidth + card.querySelector<HTMLElement>('.badges')!.clientWidth) : 1,
         badgesOverTitle: Boolean(t && visibleBadges.some((b) => b.getBoundingClientRect().left < t.right - 1)),
         hasHeader: head !== null,
-        frame: frame && f
-          ? {
-              width: frame.offsetWidth, height: frame.offsetHeight, screenWidth: f.width, screenHeight: f.height,
-              bodyWidth: bodyEl.clientWidth, bodyHeight: bodyEl.clientHeight,
-              contextWidth: Number(frame.dataset.contextWidth), contextHeight: Number(frame.dataset.contextHeight),
-              scale: frame.offsetWidth > 0 ? f.width / frame.offsetWidth : 0,
-            }
-          : null,
+        frame:
+          frame && f
+            ? {
+                width: frame.offsetWidth,
+                height: frame.offsetHeight,
+                screenWidth: f.width,
+                screenHeight: f.height,
+                bodyWidth: bodyEl.clientWidth,
+                bodyHeight: bodyEl.clientHeight,
+                contextWidth: Number(frame.dataset.contextWidth),
+                contextHeight: Number(frame.dataset.contextHeight),
+                scale: frame.offsetWidth > 0 ? f.width / frame.offsetWidth : 0,
+              }
+            : null,
         chromeOutside,
         frameInside: !f || (f.left >= body.left - 1 && f.top >= body.top - 1 && f.right <= body.right + 1 && f.bottom <= body.bottom + 1),
         overflowX: doc ? doc.scrollWidth > doc.clientWidth + 1 : false,
@@ -142,7 +159,16 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 export async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: axeSource });
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: unknown,
+            options: unknown,
+          ) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown }[] }[] }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { iframes: false, resultTypes: ['violations'] });
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')

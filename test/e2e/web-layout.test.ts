@@ -18,7 +18,11 @@ const EXAMPLE = fileURLToPath(new URL('../../packages/harness/examples/', import
 const STEP = { timeout: 60_000 };
 
 async function createDashboard(url: string, name: string, text: string): Promise<string> {
-  const res = await fetch(`${url}/api/dashboards?name=${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(text) });
+  const res = await fetch(`${url}/api/dashboards?name=${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(text),
+  });
   const body = await res.text();
   assert.equal(res.status, 201, body);
   return (JSON.parse(body) as { id: string }).id;
@@ -29,7 +33,9 @@ const settled = (page: Page) => settledAtWidth(page, STEP.timeout);
 
 /** The widgets of a dashboard that run again when their size changes (updateOn.resize). */
 async function resizing(url: string, dashboard: string): Promise<Set<string>> {
-  const info = (await (await fetch(`${url}/api/dashboards/${dashboard}`)).json()) as { widgets: { widgetId: string; updateOn: { resize: boolean } | null }[] };
+  const info = (await (await fetch(`${url}/api/dashboards/${dashboard}`)).json()) as {
+    widgets: { widgetId: string; updateOn: { resize: boolean } | null }[];
+  };
   return new Set(info.widgets.filter((w) => w.updateOn?.resize).map((w) => w.widgetId));
 }
 
@@ -50,8 +56,10 @@ function assertCommonFacts(facts: LayoutFacts, label: string, told: (id: string)
       assert.ok(Math.abs(f.scale - 1) < 0.005, `${label}: ${c.id} is drawn at scale ${f.scale}`);
       assert.deepEqual([f.width, f.height], [f.bodyWidth, f.bodyHeight], `${label}: ${c.id} fills its cell's content area`);
       if (told(c.id)) {
-        assert.ok(Math.abs(f.contextWidth - f.screenWidth) <= 2 && Math.abs(f.contextHeight - f.screenHeight) <= 2,
-          `${label}: ${c.id} was told ${f.contextWidth} × ${f.contextHeight} and is ${f.screenWidth} × ${f.screenHeight} on screen`);
+        assert.ok(
+          Math.abs(f.contextWidth - f.screenWidth) <= 2 && Math.abs(f.contextHeight - f.screenHeight) <= 2,
+          `${label}: ${c.id} was told ${f.contextWidth} × ${f.contextHeight} and is ${f.screenWidth} × ${f.screenHeight} on screen`,
+        );
       }
     }
   }
@@ -73,7 +81,9 @@ describe('harness page layout at the console fidelity, in chromium', { skip, tim
     fixtures = await createDashboard(harness.url, 'samples', JSON.stringify(FIXTURE_DASHBOARD));
     // The example's functions start in child processes on their first call, which takes seconds on a busy
     // machine: read every widget once so the page's first reads are not what the tests wait for.
-    await Promise.all(Array.from({ length: 12 }, (_, n) => fetch(`${harness.url}/api/dashboards/${example}/widgets/${n}`).then((r) => r.text())));
+    await Promise.all(
+      Array.from({ length: 12 }, (_, n) => fetch(`${harness.url}/api/dashboards/${example}/widgets/${n}`).then((r) => r.text())),
+    );
     browser = await launchChromium({ viewport: { width: 1280, height: 900 } });
     page = await browser.context.newPage();
     page.setDefaultTimeout(STEP.timeout);
@@ -155,11 +165,14 @@ describe('harness page layout at the console fidelity, in chromium', { skip, tim
         const card = (title: string) => facts.cards.find((c) => c.title === title)!;
         // The pie (svg at calc(100% - 25px)) and its legend fit the widget's height; nothing scrolls.
         assert.deepEqual([card('Pyramid').overflowX, card('Pyramid').overflowY], [false, false]);
-        const pie = await page.frameLocator('[data-widget-id="widget-1"] iframe').locator('body').evaluate(() => {
-          const svg = document.querySelector('svg')!.getBoundingClientRect();
-          const legend = document.querySelector('.legend')!.getBoundingClientRect();
-          return { svg: svg.height, legendBottom: legend.bottom, viewport: document.documentElement.clientHeight };
-        });
+        const pie = await page
+          .frameLocator('[data-widget-id="widget-1"] iframe')
+          .locator('body')
+          .evaluate(() => {
+            const svg = document.querySelector('svg')!.getBoundingClientRect();
+            const legend = document.querySelector('.legend')!.getBoundingClientRect();
+            return { svg: svg.height, legendBottom: legend.bottom, viewport: document.documentElement.clientHeight };
+          });
         assert.ok(pie.legendBottom <= pie.viewport + 0.5, JSON.stringify(pie));
         assert.ok(pie.svg > 0.8 * pie.viewport - 25, `the pie is ${pie.svg} px in ${pie.viewport} px`);
         // Short titles in 6-column widgets are shown whole next to their badges; a long one keeps most of its bar.
@@ -172,7 +185,11 @@ describe('harness page layout at the console fidelity, in chromium', { skip, tim
         assert.equal(facts.cards[0]!.hasHeader, false);
         assert.equal(facts.cards[0]!.overflowY, false);
         // Metric, log and alarm widgets are placeholders naming their type.
-        for (const [title, type] of [['Lambda invocations', 'Metric widget'], ['Errors in the log', 'Logs Insights widget'], ['Alarms', 'Alarm status widget']] as const) {
+        for (const [title, type] of [
+          ['Lambda invocations', 'Metric widget'],
+          ['Errors in the log', 'Logs Insights widget'],
+          ['Alarms', 'Alarm status widget'],
+        ] as const) {
           assert.equal(card(title).state, 'placeholder');
           const id = card(title).id;
           assert.match(await page.locator(`[data-widget-id="${id}"] .placeholder`).innerText(), new RegExp(type));

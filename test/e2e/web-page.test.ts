@@ -105,14 +105,27 @@ describe('the inspector', () => {
     const received: unknown[] = [];
     const { app, harness } = createHarnessApp({
       clock: () => now,
-      functions: { functions: { probe: { handler: (event: any) => {
-        received.push(event);
-        console.log('probe theme', event.widgetContext.theme);
-        return '<p>probe</p>';
-      } } } },
+      functions: {
+        functions: {
+          probe: {
+            handler: (event: any) => {
+              received.push(event);
+              console.log('probe theme', event.widgetContext.theme);
+              return '<p>probe</p>';
+            },
+          },
+        },
+      },
     });
     try {
-      const widget = { type: 'custom', x: 0, y: 0, width: 7, height: 5, properties: { endpoint: 'probe', title: 'Probe', params: { a: 1, nested: { b: [true] } } } };
+      const widget = {
+        type: 'custom',
+        x: 0,
+        y: 0,
+        width: 7,
+        height: 5,
+        properties: { endpoint: 'probe', title: 'Probe', params: { a: 1, nested: { b: [true] } } },
+      };
       const created = await post(app, '/api/dashboards?name=ops', JSON.stringify({ widgets: [widget] }));
       assert.equal(created.statusCode, 201, created.body);
       const id = created.json<{ id: string }>().id;
@@ -120,7 +133,9 @@ describe('the inspector', () => {
         {
           timeRange: fc.oneof(
             fc.constantFrom('-PT3H', '-PT15M', '-P1D', '-P1W', '-P1M', '-P1Y2M', '-P2DT4H30M').map((relative) => ({ relative })),
-            fc.record({ start: fc.integer({ min: 1e12, max: 1.6e12 }), span: fc.integer({ min: 1, max: 1e9 }) }).map(({ start, span }) => ({ start, end: start + span })),
+            fc
+              .record({ start: fc.integer({ min: 1e12, max: 1.6e12 }), span: fc.integer({ min: 1, max: 1e9 }) })
+              .map(({ start, span }) => ({ start, end: start + span })),
           ),
           theme: fc.constantFrom('light', 'dark'),
           period: fc.constantFrom('auto', 60, 3600),
@@ -151,7 +166,10 @@ describe('the inspector', () => {
           assert.equal(body.querySelector('#insp-size-told')!.textContent, `${width} × ${height}`);
           assert.equal((shown as { widgetContext: { theme: unknown } }).widgetContext.theme, (state as { theme: unknown }).theme);
           assert.match(body.querySelector('.stats')!.textContent, new RegExp(`Function\\s*${result.invocation.durationMs.toFixed(1)} ms`));
-          assert.match(body.querySelector('#insp-logs')!.textContent, new RegExp(`INFO\\s*probe theme ${(state as { theme: string }).theme}`));
+          assert.match(
+            body.querySelector('#insp-logs')!.textContent,
+            new RegExp(`INFO\\s*probe theme ${(state as { theme: string }).theme}`),
+          );
         }),
         { numRuns: 60 },
       );

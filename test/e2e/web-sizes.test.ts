@@ -19,7 +19,10 @@ const skip = chromiumSkipReason();
 const EXAMPLE = fileURLToPath(new URL('../../packages/harness/examples/', import.meta.url));
 const STEP = { timeout: 60_000 };
 
-interface Told { width: number; height: number }
+interface Told {
+  width: number;
+  height: number;
+}
 interface DrawnFrame {
   id: string;
   /** The frame's box on screen and its layout box. */
@@ -46,7 +49,11 @@ describe('widgets at their real size on the page, in chromium', { skip, timeout:
     return JSON.parse(text);
   };
   const create = async (name: string, text: string): Promise<string> => {
-    const res = await fetch(`${harness.url}/api/dashboards?name=${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(text) });
+    const res = await fetch(`${harness.url}/api/dashboards?name=${name}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(text),
+    });
     assert.equal(res.status, 201);
     return ((await res.json()) as { id: string }).id;
   };
@@ -63,7 +70,9 @@ describe('widgets at their real size on the page, in chromium', { skip, timeout:
     // The example's functions start child processes on their first call: start them (on a dashboard of their
     // own) before the page waits for them.
     const warm = await create('warm', sources.example);
-    await Promise.all(Array.from({ length: 11 }, (_, n) => fetch(`${harness.url}/api/dashboards/${warm}/widgets/${n}`).then((r) => r.text())));
+    await Promise.all(
+      Array.from({ length: 11 }, (_, n) => fetch(`${harness.url}/api/dashboards/${warm}/widgets/${n}`).then((r) => r.text())),
+    );
     browser = await launchChromium({ viewport: { width: 1280, height: 900 } });
     page = await browser.context.newPage();
     page.setDefaultTimeout(STEP.timeout);
@@ -82,7 +91,11 @@ describe('widgets at their real size on the page, in chromium', { skip, timeout:
   async function open(name: keyof typeof ids, theme: 'light' | 'dark'): Promise<void> {
     const dashboard = (ids[name] = await create(name, sources[name]));
     const state = await api(`${dashboard}/state`);
-    await api(`${dashboard}/state`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...state, theme }) });
+    await api(`${dashboard}/state`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...state, theme }),
+    });
     await page.goto(`${harness.url}/#/dashboards/${dashboard}`);
     await page.reload();
     await page.locator(`html[data-theme="${theme}"]`).waitFor(STEP);
@@ -108,7 +121,10 @@ describe('widgets at their real size on the page, in chromium', { skip, timeout:
       [...document.querySelectorAll<HTMLIFrameElement>('#grid > .widget-custom .widget-body > iframe')].map((frame) => {
         const r = frame.getBoundingClientRect();
         const doc = frame.contentDocument!;
-        const text = [...doc.body.querySelectorAll<HTMLElement>('*')].find((el) => el.childNodes.length > 0 && [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim() !== '')) ?? doc.body;
+        const text =
+          [...doc.body.querySelectorAll<HTMLElement>('*')].find(
+            (el) => el.childNodes.length > 0 && [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim() !== ''),
+          ) ?? doc.body;
         return {
           id: frame.closest<HTMLElement>('.widget')!.dataset.widgetId!,
           screen: { width: r.width, height: r.height },
@@ -133,20 +149,31 @@ describe('widgets at their real size on the page, in chromium', { skip, timeout:
     for (const f of frames) {
       const scale = f.screen.width / f.layout.width;
       assert.equal(f.transform, 'none', `${label}: ${f.id} is transformed`);
-      assert.ok(Math.abs(scale - 1) < 0.005 && Math.abs(f.screen.height / f.layout.height - 1) < 0.005, `${label}: ${f.id} is drawn at scale ${scale}`);
+      assert.ok(
+        Math.abs(scale - 1) < 0.005 && Math.abs(f.screen.height / f.layout.height - 1) < 0.005,
+        `${label}: ${f.id} is drawn at scale ${scale}`,
+      );
       const t = toldSizes.get(f.id);
       assert.ok(t, `${label}: ${f.id} has no recorded call`);
-      assert.ok(Math.abs(t.width - f.screen.width) <= 2 && Math.abs(t.height - f.screen.height) <= 2,
-        `${label}: ${f.id} was told ${t.width} × ${t.height} and is ${f.screen.width} × ${f.screen.height} on screen`);
+      assert.ok(
+        Math.abs(t.width - f.screen.width) <= 2 && Math.abs(t.height - f.screen.height) <= 2,
+        `${label}: ${f.id} was told ${t.width} × ${t.height} and is ${f.screen.width} × ${f.screen.height} on screen`,
+      );
       // Text shows at its CSS size (font size × scale), and with the console's default styles that is 14 px.
       assert.ok(Math.abs(f.bodyFont * scale - f.bodyFont) < 0.01, `${label}: ${f.id}'s body text is ${f.bodyFont} px × ${scale}`);
-      assert.ok(f.textFont >= 11 && Math.abs(f.textFont * scale - f.textFont) < 0.01, `${label}: ${f.id}'s text is ${f.textFont} px × ${scale}`);
+      assert.ok(
+        f.textFont >= 11 && Math.abs(f.textFont * scale - f.textFont) < 0.01,
+        `${label}: ${f.id}'s text is ${f.textFont} px × ${scale}`,
+      );
       if (f.printed !== null) assert.equal(f.bodyFont * scale, 14, `${label}: ${f.id}'s body text is ${f.bodyFont * scale} px`);
       if (f.printed !== null) assert.equal(f.printed, `${t.width}x${t.height}`, `${label}: ${f.id} printed another size`);
     }
     assert.deepEqual(await seriousViolations(page), [], `${label}: accessibility`);
     const width = await page.locator('#grid').getAttribute('data-dashboard-width');
-    const sample = frames.slice(0, 3).map((f) => `${f.id} ${f.screen.width}×${f.screen.height}`).join(', ');
+    const sample = frames
+      .slice(0, 3)
+      .map((f) => `${f.id} ${f.screen.width}×${f.screen.height}`)
+      .join(', ');
     return `${label}: dashboard ${width} px, scale 1, ${sample}`;
   }
 
@@ -162,7 +189,8 @@ describe('widgets at their real size on the page, in chromium', { skip, timeout:
           // Narrower still: both panels open.
           await page.locator('#toggle-inspector').click();
           await settledAtWidth(page, STEP.timeout);
-          for (const c of (await layoutFacts(page)).cards) assert.deepEqual(c.chromeOutside, [], `${width} ${theme} with both panels: ${c.id}`);
+          for (const c of (await layoutFacts(page)).cards)
+            assert.deepEqual(c.chromeOutside, [], `${width} ${theme} with both panels: ${c.id}`);
           await page.locator('#toggle-inspector').click();
         }
       });
@@ -173,7 +201,10 @@ describe('widgets at their real size on the page, in chromium', { skip, timeout:
     await page.setViewportSize({ width: 1280, height: 1000 });
     await open('narrow', 'light');
     const card = (id: string) => page.locator(`[data-widget-id="${id}"]`);
-    const frameWidth = (id: string) => card(id).locator('iframe').evaluate((f) => f.getBoundingClientRect().width);
+    const frameWidth = (id: string) =>
+      card(id)
+        .locator('iframe')
+        .evaluate((f) => f.getBoundingClientRect().width);
     // widget-8 (three columns) runs on resize; widget-9 (twelve columns, updateOn.resize false) does not.
     const calls = async (id: string) => Number(await card(id).getAttribute('data-invocations'));
     const [resizing, fixed] = [await calls('widget-8'), await calls('widget-9')];
@@ -197,7 +228,9 @@ describe('widgets at their real size on the page, in chromium', { skip, timeout:
     // It reflows: drawn at its new cell's size, still unscaled, while its function keeps the size it was told.
     const fixedAfter = await frameWidth('widget-9');
     assert.notEqual(fixedAfter, fixedBefore);
-    const body = await card('widget-9').locator('.widget-body').evaluate((b) => b.clientWidth);
+    const body = await card('widget-9')
+      .locator('.widget-body')
+      .evaluate((b) => b.clientWidth);
     assert.equal(fixedAfter, body);
     assert.equal((await told(ids.narrow)).get('widget-9')!.width, Math.round(fixedBefore));
     await page.locator('#toggle-inspector').click();

@@ -62,9 +62,14 @@ describe('page geometry', () => {
   it('sizes every cell as the harness does, at any dashboard width', async () => {
     const page = await pageModule('geometry.js');
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 24 }), fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 240, max: 100_000 }), (columns, rows, width) => {
-        assert.deepEqual(page.cellPixelSize(columns, rows, width), geometry.cellPixelSize(columns, rows, width));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 24 }),
+        fc.integer({ min: 1, max: 1000 }),
+        fc.integer({ min: 240, max: 100_000 }),
+        (columns, rows, width) => {
+          assert.deepEqual(page.cellPixelSize(columns, rows, width), geometry.cellPixelSize(columns, rows, width));
+        },
+      ),
     );
   });
 
@@ -72,27 +77,49 @@ describe('page geometry', () => {
     const page = await pageModule('geometry.js');
     const { placeWidgets } = await pageModule('layout.js');
     const widget = fc.record(
-      { x: fc.integer({ min: 0, max: 23 }), y: fc.integer({ min: 0, max: 40 }), width: fc.integer({ min: 1, max: 24 }), height: fc.integer({ min: 1, max: 20 }) },
+      {
+        x: fc.integer({ min: 0, max: 23 }),
+        y: fc.integer({ min: 0, max: 40 }),
+        width: fc.integer({ min: 1, max: 24 }),
+        height: fc.integer({ min: 1, max: 20 }),
+      },
       { requiredKeys: [] },
     );
-    const sizes = fc.dictionary(fc.nat(7).map(String), fc.record({ width: fc.integer({ min: 1, max: 5000 }), height: fc.integer({ min: 1, max: 5000 }) }, { requiredKeys: ['width'] }));
+    const sizes = fc.dictionary(
+      fc.nat(7).map(String),
+      fc.record({ width: fc.integer({ min: 1, max: 5000 }), height: fc.integer({ min: 1, max: 5000 }) }, { requiredKeys: ['width'] }),
+    );
     fc.assert(
-      fc.property(fc.array(widget, { minLength: 1, maxLength: 8 }), fc.integer({ min: 480, max: 4000 }), sizes, (written, width, widgetSizes) => {
-        const model = parseDashboard(JSON.stringify({ widgets: written.map((w) => ({ type: 'custom', properties: { endpoint: 'f' }, ...w })) }));
-        const places = placeWidgets(written);
-        const state = { dashboardWidth: width, widgetSizes: Object.fromEntries(Object.entries(widgetSizes).filter(([i]) => Number(i) < written.length).map(([i, s]) => [`widget-${i}`, s])) };
-        model.widgets.forEach((m, i) => {
-          assert.equal(places[i].width, geometry.gridColumns(m));
-          assert.equal(places[i].height, m.height);
-          const w = { widgetId: m.widgetId, place: places[i] };
-          assert.deepEqual(page.widgetSize(w, state, width), geometry.widgetPixelSize(m, state));
-          // The card less its border and title bar is the cell's content size.
-          const box = page.cardBox(places[i], width);
-          const cell = geometry.cellPixelSize(places[i].width, places[i].height, width);
-          assert.equal(box.width - 2 * geometry.WIDGET_CHROME.border, cell.width);
-          assert.equal(box.height - 2 * geometry.WIDGET_CHROME.border - geometry.WIDGET_CHROME.titleBar, cell.height);
-        });
-      }),
+      fc.property(
+        fc.array(widget, { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 480, max: 4000 }),
+        sizes,
+        (written, width, widgetSizes) => {
+          const model = parseDashboard(
+            JSON.stringify({ widgets: written.map((w) => ({ type: 'custom', properties: { endpoint: 'f' }, ...w })) }),
+          );
+          const places = placeWidgets(written);
+          const state = {
+            dashboardWidth: width,
+            widgetSizes: Object.fromEntries(
+              Object.entries(widgetSizes)
+                .filter(([i]) => Number(i) < written.length)
+                .map(([i, s]) => [`widget-${i}`, s]),
+            ),
+          };
+          model.widgets.forEach((m, i) => {
+            assert.equal(places[i].width, geometry.gridColumns(m));
+            assert.equal(places[i].height, m.height);
+            const w = { widgetId: m.widgetId, place: places[i] };
+            assert.deepEqual(page.widgetSize(w, state, width), geometry.widgetPixelSize(m, state));
+            // The card less its border and title bar is the cell's content size.
+            const box = page.cardBox(places[i], width);
+            const cell = geometry.cellPixelSize(places[i].width, places[i].height, width);
+            assert.equal(box.width - 2 * geometry.WIDGET_CHROME.border, cell.width);
+            assert.equal(box.height - 2 * geometry.WIDGET_CHROME.border - geometry.WIDGET_CHROME.titleBar, cell.height);
+          });
+        },
+      ),
     );
   });
 });

@@ -169,7 +169,9 @@ describe('harness web page in chromium', { skip, timeout: 180_000 }, () => {
 
   it('the time range picker re-invokes the widgets that follow it', async () => {
     await page.getByRole('button', { name: '1h', exact: true }).click();
-    await frameOf(3).getByText(/last 60 min/).waitFor(STEP);
+    await frameOf(3)
+      .getByText(/last 60 min/)
+      .waitFor(STEP);
     assert.equal(await page.getByRole('button', { name: '1h', exact: true }).getAttribute('aria-pressed'), 'true');
     await frameOf(4).getByText('Window: 1.0 h').waitFor(STEP);
   });
@@ -191,7 +193,13 @@ describe('harness web page in chromium', { skip, timeout: 180_000 }, () => {
     await page.getByRole('button', { name: 'Dark theme' }).click();
     await frameOf(3).locator('.theme', { hasText: 'dark' }).waitFor(STEP);
     assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
-    assert.equal(await frameOf(2).locator('html').getAttribute('class').then((c) => /cwdb-theme-dark/.test(c ?? '')), true);
+    assert.equal(
+      await frameOf(2)
+        .locator('html')
+        .getAttribute('class')
+        .then((c) => /cwdb-theme-dark/.test(c ?? '')),
+      true,
+    );
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     assert.equal(background, 'rgb(22, 25, 31)');
     for (const n of [0, 1, 2, 3, 4]) await ready(n);

@@ -41,7 +41,9 @@ export interface ChromiumHandle {
 }
 
 /** Starts headless chromium with a fresh user-data directory. */
-export async function launchChromium(options: { viewport?: { width: number; height: number }; timezoneId?: string } = {}): Promise<ChromiumHandle> {
+export async function launchChromium(
+  options: { viewport?: { width: number; height: number }; timezoneId?: string } = {},
+): Promise<ChromiumHandle> {
   const profile = mkdtempSync(join(tmpdir(), 'trellis-chromium-'));
   let context: BrowserContext;
   try {

@@ -55,7 +55,28 @@ function attributesOf(type: string): string[] | undefined {
   return resource ? Object.keys(resource.attributes) : undefined;
 }
 
-const FUNCTION_KEYS = ['Ref', 'Condition', 'Fn::Base64', 'Fn::Cidr', 'Fn::FindInMap', 'Fn::GetAtt', 'Fn::GetAZs', 'Fn::ImportValue', 'Fn::Join', 'Fn::Select', 'Fn::Split', 'Fn::Sub', 'Fn::Transform', 'Fn::And', 'Fn::Equals', 'Fn::If', 'Fn::Not', 'Fn::Or', 'Fn::Length', 'Fn::ToJsonString'];
+const FUNCTION_KEYS = [
+  'Ref',
+  'Condition',
+  'Fn::Base64',
+  'Fn::Cidr',
+  'Fn::FindInMap',
+  'Fn::GetAtt',
+  'Fn::GetAZs',
+  'Fn::ImportValue',
+  'Fn::Join',
+  'Fn::Select',
+  'Fn::Split',
+  'Fn::Sub',
+  'Fn::Transform',
+  'Fn::And',
+  'Fn::Equals',
+  'Fn::If',
+  'Fn::Not',
+  'Fn::Or',
+  'Fn::Length',
+  'Fn::ToJsonString',
+];
 /** A value computed by CloudFormation: an object with exactly one intrinsic function key. */
 const INTRINSIC = { type: 'object', minProperties: 1, maxProperties: 1, propertyNames: { enum: FUNCTION_KEYS } };
 
@@ -68,7 +89,15 @@ const PRIMITIVES: Record<string, Json> = {
   'date-time': { type: 'string' },
   json: { type: ['object', 'array', 'string'] },
   null: { type: 'null' },
-  tag: { type: 'object', required: ['Key', 'Value'], additionalProperties: false, properties: { Key: { anyOf: [{ type: 'string' }, INTRINSIC] }, Value: { anyOf: [{ type: ['string', 'number', 'boolean'] }, INTRINSIC] } } },
+  tag: {
+    type: 'object',
+    required: ['Key', 'Value'],
+    additionalProperties: false,
+    properties: {
+      Key: { anyOf: [{ type: 'string' }, INTRINSIC] },
+      Value: { anyOf: [{ type: ['string', 'number', 'boolean'] }, INTRINSIC] },
+    },
+  },
 };
 
 /** Builds the JSON Schema of one resource type, with the definitions of the property types it reaches. */
@@ -109,7 +138,11 @@ class ResourceSchemaBuilder {
 
   /** An object with exactly the specification's properties, its required ones present. */
   object(properties: Properties, requireThem = true): Json {
-    const required = requireThem ? Object.entries(properties).filter(([, p]) => p.required).map(([n]) => n) : [];
+    const required = requireThem
+      ? Object.entries(properties)
+          .filter(([, p]) => p.required)
+          .map(([n]) => n)
+      : [];
     const schema: Json = { type: 'object', additionalProperties: false, properties: {} };
     for (const [name, p] of Object.entries(properties)) {
       // A value of an earlier type of the property is still accepted.
@@ -120,10 +153,15 @@ class ResourceSchemaBuilder {
     // A SAM event source is told apart by its Type: `HttpApi` takes the properties of HttpApiEvent.
     const kinds = properties.Properties?.type;
     if (properties.Type?.type.type === 'string' && kinds?.type === 'union') {
-      const named = kinds.types.flatMap((k) => (k.type === 'ref' ? [[this.#definition(k.reference.$ref).name, k] as const] : [])).filter(([name]) => name.endsWith('Event'));
+      const named = kinds.types
+        .flatMap((k) => (k.type === 'ref' ? [[this.#definition(k.reference.$ref).name, k] as const] : []))
+        .filter(([name]) => name.endsWith('Event'));
       if (named.length > 0) {
         schema.properties.Type = { enum: named.map(([name]) => name.slice(0, -'Event'.length)) };
-        schema.allOf = named.map(([name, k]) => ({ if: { properties: { Type: { const: name.slice(0, -'Event'.length) } } }, then: { properties: { Properties: this.type(k) } } }));
+        schema.allOf = named.map(([name, k]) => ({
+          if: { properties: { Type: { const: name.slice(0, -'Event'.length) } } },
+          then: { properties: { Properties: this.type(k) } },
+        }));
       }
     }
     return schema;
@@ -174,7 +212,13 @@ function globalsValidator(): ValidateFunction {
   if (!validate) {
     const schema: Json = { type: 'object', additionalProperties: false, properties: {} };
     const definitions: Record<string, Json> = {};
-    for (const [section, type] of [['Function', 'AWS::Serverless::Function'], ['Api', 'AWS::Serverless::Api'], ['HttpApi', 'AWS::Serverless::HttpApi'], ['SimpleTable', 'AWS::Serverless::SimpleTable'], ['LayerVersion', 'AWS::Serverless::LayerVersion']] as const) {
+    for (const [section, type] of [
+      ['Function', 'AWS::Serverless::Function'],
+      ['Api', 'AWS::Serverless::Api'],
+      ['HttpApi', 'AWS::Serverless::HttpApi'],
+      ['SimpleTable', 'AWS::Serverless::SimpleTable'],
+      ['LayerVersion', 'AWS::Serverless::LayerVersion'],
+    ] as const) {
       const builder = new ResourceSchemaBuilder();
       schema.properties[section] = builder.object(resourceOf(type)?.properties ?? {}, false);
       builder.finish();
@@ -187,7 +231,8 @@ function globalsValidator(): ValidateFunction {
   return validate;
 }
 
-const PARAMETER_TYPE = '^(String|Number|List<Number>|CommaDelimitedList|AWS::[A-Za-z0-9:]+|List<AWS::[A-Za-z0-9:]+>|AWS::SSM::Parameter::(Name|Value<.+>))$';
+const PARAMETER_TYPE =
+  '^(String|Number|List<Number>|CommaDelimitedList|AWS::[A-Za-z0-9:]+|List<AWS::[A-Za-z0-9:]+>|AWS::SSM::Parameter::(Name|Value<.+>))$';
 const TEMPLATE: Json = {
   type: 'object',
   required: ['Resources'],
@@ -234,7 +279,12 @@ const TEMPLATE: Json = {
         type: 'object',
         required: ['Value'],
         additionalProperties: false,
-        properties: { Value: {}, Description: { type: 'string' }, Condition: { type: 'string' }, Export: { type: 'object', required: ['Name'], additionalProperties: false, properties: { Name: {} } } },
+        properties: {
+          Value: {},
+          Description: { type: 'string' },
+          Condition: { type: 'string' },
+          Export: { type: 'object', required: ['Name'], additionalProperties: false, properties: { Name: {} } },
+        },
       },
     },
   },
@@ -245,9 +295,21 @@ const explain = (errors: readonly ErrorObject[] | null | undefined, prefix: stri
   (errors ?? [])
     // anyOf/if wrappers repeat what their branches said.
     .filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'if')
-    .map((e) => ({ path: `${prefix}${e.instancePath}`, message: `${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}` }));
+    .map((e) => ({
+      path: `${prefix}${e.instancePath}`,
+      message: `${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`,
+    }));
 
-const PSEUDO_PARAMETERS = new Set(['AWS::AccountId', 'AWS::NotificationARNs', 'AWS::NoValue', 'AWS::Partition', 'AWS::Region', 'AWS::StackId', 'AWS::StackName', 'AWS::URLSuffix']);
+const PSEUDO_PARAMETERS = new Set([
+  'AWS::AccountId',
+  'AWS::NotificationARNs',
+  'AWS::NoValue',
+  'AWS::Partition',
+  'AWS::Region',
+  'AWS::StackId',
+  'AWS::StackName',
+  'AWS::URLSuffix',
+]);
 
 /** Names the SAM transform adds: the implicit APIs and each function's role (when it names none). */
 function samNames(resources: Record<string, Json>): Set<string> {
@@ -273,7 +335,8 @@ function checkReferences(template: Json): TemplateProblem[] {
   const attributeProblem = (resource: string, attribute: string): string | null => {
     if (!isResource(resource)) return `names no resource: ${resource}`;
     const attributes = attributesOf(resources[resource]?.Type as string);
-    if (attributes && !attributes.includes(attribute)) return `${resource} (${String(resources[resource]!.Type)}) has no attribute ${attribute}; it has ${attributes.join(', ')}`;
+    if (attributes && !attributes.includes(attribute))
+      return `${resource} (${String(resources[resource]!.Type)}) has no attribute ${attribute}; it has ${attributes.join(', ')}`;
     return null;
   };
   const walk = (value: unknown, path: string, locals: ReadonlySet<string>): void => {
@@ -283,12 +346,16 @@ function checkReferences(template: Json): TemplateProblem[] {
     const keys = Object.keys(object);
     if (keys.length === 1 && keys[0] === 'Ref') {
       const name = object.Ref;
-      if (typeof name !== 'string' || !(parameters.has(name) || isResource(name) || PSEUDO_PARAMETERS.has(name))) problems.push({ path, message: `Ref names nothing defined: ${JSON.stringify(name)}` });
+      if (typeof name !== 'string' || !(parameters.has(name) || isResource(name) || PSEUDO_PARAMETERS.has(name)))
+        problems.push({ path, message: `Ref names nothing defined: ${JSON.stringify(name)}` });
       return;
     }
     if (keys.length === 1 && keys[0] === 'Fn::GetAtt') {
       const [resource, attribute] = object['Fn::GetAtt'] as [unknown, unknown];
-      const problem = typeof resource === 'string' && typeof attribute === 'string' ? attributeProblem(resource, attribute) : 'takes [resource, attribute]';
+      const problem =
+        typeof resource === 'string' && typeof attribute === 'string'
+          ? attributeProblem(resource, attribute)
+          : 'takes [resource, attribute]';
       if (problem) problems.push({ path, message: `Fn::GetAtt ${problem}` });
       return;
     }
@@ -315,8 +382,11 @@ function checkReferences(template: Json): TemplateProblem[] {
   };
   for (const section of ['Resources', 'Outputs', 'Conditions', 'Globals'] as const) walk(template[section], `/${section}`, new Set());
   for (const [name, r] of Object.entries(resources)) {
-    if (typeof r.Condition === 'string' && !conditions.has(r.Condition)) problems.push({ path: `/Resources/${name}/Condition`, message: `names no condition: ${r.Condition}` });
-    for (const dep of ([] as unknown[]).concat(r.DependsOn ?? [])) if (typeof dep === 'string' && !isResource(dep)) problems.push({ path: `/Resources/${name}/DependsOn`, message: `names no resource: ${dep}` });
+    if (typeof r.Condition === 'string' && !conditions.has(r.Condition))
+      problems.push({ path: `/Resources/${name}/Condition`, message: `names no condition: ${r.Condition}` });
+    for (const dep of ([] as unknown[]).concat(r.DependsOn ?? []))
+      if (typeof dep === 'string' && !isResource(dep))
+        problems.push({ path: `/Resources/${name}/DependsOn`, message: `names no resource: ${dep}` });
   }
   return problems;
 }
@@ -333,7 +403,10 @@ export function validateTemplate(template: Record<string, unknown>): TemplatePro
       if (type.startsWith('Custom::') || type === 'AWS::CloudFormation::CustomResource') continue;
       const spec = resourceOf(type);
       if (!spec) {
-        problems.push({ path: `/Resources/${name}/Type`, message: `unknown resource type ${type} (@aws-cdk/aws-service-spec ${SPEC_VERSION})` });
+        problems.push({
+          path: `/Resources/${name}/Type`,
+          message: `unknown resource type ${type} (@aws-cdk/aws-service-spec ${SPEC_VERSION})`,
+        });
         continue;
       }
       const validate = resourceValidator(spec);

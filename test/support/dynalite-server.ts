@@ -26,8 +26,6 @@ export interface DynaliteHandle {
   close(): Promise<void>;
 }
 
-
-
 /** Starts dynalite on a free 127.0.0.1 port; resolves once it accepts connections. */
 export async function startDynalite(): Promise<DynaliteHandle> {
   const port = await freePort();
@@ -35,9 +33,13 @@ export async function startDynalite(): Promise<DynaliteHandle> {
   let exited: Promise<void> = Promise.resolve();
 
   const launch = async (): Promise<void> => {
-    const proc = spawn(process.execPath, [CLI, '--port', String(port), '--host', '127.0.0.1', '--createTableMs', '0', '--deleteTableMs', '0', '--updateTableMs', '0'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const proc = spawn(
+      process.execPath,
+      [CLI, '--port', String(port), '--host', '127.0.0.1', '--createTableMs', '0', '--deleteTableMs', '0', '--updateTableMs', '0'],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     child = proc;
     exited = new Promise((resolve) => proc.once('exit', () => resolve()));
     let stderr = '';

@@ -59,7 +59,11 @@ export async function followGuide(steps: readonly GuideStep[], options: FollowOp
       if (step.needsAws) continue;
       const where = join(scratch, 'cwd');
       const script = `set -euo pipefail\ncd ${JSON.stringify(cwd)}\n${step.script}\npwd > ${JSON.stringify(where)}\n`;
-      output += await shell(script, { ...process.env, NODE_TEST_CONTEXT: undefined, NODE_OPTIONS: undefined, ...options.env }, options.timeoutMs ?? 300_000);
+      output += await shell(
+        script,
+        { ...process.env, NODE_TEST_CONTEXT: undefined, NODE_OPTIONS: undefined, ...options.env },
+        options.timeoutMs ?? 300_000,
+      );
       cwd = readFileSync(where, 'utf8').trim();
     }
     return { cwd, output };

@@ -26,17 +26,22 @@ export interface EventRequestSpec {
 }
 
 /** The fixtures' folder, from test/support or from a benchmark compiled into .bench/. */
-const FIXTURES = [join(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures', 'lambda'), join(fileURLToPath(new URL('.', import.meta.url)), '..', 'test', 'fixtures', 'lambda')].find((dir) => existsSync(dir))!;
+const FIXTURES = [
+  join(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures', 'lambda'),
+  join(fileURLToPath(new URL('.', import.meta.url)), '..', 'test', 'fixtures', 'lambda'),
+].find((dir) => existsSync(dir))!;
 
 export function fixture(kind: FixtureKind): any {
   return JSON.parse(readFileSync(join(FIXTURES, `${kind}.json`), 'utf8'));
 }
 
 function queryPairs(query: string): [string, string][] {
-  return query === '' ? [] : query.split('&').map((part) => {
-    const eq = part.indexOf('=');
-    return eq === -1 ? [part, ''] : [part.slice(0, eq), part.slice(eq + 1)];
-  });
+  return query === ''
+    ? []
+    : query.split('&').map((part) => {
+        const eq = part.indexOf('=');
+        return eq === -1 ? [part, ''] : [part.slice(0, eq), part.slice(eq + 1)];
+      });
 }
 
 const decode = (s: string): string => decodeURIComponent(s.replace(/\+/g, ' '));
@@ -47,7 +52,8 @@ function group(pairs: [string, string][]): Record<string, string[]> {
   return out;
 }
 
-const last = (m: Record<string, string[]>): Record<string, string> => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v[v.length - 1]!]));
+const last = (m: Record<string, string[]>): Record<string, string> =>
+  Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v[v.length - 1]!]));
 
 export function httpEvent(kind: FixtureKind, spec: EventRequestSpec = {}): any {
   const event = fixture(kind);
@@ -56,7 +62,12 @@ export function httpEvent(kind: FixtureKind, spec: EventRequestSpec = {}): any {
   const query = spec.query ?? '';
   const headerLists: Record<string, string[]> = {};
   for (const [name, value] of Object.entries(spec.headers ?? {})) headerLists[name.toLowerCase()] = Array.isArray(value) ? value : [value];
-  const body = spec.body === undefined ? undefined : Buffer.isBuffer(spec.body) ? { text: spec.body.toString('base64'), base64: true } : { text: spec.body, base64: false };
+  const body =
+    spec.body === undefined
+      ? undefined
+      : Buffer.isBuffer(spec.body)
+        ? { text: spec.body.toString('base64'), base64: true }
+        : { text: spec.body, base64: false };
   if (kind === 'rest-api') {
     event.httpMethod = method;
     event.requestContext.httpMethod = method;

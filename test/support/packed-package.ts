@@ -30,11 +30,18 @@ function newest(dir: string, skip: RegExp): number {
 }
 
 /** The packages a project can install, by name, with their folders in this repository. */
-export const PACKAGES = { trellis: 'packages/trellis', 'trellis-harness': 'packages/harness', 'create-trellis': 'packages/create-trellis' } as const;
+export const PACKAGES = {
+  trellis: 'packages/trellis',
+  'trellis-harness': 'packages/harness',
+  'create-trellis': 'packages/create-trellis',
+} as const;
 export type PackageName = keyof typeof PACKAGES;
 
 function built(): boolean {
-  return [['trellis', 'widgets'], ['harness', 'lint']].every(([pkg, room]) => {
+  return [
+    ['trellis', 'widgets'],
+    ['harness', 'lint'],
+  ].every(([pkg, room]) => {
     const marker = join(REPO, 'packages', pkg!, 'dist', room!, 'index.d.cts');
     return existsSync(marker) && statSync(marker).mtimeMs >= newest(join(REPO, 'packages', pkg!, 'src'), /\.test(-suite)?\.ts$/);
   });
@@ -85,7 +92,10 @@ async function ensureBuilt(): Promise<void> {
 /** Builds the packages when needed and packs every one into `dir`: the tarball of each package, by name. */
 export async function packTarballs(dir: string): Promise<Record<PackageName, string>> {
   await ensureBuilt();
-  const { stdout } = await run(NPM, ['pack', '--workspaces', '--json', '--pack-destination', dir], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run(NPM, ['pack', '--workspaces', '--json', '--pack-destination', dir], {
+    cwd: REPO,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const packed = JSON.parse(stdout) as { name: PackageName; filename: string }[];
   return Object.fromEntries(packed.map((p) => [p.name, join(dir, p.filename)])) as Record<PackageName, string>;
 }

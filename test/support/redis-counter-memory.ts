@@ -31,8 +31,18 @@ function policy(permitLimit: number, windowSeconds: number): RateLimitPolicy {
  * just slower than `permitLimit` per window, or, for a limit above 128, just slower than one per segment
  * (1/128 of the window): every admission then opens a segment of its own, which is what fills the ring.
  */
-export async function measureCounterMemory(client: Redis, permitLimit: number, windowSeconds: number, partition: string): Promise<CounterMemory> {
-  const clock = { ms: 1_700_000_000_000, now(): number { return this.ms; } };
+export async function measureCounterMemory(
+  client: Redis,
+  permitLimit: number,
+  windowSeconds: number,
+  partition: string,
+): Promise<CounterMemory> {
+  const clock = {
+    ms: 1_700_000_000_000,
+    now(): number {
+      return this.ms;
+    },
+  };
   const store = new RedisRateLimitStore({ client, keyPrefix: MEMORY_KEY_PREFIX, clock, timeoutMs: 5_000 });
   const p = policy(permitLimit, windowSeconds);
   const key = `${MEMORY_KEY_PREFIX}{${MEMORY_POLICY_KEY}|${partition}}:sw3`;

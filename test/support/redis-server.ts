@@ -42,8 +42,6 @@ export function redisSkipReason(): string | false {
   return message;
 }
 
-
-
 async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -63,14 +61,33 @@ export async function startRedisServer(): Promise<RedisServerHandle> {
   const launch = async (): Promise<void> => {
     const proc = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'warning'],
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--daemonize',
+        'no',
+        '--loglevel',
+        'warning',
+      ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     child = proc;
     exited = new Promise((resolve) => proc.once('exit', () => resolve()));
     let stderr = '';
-    proc.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-    const died = exited.then(() => { throw new Error(`redis-server exited early: ${stderr.trim()}`); });
+    proc.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const died = exited.then(() => {
+      throw new Error(`redis-server exited early: ${stderr.trim()}`);
+    });
     await Promise.race([waitUntil(() => canConnect(port), 10_000, `port ${port} accepts connections`), died]);
     died.catch(() => undefined);
   };
@@ -135,16 +152,37 @@ export async function startRedisCluster(): Promise<RedisClusterHandle> {
       ports.push(port);
       const proc = spawn(
         'redis-server',
-        ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--save', '', '--appendonly', 'no', '--loglevel', 'warning'],
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--dir',
+          dir,
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          `nodes-${port}.conf`,
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--loglevel',
+          'warning',
+        ],
         { stdio: 'ignore' },
       );
       procs.push(proc);
       await waitUntil(() => canConnect(port), 10_000, `cluster node ${port} accepts connections`);
     }
-    const create = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], {
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const create = spawnSync(
+      'redis-cli',
+      ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'],
+      {
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
     if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
     const clusterOk = async (port: number): Promise<boolean> => {
       const info = spawnSync('redis-cli', ['-p', String(port), 'cluster', 'info'], { encoding: 'utf8' });

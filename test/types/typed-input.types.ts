@@ -6,7 +6,10 @@ import { z } from 'zod';
 import { Post, Validate, route } from '../../packages/trellis/src/index.js';
 import type { ExecutionContext, ValidatedContext } from '../../packages/trellis/src/index.js';
 
-const order = { body: z.object({ sku: z.string(), quantity: z.number().int() }), query: z.object({ dryRun: z.enum(['yes', 'no']).optional() }) };
+const order = {
+  body: z.object({ sku: z.string(), quantity: z.number().int() }),
+  query: z.object({ dryRun: z.enum(['yes', 'no']).optional() }),
+};
 
 // The functional form: ctx is inferred from the path and the Validate annotation.
 route('POST', '/orders/:id/lines/:line', [Validate(order)], (ctx) => {

@@ -1,7 +1,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { callAction, checkbox, describe, html, htmlAction, markdown, radioGroup, select, textarea, textInput, type WidgetHandler, type LambdaContext, type WidgetEvent } from '../../packages/trellis/src/widgets/index.js';
+import {
+  callAction,
+  checkbox,
+  describe,
+  html,
+  htmlAction,
+  markdown,
+  radioGroup,
+  select,
+  textarea,
+  textInput,
+  type WidgetHandler,
+  type LambdaContext,
+  type WidgetEvent,
+} from '../../packages/trellis/src/widgets/index.js';
 import { collectFormFields, extractActions, formValues, lint } from '../../packages/harness/src/lint/index.js';
 
 test('callAction writes a call action whose JSON params the console model reads back exactly', () => {
@@ -74,7 +88,11 @@ test('markdown() and describe() follow the console conventions', async () => {
   const noop = () => {};
   const widgetContext = {} as WidgetEvent['widgetContext'];
   const described = handler({ describe: true, widgetContext }, context, noop);
-  assert.equal(typeof (described as Promise<unknown>)?.then, 'function', 'the documentation comes back as a promise, as the Lambda runtime needs');
+  assert.equal(
+    typeof (described as Promise<unknown>)?.then,
+    'function',
+    'the documentation comes back as a promise, as the Lambda runtime needs',
+  );
   assert.equal(await described, 'Shows **CPU**.');
   assert.equal(JSON.stringify(await handler({ name: '<x>', widgetContext }, context, noop)), '"<p>&lt;x&gt;</p>"');
 });

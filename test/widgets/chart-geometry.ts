@@ -133,7 +133,8 @@ export function chartGeometry(html: string): ChartGeometry {
     else if (tag === 'line') {
       at(a.x1, a.y1, '<line>');
       at(a.x2, a.y2, '<line>');
-    } else if (tag === 'path') for (const p of pathPoints(a.d ?? '')) points.push({ x: ox + p.x, y: oy + p.y, from: `<path class="${a.class}">` });
+    } else if (tag === 'path')
+      for (const p of pathPoints(a.d ?? '')) points.push({ x: ox + p.x, y: oy + p.y, from: `<path class="${a.class}">` });
     for (const c of n.childNodes ?? []) if (c.tagName) visit(c, ox, oy);
   };
   for (const c of svg.childNodes ?? []) if (c.tagName) visit(c, 0, 0);

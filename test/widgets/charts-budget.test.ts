@@ -21,7 +21,15 @@ for (const [shape, f] of Object.entries(SHAPES)) {
   const points = Array.from({ length: 1440 }, (_, i) => [T0 + i * 60_000, f(i)] as [number, number]);
   for (const theme of ['light', 'dark', 'auto'] as ChartTheme[]) {
     test(`1,440 points of ${shape}, ${theme} theme: at most 40 KB, no findings, inside the viewBox`, () => {
-      const html = String(lineChart({ title: 'CPUUtilization', unit: 'Percent', theme, timezone: 'Europe/Berlin', series: [{ name: 'CPUUtilization', points }] }));
+      const html = String(
+        lineChart({
+          title: 'CPUUtilization',
+          unit: 'Percent',
+          theme,
+          timezone: 'Europe/Berlin',
+          series: [{ name: 'CPUUtilization', points }],
+        }),
+      );
       const bytes = Buffer.byteLength(html, 'utf8');
       assert.ok(bytes <= 40 * 1024, `${bytes} bytes`);
       assert.deepEqual(lint(html), []);

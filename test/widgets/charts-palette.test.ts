@@ -29,16 +29,18 @@ for (const theme of ['light', 'dark'] as const) {
   const p = CHART_PALETTES[theme];
   test(`${theme} theme: every series colour has at least 3:1 against ${p.background}`, () => {
     assert.ok(p.series.length >= 8, 'eight series before colours repeat');
-    for (const c of p.series) assert.ok(contrast(c, p.background) >= 3, `${c} on ${p.background}: ${contrast(c, p.background).toFixed(2)}:1`);
+    for (const c of p.series)
+      assert.ok(contrast(c, p.background) >= 3, `${c} on ${p.background}: ${contrast(c, p.background).toFixed(2)}:1`);
   });
 
   test(`${theme} theme: text and labels have at least 4.5:1; the series colours differ from each other`, () => {
-    for (const c of [p.text, p.muted]) assert.ok(contrast(c, p.background) >= 4.5, `${c} on ${p.background}: ${contrast(c, p.background).toFixed(2)}:1`);
+    for (const c of [p.text, p.muted])
+      assert.ok(contrast(c, p.background) >= 4.5, `${c} on ${p.background}: ${contrast(c, p.background).toFixed(2)}:1`);
     assert.equal(new Set(p.series).size, p.series.length);
   });
 }
 
-test('the dark palette is for the console\'s dark widget background, darker than the light one', () => {
+test("the dark palette is for the console's dark widget background, darker than the light one", () => {
   assert.ok(luminance(CHART_PALETTES.dark.background) < luminance(CHART_PALETTES.light.background));
   assert.equal(CHART_PALETTES.light.series.length, CHART_PALETTES.dark.series.length);
 });

@@ -11,10 +11,17 @@ const T0 = Date.UTC(2024, 4, 1);
 const finite = fc.double({ noNaN: true, noDefaultInfinity: true });
 const value = fc.oneof({ weight: 8, arbitrary: finite }, { weight: 1, arbitrary: fc.constantFrom(null, NaN, Infinity, undefined) });
 const theme = fc.constantFrom<ChartTheme>('auto', 'light', 'dark');
-const zone = fc.constantFrom<ChartTimeZone>('UTC', 'Europe/Berlin', 'Asia/Kathmandu', '-03:30', { label: 'Local', offsetISO: '+09:00', offsetInMinutes: -540 });
+const zone = fc.constantFrom<ChartTimeZone>('UTC', 'Europe/Berlin', 'Asia/Kathmandu', '-03:30', {
+  label: 'Local',
+  offsetISO: '+09:00',
+  offsetInMinutes: -540,
+});
 const size = fc.record({ width: fc.integer({ min: 40, max: 1400 }), height: fc.integer({ min: 30, max: 900 }) });
 /** Text as authors' data has it, markup and entities included. */
-const text = fc.oneof(fc.string(), fc.constantFrom('</style>', '<script>alert(1)</script>', '"\'><img src=x onerror=1>', '&amp;', '<!--', ']]>', 'Ω ≠ 💥'));
+const text = fc.oneof(
+  fc.string(),
+  fc.constantFrom('</style>', '<script>alert(1)</script>', '"\'><img src=x onerror=1>', '&amp;', '<!--', ']]>', 'Ω ≠ 💥'),
+);
 
 function clean(html: string): void {
   assert.deepEqual(lint(html), []);
@@ -31,12 +38,20 @@ test('any time series gives a line or area chart with no findings, drawn inside 
     { maxLength: 4 },
   );
   fc.assert(
-    fc.property(series, size, theme, zone, fc.boolean(), fc.integer({ min: 2, max: 150 }), (s, { width, height }, t, timezone, area, maxRows) => {
-      const chart = area ? areaChart : lineChart;
-      const html = String(chart({ series: s, width, height, theme: t, timezone, maxRows }));
-      clean(html);
-      assert.ok(tableRows(html).length - 1 <= maxRows, 'no more rows than maxRows');
-    }),
+    fc.property(
+      series,
+      size,
+      theme,
+      zone,
+      fc.boolean(),
+      fc.integer({ min: 2, max: 150 }),
+      (s, { width, height }, t, timezone, area, maxRows) => {
+        const chart = area ? areaChart : lineChart;
+        const html = String(chart({ series: s, width, height, theme: t, timezone, maxRows }));
+        clean(html);
+        assert.ok(tableRows(html).length - 1 <= maxRows, 'no more rows than maxRows');
+      },
+    ),
     { numRuns: 150 },
   );
 });
@@ -46,7 +61,14 @@ test('values of any size, and fixed axis ends they overflow, stay inside the plo
     fc.property(fc.array(finite, { minLength: 1, maxLength: 50 }), fc.option(finite, { nil: undefined }), (values, yMax) => {
       const points = values.map((v, i) => [T0 + i * 60_000, v] as [number, number]);
       const yMin = yMax === undefined ? undefined : yMax - Math.abs(yMax / 2) - 1;
-      clean(String(lineChart({ series: [{ name: 'v', points }], ...(yMax !== undefined && yMin! < yMax && Number.isFinite(yMin) ? { yMin, yMax } : {}) })));
+      clean(
+        String(
+          lineChart({
+            series: [{ name: 'v', points }],
+            ...(yMax !== undefined && yMin! < yMax && Number.isFinite(yMin) ? { yMin, yMax } : {}),
+          }),
+        ),
+      );
     }),
   );
 });
@@ -71,13 +93,22 @@ test('any bars give a bar chart with no findings, drawn inside its viewBox', () 
 });
 
 test('any shares give a pie or donut with no findings, drawn inside its viewBox, its table listing every slice', () => {
-  const share = fc.oneof({ weight: 8, arbitrary: fc.double({ min: 0, noNaN: true, noDefaultInfinity: true }) }, { weight: 1, arbitrary: fc.constantFrom(null, NaN) });
+  const share = fc.oneof(
+    { weight: 8, arbitrary: fc.double({ min: 0, noNaN: true, noDefaultInfinity: true }) },
+    { weight: 1, arbitrary: fc.constantFrom(null, NaN) },
+  );
   fc.assert(
-    fc.property(fc.array(fc.record({ label: text, value: share }), { maxLength: 20 }), size, theme, fc.oneof(fc.boolean(), fc.double({ min: 0, max: 0.9, noNaN: true })), (slices, { width, height }, t, donut) => {
-      const html = String(pieChart({ slices, width, height, theme: t, donut }));
-      clean(html);
-      assert.equal(tableRows(html).length - 1, Math.max(1, slices.length));
-    }),
+    fc.property(
+      fc.array(fc.record({ label: text, value: share }), { maxLength: 20 }),
+      size,
+      theme,
+      fc.oneof(fc.boolean(), fc.double({ min: 0, max: 0.9, noNaN: true })),
+      (slices, { width, height }, t, donut) => {
+        const html = String(pieChart({ slices, width, height, theme: t, donut }));
+        clean(html);
+        assert.equal(tableRows(html).length - 1, Math.max(1, slices.length));
+      },
+    ),
   );
 });
 

@@ -30,7 +30,10 @@ test('text interpolations are escaped: data never becomes markup', () => {
   const evil = '<img src=x onerror=alert(1)><script>x</script>';
   const out = html`<p>${evil}</p>`;
   assert.equal(out.toString(), '<p>&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;x&lt;/script&gt;</p>');
-  assert.deepEqual(elementsOf(out).map((e) => e.tagName), ['p']);
+  assert.deepEqual(
+    elementsOf(out).map((e) => e.tagName),
+    ['p'],
+  );
 });
 
 test('quoted and unquoted attribute values are escaped; an unquoted value is quoted', () => {
@@ -40,7 +43,13 @@ test('quoted and unquoted attribute values are escaped; an unquoted value is quo
   const unquoted = html`<p title=${'a b onclick=x'} class=c>x</p>`;
   assert.equal(unquoted.toString(), '<p title="a b onclick=x" class=c>x</p>');
   const [p] = elementsOf(unquoted);
-  assert.deepEqual(p!.attrs!.map((a) => [a.name, a.value]), [['title', 'a b onclick=x'], ['class', 'c']]);
+  assert.deepEqual(
+    p!.attrs!.map((a) => [a.name, a.value]),
+    [
+      ['title', 'a b onclick=x'],
+      ['class', 'c'],
+    ],
+  );
   assert.equal(html`<p title=x${' onclick=1'}>x</p>`.toString(), '<p title=x&#32;onclick&#61;1>x</p>');
 });
 
@@ -69,7 +78,10 @@ test('trusted HTML and nested templates are inserted as is; arrays are joined; n
 
 test('comments cannot be closed early by data', () => {
   const out = html`<!-- ${'--><script>x</script>'} --><p>after</p>`;
-  assert.deepEqual(elementsOf(out).map((e) => e.tagName), ['p']);
+  assert.deepEqual(
+    elementsOf(out).map((e) => e.tagName),
+    ['p'],
+  );
 });
 
 test('SafeHtml serializes to its string, so a handler can return it through Lambda', () => {
@@ -86,7 +98,10 @@ test('any string interpolated as text or attribute reads back exactly and adds n
       const els = elementsOf(out);
       assert.equal(els.length, 1);
       const clean = (s: string) => s.replace(/\r\n?/g, '\n').replaceAll('\u0000', '\uFFFD');
-      assert.deepEqual(els[0]!.attrs!.map((a) => a.name), ['title', 'class']);
+      assert.deepEqual(
+        els[0]!.attrs!.map((a) => a.name),
+        ['title', 'class'],
+      );
       assert.equal(els[0]!.attrs![0]!.value, clean(attr));
       assert.equal(els[0]!.attrs![1]!.value, clean(attr));
       assert.equal(textOf(out), text.replace(/\r\n?/g, '\n').replaceAll('\u0000', ''));

@@ -26,17 +26,27 @@ describe('the service status widget', { timeout: 120_000 }, () => {
   });
   after(() => harness?.close());
 
-  it('the overview route answers the widget\'s load: the region from its params, a form, and call actions back into the function', async () => {
+  it("the overview route answers the widget's load: the region from its params, a form, and call actions back into the function", async () => {
     const w = await dash.widget(0);
     clean(w, 'overview');
     assert.match(w.html, /<h4>Services in eu-west-1 \(operations\)<\/h4>/);
-    assert.deepEqual(w.actions.map((a) => [a.text, a.action, a.display, a.confirmation]), [
-      ['Apply', 'call', 'widget', null],
-      ['checkout', 'call', 'popup', null], ['Restart checkout', 'call', 'widget', 'Restart checkout in eu-west-1?'],
-      ['search', 'call', 'popup', null], ['Restart search', 'call', 'widget', 'Restart search in eu-west-1?'],
-      ['payments', 'call', 'popup', null], ['Restart payments', 'call', 'widget', 'Restart payments in eu-west-1?'],
-    ]);
-    assert.equal(w.actions[0]!.endpoint, 'arn:aws:lambda:eu-west-1:111122223333:function:trellis-service-status', 'the function calls itself by its ARN');
+    assert.deepEqual(
+      w.actions.map((a) => [a.text, a.action, a.display, a.confirmation]),
+      [
+        ['Apply', 'call', 'widget', null],
+        ['checkout', 'call', 'popup', null],
+        ['Restart checkout', 'call', 'widget', 'Restart checkout in eu-west-1?'],
+        ['search', 'call', 'popup', null],
+        ['Restart search', 'call', 'widget', 'Restart search in eu-west-1?'],
+        ['payments', 'call', 'popup', null],
+        ['Restart payments', 'call', 'widget', 'Restart payments in eu-west-1?'],
+      ],
+    );
+    assert.equal(
+      w.actions[0]!.endpoint,
+      'arn:aws:lambda:eu-west-1:111122223333:function:trellis-service-status',
+      'the function calls itself by its ARN',
+    );
   });
 
   it('Apply sends the form: the region and the "Only failing" box choose what is listed', async () => {
@@ -44,10 +54,18 @@ describe('the service status widget', { timeout: 120_000 }, () => {
     const us = await w.action('Apply').click({ forms: { region: 'us-east-1' } });
     clean(us, 'us-east-1');
     assert.match(us.html, /Services in us-east-1/);
-    assert.deepEqual(us.actions.filter((a) => a.display === 'popup').map((a) => a.text), ['checkout', 'inventory']);
+    assert.deepEqual(
+      us.actions.filter((a) => a.display === 'popup').map((a) => a.text),
+      ['checkout', 'inventory'],
+    );
     const failing = await us.action('Apply').click({ forms: { region: 'eu-west-1', failing: 'on' } });
-    assert.deepEqual(failing.actions.filter((a) => a.display === 'popup').map((a) => a.text), ['search']);
-    const single = await harness.load({ widgets: [{ type: 'custom', properties: { endpoint: 'trellis-service-status', params: { region: 'ap-south-1' } } }] });
+    assert.deepEqual(
+      failing.actions.filter((a) => a.display === 'popup').map((a) => a.text),
+      ['search'],
+    );
+    const single = await harness.load({
+      widgets: [{ type: 'custom', properties: { endpoint: 'trellis-service-status', params: { region: 'ap-south-1' } } }],
+    });
     const refused = await single.widget(0);
     clean(refused, 'a region the schema refuses');
     assert.match(refused.html, /<h4>400 Bad Request<\/h4><p>The request body is invalid: region: /);
@@ -73,7 +91,11 @@ describe('the service status widget', { timeout: 120_000 }, () => {
     assert.match(third.html, /<h4>429 Too Many Requests<\/h4>/);
     assert.match(third.html, /Try again in \d+ seconds?\./);
     const other = await harness.load(SOURCE, { name: 'another-dashboard' });
-    assert.match((await (await other.widget(0)).action('Restart payments').click()).html, /Restart of payments in eu-west-1 requested/, 'another dashboard has its own allowance');
+    assert.match(
+      (await (await other.widget(0)).action('Restart payments').click()).html,
+      /Restart of payments in eu-west-1 requested/,
+      'another dashboard has its own allowance',
+    );
   });
 
   it('a widget whose params pick the /report route shows Markdown', async () => {

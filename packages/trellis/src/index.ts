@@ -3,7 +3,16 @@
  * authentication, grant authorization, the response cache, serialization, the Node host and inject().
  */
 export { App, createApp, Logger, consoleLogger, normalizeAddress } from './app/index.js';
-export type { AppOptions, BoundAddress, IncomingRequest, InjectRequest, InjectResponse, ListenOptions, RecordedResponse, TrustProxy } from './app/index.js';
+export type {
+  AppOptions,
+  BoundAddress,
+  IncomingRequest,
+  InjectRequest,
+  InjectResponse,
+  ListenOptions,
+  RecordedResponse,
+  TrustProxy,
+} from './app/index.js';
 export {
   AllowAnonymous,
   Authorize,
@@ -25,8 +34,19 @@ export {
 export { Describe, DescribeKind } from './annotations/index.js';
 export type { DescribeSettings, DescribedResponse } from './annotations/index.js';
 export type {
-  AnnotationDecorator, BodyFormat, BodySettings, CacheSettings, CacheVary, Handler, PathParamNames, PathParams, RouteContext, RouteDefinition, ValidateAnnotation,
-  ValidateSchemas, ValidatedContext,
+  AnnotationDecorator,
+  BodyFormat,
+  BodySettings,
+  CacheSettings,
+  CacheVary,
+  Handler,
+  PathParamNames,
+  PathParams,
+  RouteContext,
+  RouteDefinition,
+  ValidateAnnotation,
+  ValidateSchemas,
+  ValidatedContext,
 } from './annotations/index.js';
 export {
   ExecutionContext,
@@ -43,7 +63,23 @@ export {
   problem,
   statusTitle,
 } from './pipeline/index.js';
-export type { Annotation, BodySource, AnnotationKind, FailureCode, Feature, FeatureKind, Filter, HttpMethod, Next, OutgoingResponse, Principal, ProblemDetails, Refusal, RequestInfo, RouteInfo } from './pipeline/index.js';
+export type {
+  Annotation,
+  BodySource,
+  AnnotationKind,
+  FailureCode,
+  Feature,
+  FeatureKind,
+  Filter,
+  HttpMethod,
+  Next,
+  OutgoingResponse,
+  Principal,
+  ProblemDetails,
+  Refusal,
+  RequestInfo,
+  RouteInfo,
+} from './pipeline/index.js';
 export {
   Lifetime,
   RegistrationType,
@@ -55,6 +91,15 @@ export {
 } from './services/index.js';
 export type { Factory, RegistrationOptions, ServiceResolver, Token, TypedToken } from './services/index.js';
 export { Authenticator, Cors, MemoryResponseCache, Reply, ResponseCacheStore, reply, serverSentEvents } from './filters/index.js';
-export type { AuthenticationResult, CacheClock, CachedResponse, CorsOptions, CorsOrigins, ErrorClass, ErrorHandler, ServerSentEvent } from './filters/index.js';
+export type {
+  AuthenticationResult,
+  CacheClock,
+  CachedResponse,
+  CorsOptions,
+  CorsOrigins,
+  ErrorClass,
+  ErrorHandler,
+  ServerSentEvent,
+} from './filters/index.js';
 export { ApiKeyAuthenticator, JwtBearerAuthenticator } from './auth/index.js';
 export type { ApiKeyAuthenticatorOptions, ApiKeyIdentity, JsonWebKeySet, JwtBearerAuthenticatorOptions } from './auth/index.js';

@@ -5,8 +5,7 @@ function iso(ms: number): string {
   return new Date(ms).toISOString().replace('.000Z', 'Z');
 }
 
-const DOCUMENTATION =
-  'Shows the `widgetContext` the console sends: time range, period, theme, timezone, locale and pixel size.';
+const DOCUMENTATION = 'Shows the `widgetContext` the console sends: time range, period, theme, timezone, locale and pixel size.';
 
 // An async handler: Lambda answers a non-async handler through its callback only.
 export const handler = async (event: WidgetEvent) => {
@@ -14,7 +13,8 @@ export const handler = async (event: WidgetEvent) => {
   const c = event.widgetContext;
   const range = c.timeRange;
   const zoom = range.zoom ? html`<tr><th>Zoom</th><td>${iso(range.zoom.start)} – ${iso(range.zoom.end)}</td></tr>` : '';
-  const relative = range.mode === 'relative' && range.relativeStart !== undefined ? ` (last ${Math.round(range.relativeStart / 60_000)} min)` : '';
+  const relative =
+    range.mode === 'relative' && range.relativeStart !== undefined ? ` (last ${Math.round(range.relativeStart / 60_000)} min)` : '';
   const colors = c.theme === 'dark' ? 'background:#1b1f23;color:#e6e6e6' : 'background:#ffffff;color:#16191f';
   return html`<div class="context" style=${colors}>
 <table>

@@ -37,13 +37,15 @@ function page(n: number): string {
   const pages = Math.ceil(ITEMS.length / PAGE_SIZE);
   const current = Math.min(Math.max(1, Math.trunc(n) || 1), pages);
   const rows = ITEMS.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE).map(
-    (item) => html`<tr><td><a>${item.id}</a>${callAction({
-      endpoint: ENDPOINT,
-      display: 'popup',
-      params: { detail: item.id },
-    })}</td><td>${item.region}</td><td>${item.state}</td></tr>`,
+    (item) =>
+      html`<tr><td><a>${item.id}</a>${callAction({
+        endpoint: ENDPOINT,
+        display: 'popup',
+        params: { detail: item.id },
+      })}</td><td>${item.region}</td><td>${item.state}</td></tr>`,
   );
-  const previous = current > 1 ? html`<button>Previous page</button>${callAction({ endpoint: ENDPOINT, params: { page: current - 1 } })}` : '';
+  const previous =
+    current > 1 ? html`<button>Previous page</button>${callAction({ endpoint: ENDPOINT, params: { page: current - 1 } })}` : '';
   const next = current < pages ? html`<button>Next page</button>${callAction({ endpoint: ENDPOINT, params: { page: current + 1 } })}` : '';
   return html`<table class="cwdb-no-default-styles"><tr><th>Instance (click for details)</th><th>Region</th><th>State</th></tr>${rows}</table>
 <p>Page ${current} of ${pages}</p>${previous}${next}`.toString();

@@ -8,8 +8,7 @@ interface Params {
   unit?: string;
 }
 
-const DOCUMENTATION =
-  'Draws a pie chart of its params. Params: `data` (an object of label → value), `donut` (true for a ring), `unit`.';
+const DOCUMENTATION = 'Draws a pie chart of its params. Params: `data` (an object of label → value), `donut` (true for a ring), `unit`.';
 
 export const handler = async (event: WidgetEvent<Params>) => {
   if (event.describe) return DOCUMENTATION;

@@ -32,7 +32,8 @@ const SETUP: Record<string, string[]> = {
 };
 const MUST_RENDER = ['s3GetObject', 'ec2Table', 'cloudWatchMetricDataTable'];
 
-const REPORT = '<h2>Power stats</h2><table><tr><th>Site</th><th>kWh</th></tr><tr><td>North</td><td>1,204</td></tr><tr><td>South</td><td>987</td></tr></table>';
+const REPORT =
+  '<h2>Power stats</h2><table><tr><th>Site</th><th>kWh</th></tr><tr><td>North</td><td>1,204</td></tr><tr><td>South</td><td>987</td></tr></table>';
 const RSS = `<?xml version="1.0"?><rss version="2.0"><channel><title>Status</title>
 <item><title>Service is operating normally</title><pubDate>Fri, 01 Nov 2024 10:00:00 GMT</pubDate><description>All green.</description></item>
 <item><title>Increased latency resolved</title><pubDate>Thu, 31 Oct 2024 18:30:00 GMT</pubDate><description>Latency is back to normal.</description></item>
@@ -97,12 +98,21 @@ function listen(server: Server): Promise<number> {
 
 /** The error message a widget that catches its own errors shows in its HTML (text around "error" or "credentials"). */
 function reportedError(html: string): string | undefined {
-  const text = html.replace(/<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/&[a-z]+;/g, ' ').replace(/\s+/g, ' ');
+  const text = html
+    .replace(/<style[\s\S]*?<\/style>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&[a-z]+;/g, ' ')
+    .replace(/\s+/g, ' ');
   const match = /[^.:]*\b(error|credentials?)\b[^.<]*/i.exec(text);
   return match ? match[0].trim().slice(0, 120) : undefined;
 }
 
-const firstLine = (text: string): string => text.split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 160) ?? '';
+const firstLine = (text: string): string =>
+  text
+    .split('\n')
+    .find((l) => l.trim() !== '')
+    ?.trim()
+    .slice(0, 160) ?? '';
 
 const USAGE = `usage: trellis aws-samples <checkout of cloudwatch-custom-widgets-samples> [--only <sample>]
 
@@ -133,7 +143,9 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`no samples/ folder in ${resolve(positionals[0]!)}\n`);
     return 2;
   }
-  const names = readdirSync(samplesDir).filter((n) => existsSync(join(samplesDir, n, 'dashboard.json')) && (!values.only || n === values.only)).sort();
+  const names = readdirSync(samplesDir)
+    .filter((n) => existsSync(join(samplesDir, n, 'dashboard.json')) && (!values.only || n === values.only))
+    .sort();
 
   const servePage = (req: IncomingMessage, res: ServerResponse): void => {
     const page = PAGES[req.url ?? ''];
@@ -150,7 +162,10 @@ export async function run(args: string[]): Promise<number> {
   const functions: Record<string, FunctionSpec> = {};
   const runs: Array<{ sample: string; key: string; runtime: Row['runtime']; how: string; dashboard: string | TemplateError }> = [];
   for (const sample of names) {
-    for (const [runtime, file] of [['Node.js', `${sample}.js`], ['Python', `${sample}.py`]] as const) {
+    for (const [runtime, file] of [
+      ['Node.js', `${sample}.js`],
+      ['Python', `${sample}.py`],
+    ] as const) {
       if (!existsSync(join(samplesDir, sample, file))) continue;
       // The stack name is the function's name, as the samples' README has you name each stack.
       const key = runtime === 'Python' ? `${sample}Py` : sample;
@@ -158,7 +173,13 @@ export async function run(args: string[]): Promise<number> {
       let stack;
       try {
         const template = sampleTemplate(folder, sample, runtime === 'Python', readFileSync(join(folder, 'dashboard.json'), 'utf8'));
-        stack = resolveTemplate(template, { baseDir: folder, file: join(folder, 'dashboard.json'), stackName: key, region: REGION, accountId: ACCOUNT });
+        stack = resolveTemplate(template, {
+          baseDir: folder,
+          file: join(folder, 'dashboard.json'),
+          stackName: key,
+          region: REGION,
+          accountId: ACCOUNT,
+        });
       } catch (error) {
         if (!(error instanceof TemplateError)) throw error;
         runs.push({ sample, key, runtime, how: 'template', dashboard: error });
@@ -197,7 +218,8 @@ export async function run(args: string[]): Promise<number> {
       let local = 0;
       for (const widget of source.widgets) {
         if (widget.type === 'custom' && LOCAL_URLS[run.sample] && widget.properties.params?.url) {
-          const origin = run.runtime === 'Node.js' && securePages ? `https://127.0.0.1:${securePages.port}` : `http://127.0.0.1:${pagesPort}`;
+          const origin =
+            run.runtime === 'Node.js' && securePages ? `https://127.0.0.1:${securePages.port}` : `http://127.0.0.1:${pagesPort}`;
           widget.properties.params.url = `${origin}${LOCAL_URLS[run.sample]![local++ % LOCAL_URLS[run.sample]!.length]}`;
         }
       }
@@ -216,8 +238,19 @@ export async function run(args: string[]): Promise<number> {
         }
       }
       const saying = shown.length ? `, showing its own error: "${[...new Set(shown)].join('" / "')}"` : '';
-      const result = errors.length === 0 ? `renders (${rendered}/${custom.length} widgets)${saying}` : `${[...new Set(errors)].join(' / ')}${rendered ? ` (${rendered}/${custom.length} render${saying})` : ''}`;
-      rows.push({ sample: run.sample, runtime: run.runtime, how: run.how, widgets: custom.length, rendered, result, importError: errors.some((e) => /^Runtime\.(ImportModuleError|UserCodeSyntaxError)/.test(e)) });
+      const result =
+        errors.length === 0
+          ? `renders (${rendered}/${custom.length} widgets)${saying}`
+          : `${[...new Set(errors)].join(' / ')}${rendered ? ` (${rendered}/${custom.length} render${saying})` : ''}`;
+      rows.push({
+        sample: run.sample,
+        runtime: run.runtime,
+        how: run.how,
+        widgets: custom.length,
+        rendered,
+        result,
+        importError: errors.some((e) => /^Runtime\.(ImportModuleError|UserCodeSyntaxError)/.test(e)),
+      });
       process.stderr.write(`${run.key}: ${result}\n`);
     }
   } finally {
@@ -230,9 +263,13 @@ export async function run(args: string[]): Promise<number> {
   process.stdout.write('| Sample | Runtime | Run with | Result |\n|---|---|---|---|\n');
   for (const r of rows) process.stdout.write(`| ${r.sample} | ${r.runtime} | ${cell(r.how)} | ${cell(r.result)} |\n`);
   const loadFailures = rows.filter((r) => r.runtime === 'Node.js' && r.importError);
-  const missingData = MUST_RENDER.filter((s) => names.includes(s)).filter((s) => !rows.some((r) => r.sample === s && r.runtime === 'Node.js' && r.rendered === r.widgets && r.widgets > 0));
+  const missingData = MUST_RENDER.filter((s) => names.includes(s)).filter(
+    (s) => !rows.some((r) => r.sample === s && r.runtime === 'Node.js' && r.rendered === r.widgets && r.widgets > 0),
+  );
   if (loadFailures.length || missingData.length) {
-    process.stderr.write(`not loaded: ${loadFailures.map((r) => r.sample).join(', ') || 'none'}; not rendered: ${missingData.join(', ') || 'none'}\n`);
+    process.stderr.write(
+      `not loaded: ${loadFailures.map((r) => r.sample).join(', ') || 'none'}; not rendered: ${missingData.join(', ') || 'none'}\n`,
+    );
     return 1;
   }
   return 0;

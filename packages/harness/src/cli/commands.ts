@@ -14,5 +14,8 @@ export const commands: Record<string, CommandEntry> = {
   },
   lint: { summary: 'report HTML the CloudWatch console would strip from a widget', load: () => import('./lint-command.js') },
   openapi: { summary: "write the OpenAPI 3.1 document of a module's Trellis app", load: () => import('./openapi-command.js') },
-  'aws-samples': { summary: "run AWS's public sample widgets through the harness and report each", load: () => import('./aws-samples-command.js') },
+  'aws-samples': {
+    summary: "run AWS's public sample widgets through the harness and report each",
+    load: () => import('./aws-samples-command.js'),
+  },
 };

@@ -4,7 +4,13 @@ import { basename, extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
-  DashboardValidationError, FunctionsConfigError, TemplateError, loadFunctionsFile, parseDashboard, validateFunctionsConfig, type FunctionsConfig,
+  DashboardValidationError,
+  FunctionsConfigError,
+  TemplateError,
+  loadFunctionsFile,
+  parseDashboard,
+  validateFunctionsConfig,
+  type FunctionsConfig,
   type TemplateOptions,
 } from '../dashboard/index.js';
 import { isLoopback, startHarness, type RunningHarness } from '../harness/index.js';
@@ -101,11 +107,13 @@ function parse(args: string[]): Options | 'help' {
   if (values.help) return 'help';
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
   const port = /^\d{1,5}$/.test(values.port) ? Number(values.port) : NaN;
-  if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port should be a whole number from 0 to 65535; got ${JSON.stringify(values.port)}`);
+  if (!(port >= 0 && port <= 65535))
+    throw new UsageError(`--port should be a whole number from 0 to 65535; got ${JSON.stringify(values.port)}`);
   if (values.host.trim() === '') throw new UsageError('--host should not be empty');
   const useExample = values.functions === undefined && values.dashboard === undefined && values.template === undefined;
   const template = templateOptions(values);
-  if (values['aws-credentials'] !== undefined && values['aws-profile'] !== undefined) throw new UsageError('give --aws-credentials or --aws-profile, not both');
+  if (values['aws-credentials'] !== undefined && values['aws-profile'] !== undefined)
+    throw new UsageError('give --aws-credentials or --aws-profile, not both');
   const aws: Record<string, unknown> = {};
   if (values['aws-endpoint'] !== undefined) aws.awsEndpoint = values['aws-endpoint'];
   if (values['aws-credentials'] !== undefined) aws.awsCredentials = values['aws-credentials'];
@@ -148,7 +156,8 @@ function templateOptions(values: Record<string, string | boolean | string[] | un
     options[key] = value;
   }
   const templateOnly = ['parameter', ...checks.map(([flag]) => flag)].filter((flag) => values[flag] !== undefined);
-  if (templateOnly.length > 0 && values.template === undefined) throw new UsageError(`--${templateOnly[0]} applies to templates: give --template <file>`);
+  if (templateOnly.length > 0 && values.template === undefined)
+    throw new UsageError(`--${templateOnly[0]} applies to templates: give --template <file>`);
   return options;
 }
 
@@ -185,7 +194,9 @@ async function readDashboard(file: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read the dashboard file ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    throw new UsageError(
+      `cannot read the dashboard file ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+    );
   }
 }
 
@@ -211,7 +222,8 @@ function reportLoadProblems(running: RunningHarness): void {
   preload().then(
     (results) => {
       for (const { name, error } of results) {
-        if (error) process.stderr.write(`trellis harness: function ${name} does not load: ${error.type}: ${error.message.split('\n')[0]}\n`);
+        if (error)
+          process.stderr.write(`trellis harness: function ${name} does not load: ${error.type}: ${error.message.split('\n')[0]}\n`);
       }
     },
     () => {
@@ -262,7 +274,13 @@ export async function run(args: string[]): Promise<number> {
       sources.push({ file, text, ...(name === undefined ? {} : { name }) });
     }
   } catch (error) {
-    if (!(error instanceof FunctionsConfigError) && !(error instanceof UsageError) && !(error instanceof TemplateError) && !(error instanceof DuplicateFunctionError)) throw error;
+    if (
+      !(error instanceof FunctionsConfigError) &&
+      !(error instanceof UsageError) &&
+      !(error instanceof TemplateError) &&
+      !(error instanceof DuplicateFunctionError)
+    )
+      throw error;
     process.stderr.write(`trellis harness: ${error.message}\n`);
     return 1;
   }
@@ -270,7 +288,13 @@ export async function run(args: string[]): Promise<number> {
   let running: RunningHarness;
   try {
     const token = process.env.TRELLIS_HARNESS_TOKEN || undefined;
-    running = await startHarness({ functions, port: options.port, host: options.host, allowedHosts: options.allowedHosts, token, insecureNoToken: options.insecureNoToken,
+    running = await startHarness({
+      functions,
+      port: options.port,
+      host: options.host,
+      allowedHosts: options.allowedHosts,
+      token,
+      insecureNoToken: options.insecureNoToken,
       ...(options.watch ? { watch: { log: (line: string) => process.stderr.write(`trellis harness: ${line}\n`) } } : {}),
     });
   } catch (error) {
@@ -290,9 +314,14 @@ export async function run(args: string[]): Promise<number> {
       `trellis harness: WARNING: listening on ${running.url} without a token (--insecure-no-token). Anyone who can reach this address can list your dashboards and run your configured functions with your credentials.\n`,
     );
   }
-  const credentialed = running.harness.functions.describe?.().filter((f) => f.awsCredentials !== 'none' && f.awsCredentials !== null && f.awsCredentials !== 'host') ?? [];
+  const credentialed =
+    running.harness.functions
+      .describe?.()
+      .filter((f) => f.awsCredentials !== 'none' && f.awsCredentials !== null && f.awsCredentials !== 'host') ?? [];
   if (credentialed.length > 0) {
-    process.stderr.write(`trellis harness: real AWS credentials for ${credentialed.map((f) => `${f.name} (${f.awsCredentials})`).join(', ')}\n`);
+    process.stderr.write(
+      `trellis harness: real AWS credentials for ${credentialed.map((f) => `${f.name} (${f.awsCredentials})`).join(', ')}\n`,
+    );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
   if (running.watch) process.stderr.write(`trellis harness: watching ${running.watch.roots.join(', ')} for changes\n`);

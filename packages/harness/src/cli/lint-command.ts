@@ -27,7 +27,8 @@ function parseOptions(args: string[]): { json: boolean; errorsOnly: boolean; max
     else if (a === '--errors-only') errorsOnly = true;
     else if (a === '--max-warnings' || a.startsWith('--max-warnings=')) {
       const value = a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i];
-      if (value === undefined || !/^\d+$/.test(value)) return `--max-warnings takes a whole number ≥ 0, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`;
+      if (value === undefined || !/^\d+$/.test(value))
+        return `--max-warnings takes a whole number ≥ 0, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`;
       maxWarnings = Number(value);
     } else if (a === '-' || !a.startsWith('-')) files.push(a);
     else return `unknown option ${a}`;
@@ -85,7 +86,9 @@ export async function run(args: string[]): Promise<number> {
   } else {
     const errors = all.filter((f) => f.severity === 'error').length;
     process.stdout.write(`${all.map((f) => describeFinding(f.file, f)).join('\n')}\n\n`);
-    process.stdout.write(`${all.length} finding${all.length === 1 ? '' : 's'} (${errors} error${errors === 1 ? '' : 's'}, ${all.length - errors} warning${all.length - errors === 1 ? '' : 's'})\n`);
+    process.stdout.write(
+      `${all.length} finding${all.length === 1 ? '' : 's'} (${errors} error${errors === 1 ? '' : 's'}, ${all.length - errors} warning${all.length - errors === 1 ? '' : 's'})\n`,
+    );
   }
   const errorCount = all.filter((f) => f.severity === 'error').length;
   if (maxWarnings !== undefined) return errorCount > 0 || all.length - errorCount > maxWarnings ? 1 : 0;

@@ -21,7 +21,23 @@ export async function startLocalHttps(handler: (req: IncomingMessage, res: Serve
   const cert = join(dir, 'cert.pem');
   const made = spawnSync(
     'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
     { stdio: 'ignore', timeout: 30_000 },
   );
   if (made.status !== 0) {
@@ -29,7 +45,9 @@ export async function startLocalHttps(handler: (req: IncomingMessage, res: Serve
     return undefined;
   }
   const server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, handler);
-  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+  const port = await new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
+  );
   return {
     port,
     caFile: cert,

@@ -58,9 +58,17 @@ function parse(args: string[]): Options {
   if (positionals.length === 0) throw new UsageError('no module given');
   if (positionals.length > 1) throw new UsageError(`one module at a time, got ${positionals.length}: ${positionals.join(' ')}`);
   for (const url of values.server ?? []) {
-    if (!URL.canParse(url) && !url.startsWith('/')) throw new UsageError(`--server takes a URL (https://api.example.com) or a path (/v1), got ${JSON.stringify(url)}`);
+    if (!URL.canParse(url) && !url.startsWith('/'))
+      throw new UsageError(`--server takes a URL (https://api.example.com) or a path (/v1), got ${JSON.stringify(url)}`);
   }
-  return { module: positionals[0]!, exportName: values.export, out: values.out, title: values.title, version: values['api-version'], servers: values.server ?? [] };
+  return {
+    module: positionals[0]!,
+    exportName: values.export,
+    out: values.out,
+    title: values.title,
+    version: values['api-version'],
+    servers: values.server ?? [],
+  };
 }
 
 /** The nearest package.json above a file, if any: where the defaults for title and version come from. */
@@ -101,7 +109,7 @@ interface AppLike {
 }
 
 const isApp = (value: unknown): value is AppLike =>
-  value !== null && typeof value === 'object' && typeof (value as AppLike).build === 'function' && 'routes' in (value) && 'services' in (value);
+  value !== null && typeof value === 'object' && typeof (value as AppLike).build === 'function' && 'routes' in value && 'services' in value;
 
 /** The app the module exports: the named export, else `app`, else the default export; a function without arguments is called. */
 async function appOf(module: Record<string, unknown>, file: string, name: string | undefined): Promise<AppLike> {
@@ -110,11 +118,16 @@ async function appOf(module: Record<string, unknown>, file: string, name: string
   if (found === undefined) {
     const exported = Object.keys(module).filter((k) => k !== '__esModule');
     const has = exported.length > 0 ? `it exports ${exported.map((k) => `"${k}"`).join(', ')}` : 'it exports nothing';
-    throw new Failure(`${file} has no export ${names.map((n) => `"${n}"`).join(' or ')} (${has}); name the one holding the app with --export`);
+    throw new Failure(
+      `${file} has no export ${names.map((n) => `"${n}"`).join(' or ')} (${has}); name the one holding the app with --export`,
+    );
   }
   let value = await module[found];
   if (typeof value === 'function' && !isApp(value)) {
-    if (value.length > 0) throw new Failure(`the export "${found}" of ${file} is a function that takes arguments; export an app, or a function without arguments that returns one`);
+    if (value.length > 0)
+      throw new Failure(
+        `the export "${found}" of ${file} is a function that takes arguments; export an app, or a function without arguments that returns one`,
+      );
     try {
       value = await (value as () => unknown)();
     } catch (error) {
@@ -122,7 +135,14 @@ async function appOf(module: Record<string, unknown>, file: string, name: string
     }
   }
   if (!isApp(value)) {
-    const what = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? `an object (${Object.keys(value).slice(0, 5).join(', ') || 'no keys'})` : typeof value;
+    const what =
+      value === null
+        ? 'null'
+        : Array.isArray(value)
+          ? 'an array'
+          : typeof value === 'object'
+            ? `an object (${Object.keys(value).slice(0, 5).join(', ') || 'no keys'})`
+            : typeof value;
     throw new Failure(`the export "${found}" of ${file} is not a Trellis app (createApp()); it is ${what}`);
   }
   return value;
@@ -164,11 +184,15 @@ async function generate(options: Options): Promise<void> {
   const app = await appOf(await load(file), options.module, options.exportName);
   const { createOpenApiDocument } = await generatorFor(app, file);
   const manifest = nearestManifest(file);
-  const title = options.title ?? (typeof manifest?.name === 'string' && manifest.name !== '' ? manifest.name : basename(file, extname(file)));
+  const title =
+    options.title ?? (typeof manifest?.name === 'string' && manifest.name !== '' ? manifest.name : basename(file, extname(file)));
   const version = options.version ?? (typeof manifest?.version === 'string' && manifest.version !== '' ? manifest.version : '0.0.0');
   let document;
   try {
-    document = createOpenApiDocument(app as never, { info: { title, version }, ...(options.servers.length > 0 ? { servers: options.servers.map((url) => ({ url })) } : {}) });
+    document = createOpenApiDocument(app as never, {
+      info: { title, version },
+      ...(options.servers.length > 0 ? { servers: options.servers.map((url) => ({ url })) } : {}),
+    });
   } catch (error) {
     throw new Failure(`cannot make the document of the app in ${options.module}: ${(error as Error)?.message ?? String(error)}`);
   }

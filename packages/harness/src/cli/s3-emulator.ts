@@ -33,19 +33,32 @@ export interface S3Emulator {
  * await s3.close();
  */
 export async function startS3Emulator(buckets: string[]): Promise<S3Emulator> {
-  const missing = (name: string) => (error: unknown): never => {
-    throw new Error(`the S3 emulator needs the ${name} package (npm install --save-dev ${name})`, { cause: error });
-  };
+  const missing =
+    (name: string) =>
+    (error: unknown): never => {
+      throw new Error(`the S3 emulator needs the ${name} package (npm install --save-dev ${name})`, { cause: error });
+    };
   // Loaded when asked for: both are optional dependencies of the harness (s3rver has no types, hence a name
   // TypeScript does not resolve).
   const s3rver: string = 's3rver';
   const { default: S3rver } = (await import(s3rver).catch(missing('s3rver'))) as { default: S3rverClass };
   const { PutObjectCommand, S3Client } = await import('@aws-sdk/client-s3').catch(missing('@aws-sdk/client-s3'));
   const directory = mkdtempSync(join(tmpdir(), 'trellis-s3-'));
-  const instance = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: buckets.map((name) => ({ name })) });
+  const instance = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: buckets.map((name) => ({ name })),
+  });
   const address = await instance.run();
   const url = `http://127.0.0.1:${address.port}`;
-  const client = new S3Client({ region: 'us-east-1', endpoint: url, forcePathStyle: true, credentials: { accessKeyId: S3RVER_KEY, secretAccessKey: S3RVER_KEY } });
+  const client = new S3Client({
+    region: 'us-east-1',
+    endpoint: url,
+    forcePathStyle: true,
+    credentials: { accessKeyId: S3RVER_KEY, secretAccessKey: S3RVER_KEY },
+  });
   return {
     url,
     endpointWithCredentials: `http://${S3RVER_KEY}:${S3RVER_KEY}@127.0.0.1:${address.port}`,

@@ -35,7 +35,12 @@ function sameFunction(a: string, b: string): boolean {
  * if any). Throws a TemplateError for a template that cannot be used, and a DuplicateFunctionError naming both places when
  * two sources configure the same function.
  */
-export async function loadTemplates(files: readonly string[], options: TemplateOptions, config: FunctionsConfig, configFile: string | undefined): Promise<LoadedTemplates> {
+export async function loadTemplates(
+  files: readonly string[],
+  options: TemplateOptions,
+  config: FunctionsConfig,
+  configFile: string | undefined,
+): Promise<LoadedTemplates> {
   const functions = { ...config.functions };
   const origin = new Map<string, string>(Object.keys(config.functions).map((key) => [key, `the functions file ${configFile}`]));
   const dashboards: TemplateDashboardSource[] = [];
@@ -46,7 +51,10 @@ export async function loadTemplates(files: readonly string[], options: TemplateO
     for (const [key, spec] of Object.entries(template.functions.functions)) {
       const here = `${file} (Resources.${template.functionResources[key]})`;
       for (const [other, where] of origin) {
-        if (sameFunction(key, other)) throw new DuplicateFunctionError(`the function ${key} is configured twice: by ${where}${other === key ? '' : ` as ${other}`} and by ${here}`);
+        if (sameFunction(key, other))
+          throw new DuplicateFunctionError(
+            `the function ${key} is configured twice: by ${where}${other === key ? '' : ` as ${other}`} and by ${here}`,
+          );
       }
       origin.set(key, here);
       functions[key] = spec;

@@ -7,7 +7,15 @@ import type { FunctionInvoker, HtmlAnalyzer, InvokeOutcome, WidgetAction } from 
 import { markdownLengthProblem } from './markdown.js';
 import { htmlOfValue, renderHtml, renderMarkdown, renderOutcome } from './render.js';
 import type {
-  ActionEntry, CancelledAction, DashboardInfo, DescribeResult, RefreshResult, StateUpdate, WidgetEventKind, WidgetCall, WidgetReading,
+  ActionEntry,
+  CancelledAction,
+  DashboardInfo,
+  DescribeResult,
+  RefreshResult,
+  StateUpdate,
+  WidgetEventKind,
+  WidgetCall,
+  WidgetReading,
 } from './results.js';
 import { defaultState, diffState, normalizeState, type DashboardState, type StateInput } from './state.js';
 import { actionIndex, widgetIndex } from './widget-id.js';
@@ -161,7 +169,12 @@ export class Dashboard {
       let next: View;
       if (action.action === 'html') {
         const html = action.html ?? '';
-        next = { rendered: renderHtml(this.#ctx.analyzer, html, html, null), display: action.display, event: action.event, invocation: null };
+        next = {
+          rendered: renderHtml(this.#ctx.analyzer, html, html, null),
+          display: action.display,
+          event: action.event,
+          invocation: null,
+        };
       } else {
         const context = buildWidgetContext(w.model, this.#state, this.#ctx.clock(), forms);
         w.invocations++;
@@ -189,9 +202,12 @@ export class Dashboard {
         return { markdown: null, html: '', error: { type: outcome.error?.type ?? 'Error', message: outcome.error?.message ?? '' } };
       }
       const v = outcome.value;
-      const md = typeof v === 'string' ? v : typeof v === 'object' && v !== null && typeof (v as { markdown?: unknown }).markdown === 'string'
-        ? (v as { markdown: string }).markdown
-        : null;
+      const md =
+        typeof v === 'string'
+          ? v
+          : typeof v === 'object' && v !== null && typeof (v as { markdown?: unknown }).markdown === 'string'
+            ? (v as { markdown: string }).markdown
+            : null;
       const tooLong = md === null ? null : markdownLengthProblem(md);
       if (tooLong !== null) return { markdown: md, html: '', error: { type: 'MarkdownTooLarge', message: tooLong } };
       return { markdown: md, html: md === null ? htmlOfValue(v) : renderMarkdown(md), error: null };
@@ -232,7 +248,9 @@ export class Dashboard {
    */
   forget(affected: (endpoint: string) => boolean): Promise<string[]> {
     return this.#exclusive(async () => {
-      const due = this.#widgets.filter((w) => w.read && w.model.type === 'custom' && w.model.endpoint !== null && affected(w.model.endpoint));
+      const due = this.#widgets.filter(
+        (w) => w.read && w.model.type === 'custom' && w.model.endpoint !== null && affected(w.model.endpoint),
+      );
       for (const w of due) w.forget();
       return due.map((w) => w.model.widgetId);
     });
@@ -273,7 +291,12 @@ export class Dashboard {
     if (current) return current;
     if (w.model.type === 'text') {
       const md = String(w.model.properties.markdown ?? '');
-      w.show({ rendered: renderHtml(this.#ctx.analyzer, renderMarkdown(md), md, null), display: 'widget', event: 'load', invocation: null });
+      w.show({
+        rendered: renderHtml(this.#ctx.analyzer, renderMarkdown(md), md, null),
+        display: 'widget',
+        event: 'load',
+        invocation: null,
+      });
       return w.current!;
     }
     if (w.model.type !== 'custom') {
@@ -338,7 +361,12 @@ function asReceived(event: unknown): unknown {
 
 function entryOf(a: WidgetAction): ActionEntry {
   const entry: ActionEntry = {
-    index: a.index, text: a.text, action: a.action, display: a.display, confirmation: a.confirmation, event: a.event,
+    index: a.index,
+    text: a.text,
+    action: a.action,
+    display: a.display,
+    confirmation: a.confirmation,
+    event: a.event,
   };
   if (a.action === 'call') {
     if (a.endpoint !== undefined) entry.endpoint = a.endpoint;

@@ -104,7 +104,11 @@ export class WidgetView implements WidgetReading {
   /** What the function printed while producing this content (`invocation.logs`; empty when no function ran). */
   readonly logs: string;
 
-  constructor(readonly driver: DashboardDriver, result: WidgetReading, actions: ActionEntry[]) {
+  constructor(
+    readonly driver: DashboardDriver,
+    result: WidgetReading,
+    actions: ActionEntry[],
+  ) {
     this.widgetId = result.widgetId;
     this.html = result.html;
     this.display = result.display;
@@ -160,7 +164,11 @@ export class ActionHandle implements ActionEntry {
   readonly params?: unknown;
   readonly html?: string;
 
-  constructor(readonly driver: DashboardDriver, readonly widgetId: string, entry: ActionEntry) {
+  constructor(
+    readonly driver: DashboardDriver,
+    readonly widgetId: string,
+    entry: ActionEntry,
+  ) {
     this.index = entry.index;
     this.text = entry.text;
     this.action = entry.action;

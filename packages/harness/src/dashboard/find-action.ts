@@ -39,7 +39,10 @@ export function findAction(actions: ActionEntry[], query: ActionQuery, widgetId:
   const found = actions.filter(matches);
   if (found.length === 1) return found[0]!;
   if (found.length === 0) throw new NotFoundError('action', `${widgetId} has no action ${label}; ${candidates(actions)}`);
-  throw new NotFoundError('action', `${widgetId} has ${found.length} actions ${label}, expected one: ${found.map(show).join(', ')}; narrow the text, use a RegExp, or pick { index }`);
+  throw new NotFoundError(
+    'action',
+    `${widgetId} has ${found.length} actions ${label}, expected one: ${found.map(show).join(', ')}; narrow the text, use a RegExp, or pick { index }`,
+  );
 }
 
 const show = (a: ActionEntry): string => `#${a.index} ${JSON.stringify(a.text)}`;

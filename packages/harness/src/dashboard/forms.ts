@@ -4,7 +4,6 @@ import type { FormField } from './ports.js';
 
 type FormValues = Record<string, string | string[]>;
 
-
 /**
  * The form values an action call sends: the HTML's own values, overridden by the posted ones. A posted name
  * that is not a field, a value that is not a string (or an array of strings for a multi-valued field), or a
@@ -25,7 +24,10 @@ export function mergeForms(fields: FormField[], posted: unknown, defaults: FormV
   for (const [name, value] of Object.entries(posted as Record<string, unknown>)) {
     if (name === '__proto__') {
       // Assigning it to forms.all (here as in the console's own JavaScript) would drop it without a word.
-      throw new UnprocessableError('forms.__proto__', 'A form field named "__proto__" cannot be sent: as a key of forms.all it would be dropped; rename the field');
+      throw new UnprocessableError(
+        'forms.__proto__',
+        'A form field named "__proto__" cannot be sent: as a key of forms.all it would be dropped; rename the field',
+      );
     }
     const group = byName.get(name);
     if (!group) {
@@ -38,14 +40,20 @@ export function mergeForms(fields: FormField[], posted: unknown, defaults: FormV
       throw new UnprocessableError(`forms.${name}`, `Field "${name}" takes one value (a string); got ${showValue(value)}`);
     }
     if (!values.every((v): v is string => typeof v === 'string')) {
-      throw new UnprocessableError(`forms.${name}`, `Field "${name}" takes ${multiple ? 'a string or an array of strings' : 'a string'}; got ${showValue(value)}`);
+      throw new UnprocessableError(
+        `forms.${name}`,
+        `Field "${name}" takes ${multiple ? 'a string or an array of strings' : 'a string'}; got ${showValue(value)}`,
+      );
     }
     const restricted = group.filter((f) => f.kind === 'radio' || f.kind === 'select');
     if (restricted.length > 0) {
       const options = [...new Set(restricted.flatMap((f) => f.options ?? []))];
       const bad = values.find((v) => !options.includes(v));
       if (bad !== undefined) {
-        throw new UnprocessableError(`forms.${name}`, `"${bad}" is not an option of field "${name}"; its options are ${options.map((o) => `"${o}"`).join(', ') || 'none'}`);
+        throw new UnprocessableError(
+          `forms.${name}`,
+          `"${bad}" is not an option of field "${name}"; its options are ${options.map((o) => `"${o}"`).join(', ') || 'none'}`,
+        );
       }
     }
     result[name] = Array.isArray(value) ? [...(value as string[])] : (value as string);

@@ -7,7 +7,10 @@ const widget = (x: number | null, y: number | null, width: number, height: numbe
 
 test("a 6 × 6 widget is 588 × 369 at the default width, as in AWS's example event", () => {
   assert.deepEqual(cellPixelSize(6, 6, DEFAULT_DASHBOARD_WIDTH), { width: 588, height: 369 });
-  assert.deepEqual(widgetPixelSize(widget(null, null, 6, 6), { dashboardWidth: DEFAULT_DASHBOARD_WIDTH, widgetSizes: {} }), { width: 588, height: 369 });
+  assert.deepEqual(widgetPixelSize(widget(null, null, 6, 6), { dashboardWidth: DEFAULT_DASHBOARD_WIDTH, widgetSizes: {} }), {
+    width: 588,
+    height: 369,
+  });
 });
 
 test('a placed widget is cut at the grid edge; one without a place keeps its width', () => {

@@ -13,7 +13,14 @@ export { parseIsoDateTime, parseRelative, resolveRelative } from './time-range.j
 export type { DurationParts } from './time-range.js';
 export { buildEvent, buildWidgetContext } from './event.js';
 export {
-  DEFAULT_DASHBOARD_WIDTH, GRID_COLUMNS, ROW_HEIGHT, WIDGET_CHROME, WIDGET_GUTTER, cellPixelSize, gridColumns, widgetPixelSize,
+  DEFAULT_DASHBOARD_WIDTH,
+  GRID_COLUMNS,
+  ROW_HEIGHT,
+  WIDGET_CHROME,
+  WIDGET_GUTTER,
+  cellPixelSize,
+  gridColumns,
+  widgetPixelSize,
 } from './geometry.js';
 export type { PixelSize, WidgetSizeOverride } from './geometry.js';
 export type { WidgetContext, WidgetEvent, WidgetTimezone } from './event.js';
@@ -22,12 +29,29 @@ export { MAX_MARKDOWN_LENGTH, MarkdownTooLargeError } from './markdown.js';
 export { MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
 export type { WidgetError } from './render.js';
 export type {
-  ActionEntry, CancelledAction, DashboardInfo, DescribeResult, RefreshResult, StateUpdate, WidgetEventKind, WidgetCall, WidgetReading,
+  ActionEntry,
+  CancelledAction,
+  DashboardInfo,
+  DescribeResult,
+  RefreshResult,
+  StateUpdate,
+  WidgetEventKind,
+  WidgetCall,
+  WidgetReading,
 } from './results.js';
 export type { Finding, FormField, FunctionInvoker, HtmlAnalyzer, WidgetAction } from './ports.js';
 export { FunctionRegistry, FunctionsConfigError, loadFunctionsFile, validateFunctionsConfig } from './functions/index.js';
 export type {
-  AwsCredentialsSource, AwsEndpoint, FunctionInfo, FunctionSpec, FunctionsConfig, InProcessHandler, InvokeError, InvokeOptions, InvokeOutcome, LambdaContext,
+  AwsCredentialsSource,
+  AwsEndpoint,
+  FunctionInfo,
+  FunctionSpec,
+  FunctionsConfig,
+  InProcessHandler,
+  InvokeError,
+  InvokeOptions,
+  InvokeOutcome,
+  LambdaContext,
 } from './functions/index.js';
 export { Dashboard } from './dashboard.js';
 export { logsOf } from './widget-session.js';
@@ -39,5 +63,20 @@ export { ActionHandle, DashboardDriver, WidgetView } from './driver.js';
 export type { ActionQuery } from './find-action.js';
 export { Interpreter, createInterpreter } from './interpreter.js';
 export type { InterpreterOptions } from './interpreter.js';
-export { DEFAULT_ACCOUNT_ID, DEFAULT_REGION, TemplateError, defaultStackName, loadTemplate, parseTemplateText, resolveTemplate } from './template/index.js';
-export type { LoadedTemplate, ParsedTemplateText, TemplateDashboard, TemplateOptions, TemplatePath, TemplatePosition } from './template/index.js';
+export {
+  DEFAULT_ACCOUNT_ID,
+  DEFAULT_REGION,
+  TemplateError,
+  defaultStackName,
+  loadTemplate,
+  parseTemplateText,
+  resolveTemplate,
+} from './template/index.js';
+export type {
+  LoadedTemplate,
+  ParsedTemplateText,
+  TemplateDashboard,
+  TemplateOptions,
+  TemplatePath,
+  TemplatePosition,
+} from './template/index.js';

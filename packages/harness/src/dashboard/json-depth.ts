@@ -18,7 +18,9 @@ export function tooDeep(value: unknown, limit: number = MAX_JSON_DEPTH): string 
     const { value: v, depth, path } = stack.pop()!;
     if (typeof v !== 'object' || v === null) continue;
     if (depth > limit) return path;
-    const entries: ReadonlyArray<readonly [string, unknown]> = Array.isArray(v) ? v.map((item: unknown, i) => [String(i), item] as const) : Object.entries(v);
+    const entries: ReadonlyArray<readonly [string, unknown]> = Array.isArray(v)
+      ? v.map((item: unknown, i) => [String(i), item] as const)
+      : Object.entries(v);
     for (let i = entries.length - 1; i >= 0; i--) {
       const [key, item] = entries[i]!;
       if (typeof item === 'object' && item !== null) stack.push({ value: item, depth: depth + 1, path: `${path}/${escapePointer(key)}` });

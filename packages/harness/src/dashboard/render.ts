@@ -23,8 +23,7 @@ export interface Rendered {
 
 export { renderMarkdown };
 
-const escapeHtml = (s: string): string =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * What the console shows for a function's return value: a string is HTML, `{ markdown }` is rendered

@@ -15,7 +15,10 @@ const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null &
 /** A `dashboardWidth`: a whole number of pixels from 240 to 100,000. */
 export function dashboardWidthOf(v: unknown): number {
   if (!(typeof v === 'number' && Number.isInteger(v) && v >= MIN_DASHBOARD_WIDTH && v <= MAX_PIXELS)) {
-    throw new UnprocessableError('dashboardWidth', `"dashboardWidth" should be a whole number of pixels from ${MIN_DASHBOARD_WIDTH} to ${MAX_PIXELS}; got ${showValue(v)}`);
+    throw new UnprocessableError(
+      'dashboardWidth',
+      `"dashboardWidth" should be a whole number of pixels from ${MIN_DASHBOARD_WIDTH} to ${MAX_PIXELS}; got ${showValue(v)}`,
+    );
   }
   return v;
 }
@@ -26,7 +29,10 @@ export function dashboardWidthOf(v: unknown): number {
  */
 export function widgetSizesOf(v: unknown, widgets: readonly WidgetModel[] | undefined): Record<string, WidgetSizeOverride> {
   if (!isObject(v)) {
-    throw new UnprocessableError('widgetSizes', `"widgetSizes" should be an object of widget index or id to { width, height }, e.g. { "3": { "width": 400 } }; got ${showValue(v)}`);
+    throw new UnprocessableError(
+      'widgetSizes',
+      `"widgetSizes" should be an object of widget index or id to { width, height }, e.g. { "3": { "width": 400 } }; got ${showValue(v)}`,
+    );
   }
   const found = new Map<number, WidgetSizeOverride>();
   for (const [key, size] of Object.entries(v)) {
@@ -48,16 +54,22 @@ export function widgetSizesOf(v: unknown, widgets: readonly WidgetModel[] | unde
 }
 
 function sizeOf(v: unknown, field: string): WidgetSizeOverride {
-  if (!isObject(v)) throw new UnprocessableError(field, `"${field}" should be an object { width, height } (either or both); got ${showValue(v)}`);
+  if (!isObject(v))
+    throw new UnprocessableError(field, `"${field}" should be an object { width, height } (either or both); got ${showValue(v)}`);
   const extra = Object.keys(v).find((k) => k !== 'width' && k !== 'height');
-  if (extra) throw new UnprocessableError(`${field}.${extra}`, `Unknown field "${field}.${extra}"; a widget size has only width and height`);
-  if (v.width === undefined && v.height === undefined) throw new UnprocessableError(field, `"${field}" should give "width", "height" or both`);
+  if (extra)
+    throw new UnprocessableError(`${field}.${extra}`, `Unknown field "${field}.${extra}"; a widget size has only width and height`);
+  if (v.width === undefined && v.height === undefined)
+    throw new UnprocessableError(field, `"${field}" should give "width", "height" or both`);
   const out: WidgetSizeOverride = {};
   for (const side of ['width', 'height'] as const) {
     const n = v[side];
     if (n === undefined) continue;
     if (!(typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= MAX_PIXELS)) {
-      throw new UnprocessableError(`${field}.${side}`, `"${field}.${side}" should be a whole number of pixels from 1 to ${MAX_PIXELS}; got ${showValue(n)}`);
+      throw new UnprocessableError(
+        `${field}.${side}`,
+        `"${field}.${side}" should be a whole number of pixels from 1 to ${MAX_PIXELS}; got ${showValue(n)}`,
+      );
     }
     out[side] = n;
   }

@@ -13,9 +13,7 @@ export interface Zoom {
 }
 
 /** The time range of a state: relative to now, or absolute (epoch ms; `end: null` means "now"). */
-export type StateTimeRange =
-  | { relative: string; zoom?: Zoom }
-  | { start: number; end: number | null; zoom?: Zoom };
+export type StateTimeRange = { relative: string; zoom?: Zoom } | { start: number; end: number | null; zoom?: Zoom };
 
 /**
  * The effective dashboard state. Every field is set; it is also a valid input to `putState`, so a state
@@ -63,7 +61,17 @@ export interface ZoomInput {
 
 export const AUTO_PERIOD_SECONDS = 300;
 const STATE_FIELDS = [
-  'timeRange', 'zoom', 'period', 'theme', 'timezone', 'locale', 'accountId', 'dashboardName', 'linkCharts', 'dashboardWidth', 'widgetSizes',
+  'timeRange',
+  'zoom',
+  'period',
+  'theme',
+  'timezone',
+  'locale',
+  'accountId',
+  'dashboardName',
+  'linkCharts',
+  'dashboardWidth',
+  'widgetSizes',
 ] as const;
 /** Fields a state once had, and what took their place. */
 const RETIRED_FIELDS: Record<string, string> = {
@@ -144,7 +152,10 @@ export function normalizeState(input: unknown, defaults: DashboardState, widgets
   }
   if (input.timezone !== undefined) {
     if (typeof input.timezone !== 'string' || timezoneOffset(input.timezone, 0) === null) {
-      throw new UnprocessableError('timezone', `"timezone" should be "UTC", an offset such as "+02:00", or an IANA zone such as "Europe/Berlin"; got ${showValue(input.timezone)}`);
+      throw new UnprocessableError(
+        'timezone',
+        `"timezone" should be "UTC", an offset such as "+02:00", or an IANA zone such as "Europe/Berlin"; got ${showValue(input.timezone)}`,
+      );
     }
     state.timezone = input.timezone;
   }
@@ -179,7 +190,10 @@ function instantOf(v: unknown, field: string): number {
     const ms = parseIsoDateTime(v);
     if (ms !== null) return ms;
   }
-  throw new UnprocessableError(field, `"${field}" should be an ISO 8601 date-time such as "2024-05-01T12:00:00Z" or epoch milliseconds; got ${showValue(v)}`);
+  throw new UnprocessableError(
+    field,
+    `"${field}" should be an ISO 8601 date-time such as "2024-05-01T12:00:00Z" or epoch milliseconds; got ${showValue(v)}`,
+  );
 }
 
 function zoomOf(v: unknown, field: string): Zoom {
@@ -197,7 +211,8 @@ function timeRangeOf(v: unknown): StateTimeRange {
     throw new UnprocessableError('timeRange', `"timeRange" should be { relative: "-PT3H" } or { start, end }; got ${showValue(v)}`);
   }
   const extra = Object.keys(v).find((k) => !['relative', 'start', 'end', 'zoom'].includes(k));
-  if (extra) throw new UnprocessableError(`timeRange.${extra}`, `Unknown field "timeRange.${extra}"; allowed are relative, start, end, zoom`);
+  if (extra)
+    throw new UnprocessableError(`timeRange.${extra}`, `Unknown field "timeRange.${extra}"; allowed are relative, start, end, zoom`);
   const zoom = v.zoom === undefined || v.zoom === null ? undefined : zoomOf(v.zoom, 'timeRange.zoom');
   const withZoom = <T extends object>(t: T): T & { zoom?: Zoom } => (zoom ? { ...t, zoom } : t);
   if (v.relative !== undefined) {
@@ -205,11 +220,15 @@ function timeRangeOf(v: unknown): StateTimeRange {
       throw new UnprocessableError('timeRange', '"timeRange" takes either "relative" or "start"/"end", not both');
     }
     if (typeof v.relative !== 'string' || parseRelative(v.relative) === null) {
-      throw new UnprocessableError('timeRange.relative', `"timeRange.relative" should be a negative ISO 8601 duration such as "-PT3H", "-P7D" or "-P3M"; got ${showValue(v.relative)}`);
+      throw new UnprocessableError(
+        'timeRange.relative',
+        `"timeRange.relative" should be a negative ISO 8601 duration such as "-PT3H", "-P7D" or "-P3M"; got ${showValue(v.relative)}`,
+      );
     }
     return withZoom({ relative: v.relative });
   }
-  if (v.start === undefined) throw new UnprocessableError('timeRange.start', '"timeRange" needs "relative" or "start" (with an optional "end")');
+  if (v.start === undefined)
+    throw new UnprocessableError('timeRange.start', '"timeRange" needs "relative" or "start" (with an optional "end")');
   const start = instantOf(v.start, 'timeRange.start');
   const end = v.end === undefined || v.end === null ? null : instantOf(v.end, 'timeRange.end');
   if (end !== null && start >= end) throw new UnprocessableError('timeRange.end', '"timeRange.start" should be before "timeRange.end"');

@@ -83,7 +83,10 @@ export class DashboardStore {
    */
   create(text: unknown, options: { name?: unknown } = {}): Dashboard {
     if (typeof text !== 'string') {
-      throw new UnprocessableError('dashboard', `The dashboard should be JSON text (a string); got ${text === null ? 'null' : typeof text}`);
+      throw new UnprocessableError(
+        'dashboard',
+        `The dashboard should be JSON text (a string); got ${text === null ? 'null' : typeof text}`,
+      );
     }
     const name = options.name ?? DEFAULT_NAME;
     if (typeof name !== 'string' || name.length === 0 || name.length > 255) {
@@ -141,7 +144,10 @@ export class DashboardStore {
       if (held <= 0 || this.#forgetting.has(id)) continue;
       this.#forgetting.add(id);
       projected -= held;
-      void this.#dashboards.get(id)!.forgetContent().finally(() => this.#forgetting.delete(id));
+      void this.#dashboards
+        .get(id)!
+        .forgetContent()
+        .finally(() => this.#forgetting.delete(id));
     }
   }
 

@@ -47,8 +47,16 @@ test('property: format then parse gives the same duration, and it always lies in
 });
 
 test('property: the relative parser never throws on any string', () => {
-  fc.assert(fc.property(fc.string(), (s) => { parseRelative(s); }));
-  fc.assert(fc.property(fc.string(), (s) => { parseIsoDateTime(s); }));
+  fc.assert(
+    fc.property(fc.string(), (s) => {
+      parseRelative(s);
+    }),
+  );
+  fc.assert(
+    fc.property(fc.string(), (s) => {
+      parseIsoDateTime(s);
+    }),
+  );
 });
 
 test('property: ISO 8601 instants round-trip through toISOString', () => {

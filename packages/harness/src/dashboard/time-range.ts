@@ -23,14 +23,23 @@ export function parseRelative(text: string): DurationParts | null {
   if (!m) return null;
   const n = (k: number): number => (m[k] === undefined ? 0 : Number(m[k]));
   const parts: DurationParts = {
-    years: n(1), months: n(2), weeks: n(3), days: n(4), hours: n(5), minutes: n(6), seconds: n(7),
+    years: n(1),
+    months: n(2),
+    weeks: n(3),
+    days: n(4),
+    hours: n(5),
+    minutes: n(6),
+    seconds: n(7),
   };
   const values = Object.values(parts) as number[];
   if (values.every((v) => v === 0) || values.some((v) => !Number.isSafeInteger(Math.floor(v)))) return null;
   // Longer than about 10,000 years cannot be resolved to a date; refuse it here rather than later.
   const day = 86_400;
-  const approxSeconds = (parts.years * 365.25 + parts.months * 30.44 + parts.weeks * 7 + parts.days) * day
-    + parts.hours * 3600 + parts.minutes * 60 + parts.seconds;
+  const approxSeconds =
+    (parts.years * 365.25 + parts.months * 30.44 + parts.weeks * 7 + parts.days) * day +
+    parts.hours * 3600 +
+    parts.minutes * 60 +
+    parts.seconds;
   if (approxSeconds > 10_000 * 365.25 * day) return null;
   return parts;
 }
@@ -53,14 +62,12 @@ export function resolveRelative(parts: DurationParts, now: number): number | nul
     const lastDay = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
     date.setUTCDate(Math.min(day, lastDay));
   }
-  const fixed =
-    ((parts.weeks * 7 + parts.days) * 24 * 60 * 60 + parts.hours * 3600 + parts.minutes * 60 + parts.seconds) * 1000;
+  const fixed = ((parts.weeks * 7 + parts.days) * 24 * 60 * 60 + parts.hours * 3600 + parts.minutes * 60 + parts.seconds) * 1000;
   const result = date.getTime() - fixed;
   return Number.isFinite(result) && Math.abs(result) <= 8.64e15 ? Math.round(result) : null;
 }
 
-const ISO_DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
  * Parses an ISO 8601 date or date-time (`2024-05-01`, `2024-05-01T12:00:00Z`, `2024-05-01T12:00:00.000+02:00`)
@@ -73,7 +80,12 @@ export function parseIsoDateTime(text: string): number | null {
   const m = ISO_DATE_TIME.exec(text);
   if (!m) return null;
   const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((k) => Number(m[k] ?? 0)) as [
-    number, number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ];
   const fraction = m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000) : 0;
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;

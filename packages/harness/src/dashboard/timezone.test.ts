@@ -22,15 +22,21 @@ describe('widgetTimezone', () => {
 
   it('turns any instant into local time with utc - offsetInMinutes * 60000, matching offsetISO', () => {
     fc.assert(
-      fc.property(fc.constantFrom('-', '+'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 4e12 }), (sign, h, m, at) => {
-        const zone = `${sign}${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
-        const tz = widgetTimezone(zone, at);
-        const east = (sign === '-' ? -1 : 1) * (h * 60 + m);
-        assert.equal(tz.offsetInMinutes, east === 0 ? 0 : -east);
-        // The local wall-clock time, read back with offsetISO, is the same instant.
-        const local = new Date(at - tz.offsetInMinutes * 60_000).toISOString();
-        assert.equal(Date.parse(local.replace('Z', tz.offsetISO)), at);
-      }),
+      fc.property(
+        fc.constantFrom('-', '+'),
+        fc.integer({ min: 0, max: 23 }),
+        fc.integer({ min: 0, max: 59 }),
+        fc.integer({ min: 0, max: 4e12 }),
+        (sign, h, m, at) => {
+          const zone = `${sign}${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
+          const tz = widgetTimezone(zone, at);
+          const east = (sign === '-' ? -1 : 1) * (h * 60 + m);
+          assert.equal(tz.offsetInMinutes, east === 0 ? 0 : -east);
+          // The local wall-clock time, read back with offsetISO, is the same instant.
+          const local = new Date(at - tz.offsetInMinutes * 60_000).toISOString();
+          assert.equal(Date.parse(local.replace('Z', tz.offsetISO)), at);
+        },
+      ),
     );
   });
 });

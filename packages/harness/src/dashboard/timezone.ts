@@ -46,4 +46,3 @@ export function widgetTimezone(zone: string, at: number): WidgetTimezone {
   const offsetISO = `${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
   return { label: zone === 'UTC' || zone === 'Z' ? 'UTC' : 'Local', offsetISO, offsetInMinutes: minutes === 0 ? 0 : -minutes };
 }
-

@@ -27,7 +27,9 @@ export function parseDashboard(text: string): DashboardModel {
   }
   const deep = tooDeep(parsed.value);
   if (deep !== null) {
-    throw new DashboardValidationError([{ dataPath: deep, message: `Nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (the dashboard itself is level 1)` }]);
+    throw new DashboardValidationError([
+      { dataPath: deep, message: `Nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (the dashboard itself is level 1)` },
+    ]);
   }
   const messages: ValidationMessage[] = [];
   const model = validateDashboard(parsed.value, messages);
@@ -89,7 +91,13 @@ function optionalString(o: Obj, key: string, path: string, out: ValidationMessag
 }
 
 function integerIn(
-  o: Obj, key: string, path: string, min: number, max: number, fallback: number | null, out: ValidationMessage[],
+  o: Obj,
+  key: string,
+  path: string,
+  min: number,
+  max: number,
+  fallback: number | null,
+  out: ValidationMessage[],
 ): number | null {
   const v = o[key];
   if (v === undefined) return fallback;
@@ -112,7 +120,10 @@ function validateWidget(w: unknown, index: number, out: ValidationMessage[]): Wi
   let type: WidgetType | null = null;
   if (w.type === undefined) out.push({ dataPath: path, message: "Should have required property 'type'" });
   else if (typeof w.type !== 'string' || !(WIDGET_TYPES as readonly string[]).includes(w.type)) {
-    out.push({ dataPath: `${path}/type`, message: `Should be one of ${WIDGET_TYPES.map((t) => `"${t}"`).join(', ')}; got ${JSON.stringify(w.type)}` });
+    out.push({
+      dataPath: `${path}/type`,
+      message: `Should be one of ${WIDGET_TYPES.map((t) => `"${t}"`).join(', ')}; got ${JSON.stringify(w.type)}`,
+    });
   } else type = w.type as WidgetType;
   const x = integerIn(w, 'x', path, 0, 23, null, out);
   const y = integerIn(w, 'y', path, 0, Number.MAX_SAFE_INTEGER, null, out);
@@ -120,7 +131,8 @@ function validateWidget(w: unknown, index: number, out: ValidationMessage[]): Wi
   const height = integerIn(w, 'height', path, 1, 1000, 6, out) ?? 6;
   let properties: Obj | null = null;
   if (w.properties === undefined) out.push({ dataPath: path, message: "Should have required property 'properties'" });
-  else if (!isObject(w.properties)) out.push({ dataPath: `${path}/properties`, message: `Should be an object, not ${typeName(w.properties)}` });
+  else if (!isObject(w.properties))
+    out.push({ dataPath: `${path}/properties`, message: `Should be an object, not ${typeName(w.properties)}` });
   else properties = w.properties;
   if (!properties || !type) return null;
   const props = `${path}/properties`;
@@ -145,8 +157,18 @@ function validateWidget(w: unknown, index: number, out: ValidationMessage[]): Wi
   }
   if (out.length > before) return null;
   return {
-    index, widgetId: `widget-${index}`, type, x, y, width, height, properties, title, endpoint,
-    params: type === 'custom' ? properties.params : undefined, updateOn,
+    index,
+    widgetId: `widget-${index}`,
+    type,
+    x,
+    y,
+    width,
+    height,
+    properties,
+    title,
+    endpoint,
+    params: type === 'custom' ? properties.params : undefined,
+    updateOn,
   };
 }
 

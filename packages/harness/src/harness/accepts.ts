@@ -22,7 +22,9 @@ const acceptsFilter: Filter = {
       if (!matches(type, accepted)) {
         ctx.refuse(
           415,
-          problem(415, `This endpoint takes ${accepted.join(' or ')}; got ${type ? JSON.stringify(type) : 'no Content-Type'}.`, { supported: [...accepted] }),
+          problem(415, `This endpoint takes ${accepted.join(' or ')}; got ${type ? JSON.stringify(type) : 'no Content-Type'}.`, {
+            supported: [...accepted],
+          }),
         );
       }
     }

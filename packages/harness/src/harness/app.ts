@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import { DashboardError, FunctionRegistry, createInterpreter, type FunctionInvoker, type FunctionsConfig, type Interpreter } from '../dashboard/index.js';
+import {
+  DashboardError,
+  FunctionRegistry,
+  createInterpreter,
+  type FunctionInvoker,
+  type FunctionsConfig,
+  type Interpreter,
+} from '../dashboard/index.js';
 import { createApp, type App, type RouteDefinition } from 'trellis';
 import { ChangeFeed } from './change-feed.js';
 import { changesRoutes } from './changes-route.js';
@@ -147,7 +154,13 @@ export async function startHarness(options: StartHarnessOptions): Promise<Runnin
   }
   let watch: FunctionWatch | null = null;
   if (watching && harness.functions instanceof FunctionRegistry) {
-    watch = watchFunctions(config as FunctionsConfig, harness.functions, harness.store, changes, options.watch === true ? {} : (options.watch as WatchOptions));
+    watch = watchFunctions(
+      config as FunctionsConfig,
+      harness.functions,
+      harness.store,
+      changes,
+      options.watch === true ? {} : (options.watch as WatchOptions),
+    );
   }
   let closing: Promise<void> | null = null;
   return {

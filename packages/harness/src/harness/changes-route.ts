@@ -13,7 +13,11 @@ function whole(ctx: ExecutionContext, name: string, max: number): number | undef
   const text = values[0]!;
   const n = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
   if (values.length > 1 || !(n <= max)) {
-    throw new HttpError(400, `The query parameter "${name}" should be given once, a whole number from 0 to ${max}; got ${values.length > 1 ? `${values.length} values` : JSON.stringify(text)}.`, { field: name });
+    throw new HttpError(
+      400,
+      `The query parameter "${name}" should be given once, a whole number from 0 to ${max}; got ${values.length > 1 ? `${values.length} values` : JSON.stringify(text)}.`,
+      { field: name },
+    );
   }
   return n;
 }

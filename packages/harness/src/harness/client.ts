@@ -1,5 +1,14 @@
 import type {
-  FunctionInfo, ActionEntry, CancelledAction, DashboardState, DescribeResult, RefreshResult, StateInput, StateUpdate, WidgetReading, WidgetSummary,
+  FunctionInfo,
+  ActionEntry,
+  CancelledAction,
+  DashboardState,
+  DescribeResult,
+  RefreshResult,
+  StateInput,
+  StateUpdate,
+  WidgetReading,
+  WidgetSummary,
 } from '../dashboard/index.js';
 import type { Finding } from '../lint/index.js';
 import type { ProblemDetails } from 'trellis';

@@ -18,5 +18,8 @@ function toHttpError(error: DashboardError): HttpError {
   if (error instanceof NotFoundError) return new HttpError(404, error.message, { target: error.target });
   if (error instanceof UnprocessableError) return new HttpError(422, error.message, { field: error.field });
   if (error instanceof OverBudgetError) return new HttpError(413, error.message, { budget: error.budget, limit: error.limit });
-  return new HttpError(error.kind === 'not-found' ? 404 : error.kind === 'validation' ? 400 : error.kind === 'over-budget' ? 413 : 422, error.message);
+  return new HttpError(
+    error.kind === 'not-found' ? 404 : error.kind === 'validation' ? 400 : error.kind === 'over-budget' ? 413 : 422,
+    error.message,
+  );
 }

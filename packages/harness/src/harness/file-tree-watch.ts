@@ -56,7 +56,9 @@ export class FileTreeWatch {
     this.#watchers.set(dir, watcher);
     let entries: string[];
     try {
-      entries = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory() && !IGNORED.test(e.name)).map((e) => e.name);
+      entries = readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isDirectory() && !IGNORED.test(e.name))
+        .map((e) => e.name);
     } catch {
       entries = [];
     }

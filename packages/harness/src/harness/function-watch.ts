@@ -70,7 +70,9 @@ export function watchFunctions(
     }
     const shown = files.slice(0, MAX_FILES_LISTED);
     feed.publish({ files: shown, functions: keys, widgets });
-    log(`restarted ${keys.join(', ')} after a change to ${shown.map((f) => relative(process.cwd(), f) || f).join(', ')}${files.length > shown.length ? ', …' : ''}`);
+    log(
+      `restarted ${keys.join(', ')} after a change to ${shown.map((f) => relative(process.cwd(), f) || f).join(', ')}${files.length > shown.length ? ', …' : ''}`,
+    );
   };
 
   const tree = new FileTreeWatch(
@@ -82,7 +84,9 @@ export function watchFunctions(
       timer = setTimeout(() => {
         const files = [...pending];
         pending = new Set();
-        work = work.then(() => handle(files)).catch((error: unknown) => log(`could not restart after a change: ${(error as Error).message}`));
+        work = work
+          .then(() => handle(files))
+          .catch((error: unknown) => log(`could not restart after a change: ${(error as Error).message}`));
       }, debounceMs);
     },
     log,

@@ -14,7 +14,10 @@ export function parseHostHeader(value: string): { hostname: string; port: string
 
 /** True for addresses and names that always mean this machine: 127.0.0.0/8, ::1, `localhost` and `*.localhost`. */
 export function isLoopback(hostname: string): boolean {
-  const name = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const name = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   if (name === 'localhost' || name.endsWith('.localhost')) return true;
   if (isIP(name) === 4) return name.startsWith('127.');
   if (isIP(name) === 6) return name === '::1' || name === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(name);

@@ -77,9 +77,13 @@ function pump(): void {
     void current.terminate();
     finish();
     job.reject(
-      new HttpError(422, `Linting took longer than ${job.timeoutMs / 1000} s; the HTML (${job.html.length} characters) is too costly to analyse. Send a smaller document.`, {
-        limitSeconds: job.timeoutMs / 1000,
-      }),
+      new HttpError(
+        422,
+        `Linting took longer than ${job.timeoutMs / 1000} s; the HTML (${job.html.length} characters) is too costly to analyse. Send a smaller document.`,
+        {
+          limitSeconds: job.timeoutMs / 1000,
+        },
+      ),
     );
   }, job.timeoutMs);
   running = { ...job, timer };
@@ -96,7 +100,14 @@ function pump(): void {
 export function lintOffThread(html: string, options: { timeoutMs?: number } = {}): Promise<Finding[]> {
   if (html.length <= INLINE_CHARS) return Promise.resolve(lint(html));
   if (queue.length >= MAX_WAITING) {
-    return Promise.reject(new HttpError(429, `The linter is busy with ${queue.length + 1} large documents; send this one again shortly.`, {}, { 'retry-after': '1' }));
+    return Promise.reject(
+      new HttpError(
+        429,
+        `The linter is busy with ${queue.length + 1} large documents; send this one again shortly.`,
+        {},
+        { 'retry-after': '1' },
+      ),
+    );
   }
   return new Promise((resolve, reject) => {
     queue.push({ id: nextId++, html, timeoutMs: options.timeoutMs ?? LINT_TIME_LIMIT_MS, resolve, reject });

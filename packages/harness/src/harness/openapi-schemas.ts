@@ -12,9 +12,10 @@ const dashboardWidth = {
   minimum: 240,
   maximum: 100_000,
   default: 2392,
-  description: 'The width in pixels that the 24 grid columns span. A widget of c columns and r rows is told '
-    + 'width = round(c * dashboardWidth / 24) - 10 and height = r * 68 - 39 (a 6 x 6 widget at 2392: 588 x 369). '
-    + 'The web page sends the width of its dashboard area.',
+  description:
+    'The width in pixels that the 24 grid columns span. A widget of c columns and r rows is told ' +
+    'width = round(c * dashboardWidth / 24) - 10 and height = r * 68 - 39 (a 6 x 6 widget at 2392: 588 x 369). ' +
+    'The web page sends the width of its dashboard area.',
 };
 const widgetSizes = {
   type: 'object',
@@ -42,17 +43,31 @@ export const schemas: Record<string, object> = {
       validationMessages: { type: 'array', items: ref('ValidationMessage') },
       target: { type: 'string', enum: ['dashboard', 'widget', 'action'] },
       field: { type: 'string', description: 'The field that cannot be applied (`theme`, `forms.color`, `type`, …).' },
-      issues: { type: 'array', items: { type: 'object', required: ['message', 'path'], properties: { message: { type: 'string' }, path: { type: 'array', items: { type: 'string' } } } } },
+      issues: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['message', 'path'],
+          properties: { message: { type: 'string' }, path: { type: 'array', items: { type: 'string' } } },
+        },
+      },
       supported: { type: 'array', items: { type: 'string' } },
       limit: { type: 'integer' },
-      budget: { type: 'string', enum: ['maxDashboardBytes', 'maxDashboards'], description: 'The dashboard budget a new dashboard would pass (with `limit`).' },
+      budget: {
+        type: 'string',
+        enum: ['maxDashboardBytes', 'maxDashboards'],
+        description: 'The dashboard budget a new dashboard would pass (with `limit`).',
+      },
     },
   },
   ValidationMessage: {
     type: 'object',
     required: ['dataPath', 'message'],
     additionalProperties: false,
-    properties: { dataPath: { type: 'string', description: 'A JSON pointer into the dashboard, e.g. /widgets/0/width.' }, message: { type: 'string' } },
+    properties: {
+      dataPath: { type: 'string', description: 'A JSON pointer into the dashboard, e.g. /widgets/0/width.' },
+      message: { type: 'string' },
+    },
   },
   UpdateOn: {
     type: 'object',
@@ -86,10 +101,14 @@ export const schemas: Record<string, object> = {
     properties: {
       name: { type: 'string', description: 'The key in the functions file: a function name or an ARN.' },
       runtime: { type: 'string', enum: ['nodejs', 'python', 'in-process', 'invoke-api'] },
-      lambdaRuntime: { type: ['string', 'null'], description: 'The Lambda runtime it was configured with (`nodejs24.x`, `python3.12`, …), or null when none was named.' },
+      lambdaRuntime: {
+        type: ['string', 'null'],
+        description: 'The Lambda runtime it was configured with (`nodejs24.x`, `python3.12`, …), or null when none was named.',
+      },
       awsCredentials: {
         type: ['string', 'null'],
-        description: '`none`, `environment` or `profile:NAME`; `host` for a function run in the harness process; null when another program runs it.',
+        description:
+          '`none`, `environment` or `profile:NAME`; `host` for a function run in the harness process; null when another program runs it.',
       },
       awsEndpoint: { type: ['string', 'null'], description: 'The AWS endpoint its SDK calls (`AWS_ENDPOINT_URL`), or null.' },
       setup: { type: 'array', items: { type: 'string' }, description: 'Modules loaded before its handler.' },
@@ -105,7 +124,12 @@ export const schemas: Record<string, object> = {
     type: 'object',
     required: ['id', 'name', 'state', 'widgets'],
     additionalProperties: false,
-    properties: { id: { type: 'string' }, name: { type: 'string' }, state: ref('State'), widgets: { type: 'array', items: ref('WidgetSummary') } },
+    properties: {
+      id: { type: 'string' },
+      name: { type: 'string' },
+      state: ref('State'),
+      widgets: { type: 'array', items: ref('WidgetSummary') },
+    },
   },
   Zoom: {
     type: 'object',
@@ -125,7 +149,18 @@ export const schemas: Record<string, object> = {
   State: {
     type: 'object',
     description: 'The effective state of a dashboard; also a valid PUT body.',
-    required: ['timeRange', 'period', 'theme', 'timezone', 'locale', 'accountId', 'dashboardName', 'linkCharts', 'dashboardWidth', 'widgetSizes'],
+    required: [
+      'timeRange',
+      'period',
+      'theme',
+      'timezone',
+      'locale',
+      'accountId',
+      'dashboardName',
+      'linkCharts',
+      'dashboardWidth',
+      'widgetSizes',
+    ],
     properties: {
       timeRange: ref('TimeRange'),
       period: { oneOf: [{ type: 'integer', minimum: 1 }, { const: 'auto' }] },
@@ -141,7 +176,8 @@ export const schemas: Record<string, object> = {
   },
   StateInput: {
     type: 'object',
-    description: 'Replaces the state; omitted fields take the dashboard defaults. Unknown fields and bad values are a 422 naming the field.',
+    description:
+      'Replaces the state; omitted fields take the dashboard defaults. Unknown fields and bad values are a 422 naming the field.',
     properties: {
       timeRange: ref('TimeRange'),
       zoom: nullable(ref('Zoom')),
@@ -180,7 +216,10 @@ export const schemas: Record<string, object> = {
     type: 'object',
     required: ['type', 'message'],
     properties: {
-      type: { type: 'string', examples: ['Error', 'TypeError', 'Sandbox.Timedout', 'Runtime.ExitError', 'FunctionNotFound', 'TargetUnreachable'] },
+      type: {
+        type: 'string',
+        examples: ['Error', 'TypeError', 'Sandbox.Timedout', 'Runtime.ExitError', 'FunctionNotFound', 'TargetUnreachable'],
+      },
       message: { type: 'string' },
     },
   },

@@ -9,9 +9,7 @@ import { schemas } from './openapi-schemas.js';
 const { Problem: problem, ...named } = schemas as Record<string, { properties?: Record<string, Record<string, unknown>> }>;
 
 /** The members the harness's problems carry beyond the framework's (the interpreter's refusals). */
-const problemExtensions = Object.fromEntries(
-  ['validationMessages', 'target', 'budget'].map((name) => [name, problem!.properties![name]!]),
-);
+const problemExtensions = Object.fromEntries(['validationMessages', 'target', 'budget'].map((name) => [name, problem!.properties![name]!]));
 
 let cached: object | null = null;
 
@@ -60,7 +58,14 @@ export function openApiDocumentRoute(): RouteDefinition {
   return route(
     'GET',
     '/api/openapi.json',
-    [guardResponses, Describe({ operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', schema: { type: 'object' } } } })],
+    [
+      guardResponses,
+      Describe({
+        operationId: 'openapi',
+        summary: 'This document',
+        responses: { 200: { description: 'OpenAPI 3.1', schema: { type: 'object' } } },
+      }),
+    ],
     () => openApiDocument(),
   );
 }

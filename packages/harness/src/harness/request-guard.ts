@@ -66,22 +66,33 @@ export function requestGuard(options: RequestGuardOptions = {}): Filter {
       if (host !== undefined && host !== lastAllowed) {
         ctx.refuse(
           403,
-          problem(403, `This harness does not answer to the host ${JSON.stringify(host)}. It answers to IP addresses, localhost and the names allowed with --allowed-host (allowedHosts).`, { host }),
+          problem(
+            403,
+            `This harness does not answer to the host ${JSON.stringify(host)}. It answers to IP addresses, localhost and the names allowed with --allowed-host (allowedHosts).`,
+            { host },
+          ),
         );
         return next();
       }
       if (!ctx.request.path.startsWith('/api/')) return next();
       const reason = crossSiteReason(ctx, host);
       if (reason !== null) {
-        ctx.refuse(403, problem(403, `The harness API refuses requests from other web pages: ${reason}. Call it from its own page or from a test client.`));
+        ctx.refuse(
+          403,
+          problem(
+            403,
+            `The harness API refuses requests from other web pages: ${reason}. Call it from its own page or from a test client.`,
+          ),
+        );
         return next();
       }
       if (token !== null) {
         const sent = bearer(ctx.request.headers.get('authorization'));
         if (sent === undefined || !timingSafeEqual(digest(sent), token)) {
-          const detail = sent === undefined
-            ? 'This harness needs its token: send "Authorization: Bearer <token>" (the token is printed when the harness starts; the page takes it from the URL printed there).'
-            : 'The token sent is not this harness\'s token.';
+          const detail =
+            sent === undefined
+              ? 'This harness needs its token: send "Authorization: Bearer <token>" (the token is printed when the harness starts; the page takes it from the URL printed there).'
+              : "The token sent is not this harness's token.";
           ctx.refuse(401, problem(401, detail), { 'www-authenticate': 'Bearer realm="trellis-harness"' });
         }
       }

@@ -38,7 +38,10 @@ const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', 
  * `{}` when `optional`. `retired` says, for a field that is no longer known, what replaced it.
  */
 function fieldsBody<T>(
-  what: string, known: readonly string[], checks: Record<string, (v: unknown) => string | undefined>, optional: boolean,
+  what: string,
+  known: readonly string[],
+  checks: Record<string, (v: unknown) => string | undefined>,
+  optional: boolean,
   retired: Record<string, string> = {},
 ) {
   return schema<T>((value) => {
@@ -62,32 +65,53 @@ function fieldsBody<T>(
 const SIZE_FIELDS = '"width" and "height" are no longer state fields: set "dashboardWidth" for every widget, or "widgetSizes" for one';
 
 /** The body of PUT …/state: the state's fields (their values are checked by the interpreter). */
-export const stateBody = described(fieldsBody<StateInput>(
-  'a JSON object of state fields',
-  ['timeRange', 'zoom', 'period', 'theme', 'timezone', 'locale', 'accountId', 'dashboardName', 'linkCharts', 'dashboardWidth', 'widgetSizes'],
-  {},
-  false,
-  { width: SIZE_FIELDS, height: SIZE_FIELDS },
-), ref('StateInput'));
+export const stateBody = described(
+  fieldsBody<StateInput>(
+    'a JSON object of state fields',
+    [
+      'timeRange',
+      'zoom',
+      'period',
+      'theme',
+      'timezone',
+      'locale',
+      'accountId',
+      'dashboardName',
+      'linkCharts',
+      'dashboardWidth',
+      'widgetSizes',
+    ],
+    {},
+    false,
+    { width: SIZE_FIELDS, height: SIZE_FIELDS },
+  ),
+  ref('StateInput'),
+);
 
 /** The body of POST …/actions/{index}: `{ forms?, confirm? }`. */
-export const actionBody = described(fieldsBody<RunActionOptions>(
-  'a JSON object with "forms" and/or "confirm"',
-  ['forms', 'confirm'],
-  {
-    forms: (v) => (isObject(v) ? undefined : `"forms" should be an object of field names to values; got ${show(v)}`),
-    confirm: (v) => (typeof v === 'boolean' ? undefined : `"confirm" should be true or false; got ${show(v)}`),
-  },
-  true,
-), ref('ActionRequest'));
+export const actionBody = described(
+  fieldsBody<RunActionOptions>(
+    'a JSON object with "forms" and/or "confirm"',
+    ['forms', 'confirm'],
+    {
+      forms: (v) => (isObject(v) ? undefined : `"forms" should be an object of field names to values; got ${show(v)}`),
+      confirm: (v) => (typeof v === 'boolean' ? undefined : `"confirm" should be true or false; got ${show(v)}`),
+    },
+    true,
+  ),
+  ref('ActionRequest'),
+);
 
 /** The body of POST …/refresh: `{ mode? }`. */
-export const refreshBody = described(fieldsBody<RefreshOptions>(
-  'a JSON object with "mode"',
-  ['mode'],
-  { mode: (v) => (v === 'auto' || v === 'manual' ? undefined : `"mode" should be "auto" or "manual"; got ${show(v)}`) },
-  true,
-), ref('RefreshRequest'));
+export const refreshBody = described(
+  fieldsBody<RefreshOptions>(
+    'a JSON object with "mode"',
+    ['mode'],
+    { mode: (v) => (v === 'auto' || v === 'manual' ? undefined : `"mode" should be "auto" or "manual"; got ${show(v)}`) },
+    true,
+  ),
+  ref('RefreshRequest'),
+);
 
 function kindOf(value: unknown): string {
   if (value === undefined) return 'an empty body';
@@ -124,10 +148,16 @@ export const htmlBody = described(
  * A query the handler reads itself (a repeated parameter is its error, which an object of fields cannot show):
  * every query passes, and the document shows its fields.
  */
-const queryOf = (properties: Record<string, unknown>) => described(schema<Record<string, string>>((value) => ({ value: value as Record<string, string> })), { type: 'object', properties });
+const queryOf = (properties: Record<string, unknown>) =>
+  described(
+    schema<Record<string, string>>((value) => ({ value: value as Record<string, string> })),
+    { type: 'object', properties },
+  );
 
 /** The query of POST /api/dashboards. */
-export const dashboardQuery = queryOf({ name: { type: 'string', minLength: 1, maxLength: 255, description: 'Default `dashboard`; 1–255 characters.' } });
+export const dashboardQuery = queryOf({
+  name: { type: 'string', minLength: 1, maxLength: 255, description: 'Default `dashboard`; 1–255 characters.' },
+});
 
 /** The query of GET /api/changes. */
 export const changesQuery = queryOf({

@@ -45,7 +45,10 @@ test('an action with no previous element is unbound and reported', () => {
   assert.equal(a!.bound, false);
   assert.equal(a!.text, '');
   assert.equal(a!.problems.length, 1);
-  assert.deepEqual(lint('text <cwdb-action>x</cwdb-action>').map((f) => [f.rule, f.severity, f.column]), [['action-unbound', 'error', 6]]);
+  assert.deepEqual(
+    lint('text <cwdb-action>x</cwdb-action>').map((f) => [f.rule, f.severity, f.column]),
+    [['action-unbound', 'error', 6]],
+  );
 });
 
 test('malformed actions: missing endpoint, bad JSON, mouseenter with call, unknown values', () => {
@@ -81,7 +84,9 @@ test('text ignores script, style and nested action content; input buttons use th
 });
 
 test('actions inside another action or inside a template are not listed', () => {
-  const actions = extractActions('<a>x</a><cwdb-action><b>y</b><cwdb-action>z</cwdb-action></cwdb-action><template><a>t</a><cwdb-action>t</cwdb-action></template>');
+  const actions = extractActions(
+    '<a>x</a><cwdb-action><b>y</b><cwdb-action>z</cwdb-action></cwdb-action><template><a>t</a><cwdb-action>t</cwdb-action></template>',
+  );
   assert.equal(actions.length, 1);
   assert.equal(actions[0]!.html, '<b>y</b><cwdb-action>z</cwdb-action>');
 });

@@ -1,6 +1,17 @@
 // <cwdb-action> extraction: what each action does, what it binds to, and why it might never work.
 import { asParsed, type ParsedWidgetHtml } from './parse.js';
-import { HTML_NS, getAttr, isElement, isText, normalizeWhitespace, textContent, walk, type ChildNode, type Element, type ParentNode } from './tree.js';
+import {
+  HTML_NS,
+  getAttr,
+  isElement,
+  isText,
+  normalizeWhitespace,
+  textContent,
+  walk,
+  type ChildNode,
+  type Element,
+  type ParentNode,
+} from './tree.js';
 import { attributePosition, elementPosition } from './locate.js';
 import { makeFinding, type Finding } from './rules.js';
 
@@ -85,7 +96,13 @@ function previousElement(node: ChildNode, indexes: Map<ParentNode, Map<ChildNode
   return undefined;
 }
 
-function readAction(parsed: ParsedWidgetHtml, el: Element, index: number, target: Element | undefined, texts: Map<Element, string>): Extracted {
+function readAction(
+  parsed: ParsedWidgetHtml,
+  el: Element,
+  index: number,
+  target: Element | undefined,
+  texts: Map<Element, string>,
+): Extracted {
   const at = elementPosition(el);
   const findings: Finding[] = [];
   const problems: string[] = [];
@@ -113,9 +130,27 @@ function readAction(parsed: ParsedWidgetHtml, el: Element, index: number, target
   const display = pick('display', DISPLAYS, 'widget');
   const event = pick('event', EVENTS, 'click');
   const confirmation = getAttr(el, 'confirmation') ?? null;
-  const result: WidgetAction = { index, text: '', action, display, event, confirmation, bound: target !== undefined, problems, line: at.line, column: at.column };
+  const result: WidgetAction = {
+    index,
+    text: '',
+    action,
+    display,
+    event,
+    confirmation,
+    bound: target !== undefined,
+    problems,
+    line: at.line,
+    column: at.column,
+  };
   if (!target) {
-    report(makeFinding('action-unbound', '<cwdb-action> has no previous element sibling to bind to, so nothing triggers it; put it right after the element to click', at, 'cwdb-action'));
+    report(
+      makeFinding(
+        'action-unbound',
+        '<cwdb-action> has no previous element sibling to bind to, so nothing triggers it; put it right after the element to click',
+        at,
+        'cwdb-action',
+      ),
+    );
   } else {
     result.text = boundElementText(target, texts);
     result.target = { element: target.tagName, ...elementPosition(target) };
@@ -123,7 +158,15 @@ function readAction(parsed: ParsedWidgetHtml, el: Element, index: number, target
   if (action === 'call') {
     const endpoint = getAttr(el, 'endpoint');
     if (endpoint) result.endpoint = endpoint;
-    else report(makeFinding('action-missing-endpoint', '<cwdb-action action="call"> needs an endpoint attribute naming the Lambda function to call', at, 'cwdb-action'));
+    else
+      report(
+        makeFinding(
+          'action-missing-endpoint',
+          '<cwdb-action action="call"> needs an endpoint attribute naming the Lambda function to call',
+          at,
+          'cwdb-action',
+        ),
+      );
     const content = textContent(el);
     if (content.trim() === '') {
       result.params = {};
@@ -132,11 +175,25 @@ function readAction(parsed: ParsedWidgetHtml, el: Element, index: number, target
         result.params = JSON.parse(content) as unknown;
       } catch (e) {
         const why = e instanceof Error ? e.message : String(e);
-        report(makeFinding('action-invalid-params', `<cwdb-action action="call"> content must be empty or JSON params (${why})`, at, 'cwdb-action'));
+        report(
+          makeFinding(
+            'action-invalid-params',
+            `<cwdb-action action="call"> content must be empty or JSON params (${why})`,
+            at,
+            'cwdb-action',
+          ),
+        );
       }
     }
     if (event === 'mouseenter') {
-      report(makeFinding('action-mouseenter-call', '<cwdb-action> with event="mouseenter" only works with action="html"; use event="click" or "dblclick" for a call', at, 'cwdb-action'));
+      report(
+        makeFinding(
+          'action-mouseenter-call',
+          '<cwdb-action> with event="mouseenter" only works with action="html"; use event="click" or "dblclick" for a call',
+          at,
+          'cwdb-action',
+        ),
+      );
     }
   } else {
     result.html = innerSource(parsed.source, el);

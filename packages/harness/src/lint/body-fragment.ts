@@ -68,7 +68,7 @@ function shiftLocations(root: T.ParentNode, by: number): void {
   while (stack.length > 0) {
     const node = stack.pop()!;
     shift((node as { sourceCodeLocation?: Located | null }).sourceCodeLocation);
-    if ('childNodes' in node) push((node).childNodes);
+    if ('childNodes' in node) push(node.childNodes);
     if (isElement(node)) {
       const content = templateContent(node);
       if (content) push(content.childNodes);

@@ -69,6 +69,8 @@ export const CLOBBERING_NAMES: ReadonlySet<string> = new Set(DOM_NAMES.trim().sp
  * shadows it (`form.attributes` becomes the control) and the whole form is removed.
  */
 export const FORM_PROBED_NAMES: ReadonlySet<string> = new Set(
-  ('nodeName textContent removeChild attributes removeAttribute removeAttributeNode getAttributeNode ' +
-    'setAttribute namespaceURI insertBefore hasChildNodes nodeType childNodes').split(' '),
+  (
+    'nodeName textContent removeChild attributes removeAttribute removeAttributeNode getAttributeNode ' +
+    'setAttribute namespaceURI insertBefore hasChildNodes nodeType childNodes'
+  ).split(' '),
 );

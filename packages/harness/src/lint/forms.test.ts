@@ -3,9 +3,14 @@ import assert from 'node:assert/strict';
 import { collectFormFields, formValues } from './index.js';
 
 test('text inputs and textareas give their value; an input without value gives ""', () => {
-  const fields = collectFormFields('<input name="q" value="cpu"><input name="empty"><input type="email" name="mail" value="a@b"><textarea name="note">line one\nline two</textarea>');
+  const fields = collectFormFields(
+    '<input name="q" value="cpu"><input name="empty"><input type="email" name="mail" value="a@b"><textarea name="note">line one\nline two</textarea>',
+  );
   assert.deepEqual(formValues(fields), { q: 'cpu', empty: '', mail: 'a@b', note: 'line one\nline two' });
-  assert.deepEqual(fields.map((f) => f.kind), ['text', 'text', 'text', 'textarea']);
+  assert.deepEqual(
+    fields.map((f) => f.kind),
+    ['text', 'text', 'text', 'textarea'],
+  );
 });
 
 test('radio groups give the checked value (the last checked one wins), and list their options', () => {
@@ -54,7 +59,9 @@ test('unnamed, disabled and button-like fields are skipped; a disabled fieldset 
 });
 
 test('fields are collected from the whole widget, inside and outside forms, and repeated text names give an array', () => {
-  const fields = collectFormFields('<form><input name="a" value="1"></form><div><input name="a" value="2"></div><input name="b" value="3">');
+  const fields = collectFormFields(
+    '<form><input name="a" value="1"></form><div><input name="a" value="2"></div><input name="b" value="3">',
+  );
   assert.deepEqual(formValues(fields), { a: ['1', '2'], b: '3' });
   assert.equal(fields[0]!.multiple, true);
 });

@@ -50,7 +50,11 @@ function disabledFieldset(fieldset: Element, drafts: Map<string, Draft>): false 
   const legend = fieldset.childNodes.find((k): k is Element => isElement(k) && k.tagName === 'legend');
   if (legend) {
     walk(legend, (node) => {
-      if (isElement(node) && node.namespaceURI === HTML_NS && (node.tagName === 'input' || node.tagName === 'textarea' || node.tagName === 'select')) {
+      if (
+        isElement(node) &&
+        node.namespaceURI === HTML_NS &&
+        (node.tagName === 'input' || node.tagName === 'textarea' || node.tagName === 'select')
+      ) {
         addControl(node, drafts);
         return false;
       }

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lint, parseWidgetHtml, RULES } from './index.js';
 
-const brief = (html: string) => lint(html).map((f) => `${f.rule} ${f.line}:${f.column} ${f.element}${f.attribute ? ` ${f.attribute}` : ''}`);
+const brief = (html: string) =>
+  lint(html).map((f) => `${f.rule} ${f.line}:${f.column} ${f.element}${f.attribute ? ` ${f.attribute}` : ''}`);
 
 test('clean widget HTML has no findings', () => {
   assert.deepEqual(lint('<h2>CPU</h2><table><tr><td style="color:red">90%</td></tr></table><a href="https://x.example">more</a>'), []);
@@ -22,7 +23,17 @@ test('on* attributes are reported with the name as written and the position of i
 });
 
 test('javascript: URLs are found however they are cased, spaced or entity-encoded', () => {
-  for (const value of ['javascript:x', 'JaVaScRiPt:x', ' javascript:x', 'java\tscript:x', 'java&#x09;script:x', '&#106;avascript:x', 'javascript&colon;x', 'vbscript:x', '\u0001javascript:x']) {
+  for (const value of [
+    'javascript:x',
+    'JaVaScRiPt:x',
+    ' javascript:x',
+    'java\tscript:x',
+    'java&#x09;script:x',
+    '&#106;avascript:x',
+    'javascript&colon;x',
+    'vbscript:x',
+    '\u0001javascript:x',
+  ]) {
     assert.deepEqual(brief(`<a href="${value}">a</a>`), ['javascript-url 1:4 a href'], value);
   }
   assert.deepEqual(brief('<svg><a xlink:href="javascript:x"><text>t</text></a></svg>'), ['javascript-url 1:9 a xlink:href']);
@@ -69,23 +80,32 @@ test('namespace confusion, markup-like text and value breakouts are reported', (
 test('a <table> inside an open <p> nests there (the console parses in quirks mode): text moved out of the table is no markup-in-text', () => {
   // A table that closed the paragraph would leave the text moved out of it, with the comment, in a copy of the
   // open <a>, which would then hold nothing but markup-like text and a comment.
-  assert.deepEqual(brief('<p>a<b<div><a><meta><table>&lt;b&gt;<!-- c -->hello'), ['disallowed-element 1:5 b<div', 'disallowed-element 1:15 meta']);
+  assert.deepEqual(brief('<p>a<b<div><a><meta><table>&lt;b&gt;<!-- c -->hello'), [
+    'disallowed-element 1:5 b<div',
+    'disallowed-element 1:15 meta',
+  ]);
   assert.deepEqual(lint('<p><a><table>&lt;b&gt;<!-- c -->hello'), []);
   const p = parseWidgetHtml('<p>a<table><tr><td>x</td></tr></table>b</p>').root.childNodes;
-  assert.deepEqual(p.map((n) => n.nodeName), ['p']);
-  assert.deepEqual((p[0] as Extract<(typeof p)[number], { tagName: string }>).childNodes.map((n) => n.nodeName), ['#text', 'table', '#text']);
+  assert.deepEqual(
+    p.map((n) => n.nodeName),
+    ['p'],
+  );
+  assert.deepEqual(
+    (p[0] as Extract<(typeof p)[number], { tagName: string }>).childNodes.map((n) => n.nodeName),
+    ['#text', 'table', '#text'],
+  );
   // An element copied after its paragraph closed still holds only that text and comment, and is removed.
   assert.deepEqual(brief('<p><b>x</p>&lt;b&gt;<!-- c -->'), ['markup-in-text 1:4 b']);
 });
 
-test('a comment after </body> or </html> is outside the content (as in the console\'s document), so it makes no markup-in-text', () => {
+test("a comment after </body> or </html> is outside the content (as in the console's document), so it makes no markup-in-text", () => {
   assert.deepEqual(lint('<b>&lt;b&gt;</body><!-- c -->'), []);
   assert.deepEqual(lint('<b>&lt;b&gt;\n</html>\n<!-- c -->x'), []);
   // Before the end tag it is content, and the element holding it is removed.
   assert.deepEqual(brief('<b>&lt;b&gt;<!-- c --></body>'), ['markup-in-text 1:1 b']);
 });
 
-test('a <frameset> before any text replaces the content (the console keeps only the frameset\'s own children)', () => {
+test("a <frameset> before any text replaces the content (the console keeps only the frameset's own children)", () => {
   assert.deepEqual(brief('<div><frameset><frame src="javascript:x"></frameset>'), ['disallowed-element 1:16 frame']);
   assert.deepEqual(lint('<frameset><p onclick=x>a</p>'), []);
   assert.deepEqual(brief('<p>x</p><frameset><p onclick=x>a</p>'), ['event-handler 1:22 p onclick']);
@@ -97,7 +117,9 @@ test('a template removed for its namespace: the console still cleans its own con
     'javascript-url 1:35 b href',
   ]);
   // Content dropped with another removed element is not cleaned, so nothing in it is reported.
-  assert.deepEqual(brief('<svg><desc><p><template><b href="javascript:x">b</b></template></p></desc></svg>'), ['namespace-mismatch 1:12 p']);
+  assert.deepEqual(brief('<svg><desc><p><template><b href="javascript:x">b</b></template></p></desc></svg>'), [
+    'namespace-mismatch 1:12 p',
+  ]);
 });
 
 test('DOM clobbering: id/name named like document properties, and forms whose controls shadow form properties', () => {
@@ -115,7 +137,10 @@ test('CRLF line ends count as one line', () => {
 
 test('findings are sorted by position and every rule is catalogued', () => {
   const findings = lint('<cwdb-action></cwdb-action><p onclick=x></p><script></script>');
-  assert.deepEqual(findings.map((f) => f.column), [1, 31, 45]);
+  assert.deepEqual(
+    findings.map((f) => f.column),
+    [1, 31, 45],
+  );
   for (const f of findings) assert.ok(f.rule in RULES, f.rule);
 });
 
@@ -138,10 +163,25 @@ test('input that is not a string is read as text instead of throwing', () => {
   }
 });
 
-test('javascript: among an SVG animation\'s values is an error at that attribute, beside the element\'s own finding', () => {
+test("javascript: among an SVG animation's values is an error at that attribute, beside the element's own finding", () => {
   const set = lint('<svg><a><set attributeName="href" to=" JaVaScRiPt:alert(1)"/></a></svg>');
-  assert.deepEqual(set.map((f) => [f.rule, f.severity, f.attribute ?? null]), [['disallowed-element', 'warning', null], ['animated-script-url', 'error', 'to']]);
+  assert.deepEqual(
+    set.map((f) => [f.rule, f.severity, f.attribute ?? null]),
+    [
+      ['disallowed-element', 'warning', null],
+      ['animated-script-url', 'error', 'to'],
+    ],
+  );
   const values = lint('<svg><a><animate attributeName="href" values="https://example.com;javascript:alert(1)"/></a></svg>');
-  assert.deepEqual(values.map((f) => [f.rule, f.column]), [['disallowed-element', 9], ['animated-script-url', 39]]);
-  assert.deepEqual(lint('<svg><animate attributeName="x" values="1;2"/></svg>').map((f) => f.rule), ['disallowed-element']);
+  assert.deepEqual(
+    values.map((f) => [f.rule, f.column]),
+    [
+      ['disallowed-element', 9],
+      ['animated-script-url', 39],
+    ],
+  );
+  assert.deepEqual(
+    lint('<svg><animate attributeName="x" values="1;2"/></svg>').map((f) => f.rule),
+    ['disallowed-element'],
+  );
 });

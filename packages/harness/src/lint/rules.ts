@@ -46,13 +46,25 @@ export const RULES = {
 
 export type RuleId = keyof typeof RULES;
 
-export function makeFinding(rule: RuleId, message: string, at: { line: number; column: number }, element: string, attribute?: string): Finding {
+export function makeFinding(
+  rule: RuleId,
+  message: string,
+  at: { line: number; column: number },
+  element: string,
+  attribute?: string,
+): Finding {
   const f: Finding = { rule, severity: RULES[rule].severity, message, line: at.line, column: at.column, element };
   if (attribute !== undefined) f.attribute = attribute;
   return f;
 }
 
-const NAMED_ELEMENT_RULES: Record<string, RuleId> = { script: 'script', iframe: 'iframe', object: 'object', embed: 'embed', use: 'svg-use' };
+const NAMED_ELEMENT_RULES: Record<string, RuleId> = {
+  script: 'script',
+  iframe: 'iframe',
+  object: 'object',
+  embed: 'embed',
+  use: 'svg-use',
+};
 
 function elementFinding(r: ElementRemoval): Finding {
   const at = elementPosition(r.element);
@@ -65,11 +77,26 @@ function elementFinding(r: ElementRemoval): Finding {
   }
   switch (r.reason) {
     case 'clobbered-form':
-      return makeFinding('dom-clobbering', `<form> contains a control whose id or name shadows a form property; the whole form is removed. Rename the control`, at, name);
+      return makeFinding(
+        'dom-clobbering',
+        `<form> contains a control whose id or name shadows a form property; the whole form is removed. Rename the control`,
+        at,
+        name,
+      );
     case 'markup-in-text':
-      return makeFinding('markup-in-text', `<${name}> holds text that looks like markup (a "<" followed by a letter, "/" or "!"); it is removed with its content. Escape the "<" as &lt; or drop the comment`, at, name);
+      return makeFinding(
+        'markup-in-text',
+        `<${name}> holds text that looks like markup (a "<" followed by a letter, "/" or "!"); it is removed with its content. Escape the "<" as &lt; or drop the comment`,
+        at,
+        name,
+      );
     case 'namespace':
-      return makeFinding('namespace-mismatch', `<${name}> cannot appear here (HTML, SVG and MathML elements only nest where a parser would put them); it is removed with its content`, at, name);
+      return makeFinding(
+        'namespace-mismatch',
+        `<${name}> cannot appear here (HTML, SVG and MathML elements only nest where a parser would put them); it is removed with its content`,
+        at,
+        name,
+      );
     default:
       return makeFinding('disallowed-element', `<${name}> is not on the console's allowlist; ${fate}`, at, name);
   }
@@ -88,13 +115,22 @@ function attributeFinding(parsed: ParsedWidgetHtml, r: AttributeRemoval): Findin
     return mk('event-handler', `${written} on <${el}> is an event handler; the console strips all JavaScript. Use a <cwdb-action> instead`);
   }
   if ((r.reason === 'url' || r.reason === 'not-allowed') && SCRIPT_URL.test(compactUrl(r.value))) {
-    return mk('javascript-url', `${written} on <${el}> holds a script URL; the console strips the attribute. Use an http(s) link or a <cwdb-action>`);
+    return mk(
+      'javascript-url',
+      `${written} on <${el}> holds a script URL; the console strips the attribute. Use an http(s) link or a <cwdb-action>`,
+    );
   }
   switch (r.reason) {
     case 'url':
-      return mk('unsafe-url', `${written} on <${el}> uses a URL scheme the console does not allow (allowed: http, https, ftp, mailto, tel, relative URLs; data: only on media src); the attribute is removed`);
+      return mk(
+        'unsafe-url',
+        `${written} on <${el}> uses a URL scheme the console does not allow (allowed: http, https, ftp, mailto, tel, relative URLs; data: only on media src); the attribute is removed`,
+      );
     case 'clobbering':
-      return mk('dom-clobbering', `${written}="${r.value}" on <${el}> would shadow a document or form property; the attribute is removed. Choose another ${written}`);
+      return mk(
+        'dom-clobbering',
+        `${written}="${r.value}" on <${el}> would shadow a document or form property; the attribute is removed. Choose another ${written}`,
+      );
     case 'markup-in-value':
       return mk('markup-in-attribute', `${written} on <${el}> contains "-->", "]>" or a closing raw-text tag; the attribute is removed`);
     case 'animated-href':
@@ -102,8 +138,12 @@ function attributeFinding(parsed: ParsedWidgetHtml, r: AttributeRemoval): Findin
     case 'patch-linkage':
       return mk('disallowed-attribute', `${written} is only allowed on <label> and <output>; the attribute is removed from <${el}>`);
     default:
-      if (r.name === 'is') return mk('disallowed-attribute', `is on <${el}> (customized built-in element) is not allowed; its value is emptied`);
-      return mk('disallowed-attribute', `${written} on <${el}> is not on the console's allowlist; the attribute is removed (data-* and aria-* attributes are kept)`);
+      if (r.name === 'is')
+        return mk('disallowed-attribute', `is on <${el}> (customized built-in element) is not allowed; its value is emptied`);
+      return mk(
+        'disallowed-attribute',
+        `${written} on <${el}> is not on the console's allowlist; the attribute is removed (data-* and aria-* attributes are kept)`,
+      );
   }
 }
 
@@ -132,7 +172,15 @@ function animationScriptFindings(parsed: ParsedWidgetHtml, r: Removal): Finding[
     if (!ANIMATION_VALUES.includes(attr.name) || !attr.value.split(';').some((v) => SCRIPT_URL.test(compactUrl(v)))) continue;
     const spot = attributePosition(parsed, r.element, attr.name);
     const written = spot?.written ?? attr.name;
-    out.push(makeFinding('animated-script-url', `${written} on <${el}> animates an attribute to a script URL; the console strips the element. Use an http(s) link or a <cwdb-action>`, spot ?? elementPosition(r.element), el, written));
+    out.push(
+      makeFinding(
+        'animated-script-url',
+        `${written} on <${el}> animates an attribute to a script URL; the console strips the element. Use an http(s) link or a <cwdb-action>`,
+        spot ?? elementPosition(r.element),
+        el,
+        written,
+      ),
+    );
   }
   return out;
 }

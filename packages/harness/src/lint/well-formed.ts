@@ -13,9 +13,7 @@ import { HTML_NS, SVG_NS } from './tree.js';
 import { LineCursor } from './well-formed-lines.js';
 import { OpenElements, type TagLocation } from './well-formed-stack.js';
 import { endTagCloses, startTagCloses } from './well-formed-implied.js';
-import {
-  ESCAPABLE_RAW_TEXT, KEEPS_P_OPEN, NOT_SIMPLE, RAW_TEXT, SKIPS_FIRST_NEWLINE, TABLE_SECTIONS, VOID,
-} from './well-formed-names.js';
+import { ESCAPABLE_RAW_TEXT, KEEPS_P_OPEN, NOT_SIMPLE, RAW_TEXT, SKIPS_FIRST_NEWLINE, TABLE_SECTIONS, VOID } from './well-formed-names.js';
 
 /** Thrown inside the parser when the input leaves the subset; never escapes `parseWellFormed`. */
 const OUTSIDE = new Error('outside the well-formed subset'); // made once: throwing it costs no stack trace

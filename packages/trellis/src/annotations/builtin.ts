@@ -106,7 +106,6 @@ export function Cache(settings: CacheSettings): AnnotationDecorator<CacheSetting
   return annotation(CacheKind, Object.freeze(value));
 }
 
-
 const schemaIds = new WeakMap<object, number>();
 let nextSchemaId = 1;
 function schemaKey(s: object | undefined): string {
@@ -117,7 +116,11 @@ function schemaKey(s: object | undefined): string {
 
 export const ValidateKind: AnnotationKind<ValidateSchemas> = {
   name: 'Validate',
-  combine: methodWins<ValidateSchemas>('Validate', (v) => `body#${schemaKey(v.body)} query#${schemaKey(v.query)} params#${schemaKey(v.params)} headers#${schemaKey(v.headers)} status#${v.fieldStatus ?? 400}`),
+  combine: methodWins<ValidateSchemas>(
+    'Validate',
+    (v) =>
+      `body#${schemaKey(v.body)} query#${schemaKey(v.query)} params#${schemaKey(v.params)} headers#${schemaKey(v.headers)} status#${v.fieldStatus ?? 400}`,
+  ),
   sortKey: (v) => `${schemaKey(v.body)}/${schemaKey(v.query)}/${schemaKey(v.params)}/${schemaKey(v.headers)}/${v.fieldStatus ?? 400}`,
 };
 

@@ -106,19 +106,25 @@ const text = (v: unknown) => typeof v === 'string' && v.trim() !== '';
  */
 export function Describe(summaryOrSettings: string | DescribeSettings): AnnotationDecorator<DescribeSettings> {
   if (typeof summaryOrSettings === 'string') {
-    if (!text(summaryOrSettings)) throw new TypeError('@Describe takes a non-empty Markdown summary of the route, or { summary, description, tags, … }.');
+    if (!text(summaryOrSettings))
+      throw new TypeError('@Describe takes a non-empty Markdown summary of the route, or { summary, description, tags, … }.');
     return annotation(DescribeKind, Object.freeze({ summary: summaryOrSettings.trim() }));
   }
   const settings = summaryOrSettings;
-  if (settings === null || typeof settings !== 'object') throw new TypeError(`@Describe takes a summary, or { summary, description, tags, … }; got ${String(settings)}.`);
+  if (settings === null || typeof settings !== 'object')
+    throw new TypeError(`@Describe takes a summary, or { summary, description, tags, … }; got ${String(settings)}.`);
   const { summary, description, tags, operationId, deprecated, params, responses } = settings;
   for (const [name, value] of Object.entries({ summary, description, operationId })) {
-    if (value !== undefined && !text(value)) throw new TypeError(`@Describe: "${name}" must be a non-empty string, got ${JSON.stringify(value)}.`);
+    if (value !== undefined && !text(value))
+      throw new TypeError(`@Describe: "${name}" must be a non-empty string, got ${JSON.stringify(value)}.`);
   }
-  if (deprecated !== undefined && typeof deprecated !== 'boolean') throw new TypeError(`@Describe: "deprecated" must be true or false, got ${JSON.stringify(deprecated)}.`);
-  if (tags !== undefined && (!Array.isArray(tags) || !tags.every(text))) throw new TypeError(`@Describe: "tags" must be a list of non-empty strings, got ${JSON.stringify(tags)}.`);
+  if (deprecated !== undefined && typeof deprecated !== 'boolean')
+    throw new TypeError(`@Describe: "deprecated" must be true or false, got ${JSON.stringify(deprecated)}.`);
+  if (tags !== undefined && (!Array.isArray(tags) || !tags.every(text)))
+    throw new TypeError(`@Describe: "tags" must be a list of non-empty strings, got ${JSON.stringify(tags)}.`);
   for (const [name, value] of Object.entries(params ?? {})) {
-    if (!text(value)) throw new TypeError(`@Describe: the parameter "${name}" needs a non-empty description, got ${JSON.stringify(value)}.`);
+    if (!text(value))
+      throw new TypeError(`@Describe: the parameter "${name}" needs a non-empty description, got ${JSON.stringify(value)}.`);
   }
   for (const [status, response] of Object.entries(responses ?? {})) {
     if (!/^[1-5][0-9][0-9]$/.test(status)) throw new TypeError(`@Describe: responses are keyed by status (100 to 599), got "${status}".`);

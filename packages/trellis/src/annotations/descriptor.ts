@@ -26,7 +26,8 @@ function joinPath(prefix: string, path: string): string {
 
 function checkAnnotations(list: readonly unknown[], where: string): Annotation[] {
   list.forEach((a, i) => {
-    if (!isAnnotation(a)) throw new TypeError(`${where}: item ${i} is not an annotation (use RateLimit(...), Authorize(...), Cache(...), …).`);
+    if (!isAnnotation(a))
+      throw new TypeError(`${where}: item ${i} is not an annotation (use RateLimit(...), Authorize(...), Cache(...), …).`);
   });
   return list as Annotation[];
 }
@@ -38,7 +39,12 @@ function checkAnnotations(list: readonly unknown[], where: string): Annotation[]
  * app.route(route('GET', '/orders/:id', [Authorize('orders:read'), RateLimit({ permitLimit: 10 })], (ctx) => ({ id: ctx.params.id })));
  * // ctx is typed from the path (ctx.params.id) and the Validate annotation's schemas (ctx.body, ctx.validatedQuery, …)
  */
-export function route<const P extends string, const A extends readonly Annotation[]>(method: string, path: P, annotations: A, handler: (ctx: RouteContext<P, A>) => unknown): RouteDefinition;
+export function route<const P extends string, const A extends readonly Annotation[]>(
+  method: string,
+  path: P,
+  annotations: A,
+  handler: (ctx: RouteContext<P, A>) => unknown,
+): RouteDefinition;
 export function route<const P extends string>(method: string, path: P, handler: (ctx: RouteContext<P, []>) => unknown): RouteDefinition;
 export function route(method: string, path: string, a: readonly Annotation[] | Handler, b?: Handler): RouteDefinition {
   const handler = typeof a === 'function' && !isAnnotation(a) ? a : b;
@@ -63,7 +69,10 @@ export function route(method: string, path: string, a: readonly Annotation[] | H
  * @example
  * app.route(group({ prefix: '/admin', annotations: [Authorize('admin')] }, [route('GET', '/stats', stats)]));
  */
-export function group(options: { prefix?: string; annotations?: readonly Annotation[] }, routes: readonly RouteDefinition[]): RouteDefinition[] {
+export function group(
+  options: { prefix?: string; annotations?: readonly Annotation[] },
+  routes: readonly RouteDefinition[],
+): RouteDefinition[] {
   const prefix = options.prefix ? assertPath(options.prefix, 'group()').replace(/\/+$/, '') : '';
   const classLevel = checkAnnotations(options.annotations ?? [], 'group()');
   return routes.map((r) => Object.freeze({ ...r, path: joinPath(prefix, r.path), classLevel: [...classLevel, ...r.classLevel] }));

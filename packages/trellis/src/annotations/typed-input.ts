@@ -26,10 +26,18 @@ export type PathParamNames<P extends string> = P extends `${string}:${infer Rest
   : never;
 
 /** A parameter's name without what may follow it in the same segment (a regexp, a `-` or `.` suffix). */
-type ParamName<S extends string> = S extends `${infer N}(${string}` ? ParamName<N> : S extends `${infer N}-${string}` ? ParamName<N> : S extends `${infer N}.${string}` ? ParamName<N> : S;
+type ParamName<S extends string> = S extends `${infer N}(${string}`
+  ? ParamName<N>
+  : S extends `${infer N}-${string}`
+    ? ParamName<N>
+    : S extends `${infer N}.${string}`
+      ? ParamName<N>
+      : S;
 
 /** The path parameters of a route path, as `ctx.params` holds them (strings). */
-export type PathParams<P extends string> = string extends P ? Readonly<Record<string, string>> : Readonly<Record<PathParamNames<P>, string>>;
+export type PathParams<P extends string> = string extends P
+  ? Readonly<Record<string, string>>
+  : Readonly<Record<PathParamNames<P>, string>>;
 
 /**
  * The context a handler validated by `schemas` gets: `body`, `validatedQuery`, `validatedParams` and
@@ -60,11 +68,12 @@ export type ValidateAnnotation<S extends ValidateSchemas> = Annotation<ValidateS
   ((target: unknown, context: ClassDecoratorContext) => void);
 
 /** The schemas of the `Validate` annotation among a route's annotations, or none. */
-type SchemasIn<A extends readonly unknown[]> = Extract<A[number], { readonly [schemasOf]?: ValidateSchemas }> extends { readonly [schemasOf]?: infer S }
-  ? S extends ValidateSchemas
-    ? S
-    : Record<never, never>
-  : Record<never, never>;
+type SchemasIn<A extends readonly unknown[]> =
+  Extract<A[number], { readonly [schemasOf]?: ValidateSchemas }> extends { readonly [schemasOf]?: infer S }
+    ? S extends ValidateSchemas
+      ? S
+      : Record<never, never>
+    : Record<never, never>;
 
 /** The context of a route declared with `route(method, path, annotations, handler)`: typed from its path and its `Validate`. */
 export type RouteContext<P extends string, A extends readonly unknown[]> = ValidatedContext<SchemasIn<A>, P>;

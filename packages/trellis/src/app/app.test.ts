@@ -28,7 +28,10 @@ describe('Router', () => {
     router.add('GET', '/a', 'get-a');
     router.add('GET', '/b', 'get-b');
     router.add('HEAD', '/b', 'head-b');
-    router.addImplicitHead([['/a', 'get-a'], ['/b', 'get-b']]);
+    router.addImplicitHead([
+      ['/a', 'get-a'],
+      ['/b', 'get-b'],
+    ]);
     assert.equal(router.find('HEAD', '/a')?.entry, 'get-a');
     assert.equal(router.find('HEAD', '/b')?.entry, 'head-b');
   });
@@ -67,11 +70,34 @@ describe('app.onError: errors mapped in one place', () => {
     });
     app.onError(Conflict, async (error, ctx) => reply({ conflict: error.message, route: ctx.route.id }, { status: 409 }));
     app.onError(MissingOrder, () => 'never reached: NotFound was registered first');
-    app.route(route('GET', '/missing', () => { throw new MissingOrder('order 7'); }));
-    app.route(route('GET', '/conflict', async () => { throw new Conflict('stale'); }));
-    app.route(route('GET', '/plain', () => { throw new TypeError('boom'); }));
-    app.filter({ name: 'gate', order: 450, run(ctx, next) { if (ctx.route.path === '/refused') ctx.refuse(403, problem(403, 'no')); return next(); } });
-    app.route(route('GET', '/refused', () => { throw new NotFound('the handler never runs'); }));
+    app.route(
+      route('GET', '/missing', () => {
+        throw new MissingOrder('order 7');
+      }),
+    );
+    app.route(
+      route('GET', '/conflict', async () => {
+        throw new Conflict('stale');
+      }),
+    );
+    app.route(
+      route('GET', '/plain', () => {
+        throw new TypeError('boom');
+      }),
+    );
+    app.filter({
+      name: 'gate',
+      order: 450,
+      run(ctx, next) {
+        if (ctx.route.path === '/refused') ctx.refuse(403, problem(403, 'no'));
+        return next();
+      },
+    });
+    app.route(
+      route('GET', '/refused', () => {
+        throw new NotFound('the handler never runs');
+      }),
+    );
     return app;
   }
 
@@ -95,12 +121,22 @@ describe('app.onError: errors mapped in one place', () => {
   it('a catch-all handler takes every error; what it throws besides HttpError is a 500', async () => {
     const app = createApp();
     app.services.addValue(Logger, quiet);
-    app.onError(() => { throw new Error('the hook itself failed'); });
-    app.route(route('GET', '/x', () => { throw new Error('x'); }));
+    app.onError(() => {
+      throw new Error('the hook itself failed');
+    });
+    app.route(
+      route('GET', '/x', () => {
+        throw new Error('x');
+      }),
+    );
     assert.equal((await app.inject({ url: '/x' })).statusCode, 500);
     const other = createApp();
     other.onError((error) => ({ caught: (error as Error).message }));
-    other.route(route('POST', '/y', () => { throw new Error('y'); }));
+    other.route(
+      route('POST', '/y', () => {
+        throw new Error('y');
+      }),
+    );
     const res = await other.inject({ method: 'POST', url: '/y', body: { a: 1 } });
     assert.deepEqual([res.statusCode, res.json()], [200, { caught: 'y' }]);
   });
@@ -132,7 +168,11 @@ describe('inject() and the Node host write through one writer', () => {
     app.route(route('GET', '/empty', () => undefined));
     app.route(route('GET', '/cookies', () => reply('ok', { headers: { 'set-cookie': ['a=1', 'b=2'], 'x-app': 'trellis' } })));
     app.route(route('GET', '/bad-header', () => reply('x', { headers: { 'x-broken': 'line\nbreak' } })));
-    app.route(route('GET', '/problem', () => { throw new HttpError(418, 'short and stout'); }));
+    app.route(
+      route('GET', '/problem', () => {
+        throw new HttpError(418, 'short and stout');
+      }),
+    );
     address = await app.listen({ port: 0 });
   });
   after(() => app.close());
@@ -141,7 +181,8 @@ describe('inject() and the Node host write through one writer', () => {
     const res = await fetch(`${address.url}${path}`, { method });
     const headers: Record<string, string> = {};
     res.headers.forEach((value, name) => {
-      if (!['date', 'connection', 'keep-alive'].includes(name)) headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+      if (!['date', 'connection', 'keep-alive'].includes(name))
+        headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
     });
     return { status: res.status, headers, body: await res.text() };
   }
@@ -153,7 +194,15 @@ describe('inject() and the Node host write through one writer', () => {
     return { status: res.statusCode, headers, body: res.body };
   }
 
-  for (const [method, path] of [['GET', '/json'], ['HEAD', '/json'], ['GET', '/empty'], ['GET', '/cookies'], ['GET', '/problem'], ['GET', '/nowhere'], ['GET', '/bad-header']] as const) {
+  for (const [method, path] of [
+    ['GET', '/json'],
+    ['HEAD', '/json'],
+    ['GET', '/empty'],
+    ['GET', '/cookies'],
+    ['GET', '/problem'],
+    ['GET', '/nowhere'],
+    ['GET', '/bad-header'],
+  ] as const) {
     it(`${method} ${path}: the same status, headers and body`, async () => {
       assert.deepEqual(await injected(method, path), await overSocket(method, path));
     });
@@ -174,33 +223,64 @@ describe('inject() and the Node host write through one writer', () => {
     probe.route(route('GET', '/h', () => reply('x', { headers: { [header[0]]: header[1] } })));
     // Characters either side of every boundary the two checks draw, plus the odd ones out.
     const char = fc.oneof(
-      fc.constantFrom('\t', '\n', '\r', '\0', ' ', '"', '(', ',', '/', ':', '@', '[', '^', '_', '`', '{', '|', '}', '~', '\x7f', '\x80', '\xff', 'Ā', '€'),
+      fc.constantFrom(
+        '\t',
+        '\n',
+        '\r',
+        '\0',
+        ' ',
+        '"',
+        '(',
+        ',',
+        '/',
+        ':',
+        '@',
+        '[',
+        '^',
+        '_',
+        '`',
+        '{',
+        '|',
+        '}',
+        '~',
+        '\x7f',
+        '\x80',
+        '\xff',
+        'Ā',
+        '€',
+      ),
       fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
       fc.constantFrom('a', 'Z', '0', '-', '!', '#', '$', '%', '&', "'", '*', '+', '.'),
     );
     const text = fc.array(char, { maxLength: 6 }).map((cs) => cs.join(''));
-    await fc.assert(fc.asyncProperty(text, text, async (name, value) => {
-      header = [name, value];
-      let expected: string | undefined;
-      try {
-        validateHeaderName(name);
-        validateHeaderValue(name, value);
-      } catch (error) {
-        expected = (error as Error).message;
-      }
-      const res = await probe.inject({ url: '/h' });
-      if (expected === undefined) {
-        assert.equal(res.statusCode, 200);
-        assert.equal(res.headers[name.toLowerCase()], value);
-      } else {
-        assert.equal(res.statusCode, 500);
-        // Header names reach the writer in lower case, so the message names them so.
-        assert.ok(String(res.json().detail).toLowerCase().includes(expected.toLowerCase()), `${String(res.json().detail)} should carry ${expected}`);
-      }
-    }), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(text, text, async (name, value) => {
+        header = [name, value];
+        let expected: string | undefined;
+        try {
+          validateHeaderName(name);
+          validateHeaderValue(name, value);
+        } catch (error) {
+          expected = (error as Error).message;
+        }
+        const res = await probe.inject({ url: '/h' });
+        if (expected === undefined) {
+          assert.equal(res.statusCode, 200);
+          assert.equal(res.headers[name.toLowerCase()], value);
+        } else {
+          assert.equal(res.statusCode, 500);
+          // Header names reach the writer in lower case, so the message names them so.
+          assert.ok(
+            String(res.json().detail).toLowerCase().includes(expected.toLowerCase()),
+            `${String(res.json().detail)} should carry ${expected}`,
+          );
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
-  it('HEAD answers the GET\'s Content-Length and no body; 204 carries no Content-Length', async () => {
+  it("HEAD answers the GET's Content-Length and no body; 204 carries no Content-Length", async () => {
     const head = await app.inject({ method: 'HEAD', url: '/json' });
     assert.equal(head.headers['content-length'], String(Buffer.byteLength(JSON.stringify({ hello: 'wörld' }))));
     assert.equal(head.rawBody.length, 0);

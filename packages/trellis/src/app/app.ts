@@ -97,9 +97,11 @@ export class App {
 
   constructor(options: AppOptions = {}) {
     const bodyLimit = options.bodyLimit ?? 1024 * 1024;
-    if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0) throw new RangeError(`bodyLimit must be a whole number of bytes, got ${String(options.bodyLimit)}.`);
+    if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0)
+      throw new RangeError(`bodyLimit must be a whole number of bytes, got ${String(options.bodyLimit)}.`);
     const maxUrlLength = options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
-    if (!Number.isSafeInteger(maxUrlLength) || maxUrlLength < 1) throw new RangeError(`maxUrlLength must be a whole number of bytes >= 1, got ${String(options.maxUrlLength)}.`);
+    if (!Number.isSafeInteger(maxUrlLength) || maxUrlLength < 1)
+      throw new RangeError(`maxUrlLength must be a whole number of bytes >= 1, got ${String(options.maxUrlLength)}.`);
     this.#options = {
       bodyLimit,
       development: options.development ?? process.env.NODE_ENV === 'development',
@@ -205,7 +207,14 @@ export class App {
     }
     router.addImplicitHead(routes.filter((r) => r.info.method === 'GET').map((r) => [r.info.path, r]));
     const logger = provider.get(Logger);
-    const deps: DispatchDeps = { router, provider, onError: (error, where) => logger.error(`Request to ${where} failed`, { error }), trust: this.#trust, cors: appCors, maxUrlLength: options.maxUrlLength };
+    const deps: DispatchDeps = {
+      router,
+      provider,
+      onError: (error, where) => logger.error(`Request to ${where} failed`, { error }),
+      trust: this.#trust,
+      cors: appCors,
+      maxUrlLength: options.maxUrlLength,
+    };
     this.#built = { router, provider, routes, deps };
     return this;
   }
@@ -238,7 +247,12 @@ export class App {
   async respond(request: IncomingRequest, options: { maxBodyBytes?: number } = {}): Promise<RecordedResponse> {
     // The same header limit as listen(), where node:http enforces it before the app sees the request.
     const response = await this.handle(request);
-    return recordResponse(request.method, response, (error) => this.#logger().error('Writing a response failed', { error }), options.maxBodyBytes);
+    return recordResponse(
+      request.method,
+      response,
+      (error) => this.#logger().error('Writing a response failed', { error }),
+      options.maxBodyBytes,
+    );
   }
 
   #logger(): Logger {
@@ -291,7 +305,8 @@ export class App {
   }
 
   #assertOpen(): void {
-    if (this.#built) throw new Error('Routes and filters cannot change once the app is built (after the first listen(), inject() or build()).');
+    if (this.#built)
+      throw new Error('Routes and filters cannot change once the app is built (after the first listen(), inject() or build()).');
   }
 }
 

@@ -26,7 +26,11 @@ describe('the client address', () => {
     assert.equal((await who(addressApp({ trustProxy: 2 }), chain)).client, '198.51.100.7');
     assert.equal((await who(addressApp({ trustProxy: true }), chain)).client, '198.51.100.7');
     assert.equal((await who(addressApp({ trustProxy: (address) => address !== '10.0.0.2' }), chain)).client, '10.0.0.2');
-    assert.equal((await who(addressApp({ trustProxy: 'loopback' }), chain, '203.0.113.9')).client, '203.0.113.9', 'an untrusted peer is the client');
+    assert.equal(
+      (await who(addressApp({ trustProxy: 'loopback' }), chain, '203.0.113.9')).client,
+      '203.0.113.9',
+      'an untrusted peer is the client',
+    );
   });
 
   it('reads RFC 7239 Forwarded when there is no X-Forwarded-For, and ignores one it cannot parse', async () => {
@@ -41,16 +45,31 @@ describe('the client address', () => {
     assert.equal((await who(app, { 'x-forwarded-for': '203.0.113.7:8080' })).client, '203.0.113.7');
     assert.equal((await who(app, { 'x-forwarded-for': '[2001:db8::1]:443, 10.0.0.2' })).client, '2001:db8::1');
     assert.equal((await who(app, { 'x-forwarded-for': 'unknown' })).client, '127.0.0.1', 'never "unknown": the peer that reported it');
-    assert.equal((await who(app, { 'x-forwarded-for': '198.51.100.7, unknown, 10.0.0.2' })).client, '10.0.0.2', 'nothing beyond an unknown hop is believed');
+    assert.equal(
+      (await who(app, { 'x-forwarded-for': '198.51.100.7, unknown, 10.0.0.2' })).client,
+      '10.0.0.2',
+      'nothing beyond an unknown hop is believed',
+    );
     assert.equal((await who(app, { forwarded: 'for=_hidden, for=10.0.0.2' })).client, '10.0.0.2');
   });
 
   it('normalizeAddress keeps IP addresses, drops ports and single-host prefixes, and refuses the rest', () => {
     const cases: [string | undefined, string | undefined][] = [
-      ['203.0.113.7', '203.0.113.7'], ['203.0.113.7:8080', '203.0.113.7'], ['192.168.0.1/32', '192.168.0.1'],
-      ['2001:db8::1', '2001:db8::1'], ['[2001:db8::1]:443', '2001:db8::1'], ['[2001:db8::1]', '2001:db8::1'], ['2001:db8::1/128', '2001:db8::1'],
-      [' 10.0.0.1 ', '10.0.0.1'], ['unknown', undefined], ['_hidden', undefined], ['example.com', undefined], ['10.0.0.0/8', undefined],
-      ['999.1.1.1', undefined], ['', undefined], [undefined, undefined],
+      ['203.0.113.7', '203.0.113.7'],
+      ['203.0.113.7:8080', '203.0.113.7'],
+      ['192.168.0.1/32', '192.168.0.1'],
+      ['2001:db8::1', '2001:db8::1'],
+      ['[2001:db8::1]:443', '2001:db8::1'],
+      ['[2001:db8::1]', '2001:db8::1'],
+      ['2001:db8::1/128', '2001:db8::1'],
+      [' 10.0.0.1 ', '10.0.0.1'],
+      ['unknown', undefined],
+      ['_hidden', undefined],
+      ['example.com', undefined],
+      ['10.0.0.0/8', undefined],
+      ['999.1.1.1', undefined],
+      ['', undefined],
+      [undefined, undefined],
     ];
     for (const [input, expected] of cases) assert.equal(normalizeAddress(input), expected, String(input));
   });
@@ -69,7 +88,7 @@ describe('the client address', () => {
     });
     after(() => app.close());
 
-    it('is the connection\'s peer', async () => {
+    it("is the connection's peer", async () => {
       const body = (await (await fetch(`${address.url}/who`)).json()) as { peer: string; client: string };
       assert.match(body.peer, /127\.0\.0\.1$/);
       assert.equal(body.client, body.peer);

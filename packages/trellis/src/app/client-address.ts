@@ -14,7 +14,8 @@ export function compileTrust(trust: TrustProxy | undefined): ((address: string, 
   if (trust === undefined || trust === false) return null;
   if (trust === true) return () => true;
   if (typeof trust === 'number') {
-    if (!Number.isSafeInteger(trust) || trust < 0) throw new RangeError(`trustProxy as a number counts hops: a whole number ≥ 0, got ${String(trust)}.`);
+    if (!Number.isSafeInteger(trust) || trust < 0)
+      throw new RangeError(`trustProxy as a number counts hops: a whole number ≥ 0, got ${String(trust)}.`);
     return (_address, hop) => hop < trust;
   }
   if (typeof trust === 'function') return trust;

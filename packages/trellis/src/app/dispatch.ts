@@ -43,10 +43,15 @@ export interface DispatchDeps {
 export async function dispatch(deps: DispatchDeps, req: IncomingRequest): Promise<OutgoingResponse> {
   // Every door alike: a target past the limit is refused before it is parsed or routed.
   if (req.url.length > deps.maxUrlLength && Buffer.byteLength(req.url) > deps.maxUrlLength) {
-    return problemResponse(failure('TRELLIS_URL_TOO_LONG', `The request target is longer than the limit of ${deps.maxUrlLength} bytes.`, { limit: deps.maxUrlLength }));
+    return problemResponse(
+      failure('TRELLIS_URL_TOO_LONG', `The request target is longer than the limit of ${deps.maxUrlLength} bytes.`, {
+        limit: deps.maxUrlLength,
+      }),
+    );
   }
   const target = splitTarget(req.url);
-  if (target === null) return problemResponse(failure('TRELLIS_BAD_TARGET', 'The request target is not a valid path (check its percent-encoding).'));
+  if (target === null)
+    return problemResponse(failure('TRELLIS_BAD_TARGET', 'The request target is not a valid path (check its percent-encoding).'));
   // A CORS preflight is answered here, before any filter: no authentication, rate limit or handler runs.
   if (isPreflight(req.method, req.headers)) {
     const preflight = answerPreflight(deps, target.path, req.headers);

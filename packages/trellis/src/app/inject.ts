@@ -102,13 +102,23 @@ export interface RecordedResponse {
  * whole first, up to `maxBodyBytes` (a buffered Lambda response's limit): past it the answer is a 500 problem
  * that says so, and the error is reported.
  */
-export async function recordResponse(method: string, response: OutgoingResponse, onError: (error: unknown) => void, maxBodyBytes?: number): Promise<RecordedResponse> {
+export async function recordResponse(
+  method: string,
+  response: OutgoingResponse,
+  onError: (error: unknown) => void,
+  maxBodyBytes?: number,
+): Promise<RecordedResponse> {
   const sink = new RecordingSink();
   deliver(sink, method, await whole(response, method, onError, maxBodyBytes), false, onError);
   return { statusCode: sink.status, headers: sink.headers, rawBody: sink.body };
 }
 
-async function whole(response: OutgoingResponse, method: string, onError: (error: unknown) => void, limit: number | undefined): Promise<WholeResponse> {
+async function whole(
+  response: OutgoingResponse,
+  method: string,
+  onError: (error: unknown) => void,
+  limit: number | undefined,
+): Promise<WholeResponse> {
   if (!isStreamed(response)) return response as WholeResponse;
   if (method === 'HEAD') {
     response.body.destroy();
@@ -124,7 +134,9 @@ async function whole(response: OutgoingResponse, method: string, onError: (error
       error instanceof ResponseTooLargeError
         ? `The streamed response is larger than the ${error.limit} bytes this door can answer with; serve it through a door that streams (a Lambda function URL with response streaming, or listen()).`
         : `The streamed response failed: ${error instanceof Error ? error.message : String(error)}.`;
-    return problemResponse(failure(error instanceof ResponseTooLargeError ? 'TRELLIS_RESPONSE_TOO_LARGE' : 'TRELLIS_HANDLER_FAILED', detail)) as WholeResponse;
+    return problemResponse(
+      failure(error instanceof ResponseTooLargeError ? 'TRELLIS_RESPONSE_TOO_LARGE' : 'TRELLIS_HANDLER_FAILED', detail),
+    ) as WholeResponse;
   }
 }
 

@@ -41,7 +41,14 @@ export function createNodeServer(dispatcher: Dispatcher, options: { maxHeaderSiz
         res.end();
       } else res.destroy();
     };
-    dispatcher({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body, signal: signalFor(req, res), remoteAddress: req.socket.remoteAddress }).then((response) => {
+    dispatcher({
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers: req.headers,
+      body,
+      signal: signalFor(req, res),
+      remoteAddress: req.socket.remoteAddress,
+    }).then((response) => {
       try {
         if (isStreamed(response)) deliverStream(res, req.method ?? 'GET', response, !body.complete, options.onError);
         else deliver(res, req.method ?? 'GET', response as WholeResponse, !body.complete, options.onError);
@@ -51,7 +58,9 @@ export function createNodeServer(dispatcher: Dispatcher, options: { maxHeaderSiz
     }, fail);
   };
   // Loaded here, not at import, so a process that never listens (an AWS Lambda function) never loads node:http.
-  const server = process.getBuiltinModule('node:http').createServer({ maxHeaderSize: options.maxHeaderSize, requestTimeout: 30_000 }, (req, res) => handle(req, res, false));
+  const server = process
+    .getBuiltinModule('node:http')
+    .createServer({ maxHeaderSize: options.maxHeaderSize, requestTimeout: 30_000 }, (req, res) => handle(req, res, false));
   server.on('checkContinue', (req, res) => handle(req, res, true));
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (socket.writable && !(socket as Socket & { _httpMessage?: unknown })._httpMessage) socket.end(clientErrorResponse(error.code));

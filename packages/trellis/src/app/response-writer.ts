@@ -17,7 +17,8 @@ export interface ResponseSink {
 export type WholeResponse = OutgoingResponse & { body: Buffer | string | null };
 
 /** Whether a response's body is a stream. */
-export const isStreamed = (response: OutgoingResponse): response is OutgoingResponse & { body: Readable } => response.body instanceof Readable;
+export const isStreamed = (response: OutgoingResponse): response is OutgoingResponse & { body: Readable } =>
+  response.body instanceof Readable;
 
 /**
  * Writes a finished response, the one way every host does: `Content-Length` from the body (`0` for an empty
@@ -37,7 +38,13 @@ export function writeResponse(sink: ResponseSink, method: string, response: Whol
  * Writes a response; when it cannot be written (a header value HTTP cannot carry, a status out of range),
  * writes a 500 problem that says why instead, and reports the error.
  */
-export function deliver(sink: ResponseSink, method: string, response: WholeResponse, bodyUnread: boolean, onError: (error: unknown) => void): void {
+export function deliver(
+  sink: ResponseSink,
+  method: string,
+  response: WholeResponse,
+  bodyUnread: boolean,
+  onError: (error: unknown) => void,
+): void {
   try {
     writeResponse(sink, method, response, bodyUnread);
   } catch (error) {
@@ -54,7 +61,13 @@ export function deliver(sink: ResponseSink, method: string, response: WholeRespo
  * stops the stream; a stream that fails after the head has gone ends the connection (the client sees a
  * truncated body), and the error is reported.
  */
-export function deliverStream(sink: ResponseSink & Writable, method: string, response: OutgoingResponse & { body: Readable }, bodyUnread: boolean, onError: (error: unknown) => void): void {
+export function deliverStream(
+  sink: ResponseSink & Writable,
+  method: string,
+  response: OutgoingResponse & { body: Readable },
+  bodyUnread: boolean,
+  onError: (error: unknown) => void,
+): void {
   const stream = response.body;
   const headers = response.headers.toFlat();
   if (bodyUnread) headers.push('connection', 'close');
@@ -62,7 +75,15 @@ export function deliverStream(sink: ResponseSink & Writable, method: string, res
     sink.writeHead(response.status, headers);
   } catch (error) {
     stream.destroy();
-    deliver(sink, method, problemResponse(failure('TRELLIS_RESPONSE_UNWRITABLE', `The response could not be written: ${(error as Error).message}.`)) as WholeResponse, bodyUnread, onError);
+    deliver(
+      sink,
+      method,
+      problemResponse(
+        failure('TRELLIS_RESPONSE_UNWRITABLE', `The response could not be written: ${(error as Error).message}.`),
+      ) as WholeResponse,
+      bodyUnread,
+      onError,
+    );
     onError(error);
     return;
   }
@@ -73,7 +94,7 @@ export function deliverStream(sink: ResponseSink & Writable, method: string, res
   }
   pipeline(stream, sink, (error) => {
     // The client leaving is not a failure of ours: the stream has been stopped, nothing to report.
-    if (error && (error).code !== 'ERR_STREAM_PREMATURE_CLOSE') onError(error);
+    if (error && error.code !== 'ERR_STREAM_PREMATURE_CLOSE') onError(error);
   });
 }
 

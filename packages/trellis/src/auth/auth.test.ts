@@ -20,7 +20,10 @@ describe('authentication and grant authorization', () => {
   it('API keys: none → anonymous, known → principal with grants, unknown → 401', async () => {
     const app = appWith(new ApiKeyAuthenticator({ keys: { k1: { subject: 'ci', grants: ['orders:read'] }, k2: { subject: 'viewer' } } }));
     assert.deepEqual((await app.inject({ url: '/whoami' })).json(), { subject: null, grants: [] });
-    assert.deepEqual((await app.inject({ url: '/whoami', headers: { 'x-api-key': 'k1' } })).json(), { subject: 'ci', grants: ['orders:read'] });
+    assert.deepEqual((await app.inject({ url: '/whoami', headers: { 'x-api-key': 'k1' } })).json(), {
+      subject: 'ci',
+      grants: ['orders:read'],
+    });
     const bad = await app.inject({ url: '/whoami', headers: { 'X-API-Key': 'nope' } });
     assert.equal(bad.statusCode, 401);
     assert.match(String(bad.headers['www-authenticate']), /^ApiKey/);
@@ -63,15 +66,28 @@ describe('authentication and grant authorization', () => {
     const key = new TextEncoder().encode(secret);
     const app = appWith(new JwtBearerAuthenticator({ secret, issuer: 'trellis-test' }));
     const sign = (claims: Record<string, unknown>, iss = 'trellis-test', exp = '5m') =>
-      new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject('alice').setIssuer(iss).setIssuedAt().setExpirationTime(exp).sign(key);
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('alice')
+        .setIssuer(iss)
+        .setIssuedAt()
+        .setExpirationTime(exp)
+        .sign(key);
     const ok = await app.inject({ url: '/orders', headers: { authorization: `Bearer ${await sign({ scope: 'orders:read other' })}` } });
     assert.equal(ok.statusCode, 200);
-    assert.deepEqual((await app.inject({ url: '/whoami', headers: { authorization: `Bearer ${await sign({ scope: 'a b' })}` } })).json(), { subject: 'alice', grants: ['a', 'b'] });
+    assert.deepEqual((await app.inject({ url: '/whoami', headers: { authorization: `Bearer ${await sign({ scope: 'a b' })}` } })).json(), {
+      subject: 'alice',
+      grants: ['a', 'b'],
+    });
     const forged = (await sign({})).slice(0, -3) + 'abc';
     for (const token of [forged, await sign({}, 'someone-else'), await sign({}, 'trellis-test', '-1m'), 'not.a.jwt']) {
       assert.equal((await app.inject({ url: '/whoami', headers: { authorization: `Bearer ${token}` } })).statusCode, 401, token);
     }
-    assert.equal((await app.inject({ url: '/whoami', headers: { authorization: 'Basic abc' } })).statusCode, 200, 'other schemes are not ours');
+    assert.equal(
+      (await app.inject({ url: '/whoami', headers: { authorization: 'Basic abc' } })).statusCode,
+      200,
+      'other schemes are not ours',
+    );
     assert.throws(() => new JwtBearerAuthenticator({ secret: 'short' }), /32 bytes/);
   });
 
@@ -79,16 +95,26 @@ describe('authentication and grant authorization', () => {
     const { publicKey, privateKey } = await generateKeyPair('ES256');
     const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' };
     const jwks = { keys: [jwk] };
-    const token = await new SignJWT({ scope: 'orders:read' }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setSubject('bob').setExpirationTime('5m').sign(privateKey);
+    const token = await new SignJWT({ scope: 'orders:read' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+      .setSubject('bob')
+      .setExpirationTime('5m')
+      .sign(privateKey);
     const local = appWith(new JwtBearerAuthenticator({ jwks }));
     assert.equal((await local.inject({ url: '/orders', headers: { authorization: `Bearer ${token}` } })).statusCode, 200);
 
-    const server = createServer((_req, res) => { res.setHeader('content-type', 'application/json'); res.end(JSON.stringify(jwks)); });
+    const server = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(jwks));
+    });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
       const remote = appWith(new JwtBearerAuthenticator({ jwks: url }));
-      assert.deepEqual((await remote.inject({ url: '/whoami', headers: { authorization: `Bearer ${token}` } })).json(), { subject: 'bob', grants: ['orders:read'] });
+      assert.deepEqual((await remote.inject({ url: '/whoami', headers: { authorization: `Bearer ${token}` } })).json(), {
+        subject: 'bob',
+        grants: ['orders:read'],
+      });
     } finally {
       server.close();
     }

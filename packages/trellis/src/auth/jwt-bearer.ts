@@ -56,14 +56,19 @@ export class JwtBearerAuthenticator implements Authenticator {
     } else if (typeof options.jwks === 'string' || options.jwks instanceof URL) {
       new URL(options.jwks);
     } else if (options.jwks && typeof options.jwks === 'object') {
-      if (!Array.isArray(options.jwks.keys) || !options.jwks.keys.every((k) => typeof k === 'object' && k !== null)) throw new TypeError('JwtBearerAuthenticator: a JSON Web Key Set is { keys: [...] }.');
+      if (!Array.isArray(options.jwks.keys) || !options.jwks.keys.every((k) => typeof k === 'object' && k !== null))
+        throw new TypeError('JwtBearerAuthenticator: a JSON Web Key Set is { keys: [...] }.');
     } else throw new TypeError('JwtBearerAuthenticator needs { secret } (HS256) or { jwks } (a key set or its URL).');
   }
 
   #verify(): Promise<{ jose: typeof import('jose'); key: Uint8Array | JWTVerifyGetKey }> {
     this.#verifier ??= import('jose').then((jose) => {
       const jwks = this.#options.jwks;
-      const key = this.#secret ?? (typeof jwks === 'string' || jwks instanceof URL ? jose.createRemoteJWKSet(new URL(jwks)) : jose.createLocalJWKSet(jwks as JSONWebKeySet));
+      const key =
+        this.#secret ??
+        (typeof jwks === 'string' || jwks instanceof URL
+          ? jose.createRemoteJWKSet(new URL(jwks))
+          : jose.createLocalJWKSet(jwks as JSONWebKeySet));
       return { jose, key };
     });
     return this.#verifier;
@@ -83,11 +88,20 @@ export class JwtBearerAuthenticator implements Authenticator {
         clockTolerance: o.clockToleranceSeconds ?? 5,
         algorithms: o.algorithms ?? (key instanceof Uint8Array ? ['HS256'] : undefined),
       };
-      const { payload } = key instanceof Uint8Array ? await jose.jwtVerify(match[1]!, key, verifyOptions) : await jose.jwtVerify(match[1]!, key, verifyOptions);
-      if (typeof payload.sub !== 'string' || payload.sub === '') return { kind: 'failure', detail: 'The bearer token has no subject (sub).' };
+      const { payload } =
+        key instanceof Uint8Array
+          ? await jose.jwtVerify(match[1]!, key, verifyOptions)
+          : await jose.jwtVerify(match[1]!, key, verifyOptions);
+      if (typeof payload.sub !== 'string' || payload.sub === '')
+        return { kind: 'failure', detail: 'The bearer token has no subject (sub).' };
       return {
         kind: 'success',
-        principal: { subject: payload.sub, grants: new Set(grantsOf(payload, o.grantsClaim ?? 'scope')), scheme: 'bearer', claims: payload },
+        principal: {
+          subject: payload.sub,
+          grants: new Set(grantsOf(payload, o.grantsClaim ?? 'scope')),
+          scheme: 'bearer',
+          claims: payload,
+        },
       };
     } catch (error) {
       return { kind: 'failure', detail: `The bearer token was rejected: ${(error as Error).message}` };

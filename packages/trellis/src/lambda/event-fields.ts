@@ -8,7 +8,13 @@ const NAMES: Record<LambdaEventKind, string> = {
 };
 
 const describeValue = (value: unknown): string =>
-  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' || typeof value === 'undefined' ? `an ${typeof value}` : `a ${typeof value}`;
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'object' || typeof value === 'undefined'
+        ? `an ${typeof value}`
+        : `a ${typeof value}`;
 
 /** A field of a hand-written or damaged event that is not what the front door sends. */
 function wrong(kind: LambdaEventKind, field: string, expected: string, value: unknown): TypeError {
@@ -26,7 +32,8 @@ function stringMap(kind: LambdaEventKind, value: unknown, field: string): void {
   if (typeof value !== 'object' || Array.isArray(value)) throw wrong(kind, field, 'an object of strings', value);
   for (const name in value) {
     const item = (value as Record<string, unknown>)[name];
-    if (item !== undefined && item !== null && typeof item !== 'string') throw wrong(kind, `${field}[${JSON.stringify(name)}]`, 'a string', item);
+    if (item !== undefined && item !== null && typeof item !== 'string')
+      throw wrong(kind, `${field}[${JSON.stringify(name)}]`, 'a string', item);
   }
 }
 
@@ -38,7 +45,8 @@ function listMap(kind: LambdaEventKind, value: unknown, field: string): void {
     const list = (value as Record<string, unknown>)[name];
     if (list === undefined || list === null) continue;
     if (!Array.isArray(list)) throw wrong(kind, `${field}[${JSON.stringify(name)}]`, 'an array of strings', list);
-    for (const item of list) if (typeof item !== 'string') throw wrong(kind, `${field}[${JSON.stringify(name)}]`, 'an array of strings', item);
+    for (const item of list)
+      if (typeof item !== 'string') throw wrong(kind, `${field}[${JSON.stringify(name)}]`, 'an array of strings', item);
   }
 }
 

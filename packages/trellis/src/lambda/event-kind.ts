@@ -22,7 +22,11 @@ export function httpEventKind(event: unknown): LambdaEventKind | null {
 
 /** The error for an event that is not an HTTP event, naming the kinds that are answered. */
 export function notAnHttpEvent(event: unknown): TypeError {
-  const shape = isRecord(event) ? `an object with the fields ${Object.keys(event).slice(0, 8).join(', ') || '(none)'}` : event === null ? 'null' : `a ${typeof event}`;
+  const shape = isRecord(event)
+    ? `an object with the fields ${Object.keys(event).slice(0, 8).join(', ') || '(none)'}`
+    : event === null
+      ? 'null'
+      : `a ${typeof event}`;
   return new TypeError(
     `The Lambda handler got ${shape}, which is not an event it answers. It answers API Gateway REST API events ` +
       '(payload 1.0: httpMethod, path, requestContext), HTTP API and function URL events (payload 2.0: version "2.0", ' +

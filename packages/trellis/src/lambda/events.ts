@@ -70,7 +70,13 @@ export interface ApiGatewayHttpEvent {
     readonly stage?: string;
     readonly requestId?: string;
     readonly routeKey?: string;
-    readonly http: { readonly method: string; readonly path?: string; readonly protocol?: string; readonly sourceIp?: string; readonly userAgent?: string };
+    readonly http: {
+      readonly method: string;
+      readonly path?: string;
+      readonly protocol?: string;
+      readonly sourceIp?: string;
+      readonly userAgent?: string;
+    };
     readonly authorizer?: {
       readonly jwt?: { readonly claims?: Record<string, unknown>; readonly scopes?: readonly string[] | null };
       readonly lambda?: Record<string, unknown> | null;

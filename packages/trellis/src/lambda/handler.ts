@@ -72,7 +72,8 @@ export function lazyApp(source: AppSource): () => App | Promise<App> {
   let app: App | undefined;
   let making: Promise<App> | undefined;
   if (source instanceof App) app = source.build();
-  else if (typeof source !== 'function') throw new TypeError('lambdaHandler takes an App (from createApp()) or a function that returns one.');
+  else if (typeof source !== 'function')
+    throw new TypeError('lambdaHandler takes an App (from createApp()) or a function that returns one.');
   return () => {
     if (app) return app;
     making ??= (async () => {
@@ -90,7 +91,12 @@ export function lazyApp(source: AppSource): () => App | Promise<App> {
 }
 
 /** An HTTP event as the request every door hands the app, with the invocation's facts in its items. */
-export function incomingFromEvent(kind: LambdaEventKind, event: LambdaHttpEvent, context: GivenLambdaContext | undefined, basePath: string | undefined): IncomingRequest {
+export function incomingFromEvent(
+  kind: LambdaEventKind,
+  event: LambdaHttpEvent,
+  context: GivenLambdaContext | undefined,
+  basePath: string | undefined,
+): IncomingRequest {
   checkEventFields(kind, event as unknown as Record<string, unknown>);
   const request = requestFromEvent(kind, event, basePath);
   return {

@@ -1,5 +1,12 @@
 import type { ExecutionContext } from '../index.js';
-import type { ApiGatewayHttpEvent, ApiGatewayRestEvent, AuthorizerFacts, GivenLambdaContext, LambdaEventKind, LambdaHttpEvent } from './events.js';
+import type {
+  ApiGatewayHttpEvent,
+  ApiGatewayRestEvent,
+  AuthorizerFacts,
+  GivenLambdaContext,
+  LambdaEventKind,
+  LambdaHttpEvent,
+} from './events.js';
 
 /**
  * What the Lambda invocation says about a request, beyond HTTP: read it with `lambdaInvocation(ctx)` in a
@@ -55,7 +62,12 @@ function restAuthorizer(event: ApiGatewayRestEvent): AuthorizerFacts | undefined
 function httpAuthorizer(event: ApiGatewayHttpEvent): AuthorizerFacts | undefined {
   const authorizer = event.requestContext.authorizer;
   if (!authorizer) return undefined;
-  const facts: { claims?: Record<string, unknown>; scopes?: readonly string[]; lambda?: Record<string, unknown>; iam?: Record<string, unknown> } = {};
+  const facts: {
+    claims?: Record<string, unknown>;
+    scopes?: readonly string[];
+    lambda?: Record<string, unknown>;
+    iam?: Record<string, unknown>;
+  } = {};
   if (authorizer.jwt?.claims) facts.claims = authorizer.jwt.claims;
   if (authorizer.jwt?.scopes) facts.scopes = authorizer.jwt.scopes;
   if (authorizer.lambda) facts.lambda = authorizer.lambda;
@@ -64,17 +76,52 @@ function httpAuthorizer(event: ApiGatewayHttpEvent): AuthorizerFacts | undefined
 }
 
 /** Reads the invocation facts of an event of a known kind. */
-export function invocationOf(kind: LambdaEventKind, event: LambdaHttpEvent, context: GivenLambdaContext, sourceIp: string | undefined): LambdaInvocation {
+export function invocationOf(
+  kind: LambdaEventKind,
+  event: LambdaHttpEvent,
+  context: GivenLambdaContext,
+  sourceIp: string | undefined,
+): LambdaInvocation {
   const awsRequestId = typeof context.awsRequestId === 'string' ? context.awsRequestId : undefined;
   if (kind === 'alb') {
-    return { kind, event: event, context, sourceIp, requestId: undefined, awsRequestId, stage: undefined, stageVariables: undefined, authorizer: undefined };
+    return {
+      kind,
+      event: event,
+      context,
+      sourceIp,
+      requestId: undefined,
+      awsRequestId,
+      stage: undefined,
+      stageVariables: undefined,
+      authorizer: undefined,
+    };
   }
   if (kind === 'api-gateway-rest') {
     const rest = event as ApiGatewayRestEvent;
     const rc = rest.requestContext;
-    return { kind, event, context, sourceIp, requestId: rc.requestId, awsRequestId, stage: rc.stage, stageVariables: rest.stageVariables ?? undefined, authorizer: restAuthorizer(rest) };
+    return {
+      kind,
+      event,
+      context,
+      sourceIp,
+      requestId: rc.requestId,
+      awsRequestId,
+      stage: rc.stage,
+      stageVariables: rest.stageVariables ?? undefined,
+      authorizer: restAuthorizer(rest),
+    };
   }
   const http = event as ApiGatewayHttpEvent;
   const rc = http.requestContext;
-  return { kind, event, context, sourceIp, requestId: rc.requestId, awsRequestId, stage: rc.stage, stageVariables: http.stageVariables, authorizer: httpAuthorizer(http) };
+  return {
+    kind,
+    event,
+    context,
+    sourceIp,
+    requestId: rc.requestId,
+    awsRequestId,
+    stage: rc.stage,
+    stageVariables: http.stageVariables,
+    authorizer: httpAuthorizer(http),
+  };
 }

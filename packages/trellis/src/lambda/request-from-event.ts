@@ -110,7 +110,14 @@ function fromRest(event: ApiGatewayRestEvent, basePath: string | undefined): Eve
   settleLength(headers, body);
   const path = encodePath(stripPrefix(event.path, basePath));
   const query = encodeQuery(event.queryStringParameters, event.multiValueQueryStringParameters, encodeURIComponent);
-  return { method: event.httpMethod.toUpperCase(), url: withQuery(path, query), headers, body, bodyError, sourceIp: normalizeAddress(event.requestContext.identity?.sourceIp) };
+  return {
+    method: event.httpMethod.toUpperCase(),
+    url: withQuery(path, query),
+    headers,
+    body,
+    bodyError,
+    sourceIp: normalizeAddress(event.requestContext.identity?.sourceIp),
+  };
 }
 
 function fromHttp(event: ApiGatewayHttpEvent, basePath: string | undefined): EventRequest {
@@ -122,7 +129,14 @@ function fromHttp(event: ApiGatewayHttpEvent, basePath: string | undefined): Eve
   // A named stage comes first in rawPath; `$default` (and a function URL) adds nothing.
   const unstaged = stage && stage !== '$default' ? stripPrefix(event.rawPath, `/${stage}`) : event.rawPath;
   const path = encodePath(stripPrefix(unstaged, basePath));
-  return { method: event.requestContext.http.method.toUpperCase(), url: withQuery(path, event.rawQueryString ?? ''), headers, body, bodyError, sourceIp: normalizeAddress(event.requestContext.http.sourceIp) };
+  return {
+    method: event.requestContext.http.method.toUpperCase(),
+    url: withQuery(path, event.rawQueryString ?? ''),
+    headers,
+    body,
+    bodyError,
+    sourceIp: normalizeAddress(event.requestContext.http.sourceIp),
+  };
 }
 
 function fromAlb(event: AlbEvent, basePath: string | undefined): EventRequest {

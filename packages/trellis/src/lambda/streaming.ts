@@ -47,7 +47,9 @@ export function lambdaStreamingHandler(source: AppSource, options: { basePath?: 
     const kind = httpEventKind(event);
     if (kind === null) throw notAnHttpEvent(event);
     if (kind !== 'function-url' && kind !== 'api-gateway-http') {
-      throw new TypeError(`lambdaStreamingHandler answers function URL events (payload 2.0); this is a ${kind} event, which cannot stream: use lambdaHandler for it.`);
+      throw new TypeError(
+        `lambdaStreamingHandler answers function URL events (payload 2.0); this is a ${kind} event, which cannot stream: use lambdaHandler for it.`,
+      );
     }
     const request = incomingFromEvent(kind, event as LambdaHttpEvent, context, basePath);
     const response = await (await appFor()).handle(request);

@@ -37,7 +37,8 @@ function operationSchemas(doc: any): Array<[string, unknown]> {
       for (const p of op.parameters ?? []) out.push([`${at} parameter ${p.name}`, p.schema]);
       for (const [type, media] of Object.entries<any>(op.requestBody?.content ?? {})) out.push([`${at} body ${type}`, media.schema]);
       for (const [status, response] of Object.entries<any>(op.responses ?? {})) {
-        for (const [type, media] of Object.entries<any>(response.content ?? {})) if (media.schema) out.push([`${at} ${status} ${type}`, media.schema]);
+        for (const [type, media] of Object.entries<any>(response.content ?? {}))
+          if (media.schema) out.push([`${at} ${status} ${type}`, media.schema]);
       }
     }
   }
@@ -54,7 +55,11 @@ export async function checkDocument<T>(doc: T): Promise<T> {
   for (const [where, ref] of refs(doc)) assert.notEqual(resolvePointer(doc, ref), undefined, `${where}: $ref ${ref} points at nothing`);
   const ajv = new Ajv2020({ strict: false, validateFormats: false });
   const schemas = operationSchemas(doc);
-  ajv.addSchema({ $id: 'urn:trellis:openapi', components: (doc as any).components, $defs: Object.fromEntries(schemas.map(([, s], i) => [`s${i}`, s])) });
+  ajv.addSchema({
+    $id: 'urn:trellis:openapi',
+    components: (doc as any).components,
+    $defs: Object.fromEntries(schemas.map(([, s], i) => [`s${i}`, s])),
+  });
   for (const name of Object.keys((doc as any).components?.schemas ?? {})) {
     assert.doesNotThrow(() => ajv.getSchema(`urn:trellis:openapi#/components/schemas/${name}`), `components.schemas.${name} compiles`);
   }

@@ -23,14 +23,19 @@ function checkOptions(options: OpenApiOptions): void {
   const info = options?.info;
   for (const field of ['title', 'version'] as const) {
     if (typeof info?.[field] !== 'string' || info[field].trim() === '') {
-      throw new TypeError(`createOpenApiDocument needs info.${field}, a non-empty string (info: { title: 'Orders API', version: '1.0.0' }); got ${JSON.stringify(info?.[field])}.`);
+      throw new TypeError(
+        `createOpenApiDocument needs info.${field}, a non-empty string (info: { title: 'Orders API', version: '1.0.0' }); got ${JSON.stringify(info?.[field])}.`,
+      );
     }
   }
   for (const server of options.servers ?? []) {
-    if (typeof server?.url !== 'string' || server.url === '') throw new TypeError(`createOpenApiDocument: every server needs a url, got ${JSON.stringify(server)}.`);
+    if (typeof server?.url !== 'string' || server.url === '')
+      throw new TypeError(`createOpenApiDocument: every server needs a url, got ${JSON.stringify(server)}.`);
   }
-  if (options.jsonSchema !== undefined && typeof options.jsonSchema !== 'function') throw new TypeError('createOpenApiDocument: jsonSchema must be a function (schema, context) => JSON Schema | undefined.');
-  if (options.include !== undefined && typeof options.include !== 'function') throw new TypeError('createOpenApiDocument: include must be a function (route) => boolean.');
+  if (options.jsonSchema !== undefined && typeof options.jsonSchema !== 'function')
+    throw new TypeError('createOpenApiDocument: jsonSchema must be a function (schema, context) => JSON Schema | undefined.');
+  if (options.include !== undefined && typeof options.include !== 'function')
+    throw new TypeError('createOpenApiDocument: include must be a function (route) => boolean.');
 }
 
 interface Planned {
@@ -49,14 +54,27 @@ function plan(routes: readonly RouteInfo[]): Array<Planned & { operationId: stri
     const facts = routeFacts(route);
     pathTemplates(route.path).forEach((path, i) => {
       const given = i === 0 ? facts.describe?.operationId : undefined;
-      planned.push({ route, path, method: route.method.toLowerCase(), wanted: given ?? operationIdFor(route.method, path), explicit: given !== undefined, facts });
+      planned.push({
+        route,
+        path,
+        method: route.method.toLowerCase(),
+        wanted: given ?? operationIdFor(route.method, path),
+        explicit: given !== undefined,
+        facts,
+      });
     });
   }
-  planned.sort((a, b) => byText(a.path.template, b.path.template) || METHODS.indexOf(a.method) - METHODS.indexOf(b.method) || byText(a.route.id, b.route.id));
+  planned.sort(
+    (a, b) =>
+      byText(a.path.template, b.path.template) || METHODS.indexOf(a.method) - METHODS.indexOf(b.method) || byText(a.route.id, b.route.id),
+  );
   const owners = new Map<string, RouteInfo>();
   for (const p of planned.filter((p) => p.explicit)) {
     const owner = owners.get(p.wanted);
-    if (owner) throw new TypeError(`Two routes have the operation id "${p.wanted}" (${owner.id} and ${p.route.id}); give one of them another with Describe({ operationId }).`);
+    if (owner)
+      throw new TypeError(
+        `Two routes have the operation id "${p.wanted}" (${owner.id} and ${p.route.id}); give one of them another with Describe({ operationId }).`,
+      );
     owners.set(p.wanted, p.route);
   }
   const taken = new Set(owners.keys());
@@ -74,12 +92,18 @@ function plan(routes: readonly RouteInfo[]): Array<Planned & { operationId: stri
  * Builds the routes' document. `services` are the app's (for its authenticators and rate-limit headers).
  * @internal
  */
-export function buildDocument(allRoutes: readonly RouteInfo[], services: ServiceResolver | undefined, options: OpenApiOptions): OpenApiDocument {
+export function buildDocument(
+  allRoutes: readonly RouteInfo[],
+  services: ServiceResolver | undefined,
+  options: OpenApiOptions,
+): OpenApiDocument {
   checkOptions(options);
   const routes = allRoutes.filter((r) => options.include?.(r) ?? true);
   const schemas = new SchemaComponents();
   for (const [name, schema] of Object.entries(options.schemas ?? {}).sort(([a], [b]) => byText(a, b))) schemas.add(name, schema);
-  const problem = Object.hasOwn(options.schemas ?? {}, 'Problem') ? 'Problem' : schemas.add('Problem', problemSchema(options.problemCodes, options.problemExtensions));
+  const problem = Object.hasOwn(options.schemas ?? {}, 'Problem')
+    ? 'Problem'
+    : schemas.add('Problem', problemSchema(options.problemCodes, options.problemExtensions));
   const security = securitySchemes(services);
   const rateLimitFields = rateLimitHeaderFields(services);
   const ctx: DocumentContext = {

@@ -7,4 +7,13 @@ export type { DocumentedApp } from './document.js';
 export { openApiRoute } from './route.js';
 export type { OpenApiRouteOptions } from './route.js';
 export { UNCONVERTED } from './json-schema.js';
-export type { JsonSchemaContext, JsonSchemaConverter, JsonSchemaObject, OpenApiDocument, OpenApiInfo, OpenApiOptions, OpenApiServer, SchemaPart } from './types.js';
+export type {
+  JsonSchemaContext,
+  JsonSchemaConverter,
+  JsonSchemaObject,
+  OpenApiDocument,
+  OpenApiInfo,
+  OpenApiOptions,
+  OpenApiServer,
+  SchemaPart,
+} from './types.js';

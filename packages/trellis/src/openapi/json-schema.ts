@@ -6,13 +6,16 @@ export const UNCONVERTED = 'x-trellis-unconverted';
 interface StandardProps {
   readonly vendor?: unknown;
   readonly validate?: unknown;
-  readonly jsonSchema?: { readonly input?: (options: { target: string }) => unknown; readonly output?: (options: { target: string }) => unknown };
+  readonly jsonSchema?: {
+    readonly input?: (options: { target: string }) => unknown;
+    readonly output?: (options: { target: string }) => unknown;
+  };
 }
 
 /** A schema's Standard Schema properties, if it has any. */
 export function standardOf(schema: object): StandardProps | undefined {
   const props = (schema as { '~standard'?: unknown })['~standard'];
-  return props !== null && typeof props === 'object' ? (props) : undefined;
+  return props !== null && typeof props === 'object' ? props : undefined;
 }
 
 /** JSON data only (no functions, cycles or big integers): the schema as a document can hold it. */
@@ -21,7 +24,8 @@ function plain(value: unknown): JsonSchemaObject {
   const parsed: unknown = text === undefined ? undefined : JSON.parse(text);
   if (parsed === true) return {};
   if (parsed === false) return { not: {} };
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new TypeError('the converter gave no JSON Schema object');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new TypeError('the converter gave no JSON Schema object');
   return parsed as JsonSchemaObject;
 }
 
@@ -123,12 +127,11 @@ function localRefs(value: unknown, found: Set<string> = new Set()): Set<string> 
 function rewriteRefs(value: unknown, rewrite: (ref: string) => string): unknown {
   if (Array.isArray(value)) return value.map((v) => rewriteRefs(v, rewrite));
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, v]) => [key, isLocal(key, v) ? rewrite(v) : rewriteRefs(v, rewrite)]),
-  );
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, isLocal(key, v) ? rewrite(v) : rewriteRefs(v, rewrite)]));
 }
 
-const asSchema = (value: unknown): JsonSchemaObject => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonSchemaObject) : {});
+const asSchema = (value: unknown): JsonSchemaObject =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as JsonSchemaObject) : {};
 const escapePointer = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /**
@@ -142,9 +145,13 @@ export function placeSchema(schema: JsonSchemaObject, name: string, components: 
   if (refs.size === 0) return schema;
   const { $defs, definitions, ...root } = schema as JsonSchemaObject & { $defs?: unknown; definitions?: unknown };
   const defs: Array<{ pointer: string; name: string; body: unknown }> = [];
-  for (const [keyword, group] of [['$defs', $defs], ['definitions', definitions]] as const) {
+  for (const [keyword, group] of [
+    ['$defs', $defs],
+    ['definitions', definitions],
+  ] as const) {
     if (group === null || typeof group !== 'object') continue;
-    for (const [defName, body] of Object.entries(group)) defs.push({ pointer: `#/${keyword}/${escapePointer(defName)}`, name: defName, body });
+    for (const [defName, body] of Object.entries(group))
+      defs.push({ pointer: `#/${keyword}/${escapePointer(defName)}`, name: defName, body });
   }
   defs.sort((a, b) => (a.pointer < b.pointer ? -1 : 1));
   const inDefs = (r: string) => defs.find((d) => r === d.pointer || r.startsWith(`${d.pointer}/`));
@@ -160,7 +167,10 @@ export function placeSchema(schema: JsonSchemaObject, name: string, components: 
     const rewrite = resolver(names, rootName);
     const all = [...names.values(), ...(selfRef ? [rootName] : [])];
     if (new Set(all).size !== all.length) return false;
-    return defs.every((d) => components.fits(names.get(d.pointer)!, asSchema(rewriteRefs(d.body, rewrite)))) && (!selfRef || components.fits(rootName, asSchema(rewriteRefs(root, rewrite))));
+    return (
+      defs.every((d) => components.fits(names.get(d.pointer)!, asSchema(rewriteRefs(d.body, rewrite)))) &&
+      (!selfRef || components.fits(rootName, asSchema(rewriteRefs(root, rewrite))))
+    );
   };
   if (!fits()) {
     const taken = new Set<string>();

@@ -5,8 +5,22 @@ import * as v from 'valibot';
 import { toJsonSchema as valibotJsonSchema } from '@valibot/to-json-schema';
 import { z } from 'zod';
 import {
-  AllowAnonymous, ApiKeyAuthenticator, Authenticator, Authorize, Body, Controller, Describe, FAILURES, Get, JwtBearerAuthenticator, Post, RegistrationType,
-  Validate, createApp, group, route,
+  AllowAnonymous,
+  ApiKeyAuthenticator,
+  Authenticator,
+  Authorize,
+  Body,
+  Controller,
+  Describe,
+  FAILURES,
+  Get,
+  JwtBearerAuthenticator,
+  Post,
+  RegistrationType,
+  Validate,
+  createApp,
+  group,
+  route,
 } from '../index.js';
 import type { App, AuthenticationResult } from '../index.js';
 import { RateLimit, RateLimitConfiguration, RateLimitScope, SkipRateLimit } from '../ratelimit/index.js';
@@ -33,24 +47,48 @@ function fullApp(): App {
     @Describe({ summary: 'List orders', description: 'Newest first.' })
     @Validate({ query: listQuery })
     @Get('/')
-    list() { return []; }
+    list() {
+      return [];
+    }
 
-    @Describe({ summary: 'One order', params: { id: 'The order number' }, responses: { 200: { description: 'The order', schema: order }, 404: 'No such order' } })
+    @Describe({
+      summary: 'One order',
+      params: { id: 'The order number' },
+      responses: { 200: { description: 'The order', schema: order }, 404: 'No such order' },
+    })
     @Get('/:id(^\\d+$)')
-    show() { return {}; }
+    show() {
+      return {};
+    }
 
-    @Describe({ summary: 'Place an order', operationId: 'placeOrder', responses: { 201: { description: 'Placed', schema: order, headers: { Location: 'The new order' } } } })
+    @Describe({
+      summary: 'Place an order',
+      operationId: 'placeOrder',
+      responses: { 201: { description: 'Placed', schema: order, headers: { Location: 'The new order' } } },
+    })
     @Authorize('orders:write')
-    @RateLimit({ name: 'hourly', permitLimit: 100, windowSeconds: 3600, scope: RateLimitScope.Principal, budget: 'writes', cost: () => 2, blockSeconds: 60 })
+    @RateLimit({
+      name: 'hourly',
+      permitLimit: 100,
+      windowSeconds: 3600,
+      scope: RateLimitScope.Principal,
+      budget: 'writes',
+      cost: () => 2,
+      blockSeconds: 60,
+    })
     @Validate({ body: order, fieldStatus: 422 })
     @Body('json')
     @Post('/')
-    create() { return {}; }
+    create() {
+      return {};
+    }
 
     @SkipRateLimit()
     @AllowAnonymous()
     @Get('/public/count')
-    count() { return 0; }
+    count() {
+      return 0;
+    }
   }
   const app = createApp();
   app.services.add(Authenticator, () => new ApiKeyAuthenticator({ header: 'X-Orders-Key', keys: {} }));
@@ -72,7 +110,14 @@ describe('createOpenApiDocument', () => {
     const d = await checkDocument(doc(fullApp()));
     assert.equal(d.openapi, '3.1.0');
     assert.deepEqual(d.info, info);
-    assert.deepEqual(Object.keys(d.paths), ['/files/imports', '/files/notes', '/files/{name}', '/orders', '/orders/public/count', '/orders/{id}']);
+    assert.deepEqual(Object.keys(d.paths), [
+      '/files/imports',
+      '/files/notes',
+      '/files/{name}',
+      '/orders',
+      '/orders/public/count',
+      '/orders/{id}',
+    ]);
     assert.deepEqual(d.tags, [{ name: 'files' }, { name: 'orders' }]);
     assert.deepEqual(Object.keys(d.paths['/files/{name}']), ['put', 'delete']);
   });
@@ -81,13 +126,21 @@ describe('createOpenApiDocument', () => {
     const d = doc(fullApp());
     const show = op(d, 'get', '/orders/{id}');
     assert.equal(show.operationId, 'getOrdersById');
-    assert.deepEqual(show.parameters, [{ name: 'id', in: 'path', description: 'The order number', required: true, schema: { type: 'string', pattern: '^\\d+$' } }]);
+    assert.deepEqual(show.parameters, [
+      { name: 'id', in: 'path', description: 'The order number', required: true, schema: { type: 'string', pattern: '^\\d+$' } },
+    ]);
     assert.deepEqual(show.responses['200'].content['application/json'].schema.required, ['sku', 'quantity']);
     assert.equal(show.responses['200'].content['application/json'].schema.additionalProperties, false, "a response is the schema's output");
     assert.equal(show.responses['404'].description, 'No such order');
     assert.ok(show.responses['404'].content['application/problem+json']);
     const list = op(d, 'get', '/orders');
-    assert.deepEqual(list.parameters.map((p: any) => [p.name, p.in, p.required, p.description]), [['page', 'query', false, 'The page, from 1'], ['q', 'query', true, undefined]]);
+    assert.deepEqual(
+      list.parameters.map((p: any) => [p.name, p.in, p.required, p.description]),
+      [
+        ['page', 'query', false, 'The page, from 1'],
+        ['q', 'query', true, undefined],
+      ],
+    );
     assert.equal(list.summary, 'List orders');
     assert.equal(list.description, 'Newest first.');
     assert.deepEqual(list.tags, ['orders']);
@@ -97,13 +150,21 @@ describe('createOpenApiDocument', () => {
     assert.equal(create.requestBody.required, true, 'an object schema refuses an empty body');
     assert.equal(create.requestBody.content['application/json'].schema.properties.quantity.description, 'How many');
     assert.equal(create.requestBody.content['application/json'].schema.additionalProperties, undefined, "a request is the schema's input");
-    assert.deepEqual(Object.keys(create.responses['201'].headers).sort(), ['Location', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
+    assert.deepEqual(Object.keys(create.responses['201'].headers).sort(), [
+      'Location',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+    ]);
   });
 
   it('shows Body formats as media types, binary bodies as format: binary, and limits', () => {
     const d = doc(fullApp());
     const put = op(d, 'put', '/files/{name}');
-    assert.deepEqual(put.requestBody.content, { 'image/png': { schema: { type: 'string', format: 'binary' } }, 'image/*': { schema: { type: 'string', format: 'binary' } } });
+    assert.deepEqual(put.requestBody.content, {
+      'image/png': { schema: { type: 'string', format: 'binary' } },
+      'image/*': { schema: { type: 'string', format: 'binary' } },
+    });
     assert.equal(put.requestBody['x-trellis-body-limit'], 1024);
     assert.match(put.requestBody.description, /At most 1024 bytes/);
     assert.match(put.responses['413'].description, /1024 bytes/);
@@ -121,9 +182,14 @@ describe('createOpenApiDocument', () => {
     const statuses = (method: string, path: string) => Object.keys(op(d, method, path).responses);
     assert.deepEqual(statuses('post', '/orders'), ['201', '400', '401', '403', '413', '415', '422', '429', 'default']);
     assert.deepEqual(statuses('get', '/orders'), ['400', '401', '403', '429', '2XX', 'default']);
-    assert.deepEqual(statuses('get', '/orders/public/count'), ['401', '2XX', 'default'], 'anonymous, not limited: only refused credentials');
+    assert.deepEqual(
+      statuses('get', '/orders/public/count'),
+      ['401', '2XX', 'default'],
+      'anonymous, not limited: only refused credentials',
+    );
     for (const response of Object.values<any>(op(d, 'post', '/orders').responses)) {
-      if (response.content?.['application/problem+json']) assert.equal(response.content['application/problem+json'].schema.$ref, '#/components/schemas/Problem');
+      if (response.content?.['application/problem+json'])
+        assert.equal(response.content['application/problem+json'].schema.$ref, '#/components/schemas/Problem');
     }
     assert.match(op(d, 'post', '/orders').responses['400'].description, /TRELLIS_VALIDATION_FAILED.*TRELLIS_INVALID_JSON/);
   });
@@ -147,7 +213,13 @@ describe('createOpenApiDocument', () => {
     const app = createApp().route(route('GET', '/x', [RateLimit({ permitLimit: 1 })], ok));
     app.services.addValue(RateLimitConfiguration, new RateLimitConfiguration({ headers: ['structured', 'legacy'] }));
     const d = await checkDocument(doc(app));
-    assert.deepEqual(Object.keys(op(d, 'get', '/x').responses['2XX'].headers), ['RateLimit', 'RateLimit-Policy', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+    assert.deepEqual(Object.keys(op(d, 'get', '/x').responses['2XX'].headers), [
+      'RateLimit',
+      'RateLimit-Policy',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+    ]);
   });
 
   it('takes security schemes from the registered authenticators and requires them where Authorize is', () => {
@@ -166,12 +238,16 @@ describe('createOpenApiDocument', () => {
   it('describes a custom authenticator by what it says of itself, or by its scheme', async () => {
     class Gateway implements Authenticator {
       readonly scheme = 'Bearer';
-      authenticate(): AuthenticationResult { return { kind: 'none' }; }
+      authenticate(): AuthenticationResult {
+        return { kind: 'none' };
+      }
     }
     class Cookie implements Authenticator {
       readonly scheme = 'Session Cookie';
       readonly securityScheme = { type: 'apiKey', in: 'cookie', name: 'sid' };
-      authenticate(): AuthenticationResult { return { kind: 'none' }; }
+      authenticate(): AuthenticationResult {
+        return { kind: 'none' };
+      }
     }
     const app = createApp().route(route('GET', '/me', [Authorize()], ok));
     app.services.add(Authenticator, () => new Gateway());
@@ -203,7 +279,11 @@ describe('createOpenApiDocument', () => {
 
   it('is deterministic: the same app gives the same bytes, whatever order its routes were added in', () => {
     const routes = () => [
-      route('GET', '/b', ok), route('POST', '/a', [Validate({ body: order })], ok), route('GET', '/a/:id', ok), route('DELETE', '/a/:id', ok), route('GET', '/', ok),
+      route('GET', '/b', ok),
+      route('POST', '/a', [Validate({ body: order })], ok),
+      route('GET', '/a/:id', ok),
+      route('DELETE', '/a/:id', ok),
+      route('GET', '/', ok),
     ];
     const forward = JSON.stringify(doc(createApp().route(routes())));
     assert.equal(JSON.stringify(doc(createApp().route(routes()))), forward);
@@ -235,15 +315,31 @@ describe('schemas', () => {
     );
     const d = await checkDocument(doc(app));
     const body = (path: string) => op(d, 'post', path).requestBody.content['application/json'].schema;
-    assert.match(body('/valibot')[UNCONVERTED], /a valibot schema that offers no JSON Schema: give createOpenApiDocument a jsonSchema converter/);
+    assert.match(
+      body('/valibot')[UNCONVERTED],
+      /a valibot schema that offers no JSON Schema: give createOpenApiDocument a jsonSchema converter/,
+    );
     assert.match(body('/date')[UNCONVERTED], /a zod schema that could not be converted: Date cannot be represented in JSON Schema/);
     assert.match(body('/mine')[UNCONVERTED], /a mine schema/);
-    assert.deepEqual(op(d, 'post', '/mine').parameters.map((p: any) => [p.name, p.in, p.style, p.explode]), [['query', 'query', 'form', true]]);
+    assert.deepEqual(
+      op(d, 'post', '/mine').parameters.map((p: any) => [p.name, p.in, p.style, p.explode]),
+      [['query', 'query', 'form', true]],
+    );
   });
 
   it('Validate params and headers give the path and header parameters their schemas', async () => {
     const app = createApp().route(
-      route('GET', '/orders/:id', [Validate({ params: z.object({ id: z.string().regex(/^\d+$/) }), headers: z.object({ 'x-tenant': z.string().describe('Whose orders'), accept: z.string().optional() }) })], ok),
+      route(
+        'GET',
+        '/orders/:id',
+        [
+          Validate({
+            params: z.object({ id: z.string().regex(/^\d+$/) }),
+            headers: z.object({ 'x-tenant': z.string().describe('Whose orders'), accept: z.string().optional() }),
+          }),
+        ],
+        ok,
+      ),
     );
     const d = await checkDocument(doc(app));
     assert.deepEqual(op(d, 'get', '/orders/{id}').parameters, [
@@ -258,23 +354,49 @@ describe('schemas', () => {
       seen.push(`${context.vendor} ${context.part} ${context.route.id}`);
       return context.vendor === 'valibot' ? (valibotJsonSchema(schema as never) as Record<string, unknown>) : undefined;
     };
-    const app = createApp().route(route('POST', '/v', [Validate({ body: v.object({ name: v.pipe(v.string(), v.minLength(2)) }), query: z.object({ n: z.string() }) })], ok));
+    const app = createApp().route(
+      route(
+        'POST',
+        '/v',
+        [Validate({ body: v.object({ name: v.pipe(v.string(), v.minLength(2)) }), query: z.object({ n: z.string() }) })],
+        ok,
+      ),
+    );
     const d = await checkDocument(doc(app, { jsonSchema }));
-    assert.deepEqual(op(d, 'post', '/v').requestBody.content['application/json'].schema, { type: 'object', properties: { name: { type: 'string', minLength: 2 } }, required: ['name'] });
+    assert.deepEqual(op(d, 'post', '/v').requestBody.content['application/json'].schema, {
+      type: 'object',
+      properties: { name: { type: 'string', minLength: 2 } },
+      required: ['name'],
+    });
     assert.equal(op(d, 'post', '/v').parameters[0].name, 'n', 'zod left to the built-in detection');
     assert.deepEqual(seen.sort(), ['valibot body POST /v', 'zod query POST /v']);
   });
 
   it('a converter that throws or answers nonsense leaves a note', async () => {
-    const app = createApp().route(route('POST', '/a', [Validate({ body: order })], ok), route('POST', '/b', [Validate({ body: listQuery })], ok));
-    const d = await checkDocument(doc(app, { jsonSchema: (_s, c) => { if (c.route.path === '/a') throw new Error('boom'); return 42 as never; } }));
+    const app = createApp().route(
+      route('POST', '/a', [Validate({ body: order })], ok),
+      route('POST', '/b', [Validate({ body: listQuery })], ok),
+    );
+    const d = await checkDocument(
+      doc(app, {
+        jsonSchema: (_s, c) => {
+          if (c.route.path === '/a') throw new Error('boom');
+          return 42 as never;
+        },
+      }),
+    );
     assert.match(op(d, 'post', '/a').requestBody.content['application/json'].schema[UNCONVERTED], /could not be converted: boom/);
     assert.match(op(d, 'post', '/b').requestBody.content['application/json'].schema[UNCONVERTED], /no JSON Schema object/);
   });
 
   it('definitions and recursive schemas become named components, and the refs follow', async () => {
     const Tag = z.string().min(1).meta({ id: 'Tag', description: 'A label' });
-    const Category = z.object({ name: z.string(), get children() { return z.array(Category); } });
+    const Category = z.object({
+      name: z.string(),
+      get children() {
+        return z.array(Category);
+      },
+    });
     const app = createApp().route(
       route('POST', '/tagged', [Validate({ body: z.object({ tags: z.array(Tag), main: Tag }) })], ok),
       route('PUT', '/tagged', [Validate({ body: z.object({ other: Tag }) })], ok),
@@ -284,17 +406,34 @@ describe('schemas', () => {
     const d = await checkDocument(doc(app));
     assert.deepEqual(d.components.schemas.Tag, { type: 'string', minLength: 1, description: 'A label' });
     assert.equal(op(d, 'post', '/tagged').requestBody.content['application/json'].schema.properties.main.$ref, '#/components/schemas/Tag');
-    assert.equal(op(d, 'put', '/tagged').requestBody.content['application/json'].schema.properties.other.$ref, '#/components/schemas/Tag', 'one schema, one name');
+    assert.equal(
+      op(d, 'put', '/tagged').requestBody.content['application/json'].schema.properties.other.$ref,
+      '#/components/schemas/Tag',
+      'one schema, one name',
+    );
     assert.deepEqual(op(d, 'post', '/tree').requestBody.content['application/json'].schema, { $ref: '#/components/schemas/PostTreeBody' });
     assert.equal(d.components.schemas.PostTreeBody.properties.children.items.$ref, '#/components/schemas/PostTreeBody');
-    assert.equal(op(d, 'post', '/z/clash').requestBody.content['application/json'].schema.properties.t.$ref, '#/components/schemas/PostZClashBody_Tag');
+    assert.equal(
+      op(d, 'post', '/z/clash').requestBody.content['application/json'].schema.properties.t.$ref,
+      '#/components/schemas/PostZClashBody_Tag',
+    );
     assert.deepEqual(d.components.schemas.PostZClashBody_Tag, { type: 'number' });
   });
 
   it('Describe responses take JSON Schema objects and refs to the schemas option', async () => {
-    const app = createApp().route(route('GET', '/o', [Describe({ responses: { 200: { schema: { $ref: '#/components/schemas/Order' } }, 202: { contentType: 'text/csv' } } })], ok));
+    const app = createApp().route(
+      route(
+        'GET',
+        '/o',
+        [Describe({ responses: { 200: { schema: { $ref: '#/components/schemas/Order' } }, 202: { contentType: 'text/csv' } } })],
+        ok,
+      ),
+    );
     const d = await checkDocument(doc(app, { schemas: { Order: { type: 'object', properties: { id: { type: 'string' } } } } }));
-    assert.deepEqual(op(d, 'get', '/o').responses['200'], { description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/Order' } } } });
+    assert.deepEqual(op(d, 'get', '/o').responses['200'], {
+      description: 'OK',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Order' } } },
+    });
     assert.deepEqual(op(d, 'get', '/o').responses['202'], { description: 'Accepted', content: { 'text/csv': {} } });
     assert.ok(resolvePointer(d, '#/components/schemas/Order'));
   });
@@ -308,7 +447,8 @@ describe('schemas', () => {
 
 describe('paths and operation ids', () => {
   it('turns the router syntax into OpenAPI templates', () => {
-    const t = (path: string) => pathTemplates(path).map((p) => [p.template, p.params.map((x) => x.name + (x.pattern ? `(${x.pattern})` : '') + (x.rest ? '…' : ''))]);
+    const t = (path: string) =>
+      pathTemplates(path).map((p) => [p.template, p.params.map((x) => x.name + (x.pattern ? `(${x.pattern})` : '') + (x.rest ? '…' : ''))]);
     assert.deepEqual(t('/orders/:id'), [['/orders/{id}', ['id']]]);
     assert.deepEqual(t('/orders/:id(^\\d+$)/lines'), [['/orders/{id}/lines', ['id(^\\d+$)']]]);
     assert.deepEqual(t('/flights/:from-:to'), [['/flights/{from}-{to}', ['from', 'to']]]);
@@ -316,32 +456,62 @@ describe('paths and operation ids', () => {
     assert.deepEqual(t('/static/*'), [['/static/{*}', ['*…']]]);
     assert.deepEqual(t('/time/12::30'), [['/time/12:30', []]]);
     assert.deepEqual(t('/odd/{braces}'), [['/odd/%7Bbraces%7D', []]]);
-    assert.deepEqual(t('/users/:id?'), [['/users/{id}', ['id']], ['/users', []]]);
+    assert.deepEqual(t('/users/:id?'), [
+      ['/users/{id}', ['id']],
+      ['/users', []],
+    ]);
     assert.deepEqual(t('/:a/:a'), [['/{a}/{a_}', ['a', 'a_']]]);
   });
 
   it('makes operation ids from method and path, unique in the document', async () => {
     assert.equal(operationIdFor('GET', pathTemplates('/orders/:id')[0]!), 'getOrdersById');
     assert.equal(operationIdFor('POST', pathTemplates('/static/*')[0]!), 'postStaticRest');
-    const app = createApp().route(route('GET', '/a-b', ok), route('GET', '/a/b', ok), route('GET', '/ab', [Describe({ operationId: 'getAB' })], ok));
+    const app = createApp().route(
+      route('GET', '/a-b', ok),
+      route('GET', '/a/b', ok),
+      route('GET', '/ab', [Describe({ operationId: 'getAB' })], ok),
+    );
     const d = await checkDocument(doc(app));
-    assert.deepEqual([op(d, 'get', '/a-b').operationId, op(d, 'get', '/a/b').operationId, op(d, 'get', '/ab').operationId], ['getAB_2', 'getAB_3', 'getAB']);
+    assert.deepEqual(
+      [op(d, 'get', '/a-b').operationId, op(d, 'get', '/a/b').operationId, op(d, 'get', '/ab').operationId],
+      ['getAB_2', 'getAB_3', 'getAB'],
+    );
   });
 
   it('two routes given one operation id are refused, naming both', () => {
-    const app = createApp().route(route('GET', '/a', [Describe({ operationId: 'same' })], ok), route('GET', '/b', [Describe({ operationId: 'same' })], ok));
+    const app = createApp().route(
+      route('GET', '/a', [Describe({ operationId: 'same' })], ok),
+      route('GET', '/b', [Describe({ operationId: 'same' })], ok),
+    );
     assert.throws(() => doc(app), /Two routes have the operation id "same" \(GET \/a and GET \/b\)/);
   });
 
   it('odd routes still make a valid document', async () => {
     const app = createApp().route(
-      route('GET', '/static/*', ok), route('GET', '/users/:id?', ok), route('GET', '/time/12::30', ok), route('GET', '/odd/{x}', ok),
-      route('GET', '/flights/:from-:to', ok), route('GET', '/files/:name.:ext', ok), route('OPTIONS', '/opt', ok), route('HEAD', '/head', ok),
-      route('GET', '/ünïcode/:naïve', ok), route('GET', '/%20/:id(^[a-z]{2,3}$)', ok),
+      route('GET', '/static/*', ok),
+      route('GET', '/users/:id?', ok),
+      route('GET', '/time/12::30', ok),
+      route('GET', '/odd/{x}', ok),
+      route('GET', '/flights/:from-:to', ok),
+      route('GET', '/files/:name.:ext', ok),
+      route('OPTIONS', '/opt', ok),
+      route('HEAD', '/head', ok),
+      route('GET', '/ünïcode/:naïve', ok),
+      route('GET', '/%20/:id(^[a-z]{2,3}$)', ok),
     );
     const d = await checkDocument(doc(app));
     assert.deepEqual(Object.keys(d.paths), [
-      '/%20/{id}', '/files/{name}.{ext}', '/flights/{from}-{to}', '/head', '/odd/%7Bx%7D', '/opt', '/static/{*}', '/time/12:30', '/users', '/users/{id}', '/ünïcode/{naïve}',
+      '/%20/{id}',
+      '/files/{name}.{ext}',
+      '/flights/{from}-{to}',
+      '/head',
+      '/odd/%7Bx%7D',
+      '/opt',
+      '/static/{*}',
+      '/time/12:30',
+      '/users',
+      '/users/{id}',
+      '/ünïcode/{naïve}',
     ]);
     assert.deepEqual([op(d, 'get', '/users/{id}').operationId, op(d, 'get', '/users').operationId], ['getUsersById', 'getUsers']);
   });
@@ -353,24 +523,35 @@ describe('paths and operation ids', () => {
       fc.stringMatching(/^[a-z][a-z0-9]{0,6}$/).map((n) => `:${n}(^\\d+$)`),
     );
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(fc.array(segment, { minLength: 0, maxLength: 4 }).map((s) => `/${s.join('/')}`), { minLength: 1, maxLength: 6 }), async (paths) => {
-        for (const path of paths) {
-          for (const t of pathTemplates(path)) {
-            const named = [...t.template.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
-            assert.deepEqual(named, t.params.map((p) => p.name));
-            assert.equal(new Set(named).size, named.length);
+      fc.asyncProperty(
+        fc.uniqueArray(
+          fc.array(segment, { minLength: 0, maxLength: 4 }).map((s) => `/${s.join('/')}`),
+          { minLength: 1, maxLength: 6 },
+        ),
+        async (paths) => {
+          for (const path of paths) {
+            for (const t of pathTemplates(path)) {
+              const named = [...t.template.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
+              assert.deepEqual(
+                named,
+                t.params.map((p) => p.name),
+              );
+              assert.equal(new Set(named).size, named.length);
+            }
           }
-        }
-        let app: App;
-        try {
-          app = createApp().route(paths.map((p) => route('GET', p, ok))).build();
-        } catch {
-          return; // paths the router itself refuses (two that it cannot tell apart)
-        }
-        const d = doc(app);
-        const ids = Object.values<any>(d.paths).flatMap((item) => Object.values<any>(item).map((o) => o.operationId));
-        assert.equal(new Set(ids).size, ids.length);
-      }),
+          let app: App;
+          try {
+            app = createApp()
+              .route(paths.map((p) => route('GET', p, ok)))
+              .build();
+          } catch {
+            return; // paths the router itself refuses (two that it cannot tell apart)
+          }
+          const d = doc(app);
+          const ids = Object.values<any>(d.paths).flatMap((item) => Object.values<any>(item).map((o) => o.operationId));
+          assert.equal(new Set(ids).size, ids.length);
+        },
+      ),
       { numRuns: 150 },
     );
     await checkDocument(doc(createApp().route(route('GET', '/a/:b/{c}/:d(^\\d+$)/e', ok))));
@@ -381,7 +562,9 @@ describe('Describe', () => {
   it('class-level and method-level values merge: method fields win, tags add up', () => {
     @Describe({ tags: ['b'], summary: 'class summary', deprecated: true })
     class C {
-      @Describe({ tags: ['a'], summary: 'method summary' }) @Get('/x') x() { return 1; }
+      @Describe({ tags: ['a'], summary: 'method summary' }) @Get('/x') x() {
+        return 1;
+      }
     }
     const d = doc(createApp().controller(C));
     assert.deepEqual(op(d, 'get', '/x').tags, ['a', 'b']);
@@ -390,10 +573,25 @@ describe('Describe', () => {
   });
 
   it('two values on one level that disagree stop the build; the order they are written in never matters', () => {
-    class Twice { @Describe({ summary: 'a' }) @Describe({ summary: 'b' }) @Get('/t') t() { return 1; } }
-    assert.throws(() => createApp().controller(Twice).build(), /Twice\.t \(GET \/t\): @Describe is applied more than once with different "summary" values/);
-    class One { @Describe({ summary: 's' }) @Describe({ tags: ['t'] }) @Get('/t') t() { return 1; } }
-    class Two { @Describe({ tags: ['t'] }) @Describe({ summary: 's' }) @Get('/t') t() { return 1; } }
+    class Twice {
+      @Describe({ summary: 'a' }) @Describe({ summary: 'b' }) @Get('/t') t() {
+        return 1;
+      }
+    }
+    assert.throws(
+      () => createApp().controller(Twice).build(),
+      /Twice\.t \(GET \/t\): @Describe is applied more than once with different "summary" values/,
+    );
+    class One {
+      @Describe({ summary: 's' }) @Describe({ tags: ['t'] }) @Get('/t') t() {
+        return 1;
+      }
+    }
+    class Two {
+      @Describe({ tags: ['t'] }) @Describe({ summary: 's' }) @Get('/t') t() {
+        return 1;
+      }
+    }
     assert.equal(JSON.stringify(doc(createApp().controller(One))), JSON.stringify(doc(createApp().controller(Two))));
   });
 
@@ -402,8 +600,13 @@ describe('Describe', () => {
     assert.equal(op(d, 'get', '/alarms').summary, 'Lists **alarms**.');
     const { Describe: fromLambda, handleWidgetEvent } = await import('../lambda/index.js');
     assert.equal(fromLambda, Describe, 'trellis/lambda exports the same annotation');
-    const widgets = createApp().route(route('GET', '/', [Describe({ summary: 'The overview.', description: 'Every alarm, newest first.' })], () => 'x'));
-    assert.match(String(await handleWidgetEvent(widgets, { describe: true, widgetContext: {} })), /The overview\.\n\nEvery alarm, newest first\./);
+    const widgets = createApp().route(
+      route('GET', '/', [Describe({ summary: 'The overview.', description: 'Every alarm, newest first.' })], () => 'x'),
+    );
+    assert.match(
+      String(await handleWidgetEvent(widgets, { describe: true, widgetContext: {} })),
+      /The overview\.\n\nEvery alarm, newest first\./,
+    );
   });
 
   it('refuses bad settings with a clear error', () => {
@@ -428,7 +631,16 @@ describe('openApiRoute', () => {
     const app = createApp();
     app.services.add(Authenticator, () => new ApiKeyAuthenticator({ keys: {} }), { type: RegistrationType.Add });
     app.route(route('POST', '/orders', [Validate({ body: order }), Authorize('orders:write')], ok));
-    app.route(openApiRoute(app, { info, path: '/api/openapi.json', jsonSchema: () => { conversions++; return undefined; } }));
+    app.route(
+      openApiRoute(app, {
+        info,
+        path: '/api/openapi.json',
+        jsonSchema: () => {
+          conversions++;
+          return undefined;
+        },
+      }),
+    );
     app.build();
     assert.equal(conversions, 0, 'nothing is made before the first request');
     const first = await app.inject({ method: 'GET', url: '/api/openapi.json' });
@@ -442,7 +654,11 @@ describe('openApiRoute', () => {
     const second = await app.inject({ method: 'GET', url: '/api/openapi.json' });
     assert.equal(second.body, first.body);
     assert.equal(conversions, 1, 'kept');
-    assert.deepEqual(JSON.parse(first.body), JSON.parse(JSON.stringify(createOpenApiDocument(app, { info }))), 'the same document createOpenApiDocument makes');
+    assert.deepEqual(
+      JSON.parse(first.body),
+      JSON.parse(JSON.stringify(createOpenApiDocument(app, { info }))),
+      'the same document createOpenApiDocument makes',
+    );
   });
 
   it('defaults to /openapi.json, and takes the app first', async () => {

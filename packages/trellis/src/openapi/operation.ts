@@ -32,7 +32,8 @@ interface ValidateValue {
 /** A route's annotation values of one kind, matched by name (an app made with another copy of the package reads the same). */
 const valuesOf = <T>(route: RouteInfo, kind: string): T[] => route.annotations.filter((a) => a.kind.name === kind).map((a) => a.value as T);
 
-const pascal = (text: string) => text.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _s, c: string) => c.toUpperCase()).replace(/[^A-Za-z0-9]/g, '');
+const pascal = (text: string) =>
+  text.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _s, c: string) => c.toUpperCase()).replace(/[^A-Za-z0-9]/g, '');
 const code = (c: string) => `\`${c}\``;
 const list = (items: readonly string[]) => items.map(code).join(', ');
 const DEFAULT_FORMATS: readonly BodyFormat[] = ['json', 'form', 'text'];
@@ -71,13 +72,29 @@ function memberParameters(schema: JsonSchemaObject, location: 'query' | 'header'
       // The member's description describes the parameter.
       const { description, ...schema } = memberSchema;
       const text = typeof description === 'string' ? description : undefined;
-      return { name, in: location, ...(text ? { description: text } : {}), required: required.has(name), schema: text ? schema : memberSchema };
+      return {
+        name,
+        in: location,
+        ...(text ? { description: text } : {}),
+        required: required.has(name),
+        schema: text ? schema : memberSchema,
+      };
     });
 }
 
-function pathParameters(ctx: DocumentContext, route: RouteInfo, operationId: string, path: PathTemplate, validate: ValidateValue | undefined, describe: DescribeSettings | undefined) {
+function pathParameters(
+  ctx: DocumentContext,
+  route: RouteInfo,
+  operationId: string,
+  path: PathTemplate,
+  validate: ValidateValue | undefined,
+  describe: DescribeSettings | undefined,
+) {
   const validated = validate?.params ? schemaFor(ctx, route, operationId, 'params', validate.params) : undefined;
-  const members = validated && typeof validated.properties === 'object' && validated.properties !== null ? (validated.properties as Record<string, JsonSchemaObject>) : {};
+  const members =
+    validated && typeof validated.properties === 'object' && validated.properties !== null
+      ? (validated.properties as Record<string, JsonSchemaObject>)
+      : {};
   return path.params.map((param) => {
     const own = Object.hasOwn(members, param.name) ? members[param.name] : undefined;
     const schema = own ?? { type: 'string', ...(param.pattern === undefined ? {} : { pattern: param.pattern }) };
@@ -86,14 +103,36 @@ function pathParameters(ctx: DocumentContext, route: RouteInfo, operationId: str
   });
 }
 
-function queryParameters(ctx: DocumentContext, route: RouteInfo, operationId: string, validate: ValidateValue | undefined): Record<string, unknown>[] {
+function queryParameters(
+  ctx: DocumentContext,
+  route: RouteInfo,
+  operationId: string,
+  validate: ValidateValue | undefined,
+): Record<string, unknown>[] {
   if (!validate?.query) return [];
   const schema = schemaFor(ctx, route, operationId, 'query', validate.query);
   // A schema that is not an object of members describes the whole query string as one object.
-  return memberParameters(schema, 'query') ?? [{ name: 'query', in: 'query', description: 'The query string as one object of fields.', required: false, style: 'form', explode: true, schema }];
+  return (
+    memberParameters(schema, 'query') ?? [
+      {
+        name: 'query',
+        in: 'query',
+        description: 'The query string as one object of fields.',
+        required: false,
+        style: 'form',
+        explode: true,
+        schema,
+      },
+    ]
+  );
 }
 
-function headerParameters(ctx: DocumentContext, route: RouteInfo, operationId: string, validate: ValidateValue | undefined): Record<string, unknown>[] {
+function headerParameters(
+  ctx: DocumentContext,
+  route: RouteInfo,
+  operationId: string,
+  validate: ValidateValue | undefined,
+): Record<string, unknown>[] {
   if (!validate?.headers) return [];
   return memberParameters(schemaFor(ctx, route, operationId, 'headers', validate.headers), 'header') ?? [];
 }
@@ -102,7 +141,13 @@ const FORM_FIELDS = { type: 'object', additionalProperties: { anyOf: [{ type: 's
 const BINARY = { type: 'string', format: 'binary' };
 
 /** What the route takes as a body, by media type; undefined when it takes none. */
-function requestBody(ctx: DocumentContext, route: RouteInfo, operationId: string, body: BodySettings | undefined, validate: ValidateValue | undefined) {
+function requestBody(
+  ctx: DocumentContext,
+  route: RouteInfo,
+  operationId: string,
+  body: BodySettings | undefined,
+  validate: ValidateValue | undefined,
+) {
   if (body === undefined && validate?.body === undefined && !BODY_METHODS.has(route.method)) return undefined;
   const schema = validate?.body ? schemaFor(ctx, route, operationId, 'body', validate.body) : undefined;
   const content: Record<string, { schema: JsonSchemaObject }> = {};
@@ -131,28 +176,44 @@ const headerRefs = (ctx: DocumentContext, names: readonly string[]) =>
   );
 
 /** A response the handler's `Describe` gives. */
-function describedResponse(ctx: DocumentContext, route: RouteInfo, operationId: string, status: number, given: string | DescribedResponse): Record<string, unknown> {
+function describedResponse(
+  ctx: DocumentContext,
+  route: RouteInfo,
+  operationId: string,
+  status: number,
+  given: string | DescribedResponse,
+): Record<string, unknown> {
   const entry: DescribedResponse = typeof given === 'string' ? { description: given } : given;
   const description = entry.description ?? statusTitle(status);
-  const headers = Object.fromEntries(Object.entries(entry.headers ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, text]) => [name, { description: text, schema: { type: 'string' } }]));
+  const headers = Object.fromEntries(
+    Object.entries(entry.headers ?? {})
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, text]) => [name, { description: text, schema: { type: 'string' } }]),
+  );
   let content: Record<string, unknown> | undefined;
   if (entry.schema !== undefined) {
     const schema = schemaFor(ctx, route, operationId, 'response', entry.schema);
     content = { [entry.contentType ?? 'application/json']: { schema: status === 204 ? {} : schema } };
   } else if (entry.contentType !== undefined) content = { [entry.contentType]: {} };
   else if (status >= 400) content = { [PROBLEM_JSON]: { schema: { $ref: ctx.problemRef } } };
-  return { description, ...(Object.keys(headers).length > 0 ? { headers } : {}), ...(content && status !== 204 && status !== 304 ? { content } : {}) };
+  return {
+    description,
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    ...(content && status !== 204 && status !== 304 ? { content } : {}),
+  };
 }
 
 /** The responses: the handler's own (`Describe`), the framework's failures that can happen on this route, and `default`. */
 function responses(ctx: DocumentContext, route: RouteInfo, operationId: string, facts: RouteFacts): Record<string, unknown> {
   const out: Record<string, Record<string, unknown>> = {};
-  for (const [status, given] of Object.entries(facts.describe?.responses ?? {})) out[status] = describedResponse(ctx, route, operationId, Number(status), given);
+  for (const [status, given] of Object.entries(facts.describe?.responses ?? {}))
+    out[status] = describedResponse(ctx, route, operationId, Number(status), given);
   if (!Object.keys(out).some((s) => s.startsWith('2'))) out['2XX'] = { description: 'Success' };
   const limited = facts.limits.length > 0;
   if (limited) {
     for (const [status, response] of Object.entries(out)) {
-      if (status.startsWith('2')) out[status] = { ...response, headers: { ...(response.headers as object | undefined), ...headerRefs(ctx, ctx.rateLimitHeaders) } };
+      if (status.startsWith('2'))
+        out[status] = { ...response, headers: { ...(response.headers as object | undefined), ...headerRefs(ctx, ctx.rateLimitHeaders) } };
     }
   }
   const failure = (status: number, description: string, headers?: Record<string, unknown>) => {
@@ -161,26 +222,47 @@ function responses(ctx: DocumentContext, route: RouteInfo, operationId: string, 
   const bad: string[] = [];
   if (facts.validates) bad.push(`${code('TRELLIS_VALIDATION_FAILED')}: the request does not fit its schema (\`issues\`, \`field\`)`);
   if (facts.formats.includes('json')) bad.push(`${code('TRELLIS_INVALID_JSON')}: the body is not JSON`);
-  if (facts.formats.some((f) => f === 'json' || f === 'form' || f === 'text')) bad.push(`${code('TRELLIS_INVALID_UTF8')}: the body is not UTF-8`);
+  if (facts.formats.some((f) => f === 'json' || f === 'form' || f === 'text'))
+    bad.push(`${code('TRELLIS_INVALID_UTF8')}: the body is not UTF-8`);
   if (bad.length > 0) failure(400, `${bad.join('; ')}.`);
   if (facts.authenticated) {
-    const schemes = ctx.securityNames.length > 0 ? ` (\`WWW-Authenticate\` names ${list(ctx.securityNames)})` : ' (no authenticator is registered, so every call is refused)';
-    failure(401, `${code('TRELLIS_UNAUTHENTICATED')}: no credentials were sent${schemes}; ${code('TRELLIS_INVALID_CREDENTIALS')}: the credentials were refused.`, { 'WWW-Authenticate': { description: 'The schemes the app takes.', schema: { type: 'string' } } });
-    if (facts.grants.length > 0) failure(403, `${code('TRELLIS_MISSING_GRANT')}: the caller lacks one of the grants ${list(facts.grants)} (\`missingGrants\`).`);
+    const schemes =
+      ctx.securityNames.length > 0
+        ? ` (\`WWW-Authenticate\` names ${list(ctx.securityNames)})`
+        : ' (no authenticator is registered, so every call is refused)';
+    failure(
+      401,
+      `${code('TRELLIS_UNAUTHENTICATED')}: no credentials were sent${schemes}; ${code('TRELLIS_INVALID_CREDENTIALS')}: the credentials were refused.`,
+      { 'WWW-Authenticate': { description: 'The schemes the app takes.', schema: { type: 'string' } } },
+    );
+    if (facts.grants.length > 0)
+      failure(403, `${code('TRELLIS_MISSING_GRANT')}: the caller lacks one of the grants ${list(facts.grants)} (\`missingGrants\`).`);
   } else if (ctx.securityNames.length > 0) {
-    failure(401, `${code('TRELLIS_INVALID_CREDENTIALS')}: credentials were sent and refused (none are needed here).`, { 'WWW-Authenticate': { description: 'The scheme that refused them.', schema: { type: 'string' } } });
+    failure(401, `${code('TRELLIS_INVALID_CREDENTIALS')}: credentials were sent and refused (none are needed here).`, {
+      'WWW-Authenticate': { description: 'The scheme that refused them.', schema: { type: 'string' } },
+    });
   }
   if (facts.takesBody) {
-    failure(413, `${code('TRELLIS_BODY_TOO_LARGE')}: the body is larger than ${facts.limit === undefined ? "the app's body limit" : `${facts.limit} bytes`} (\`limit\`).`);
+    failure(
+      413,
+      `${code('TRELLIS_BODY_TOO_LARGE')}: the body is larger than ${facts.limit === undefined ? "the app's body limit" : `${facts.limit} bytes`} (\`limit\`).`,
+    );
     failure(415, `${code('TRELLIS_UNSUPPORTED_MEDIA_TYPE')}: the route does not take a body of that type (\`supported\`).`);
   }
-  if (facts.fieldStatus === 422) failure(422, `${code('TRELLIS_VALIDATION_FAILED')}: a field the first issue names cannot be applied (\`field\`, \`issues\`).`);
+  if (facts.fieldStatus === 422)
+    failure(422, `${code('TRELLIS_VALIDATION_FAILED')}: a field the first issue names cannot be applied (\`field\`, \`issues\`).`);
   if (limited) {
     const why = facts.limits.map(describeLimit).join(' ');
-    failure(429, `${code('TRELLIS_RATE_LIMITED')}: a rate limit refused the request (\`limit\` names it, \`retryAfter\`). ${why}`, headerRefs(ctx, ['Retry-After', ...ctx.rateLimitHeaders]));
+    failure(
+      429,
+      `${code('TRELLIS_RATE_LIMITED')}: a rate limit refused the request (\`limit\` names it, \`retryAfter\`). ${why}`,
+      headerRefs(ctx, ['Retry-After', ...ctx.rateLimitHeaders]),
+    );
   }
   out.default = problemResponse('Any other failure, as a problem document: 404, 405, 500, ….', ctx.problemRef);
-  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a === 'default' ? 1 : b === 'default' ? -1 : a < b ? -1 : a > b ? 1 : 0)));
+  return Object.fromEntries(
+    Object.entries(out).sort(([a], [b]) => (a === 'default' ? 1 : b === 'default' ? -1 : a < b ? -1 : a > b ? 1 : 0)),
+  );
 }
 
 /** What the document needs to know of one route. */
@@ -199,7 +281,8 @@ interface RouteFacts {
 }
 
 /** A `Describe` value; an older copy of the package keeps a summary alone. */
-const describedBy = (value: DescribeSettings | string | undefined): DescribeSettings | undefined => (typeof value === 'string' ? { summary: value } : value);
+const describedBy = (value: DescribeSettings | string | undefined): DescribeSettings | undefined =>
+  typeof value === 'string' ? { summary: value } : value;
 
 /** Reads a route's annotations once. */
 export function routeFacts(route: RouteInfo): RouteFacts {
@@ -212,7 +295,8 @@ export function routeFacts(route: RouteInfo): RouteFacts {
     describe: describedBy(valuesOf<DescribeSettings | string>(route, 'Describe')[0]),
     validate,
     body,
-    validates: validate !== undefined && ['body', 'query', 'params', 'headers'].some((p) => (validate as Record<string, unknown>)[p] !== undefined),
+    validates:
+      validate !== undefined && ['body', 'query', 'params', 'headers'].some((p) => (validate as Record<string, unknown>)[p] !== undefined),
     fieldStatus: validate?.fieldStatus,
     takesBody,
     formats: takesBody ? (body?.formats ?? DEFAULT_FORMATS) : [],
@@ -224,7 +308,13 @@ export function routeFacts(route: RouteInfo): RouteFacts {
 }
 
 /** The operation object of one route at one of its path templates. */
-export function operation(ctx: DocumentContext, route: RouteInfo, path: PathTemplate, operationId: string, facts: RouteFacts): Record<string, unknown> {
+export function operation(
+  ctx: DocumentContext,
+  route: RouteInfo,
+  path: PathTemplate,
+  operationId: string,
+  facts: RouteFacts,
+): Record<string, unknown> {
   const { describe, validate, body } = facts;
   const parameters = [
     ...pathParameters(ctx, route, operationId, path, validate, describe),
@@ -232,7 +322,8 @@ export function operation(ctx: DocumentContext, route: RouteInfo, path: PathTemp
     ...headerParameters(ctx, route, operationId, validate),
   ];
   const request = facts.takesBody ? requestBody(ctx, route, operationId, body, validate) : undefined;
-  const security = facts.authenticated && ctx.securityNames.length > 0 ? ctx.securityNames.map((name) => ({ [name]: facts.grants })) : undefined;
+  const security =
+    facts.authenticated && ctx.securityNames.length > 0 ? ctx.securityNames.map((name) => ({ [name]: facts.grants })) : undefined;
   return {
     ...(describe?.tags?.length ? { tags: describe.tags } : {}),
     ...(describe?.summary ? { summary: describe.summary } : {}),

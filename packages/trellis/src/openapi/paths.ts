@@ -85,7 +85,10 @@ export function pathTemplates(path: string): PathTemplate[] {
 }
 
 const words = (text: string) => text.split(/[^A-Za-z0-9]+/).filter(Boolean);
-const pascal = (text: string) => words(text).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+const pascal = (text: string) =>
+  words(text)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
 
 /**
  * An operation id from a method and a path template: `GET /orders/{id}` → `getOrdersById`, `GET /` → `getRoot`.
@@ -93,11 +96,14 @@ const pascal = (text: string) => words(text).map((w) => w[0]!.toUpperCase() + w.
  */
 export function operationIdFor(method: string, path: PathTemplate): string {
   const names = new Map(path.params.map((p) => [p.name, p]));
-  const parts = path.template.split(/(\{[^}]*\})/).filter(Boolean).map((part) => {
-    if (!part.startsWith('{')) return pascal(part);
-    const param = names.get(part.slice(1, -1));
-    return param?.rest ? 'Rest' : `By${pascal(part.slice(1, -1)) || 'Param'}`;
-  });
+  const parts = path.template
+    .split(/(\{[^}]*\})/)
+    .filter(Boolean)
+    .map((part) => {
+      if (!part.startsWith('{')) return pascal(part);
+      const param = names.get(part.slice(1, -1));
+      return param?.rest ? 'Rest' : `By${pascal(part.slice(1, -1)) || 'Param'}`;
+    });
   const rest = parts.join('');
   return `${method.toLowerCase()}${rest === '' ? 'Root' : rest}`;
 }

@@ -11,11 +11,15 @@ const strings = { type: 'array', items: string } as const;
  * The shared `Problem` schema: an RFC 9457 problem document with the members the framework's failures carry, and
  * `code` one of the framework's codes (or the app's own, given as `problemCodes`).
  */
-export function problemSchema(extraCodes: readonly string[] = [], extensions: Readonly<Record<string, JsonSchemaObject>> = {}): JsonSchemaObject {
+export function problemSchema(
+  extraCodes: readonly string[] = [],
+  extensions: Readonly<Record<string, JsonSchemaObject>> = {},
+): JsonSchemaObject {
   const codes = [...new Set([...Object.keys(FAILURES), ...extraCodes])].sort();
   return {
     type: 'object',
-    description: 'A problem document (RFC 9457). `code` tells the failures apart without reading `detail`; extension members sit beside the standard ones.',
+    description:
+      'A problem document (RFC 9457). `code` tells the failures apart without reading `detail`; extension members sit beside the standard ones.',
     required: ['title', 'status'],
     properties: {
       type: { ...string, description: 'A URI naming the kind of problem; `about:blank` for a plain HTTP status.' },
@@ -43,7 +47,11 @@ export function problemSchema(extraCodes: readonly string[] = [], extensions: Re
 }
 
 /** A failure response: a description and the shared `Problem` schema. */
-export function problemResponse(description: string, problemRef: string, headers?: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function problemResponse(
+  description: string,
+  problemRef: string,
+  headers?: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   return {
     description,
     ...(headers && Object.keys(headers).length > 0 ? { headers } : {}),

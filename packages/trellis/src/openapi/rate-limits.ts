@@ -22,9 +22,15 @@ export interface DocumentedLimit {
  */
 export function routeLimits(route: RouteInfo): DocumentedLimit[] {
   const annotations = route.annotations.map((a) =>
-    a.kind.name === RateLimitKind.name ? { kind: RateLimitKind, value: a.value } : a.kind.name === SkipRateLimitKind.name ? { kind: SkipRateLimitKind, value: a.value } : a,
+    a.kind.name === RateLimitKind.name
+      ? { kind: RateLimitKind, value: a.value }
+      : a.kind.name === SkipRateLimitKind.name
+        ? { kind: SkipRateLimitKind, value: a.value }
+        : a,
   );
-  const settings = new Map(annotations.filter((a) => a.kind === RateLimitKind).map((a) => [(a.value as RateLimitSettings).name, a.value as RateLimitSettings]));
+  const settings = new Map(
+    annotations.filter((a) => a.kind === RateLimitKind).map((a) => [(a.value as RateLimitSettings).name, a.value as RateLimitSettings]),
+  );
   return rateLimitPolicies({ ...route, annotations }).map((policy) => {
     const s = settings.get(policy.name);
     return {
@@ -43,8 +49,16 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** One sentence per limit: `"burst": 5 requests per 1 second, per client (transport scope).` */
 export function describeLimit(limit: DocumentedLimit): string {
-  const who = limit.scope === 'principal' ? 'per caller (principal scope, after authentication)' : 'per client (transport scope, before authentication)';
-  const cost = limit.cost === 1 ? '' : limit.cost === 'computed' ? '; each request spends a number of permits computed from it' : `; each request spends ${limit.cost} permits`;
+  const who =
+    limit.scope === 'principal'
+      ? 'per caller (principal scope, after authentication)'
+      : 'per client (transport scope, before authentication)';
+  const cost =
+    limit.cost === 1
+      ? ''
+      : limit.cost === 'computed'
+        ? '; each request spends a number of permits computed from it'
+        : `; each request spends ${limit.cost} permits`;
   const budget = limit.budget === undefined ? '' : `; a budget ("${limit.budget}") shared with other routes`;
   const block = limit.blockSeconds === undefined ? '' : `; a caller who overruns it is refused for ${plural(limit.blockSeconds, 'second')}`;
   return `"${limit.name}": ${plural(limit.permitLimit, limit.cost === 1 ? 'request' : 'permit')} per ${plural(limit.windowSeconds, 'second')}, ${who}${cost}${budget}${block}.`;
@@ -60,8 +74,14 @@ const FIELDS: Record<RateLimitHeaderFormat, Record<string, { description: string
     'RateLimit-Reset': { description: 'Seconds until that limit frees permits again.', schema: integer },
   },
   structured: {
-    RateLimit: { description: 'The limit nearest to refusing, as a structured field: its name, `r` (remaining) and `t` (seconds to reset).', schema: { type: 'string' } },
-    'RateLimit-Policy': { description: 'Every limit that counted the request, as a structured field: name, `q` (quota) and `w` (window in seconds).', schema: { type: 'string' } },
+    RateLimit: {
+      description: 'The limit nearest to refusing, as a structured field: its name, `r` (remaining) and `t` (seconds to reset).',
+      schema: { type: 'string' },
+    },
+    'RateLimit-Policy': {
+      description: 'Every limit that counted the request, as a structured field: name, `q` (quota) and `w` (window in seconds).',
+      schema: { type: 'string' },
+    },
   },
   legacy: {
     'X-RateLimit-Limit': { description: 'The permits per window of the limit nearest to refusing.', schema: integer },
@@ -81,5 +101,8 @@ export function rateLimitHeaderFields(services: ServiceResolver | undefined): Re
   } catch {
     // A configuration that cannot be made here (scoped, or failing) leaves the default.
   }
-  return Object.assign({}, ...(['standard', 'structured', 'legacy'] as const).filter((f) => formats.includes(f)).map((f) => FIELDS[f])) as Record<string, { description: string; schema: object }>;
+  return Object.assign(
+    {},
+    ...(['standard', 'structured', 'legacy'] as const).filter((f) => formats.includes(f)).map((f) => FIELDS[f]),
+  ) as Record<string, { description: string; schema: object }>;
 }

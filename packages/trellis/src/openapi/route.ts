@@ -21,7 +21,8 @@ export interface OpenApiRouteOptions extends OpenApiOptions {
  */
 export function openApiRoute(app: DocumentedApp, options: OpenApiRouteOptions): RouteDefinition {
   const { path = '/openapi.json', ...documentOptions } = options ?? ({} as OpenApiRouteOptions);
-  if (app === null || typeof app !== 'object' || !('routes' in app)) throw new TypeError('openApiRoute takes the app it describes, then options: openApiRoute(app, { info }).');
+  if (app === null || typeof app !== 'object' || !('routes' in app))
+    throw new TypeError('openApiRoute takes the app it describes, then options: openApiRoute(app, { info }).');
   let text: string | undefined;
   const describe = Describe({
     summary: 'This OpenAPI document',

@@ -18,7 +18,8 @@ function authenticators(services: ServiceResolver | undefined): Authenticator[] 
 /** What the document says of one authenticator: what it says of itself, else an HTTP scheme of its name. */
 function schemeOf(authenticator: Authenticator): Readonly<Record<string, unknown>> {
   const own = authenticator.securityScheme;
-  if (own !== null && typeof own === 'object' && typeof own.type === 'string') return JSON.parse(JSON.stringify(own)) as Record<string, unknown>;
+  if (own !== null && typeof own === 'object' && typeof own.type === 'string')
+    return JSON.parse(JSON.stringify(own)) as Record<string, unknown>;
   return { type: 'http', scheme: String(authenticator.scheme) };
 }
 

@@ -7,11 +7,14 @@ test('names are case-insensitive and kept in lower case; numbers become strings;
   const h = new ResponseHeaders({ 'Content-Type': 'text/plain', 'X-Count': 3 });
   h.set('x-other', 'a');
   h.set('CONTENT-TYPE', 'application/json');
-  assert.deepEqual([...h.entries()], [
-    ['content-type', 'application/json'],
-    ['x-count', '3'],
-    ['x-other', 'a'],
-  ]);
+  assert.deepEqual(
+    [...h.entries()],
+    [
+      ['content-type', 'application/json'],
+      ['x-count', '3'],
+      ['x-other', 'a'],
+    ],
+  );
   assert.equal(h.get('X-COUNT'), '3');
   assert.equal(h.has('x-other'), true);
   assert.equal(h.size, 3);

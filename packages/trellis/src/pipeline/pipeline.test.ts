@@ -4,21 +4,45 @@ import { Cache, createApp, FilterOrder, problem, route } from '../index.js';
 import type { Filter } from '../index.js';
 
 function recorder(name: string, order: number, log: string[], extra: Partial<Filter> = {}): Filter {
-  return { name, order, ...extra, async run(ctx, next) { log.push(name); await next(); } };
+  return {
+    name,
+    order,
+    ...extra,
+    async run(ctx, next) {
+      log.push(name);
+      await next();
+    },
+  };
 }
 
 describe('pipeline', () => {
   it('FilterOrder has the documented stage numbers', () => {
-    assert.deepEqual({ ...FilterOrder }, {
-      RateLimitTransport: 100, Authentication: 200, RateLimitPrincipal: 300, Authorization: 400, ResponseCache: 500, Serialization: 1000,
-    });
+    assert.deepEqual(
+      { ...FilterOrder },
+      {
+        RateLimitTransport: 100,
+        Authentication: 200,
+        RateLimitPrincipal: 300,
+        Authorization: 400,
+        ResponseCache: 500,
+        Serialization: 1000,
+      },
+    );
   });
 
   it('runs filters by order, whatever order they were added in', async () => {
     const log: string[] = [];
     const app = createApp();
-    app.filter(recorder('c', 450, log)).filter(recorder('a', 50, log)).filter(recorder('b', 250, log));
-    app.route(route('GET', '/', () => { log.push('handler'); return 'ok'; }));
+    app
+      .filter(recorder('c', 450, log))
+      .filter(recorder('a', 50, log))
+      .filter(recorder('b', 250, log));
+    app.route(
+      route('GET', '/', () => {
+        log.push('handler');
+        return 'ok';
+      }),
+    );
     assert.equal((await app.inject({ url: '/' })).statusCode, 200);
     assert.deepEqual(log, ['a', 'b', 'c', 'handler']);
   });
@@ -26,12 +50,34 @@ describe('pipeline', () => {
   it('a refusal is recorded and passed on: later filters do none of their work, the handler never runs, the body is never read', async () => {
     const log: string[] = [];
     const app = createApp();
-    app.filter({ name: 'refuser', order: 150, run(ctx, next) { ctx.refuse(429, problem(429, 'slow down'), { 'retry-after': '7' }); log.push('refused'); return next(); } });
+    app.filter({
+      name: 'refuser',
+      order: 150,
+      run(ctx, next) {
+        ctx.refuse(429, problem(429, 'slow down'), { 'retry-after': '7' });
+        log.push('refused');
+        return next();
+      },
+    });
     app.filter(recorder('after', 450, log));
     app.filter(recorder('observer', 460, log, { observesDecided: true }));
-    app.filter({ name: 'second-refuser', order: 470, observesDecided: true, run(ctx, next) { log.push(`overwrite:${ctx.refuse(403, problem(403))}`); return next(); } });
+    app.filter({
+      name: 'second-refuser',
+      order: 470,
+      observesDecided: true,
+      run(ctx, next) {
+        log.push(`overwrite:${ctx.refuse(403, problem(403))}`);
+        return next();
+      },
+    });
     let bodyRead = false;
-    app.route(route('POST', '/', (ctx) => { log.push('handler'); bodyRead = ctx.body !== undefined; return 'ok'; }));
+    app.route(
+      route('POST', '/', (ctx) => {
+        log.push('handler');
+        bodyRead = ctx.body !== undefined;
+        return 'ok';
+      }),
+    );
     const res = await app.inject({ method: 'POST', url: '/', body: { big: 'x'.repeat(1000) } });
     assert.equal(res.statusCode, 429);
     assert.equal(res.headers['retry-after'], '7');
@@ -43,9 +89,24 @@ describe('pipeline', () => {
 
   it('the serialization stage reads no body for a decided request', async () => {
     const app = createApp();
-    app.filter({ name: 'refuser', order: 10, run(ctx, next) { ctx.refuse(401, problem(401)); return next(); } });
+    app.filter({
+      name: 'refuser',
+      order: 10,
+      run(ctx, next) {
+        ctx.refuse(401, problem(401));
+        return next();
+      },
+    });
     let sourceReadAfter = true;
-    app.filter({ name: 'peek', order: 999, observesDecided: true, async run(ctx, next) { await next(); sourceReadAfter = ctx.bodySource.consumed; } });
+    app.filter({
+      name: 'peek',
+      order: 999,
+      observesDecided: true,
+      async run(ctx, next) {
+        await next();
+        sourceReadAfter = ctx.bodySource.consumed;
+      },
+    });
     app.route(route('POST', '/', () => 'never'));
     const res = await app.inject({ method: 'POST', url: '/', body: 'not even json', headers: { 'content-type': 'application/json' } });
     assert.equal(res.statusCode, 401);
@@ -54,7 +115,14 @@ describe('pipeline', () => {
 
   it('a refusal never comes out as an empty body', async () => {
     const app = createApp();
-    app.filter({ name: 'bare', order: 10, run(ctx, next) { ctx.refuse(418, { title: '', status: 0 }); return next(); } });
+    app.filter({
+      name: 'bare',
+      order: 10,
+      run(ctx, next) {
+        ctx.refuse(418, { title: '', status: 0 });
+        return next();
+      },
+    });
     app.route(route('GET', '/', () => 'x'));
     const res = await app.inject({ url: '/' });
     assert.equal(res.statusCode, 418);
@@ -66,9 +134,21 @@ describe('pipeline', () => {
     const app = createApp();
     const errors: unknown[] = [];
     app.services.addValue((await import('../app/index.js')).Logger, { warn() {}, error: (_m, d) => errors.push(d?.error) });
-    app.filter({ name: 'twice', order: 10, async run(_ctx, next) { await next(); await next(); } });
+    app.filter({
+      name: 'twice',
+      order: 10,
+      async run(_ctx, next) {
+        await next();
+        await next();
+      },
+    });
     let calls = 0;
-    app.route(route('GET', '/', () => { calls++; return 'x'; }));
+    app.route(
+      route('GET', '/', () => {
+        calls++;
+        return 'x';
+      }),
+    );
     const res = await app.inject({ url: '/' });
     assert.equal(res.statusCode, 500);
     assert.equal(calls, 1);
@@ -85,7 +165,14 @@ describe('pipeline', () => {
     let deny = false;
     let calls = 0;
     const app = createApp();
-    app.filter({ name: 'gate', order: 150, run(ctx, next) { if (deny) ctx.refuse(403, problem(403, 'no')); return next(); } });
+    app.filter({
+      name: 'gate',
+      order: 150,
+      run(ctx, next) {
+        if (deny) ctx.refuse(403, problem(403, 'no'));
+        return next();
+      },
+    });
     app.route(route('GET', '/data', [Cache({ seconds: 60 })], () => ({ n: ++calls })));
     deny = true;
     assert.equal((await app.inject({ url: '/data' })).statusCode, 403);
@@ -103,8 +190,22 @@ describe('pipeline', () => {
   it('filters are chosen and sorted once per route when the app is built', async () => {
     let asked = 0;
     const app = createApp();
-    app.filter({ name: 'only-admin', order: 20, appliesTo: (r) => { asked++; return r.path.startsWith('/admin'); }, run(ctx, next) { ctx.responseHeaders.set('x-admin', '1'); return next(); } });
-    app.route(route('GET', '/admin', () => 'a'), route('GET', '/public', () => 'p'));
+    app.filter({
+      name: 'only-admin',
+      order: 20,
+      appliesTo: (r) => {
+        asked++;
+        return r.path.startsWith('/admin');
+      },
+      run(ctx, next) {
+        ctx.responseHeaders.set('x-admin', '1');
+        return next();
+      },
+    });
+    app.route(
+      route('GET', '/admin', () => 'a'),
+      route('GET', '/public', () => 'p'),
+    );
     for (let i = 0; i < 3; i++) {
       assert.equal((await app.inject({ url: '/admin' })).headers['x-admin'], '1');
       assert.equal((await app.inject({ url: '/public' })).headers['x-admin'], undefined);

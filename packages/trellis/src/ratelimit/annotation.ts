@@ -5,11 +5,18 @@ import type { RateLimitPolicy, RateLimitSettings } from './types.js';
 import { planFor } from './policies.js';
 import { rateLimitFeature } from './feature.js';
 
-const describeCost = (cost: RateLimitSettings['cost']) => (typeof cost === 'function' ? `cost: ${cost.name || 'a function'}` : `cost: ${cost}`);
+const describeCost = (cost: RateLimitSettings['cost']) =>
+  typeof cost === 'function' ? `cost: ${cost.name || 'a function'}` : `cost: ${cost}`;
 const describe = (s: RateLimitSettings) =>
   `@RateLimit({ name: "${s.name}", permitLimit: ${s.permitLimit}, windowSeconds: ${s.windowSeconds}, scope: "${s.scope}", ${describeCost(s.cost)}${s.budget === undefined ? '' : `, budget: "${s.budget}"`}${s.blockSeconds === undefined ? '' : `, blockSeconds: ${s.blockSeconds}`}${s.countOnly === undefined ? '' : `, countOnly: "${s.countOnly}"`} })`;
 const same = (a: RateLimitSettings, b: RateLimitSettings) =>
-  a.permitLimit === b.permitLimit && a.windowSeconds === b.windowSeconds && a.scope === b.scope && a.cost === b.cost && a.budget === b.budget && a.blockSeconds === b.blockSeconds && a.countOnly === b.countOnly;
+  a.permitLimit === b.permitLimit &&
+  a.windowSeconds === b.windowSeconds &&
+  a.scope === b.scope &&
+  a.cost === b.cost &&
+  a.budget === b.budget &&
+  a.blockSeconds === b.blockSeconds &&
+  a.countOnly === b.countOnly;
 
 function oneLevel(values: RateLimitSettings[], handler: string, level: string): Map<string, RateLimitSettings> {
   const byName = new Map<string, RateLimitSettings>();
@@ -86,7 +93,16 @@ export const RateLimitKind: FeatureKind<RateLimitSettings> = {
  * // RateLimit({ name: 'rows', permitLimit: 100, cost: (ctx) => Math.max(1, Math.ceil(Number(ctx.request.query.get('rows') ?? 100) / 100)) })
  */
 export function RateLimit(options: Partial<RateLimitSettings> = {}): AnnotationDecorator<RateLimitSettings> {
-  const { permitLimit = 100, windowSeconds = 60, name = 'default', scope = RateLimitScope.Transport, cost = 1, budget, blockSeconds, countOnly } = options ?? {};
+  const {
+    permitLimit = 100,
+    windowSeconds = 60,
+    name = 'default',
+    scope = RateLimitScope.Transport,
+    cost = 1,
+    budget,
+    blockSeconds,
+    countOnly,
+  } = options ?? {};
   if (countOnly !== undefined && countOnly !== 'failures' && countOnly !== 'successes') {
     throw new TypeError(`@RateLimit: countOnly must be "failures" or "successes", got ${JSON.stringify(countOnly)}.`);
   }
@@ -109,7 +125,9 @@ export function RateLimit(options: Partial<RateLimitSettings> = {}): AnnotationD
     throw new TypeError(`@RateLimit: scope must be RateLimitScope.Transport or RateLimitScope.Principal, got ${JSON.stringify(scope)}.`);
   }
   if (typeof cost !== 'function' && (typeof cost !== 'number' || !Number.isSafeInteger(cost) || cost < 1)) {
-    throw new TypeError(`@RateLimit: cost must be a whole number of permits (at least 1) or a function (ctx, policy) => number, got ${String(cost)}.`);
+    throw new TypeError(
+      `@RateLimit: cost must be a whole number of permits (at least 1) or a function (ctx, policy) => number, got ${String(cost)}.`,
+    );
   }
   const settings: { -readonly [K in keyof RateLimitSettings]: RateLimitSettings[K] } = { permitLimit, windowSeconds, name, scope, cost };
   if (budget !== undefined) settings.budget = budget;
@@ -131,7 +149,8 @@ export function RateLimit(options: Partial<RateLimitSettings> = {}): AnnotationD
  */
 export function SkipRateLimit(...names: string[]): AnnotationDecorator<readonly string[]> {
   for (const n of names) {
-    if (typeof n !== 'string' || n === '') throw new TypeError(`@SkipRateLimit: names must be non-empty strings, got ${JSON.stringify(n)}.`);
+    if (typeof n !== 'string' || n === '')
+      throw new TypeError(`@SkipRateLimit: names must be non-empty strings, got ${JSON.stringify(n)}.`);
   }
   return annotation(SkipRateLimitKind, Object.freeze([...names]));
 }

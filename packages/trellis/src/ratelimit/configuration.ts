@@ -96,16 +96,30 @@ export class RateLimitConfiguration {
       clock?: RateLimitClock;
     } = {},
   ) {
-    const { partitionHeader, maxTrackedPartitions = 10_000, headers = ['standard'], refusal, skip, logIntervalSeconds = 60, clock = monotonicClock } = init;
-// eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers
+    const {
+      partitionHeader,
+      maxTrackedPartitions = 10_000,
+      headers = ['standard'],
+      refusal,
+      skip,
+      logIntervalSeconds = 60,
+      clock = monotonicClock,
+    } = init;
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers
     if (!Array.isArray(headers) || headers.some((f) => !FORMATS.includes(f))) {
-      throw new TypeError(`RateLimitConfiguration: headers must be a list of ${FORMATS.map((f) => `"${f}"`).join(', ')} (or [] for none), got ${JSON.stringify(headers)}.`);
+      throw new TypeError(
+        `RateLimitConfiguration: headers must be a list of ${FORMATS.map((f) => `"${f}"`).join(', ')} (or [] for none), got ${JSON.stringify(headers)}.`,
+      );
     }
     if (refusal !== undefined && typeof refusal !== 'function') {
-      throw new TypeError(`RateLimitConfiguration: refusal must be a function (event) => ({ status?, problem?, headers? }) | undefined, got ${typeof refusal}.`);
+      throw new TypeError(
+        `RateLimitConfiguration: refusal must be a function (event) => ({ status?, problem?, headers? }) | undefined, got ${typeof refusal}.`,
+      );
     }
     if (typeof logIntervalSeconds !== 'number' || !(logIntervalSeconds >= 0) || !Number.isFinite(logIntervalSeconds)) {
-      throw new TypeError(`RateLimitConfiguration: logIntervalSeconds must be a finite number of seconds >= 0, got ${String(logIntervalSeconds)}.`);
+      throw new TypeError(
+        `RateLimitConfiguration: logIntervalSeconds must be a finite number of seconds >= 0, got ${String(logIntervalSeconds)}.`,
+      );
     }
     if (typeof clock?.now !== 'function') {
       throw new TypeError('RateLimitConfiguration: clock must have a now() method returning milliseconds.');
@@ -121,10 +135,15 @@ export class RateLimitConfiguration {
     }
     this.partitionHeader = partitionHeader?.toLowerCase();
     this.maxTrackedPartitions = maxTrackedPartitions;
-// eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers
     this.headers = Object.freeze([...new Set(headers)]);
     const has = (f: RateLimitHeaderFormat) => this.headers.includes(f);
-    this.headerFormats = Object.freeze({ standard: has('standard'), structured: has('structured'), legacy: has('legacy'), any: this.headers.length > 0 });
+    this.headerFormats = Object.freeze({
+      standard: has('standard'),
+      structured: has('structured'),
+      legacy: has('legacy'),
+      any: this.headers.length > 0,
+    });
     this.refusal = refusal;
     this.skip = skip;
     this.logIntervalSeconds = logIntervalSeconds;

@@ -22,12 +22,21 @@ export interface RateLimitCounterState {
  * @example
  * const { used, remaining, reset } = await readRateLimitCounter(store, 'subject:alice', policy);
  */
-export async function readRateLimitCounter(store: RateLimitStore, partition: string, policy: RateLimitPolicy): Promise<RateLimitCounterState> {
+export async function readRateLimitCounter(
+  store: RateLimitStore,
+  partition: string,
+  policy: RateLimitPolicy,
+): Promise<RateLimitCounterState> {
   const decision = await store.acquire(partition, policy, { cost: policy.permitLimit + 1 });
   if (decision.failedOpen !== undefined) {
-    throw new RateLimitStoreUnavailableError('rate limit store unavailable: it could not read the counter', { cause: decision.failedOpen.error });
+    throw new RateLimitStoreUnavailableError('rate limit store unavailable: it could not read the counter', {
+      cause: decision.failedOpen.error,
+    });
   }
-  if (decision.allowed) throw new TypeError('readRateLimitCounter: the store admitted more permits than the limit; it does not keep the RateLimitStore contract.');
+  if (decision.allowed)
+    throw new TypeError(
+      'readRateLimitCounter: the store admitted more permits than the limit; it does not keep the RateLimitStore contract.',
+    );
   const remaining = Math.max(0, Math.min(decision.limit, decision.remaining));
   return { limit: decision.limit, used: decision.limit - remaining, remaining, reset: remaining === decision.limit ? 0 : decision.reset };
 }

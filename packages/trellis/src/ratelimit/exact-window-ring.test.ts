@@ -39,10 +39,17 @@ describe('exact windows: one timestamp per permit in a growing ring', () => {
     // Several partitions and two policies with the same numbers share admitted answers: each must still be its own.
     // Each policy keeps its window (a store may forget permits older than the window it last used).
     const call = fc.record({
-      gapMs: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 2_000 }).map((q) => q / 4), fc.integer({ min: 0, max: 90_000 })),
+      gapMs: fc.oneof(
+        fc.constant(0),
+        fc.integer({ min: 1, max: 2_000 }).map((q) => q / 4),
+        fc.integer({ min: 0, max: 90_000 }),
+      ),
       partition: fc.constantFrom('sub:a', 'sub:b', 'sub:c'),
       name: fc.constantFrom('default', 'other'),
-      permitLimit: fc.oneof({ arbitrary: fc.constant(20), weight: 4 }, { arbitrary: fc.constantFrom(1, 2, 3, 16, 17, 100, EXACT_PERMIT_LIMIT), weight: 1 }),
+      permitLimit: fc.oneof(
+        { arbitrary: fc.constant(20), weight: 4 },
+        { arbitrary: fc.constantFrom(1, 2, 3, 16, 17, 100, EXACT_PERMIT_LIMIT), weight: 1 },
+      ),
       cost: fc.oneof({ arbitrary: fc.constant(1), weight: 4 }, { arbitrary: fc.integer({ min: 1, max: 24 }), weight: 1 }),
       repeat: fc.integer({ min: 1, max: 40 }),
     });
@@ -76,10 +83,10 @@ describe('exact windows: one timestamp per permit in a growing ring', () => {
       const d = store.acquire('sub:a', perMinute);
       assert.deepEqual([d.allowed, d.remaining, d.reset], [true, 99 - i, 60], `admission ${i + 1}`);
     }
-    assert.equal((store.acquire('sub:a', perMinute)).allowed, false);
+    assert.equal(store.acquire('sub:a', perMinute).allowed, false);
     for (let i = 0; i < 100; i++) {
       clock.set(61_000 + i * 10 - 1);
-      assert.equal((store.acquire('sub:a', perMinute)).allowed, false, `permit ${i + 1} is not back early`);
+      assert.equal(store.acquire('sub:a', perMinute).allowed, false, `permit ${i + 1} is not back early`);
       clock.set(61_000 + i * 10);
       const back = store.acquire('sub:a', perMinute);
       assert.equal(back.allowed, true, `permit ${i + 1} is back on time`);
@@ -96,10 +103,10 @@ describe('exact windows: one timestamp per permit in a growing ring', () => {
     clock.set(1_000);
     store.acquire('sub:a', perTenSeconds);
     clock.set(10_000);
-    assert.equal((store.acquire('sub:a', perTenSeconds)).remaining, 38);
+    assert.equal(store.acquire('sub:a', perTenSeconds).remaining, 38);
     // Growing now copies a wrapped ring.
     clock.set(10_500);
-    assert.equal((store.acquire('sub:a', perTenSeconds, { cost: 5 })).remaining, 33);
+    assert.equal(store.acquire('sub:a', perTenSeconds, { cost: 5 }).remaining, 33);
     clock.set(10_900);
     const refused = store.acquire('sub:a', perTenSeconds, { cost: 40 });
     assert.deepEqual([refused.allowed, refused.retryAfter], [false, 10]);
@@ -107,20 +114,20 @@ describe('exact windows: one timestamp per permit in a growing ring', () => {
     // 7 in use: freeing 3 of them means the ones of 1,000, 10,000 and the first of 10,500.
     assert.deepEqual([needsThree.allowed, needsThree.reset, needsThree.retryAfter], [false, 1, 10]);
     clock.set(20_499);
-    assert.equal((store.acquire('sub:a', perTenSeconds, { cost: 36 })).allowed, false);
+    assert.equal(store.acquire('sub:a', perTenSeconds, { cost: 36 }).allowed, false);
     // 5 in use from slot 2 of 7: 11 more need a bigger ring, laid out from slot 0.
-    assert.equal((store.acquire('sub:a', perTenSeconds, { cost: 11 })).remaining, 24);
+    assert.equal(store.acquire('sub:a', perTenSeconds, { cost: 11 }).remaining, 24);
     clock.set(20_500);
     // The 11 left start at slot 5 of 16: 5 more run past the ring's end into slots 0 to 4...
-    assert.equal((store.acquire('sub:a', perTenSeconds, { cost: 5 })).remaining, 24);
+    assert.equal(store.acquire('sub:a', perTenSeconds, { cost: 5 }).remaining, 24);
     // ...and growing that wrapped ring must keep the 11 of 20,499 ms first.
-    assert.equal((store.acquire('sub:a', perTenSeconds, { cost: 24 })).remaining, 0);
+    assert.equal(store.acquire('sub:a', perTenSeconds, { cost: 24 }).remaining, 0);
     clock.set(30_498);
-    assert.deepEqual((store.acquire('sub:a', perTenSeconds)).retryAfter, 1);
+    assert.deepEqual(store.acquire('sub:a', perTenSeconds).retryAfter, 1);
     clock.set(30_499);
-    assert.equal((store.acquire('sub:a', perTenSeconds)).remaining, 10, 'the 11 of 20,499 ms are back, the 29 of 20,500 not yet');
+    assert.equal(store.acquire('sub:a', perTenSeconds).remaining, 10, 'the 11 of 20,499 ms are back, the 29 of 20,500 not yet');
     clock.set(30_500);
-    assert.equal((store.acquire('sub:a', perTenSeconds, { cost: 39 })).remaining, 0);
+    assert.equal(store.acquire('sub:a', perTenSeconds, { cost: 39 }).remaining, 0);
   });
 
   test('a limit raised past exact turns the timestamps into segments that still count, and lowered again stays sound', async () => {
@@ -129,7 +136,7 @@ describe('exact windows: one timestamp per permit in a growing ring', () => {
     store.acquire('sub:a', policy(10, 60), { cost: 4 });
     clock.set(30_000);
     store.acquire('sub:a', policy(10, 60), { cost: 6 });
-    assert.equal((store.acquire('sub:a', policy(10, 60))).allowed, false);
+    assert.equal(store.acquire('sub:a', policy(10, 60)).allowed, false);
     const raised = store.acquire('sub:a', policy(1_000, 60));
     assert.deepEqual([raised.allowed, raised.remaining, raised.reset], [true, 989, 30]);
     const lowered = store.acquire('sub:a', policy(10, 60));
@@ -139,9 +146,9 @@ describe('exact windows: one timestamp per permit in a growing ring', () => {
     // The 7 of 30,000 ms still count: 4 more must wait for them.
     const partly = store.acquire('sub:a', policy(10, 60), { cost: 4 });
     assert.deepEqual([partly.allowed, partly.retryAfter], [false, 30]);
-    assert.equal((store.acquire('sub:a', policy(10, 60), { cost: 3 })).remaining, 0);
+    assert.equal(store.acquire('sub:a', policy(10, 60), { cost: 3 }).remaining, 0);
     clock.set(90_000);
-    assert.equal((store.acquire('sub:a', policy(10, 60), { cost: 7 })).remaining, 0, 'the 3 of 60,000 ms still count');
+    assert.equal(store.acquire('sub:a', policy(10, 60), { cost: 7 }).remaining, 0, 'the 3 of 60,000 ms still count');
   });
 
   test('two partitions handed the same admission still count apart', async () => {
@@ -151,11 +158,11 @@ describe('exact windows: one timestamp per permit in a growing ring', () => {
     const a = store.acquire('sub:a', perMinute);
     const b = store.acquire('sub:b', perMinute);
     assert.deepEqual(b, a);
-    assert.equal((store.acquire('sub:a', perMinute)).remaining, 0);
-    assert.equal((store.acquire('sub:a', perMinute)).allowed, false);
-    assert.equal((store.acquire('sub:b', perMinute)).remaining, 0);
+    assert.equal(store.acquire('sub:a', perMinute).remaining, 0);
+    assert.equal(store.acquire('sub:a', perMinute).allowed, false);
+    assert.equal(store.acquire('sub:b', perMinute).remaining, 0);
     clock.set(59_500);
-    assert.equal((store.acquire('sub:c', perMinute)).reset, 60);
-    assert.equal((store.acquire('sub:b', perMinute)).retryAfter, 1);
+    assert.equal(store.acquire('sub:c', perMinute).reset, 60);
+    assert.equal(store.acquire('sub:b', perMinute).retryAfter, 1);
   });
 });

@@ -36,11 +36,13 @@ export class FallbackRateLimitStore implements RateLimitStore {
   readonly #onFallback: ((error: unknown, policy: RateLimitPolicy) => void) | undefined;
 
   constructor(options: FallbackRateLimitStoreOptions) {
-    if (typeof options?.primary?.acquire !== 'function') throw new TypeError('FallbackRateLimitStore: primary must be a RateLimitStore (it has acquire()).');
+    if (typeof options?.primary?.acquire !== 'function')
+      throw new TypeError('FallbackRateLimitStore: primary must be a RateLimitStore (it has acquire()).');
     if (options.fallback !== undefined && typeof options.fallback.acquire !== 'function') {
       throw new TypeError('FallbackRateLimitStore: fallback must be a RateLimitStore (it has acquire()).');
     }
-    if (options.onFallback !== undefined && typeof options.onFallback !== 'function') throw new TypeError('FallbackRateLimitStore: onFallback must be a function.');
+    if (options.onFallback !== undefined && typeof options.onFallback !== 'function')
+      throw new TypeError('FallbackRateLimitStore: onFallback must be a function.');
     this.#primary = options.primary;
     this.#fallback = options.fallback ?? new InProcessRateLimitStore();
     this.#onFallback = options.onFallback;
@@ -54,7 +56,8 @@ export class FallbackRateLimitStore implements RateLimitStore {
       if (!primaryFailed(error)) throw error;
       return this.#local(partition, policy, options, error);
     }
-    if (!isThenable(answer)) return answer.failedOpen === undefined ? answer : this.#local(partition, policy, options, answer.failedOpen.error);
+    if (!isThenable(answer))
+      return answer.failedOpen === undefined ? answer : this.#local(partition, policy, options, answer.failedOpen.error);
     return Promise.resolve(answer).then(
       (decision) => (decision.failedOpen === undefined ? decision : this.#local(partition, policy, options, decision.failedOpen.error)),
       (error: unknown) => {
@@ -70,7 +73,12 @@ export class FallbackRateLimitStore implements RateLimitStore {
     await this.#primary.reset?.(partition, policy);
   }
 
-  #local(partition: string, policy: RateLimitPolicy, options: AcquireOptions | undefined, error: unknown): RateLimitDecision | Promise<RateLimitDecision> {
+  #local(
+    partition: string,
+    policy: RateLimitPolicy,
+    options: AcquireOptions | undefined,
+    error: unknown,
+  ): RateLimitDecision | Promise<RateLimitDecision> {
     try {
       this.#onFallback?.(error, policy);
     } catch {

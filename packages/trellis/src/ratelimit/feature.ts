@@ -24,7 +24,10 @@ export function rateLimitFeature(kinds: () => RateLimitKinds): Feature {
 
 function configure(services: ServiceCollection): void {
   services.addDefault(RateLimitConfiguration, () => new RateLimitConfiguration());
-  services.addDefault(RateLimitStore, (s) => new InProcessRateLimitStore({ maxTrackedPartitions: s.get(RateLimitConfiguration).maxTrackedPartitions }));
+  services.addDefault(
+    RateLimitStore,
+    (s) => new InProcessRateLimitStore({ maxTrackedPartitions: s.get(RateLimitConfiguration).maxTrackedPartitions }),
+  );
   services.addDefault(RateLimitPartitioner, (s) => new DefaultRateLimitPartitioner(s.get(RateLimitConfiguration)));
   services.addDefault(RateLimitLogToken, (s) => {
     const { logIntervalSeconds, clock } = s.get(RateLimitConfiguration);

@@ -70,11 +70,14 @@ function logOf(ctx: ExecutionContext): RateLimitLog | undefined {
  * code, so a copy of the class from another package version counts), or 503 and 1 s for any other error.
  */
 function refuseUnavailable(ctx: ExecutionContext, error: unknown): void {
-  const typed = (error as { code?: unknown } | null)?.code === STORE_UNAVAILABLE_CODE ? (error as RateLimitStoreUnavailableError) : undefined;
+  const typed =
+    (error as { code?: unknown } | null)?.code === STORE_UNAVAILABLE_CODE ? (error as RateLimitStoreUnavailableError) : undefined;
   const status = typed && Number.isInteger(typed.status) && typed.status >= 500 && typed.status <= 599 ? typed.status : 503;
   const retryAfter = typed && Number.isFinite(typed.retryAfter) && typed.retryAfter >= 1 ? Math.ceil(typed.retryAfter) : 1;
   const detail = 'The rate limiter could not reach its store; try again shortly.';
-  ctx.refuse(status, failure('TRELLIS_RATE_LIMIT_UNAVAILABLE', detail, { reason: (error as Error)?.name ?? 'Error', retryAfter }, status), { 'retry-after': String(retryAfter) });
+  ctx.refuse(status, failure('TRELLIS_RATE_LIMIT_UNAVAILABLE', detail, { reason: (error as Error)?.name ?? 'Error', retryAfter }, status), {
+    'retry-after': String(retryAfter),
+  });
 }
 
 /** The store threw, rejected or answered nonsense: 503, reported to the observer and the log. */
@@ -151,17 +154,28 @@ function refusalProblem(policy: RateLimitPolicy, cost: number, retryAfter: numbe
       : cost === 1
         ? `${limit} was reached; retry after ${plural(retryAfter, 'second')}.`
         : `${limit} has fewer than the ${cost} this request needs left; retry after ${plural(retryAfter, 'second')}.`;
-  return failure('TRELLIS_RATE_LIMITED', detail, cost === 1 ? { limit: policy.name, retryAfter } : { limit: policy.name, retryAfter, cost });
+  return failure(
+    'TRELLIS_RATE_LIMITED',
+    detail,
+    cost === 1 ? { limit: policy.name, retryAfter } : { limit: policy.name, retryAfter, cost },
+  );
 }
 
 /** The configuration's refusal hook's answer, checked; undefined (and a log line) when it broke. */
-function customRefusal(ctx: ExecutionContext, configuration: RateLimitConfiguration, event: RateLimitRefusalEvent): RateLimitRefusal | undefined {
+function customRefusal(
+  ctx: ExecutionContext,
+  configuration: RateLimitConfiguration,
+  event: RateLimitRefusalEvent,
+): RateLimitRefusal | undefined {
   // Typed, but a JavaScript hook may answer anything: every field is checked below.
   let answer: RateLimitRefusal | null | undefined;
   try {
     answer = configuration.refusal!(event);
   } catch (error) {
-    logOf(ctx)?.failed(`The rate-limit refusal hook failed for "${event.policy.name}" on ${event.policy.handler}; the default 429 was sent`, error);
+    logOf(ctx)?.failed(
+      `The rate-limit refusal hook failed for "${event.policy.name}" on ${event.policy.handler}; the default 429 was sent`,
+      error,
+    );
     return undefined;
   }
   if (answer === undefined) return undefined;
@@ -171,7 +185,8 @@ function customRefusal(ctx: ExecutionContext, configuration: RateLimitConfigurat
     typeof a === 'object' &&
     (a.status === undefined || (Number.isInteger(a.status) && a.status >= 400 && a.status <= 599)) &&
     (a.problem === undefined || (typeof a.problem === 'object' && a.problem !== null)) &&
-    (a.headers === undefined || (typeof a.headers === 'object' && a.headers !== null && Object.values(a.headers).every((v) => typeof v === 'string')));
+    (a.headers === undefined ||
+      (typeof a.headers === 'object' && a.headers !== null && Object.values(a.headers).every((v) => typeof v === 'string')));
   if (usable) return a;
   logOf(ctx)?.failed(
     `The rate-limit refusal hook answered ${shortly(answer)} for "${event.policy.name}" on ${event.policy.handler}: not { status? (400-599), problem?, headers? }; the default 429 was sent`,
@@ -181,11 +196,21 @@ function customRefusal(ctx: ExecutionContext, configuration: RateLimitConfigurat
 }
 
 /** Records a refusal with its 429 (or what the refusal hook says) and headers. */
-function refuse(ctx: ExecutionContext, configuration: RateLimitConfiguration, acquired: Acquired, decision: RateLimitDecision, outcomes: readonly Outcome[], blocked = false): void {
+function refuse(
+  ctx: ExecutionContext,
+  configuration: RateLimitConfiguration,
+  acquired: Acquired,
+  decision: RateLimitDecision,
+  outcomes: readonly Outcome[],
+  blocked = false,
+): void {
   const { policy, cost } = acquired;
   const retryAfter = retryAfterSeconds(decision);
   const standard = refusalProblem(policy, cost, retryAfter, blocked);
-  const custom = configuration.refusal === undefined ? undefined : customRefusal(ctx, configuration, { ctx, policy, decision, cost, retryAfter, problem: standard });
+  const custom =
+    configuration.refusal === undefined
+      ? undefined
+      : customRefusal(ctx, configuration, { ctx, policy, decision, cost, retryAfter, problem: standard });
   if (custom === undefined) {
     ctx.refuse(429, standard, { 'retry-after': String(retryAfter) });
     writeHeaders(ctx.refusal!.headers, outcomes, configuration.headerFormats);
@@ -273,7 +298,9 @@ async function acquireEach(pass: Pass, store: RateLimitStore, plan: ScopePlan, o
         return limitBroken(ctx, policy, 'cost function', error);
       }
       if (typeof cost !== 'number' || !Number.isSafeInteger(cost) || cost < 1) {
-        const error = new TypeError(`The cost function of the rate limit "${policy.name}" must return a whole number of permits >= 1; it returned ${shortly(cost)}.`);
+        const error = new TypeError(
+          `The cost function of the rate limit "${policy.name}" must return a whole number of permits >= 1; it returned ${shortly(cost)}.`,
+        );
         return limitBroken(ctx, policy, 'cost function', error, true);
       }
     }
@@ -288,7 +315,13 @@ async function acquireEach(pass: Pass, store: RateLimitStore, plan: ScopePlan, o
         return storeFailed(pass, acquired, error);
       }
       if (!badDecision(blocked) && !blocked.allowed && blocked.remaining === 0) {
-        const decision: RateLimitDecision = { allowed: false, limit: policy.permitLimit, remaining: 0, reset: blocked.reset, retryAfter: blocked.reset };
+        const decision: RateLimitDecision = {
+          allowed: false,
+          limit: policy.permitLimit,
+          remaining: 0,
+          reset: blocked.reset,
+          retryAfter: blocked.reset,
+        };
         report(pass, acquired, decision);
         outcomes.push({ policy, decision });
         return refuse(ctx, pass.configuration, acquired, decision, outcomes, true);
@@ -299,7 +332,11 @@ async function acquireEach(pass: Pass, store: RateLimitStore, plan: ScopePlan, o
     try {
       // A counter that counts by outcome is only looked at now (more than its limit is asked for: refused, never
       // counted, and the refusal tells the permits left); the request is counted after the handler.
-      decision = await store.acquire(partition, policy, new AcquireRequest(ctx, countOnly === undefined ? acquired.cost : policy.permitLimit + 1));
+      decision = await store.acquire(
+        partition,
+        policy,
+        new AcquireRequest(ctx, countOnly === undefined ? acquired.cost : policy.permitLimit + 1),
+      );
     } catch (error) {
       return storeFailed(pass, acquired, error);
     }
@@ -378,12 +415,26 @@ function blockPolicy(policy: RateLimitPolicy, seconds: number): RateLimitPolicy 
   return block;
 }
 
-function acquireAll(ctx: ExecutionContext, plan: ScopePlan, store: RateLimitStore, partition: unknown, configuration: RateLimitConfiguration): void | Promise<void> {
+function acquireAll(
+  ctx: ExecutionContext,
+  plan: ScopePlan,
+  store: RateLimitStore,
+  partition: unknown,
+  configuration: RateLimitConfiguration,
+): void | Promise<void> {
   if (typeof partition !== 'string') throw new TypeError('A RateLimitPartitioner must return a string partition key.');
   const observer = ctx.services.tryGet(RateLimitObserver);
   const pass: Pass = { ctx, configuration, observer, partition };
   const { policies, shared } = plan;
-  if (policies.length === 1 && !shared && plan.unitCost && !plan.blocking && !plan.deferred && observer === undefined && ctx.services.tryGet(RateLimitPolicyResolver) === undefined) {
+  if (
+    policies.length === 1 &&
+    !shared &&
+    plan.unitCost &&
+    !plan.blocking &&
+    !plan.deferred &&
+    observer === undefined &&
+    ctx.services.tryGet(RateLimitPolicyResolver) === undefined
+  ) {
     return acquireOne(pass, store, policies[0]!);
   }
   // Headers report across both scopes: the outcomes are shared only when the handler has limits at both.

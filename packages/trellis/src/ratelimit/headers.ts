@@ -48,7 +48,9 @@ export interface HeaderFormats {
  */
 export function writeHeaders(headers: ResponseHeaders, outcomes: readonly Outcome[], formats: HeaderFormats): void {
   if (!formats.any) return;
-  const counted = outcomes.some((o) => o.decision.failedOpen !== undefined) ? outcomes.filter((o) => o.decision.failedOpen === undefined) : outcomes;
+  const counted = outcomes.some((o) => o.decision.failedOpen !== undefined)
+    ? outcomes.filter((o) => o.decision.failedOpen === undefined)
+    : outcomes;
   const top = reported(counted);
   if (!top) return;
   writeCounts(headers, top.decision, formats);
@@ -104,7 +106,10 @@ function writeCounts(headers: ResponseHeaders, decision: RateLimitDecision, form
 
 function writeStructured(headers: ResponseHeaders, top: Outcome, outcomes: readonly Outcome[]): void {
   const { decision } = top;
-  headers.set('ratelimit-policy', outcomes.map((o) => `${sfString(o.policy.name)};q=${o.policy.permitLimit};w=${Math.ceil(o.policy.windowSeconds)}`).join(', '));
+  headers.set(
+    'ratelimit-policy',
+    outcomes.map((o) => `${sfString(o.policy.name)};q=${o.policy.permitLimit};w=${Math.ceil(o.policy.windowSeconds)}`).join(', '),
+  );
   headers.set('ratelimit', `${sfString(top.policy.name)};r=${whole(decision.remaining)};t=${whole(decision.reset)}`);
 }
 

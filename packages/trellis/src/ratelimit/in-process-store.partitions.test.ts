@@ -11,7 +11,7 @@ function policy(name: string, permitLimit: number, windowSeconds: number): RateL
 const oncePer10s = policy('default', 1, 10);
 
 async function fill(store: InProcessRateLimitStore, names: readonly string[], p: RateLimitPolicy = oncePer10s): Promise<void> {
-  for (const name of names) assert.equal((store.acquire(name, p)).allowed, true);
+  for (const name of names) assert.equal(store.acquire(name, p).allowed, true);
 }
 
 describe('InProcessRateLimitStore partition cap', () => {
@@ -24,9 +24,27 @@ describe('InProcessRateLimitStore partition cap', () => {
       return rest;
     };
     for (let i = 0; i < 5; i++) {
-      assert.deepEqual(withoutCause(store.acquire('sub:new', oncePer10s)), { allowed: true, limit: 1, remaining: 0, reset: 10, retryAfter: 0 });
-      assert.deepEqual(withoutCause(store.acquire('sub:new', hourly)), { allowed: true, limit: 50, remaining: 49, reset: 3601, retryAfter: 0 });
-      assert.deepEqual(withoutCause(store.acquire('sub:new', hourly, { cost: 5 })), { allowed: true, limit: 50, remaining: 45, reset: 3601, retryAfter: 0 });
+      assert.deepEqual(withoutCause(store.acquire('sub:new', oncePer10s)), {
+        allowed: true,
+        limit: 1,
+        remaining: 0,
+        reset: 10,
+        retryAfter: 0,
+      });
+      assert.deepEqual(withoutCause(store.acquire('sub:new', hourly)), {
+        allowed: true,
+        limit: 50,
+        remaining: 49,
+        reset: 3601,
+        retryAfter: 0,
+      });
+      assert.deepEqual(withoutCause(store.acquire('sub:new', hourly, { cost: 5 })), {
+        allowed: true,
+        limit: 50,
+        remaining: 45,
+        reset: 3601,
+        retryAfter: 0,
+      });
     }
     assert.equal(store.acquire('sub:new', oncePer10s, { cost: 2 }).allowed, false, 'a cost above the limit never fits, even failing open');
     assert.equal(store.acquire('sub:a', oncePer10s).failedOpen, undefined, 'a tracked partition is counted');
@@ -36,12 +54,12 @@ describe('InProcessRateLimitStore partition cap', () => {
   test('at the cap, tracked partitions stay limited, on every policy', async () => {
     const store = new InProcessRateLimitStore({ clock: new ManualClock(), maxTrackedPartitions: 2 });
     await fill(store, ['sub:a', 'sub:b']);
-    assert.equal((store.acquire('sub:overflow', oncePer10s)).allowed, true);
-    assert.equal((store.acquire('sub:a', oncePer10s)).allowed, false);
+    assert.equal(store.acquire('sub:overflow', oncePer10s).allowed, true);
+    assert.equal(store.acquire('sub:a', oncePer10s).allowed, false);
     // A policy the tracked partition had not used yet is counted too.
     const other = policy('export', 1, 60);
-    assert.equal((store.acquire('sub:b', other)).allowed, true);
-    assert.equal((store.acquire('sub:b', other)).allowed, false);
+    assert.equal(store.acquire('sub:b', other).allowed, true);
+    assert.equal(store.acquire('sub:b', other).allowed, false);
   });
 
   test('once their windows expire, partitions stop counting and new callers are limited again', async () => {
@@ -49,16 +67,16 @@ describe('InProcessRateLimitStore partition cap', () => {
     const store = new InProcessRateLimitStore({ clock, maxTrackedPartitions: 3 });
     await fill(store, ['sub:a', 'sub:b', 'sub:c']);
     clock.advance(9_999);
-    assert.equal((store.acquire('sub:d', oncePer10s)).allowed, true);
-    assert.equal((store.acquire('sub:d', oncePer10s)).allowed, true, 'still at the cap 1 ms before expiry');
+    assert.equal(store.acquire('sub:d', oncePer10s).allowed, true);
+    assert.equal(store.acquire('sub:d', oncePer10s).allowed, true, 'still at the cap 1 ms before expiry');
     clock.advance(1);
     for (const name of ['sub:d', 'sub:e', 'sub:f']) {
-      assert.equal((store.acquire(name, oncePer10s)).allowed, true);
-      assert.equal((store.acquire(name, oncePer10s)).allowed, false, `${name} is tracked and limited`);
+      assert.equal(store.acquire(name, oncePer10s).allowed, true);
+      assert.equal(store.acquire(name, oncePer10s).allowed, false, `${name} is tracked and limited`);
     }
     assert.equal(store.trackedPartitions, 3);
-    assert.equal((store.acquire('sub:g', oncePer10s)).allowed, true);
-    assert.equal((store.acquire('sub:g', oncePer10s)).allowed, true, 'the cap is full of live partitions again');
+    assert.equal(store.acquire('sub:g', oncePer10s).allowed, true);
+    assert.equal(store.acquire('sub:g', oncePer10s).allowed, true, 'the cap is full of live partitions again');
   });
 
   test('a partition stays tracked while any of its counters still holds a permit', async () => {
@@ -69,11 +87,11 @@ describe('InProcessRateLimitStore partition cap', () => {
     store.acquire('sub:a', burst);
     store.acquire('sub:a', hourly);
     clock.advance(5_000);
-    assert.equal((store.acquire('sub:b', burst)).allowed, true);
-    assert.equal((store.acquire('sub:b', burst)).allowed, true, 'sub:a still counts: its hourly permit is in use');
+    assert.equal(store.acquire('sub:b', burst).allowed, true);
+    assert.equal(store.acquire('sub:b', burst).allowed, true, 'sub:a still counts: its hourly permit is in use');
     clock.advance(3_600_000);
-    assert.equal((store.acquire('sub:b', burst)).allowed, true);
-    assert.equal((store.acquire('sub:b', burst)).allowed, false, 'sub:b took the freed slot');
+    assert.equal(store.acquire('sub:b', burst).allowed, true);
+    assert.equal(store.acquire('sub:b', burst).allowed, false, 'sub:b took the freed slot');
   });
 
   test('refused requests do not keep a partition alive', async () => {
@@ -82,11 +100,11 @@ describe('InProcessRateLimitStore partition cap', () => {
     store.acquire('sub:a', oncePer10s);
     for (let i = 0; i < 9; i++) {
       clock.advance(1_000);
-      assert.equal((store.acquire('sub:a', oncePer10s)).allowed, false);
+      assert.equal(store.acquire('sub:a', oncePer10s).allowed, false);
     }
     clock.advance(1_000);
     store.acquire('sub:b', oncePer10s);
-    assert.equal((store.acquire('sub:b', oncePer10s)).allowed, false, 'sub:b is tracked');
+    assert.equal(store.acquire('sub:b', oncePer10s).allowed, false, 'sub:b is tracked');
   });
 
   test('a partition used again before expiry stays tracked for its new window', async () => {
@@ -97,9 +115,9 @@ describe('InProcessRateLimitStore partition cap', () => {
     clock.advance(8_000);
     store.acquire('sub:a', twicePer10s);
     clock.advance(2_000); // the first permit frees, the second is still in use until 18 s
-    assert.equal((store.acquire('sub:b', twicePer10s)).remaining, 1);
-    assert.equal((store.acquire('sub:b', twicePer10s)).remaining, 1, 'untracked: every answer is a fresh one');
-    assert.equal((store.acquire('sub:a', twicePer10s)).remaining, 0, 'sub:a is still counted');
+    assert.equal(store.acquire('sub:b', twicePer10s).remaining, 1);
+    assert.equal(store.acquire('sub:b', twicePer10s).remaining, 1, 'untracked: every answer is a fresh one');
+    assert.equal(store.acquire('sub:a', twicePer10s).remaining, 0, 'sub:a is still counted');
   });
 
   test('when the window of a policy grows, its partition stays tracked until the permits free under the new window', async () => {
@@ -108,13 +126,13 @@ describe('InProcessRateLimitStore partition cap', () => {
     store.acquire('sub:a', oncePer10s);
     clock.advance(5_000);
     const oncePer60s = policy('default', 1, 60);
-    assert.equal((store.acquire('sub:a', oncePer60s)).allowed, false, 'the permit taken under 10 s counts for 60 s');
+    assert.equal(store.acquire('sub:a', oncePer60s).allowed, false, 'the permit taken under 10 s counts for 60 s');
     clock.advance(54_999); // 59.999 s after the admission
-    assert.equal((store.acquire('sub:b', oncePer60s)).allowed, true);
-    assert.equal((store.acquire('sub:b', oncePer60s)).allowed, true, 'sub:a still holds the only slot');
+    assert.equal(store.acquire('sub:b', oncePer60s).allowed, true);
+    assert.equal(store.acquire('sub:b', oncePer60s).allowed, true, 'sub:a still holds the only slot');
     clock.advance(1);
-    assert.equal((store.acquire('sub:b', oncePer60s)).allowed, true);
-    assert.equal((store.acquire('sub:b', oncePer60s)).allowed, false, 'sub:a was reclaimed; sub:b is tracked');
+    assert.equal(store.acquire('sub:b', oncePer60s).allowed, true);
+    assert.equal(store.acquire('sub:b', oncePer60s).allowed, false, 'sub:a was reclaimed; sub:b is tracked');
   });
 
   test('the default cap is 10,000 partitions, and thousands of expired partitions are reclaimed', async () => {
@@ -123,14 +141,14 @@ describe('InProcessRateLimitStore partition cap', () => {
     assert.equal(store.maxTrackedPartitions, 10_000);
     const first = Array.from({ length: 10_000 }, (_, i) => `sub:first-${i}`);
     await fill(store, first);
-    assert.equal((store.acquire('sub:late', oncePer10s)).allowed, true);
-    assert.equal((store.acquire('sub:late', oncePer10s)).allowed, true);
+    assert.equal(store.acquire('sub:late', oncePer10s).allowed, true);
+    assert.equal(store.acquire('sub:late', oncePer10s).allowed, true);
     clock.advance(10_000);
     const second = Array.from({ length: 10_000 }, (_, i) => `sub:second-${i}`);
     await fill(store, second);
     assert.equal(store.trackedPartitions, 10_000);
     for (const name of ['sub:second-0', 'sub:second-9999']) {
-      assert.equal((store.acquire(name, oncePer10s)).allowed, false);
+      assert.equal(store.acquire(name, oncePer10s).allowed, false);
     }
   });
 

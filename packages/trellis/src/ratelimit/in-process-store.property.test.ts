@@ -134,7 +134,10 @@ test('segmented regime (large limits): never over-admits, and a permit comes bac
           admitted.push(t);
           // The store counts at least the exact window and at most one segment more of history.
           assert.ok(d.remaining <= L - inWindow - 1, `remaining ${d.remaining} with ${inWindow} in the window`);
-          assert.ok(d.remaining >= L - inWindowPlusSegment - 1, `remaining ${d.remaining}, ${inWindowPlusSegment} within a window and a segment`);
+          assert.ok(
+            d.remaining >= L - inWindowPlusSegment - 1,
+            `remaining ${d.remaining}, ${inWindowPlusSegment} within a window and a segment`,
+          );
         } else {
           assert.ok(inWindowPlusSegment >= L, `refused with only ${inWindowPlusSegment} admissions within a window and a segment`);
           // The L-th most recent admission frees the first permit of an exact window.
@@ -182,7 +185,14 @@ test('plan changes across the exact and segmented layouts never admit more than 
             for (let k = j; kept && k < i; k++) kept = times[j]! + windows[k]! > times[k + 1]!;
             if (kept) held += cost;
           }
-          const policy = { key: 'GET /p#plan', handler: 'GET /p', name: 'plan', permitLimit: c.permitLimit, windowSeconds: c.windowSeconds, scope: RateLimitScope.Transport };
+          const policy = {
+            key: 'GET /p#plan',
+            handler: 'GET /p',
+            name: 'plan',
+            permitLimit: c.permitLimit,
+            windowSeconds: c.windowSeconds,
+            scope: RateLimitScope.Transport,
+          };
           const d = store.acquire('sub:alice', policy, { cost: c.cost });
           assert.equal(d.limit, c.permitLimit);
           if (d.allowed) {

@@ -19,7 +19,14 @@ rateLimitStoreContract('an async acquire() over InProcessRateLimitStore', (clock
 
 test('a decision handed to several callers cannot be changed by one of them', () => {
   const store = new InProcessRateLimitStore({ clock: { now: () => 1_000 } });
-  const policy: RateLimitPolicy = { key: 'GET /a:default', handler: 'GET /a', name: 'default', permitLimit: 5, windowSeconds: 60, scope: 'transport' };
+  const policy: RateLimitPolicy = {
+    key: 'GET /a:default',
+    handler: 'GET /a',
+    name: 'default',
+    permitLimit: 5,
+    windowSeconds: 60,
+    scope: 'transport',
+  };
   const mine = store.acquire('alice', policy);
   const theirs = store.acquire('bob', policy);
   assert.throws(() => {

@@ -80,9 +80,7 @@ export class InProcessRateLimitStore implements RateLimitStore {
   constructor(options: InProcessRateLimitStoreOptions = {}) {
     const max = options.maxTrackedPartitions ?? DEFAULT_MAX_TRACKED_PARTITIONS;
     if (typeof max !== 'number' || !Number.isSafeInteger(max) || max < 1) {
-      throw new TypeError(
-        `InProcessRateLimitStore: maxTrackedPartitions must be a positive integer; got ${String(max)}`,
-      );
+      throw new TypeError(`InProcessRateLimitStore: maxTrackedPartitions must be a positive integer; got ${String(max)}`);
     }
     const clock = options.clock ?? monotonicClock;
     if (typeof clock?.now !== 'function') {

@@ -9,7 +9,14 @@ export type { RateLimitRefusal, RateLimitRefusalEvent, RateLimitRefusalHook, Rat
 export type { RateLimitHeaderFormat } from './headers.js';
 export { DefaultRateLimitPartitioner, RateLimitPartitioner } from './partitioner.js';
 export { RateLimitScope, RateLimitStore } from './types.js';
-export type { AcquireOptions, RateLimitClock, RateLimitCostFunction, RateLimitDecision, RateLimitPolicy, RateLimitSettings } from './types.js';
+export type {
+  AcquireOptions,
+  RateLimitClock,
+  RateLimitCostFunction,
+  RateLimitDecision,
+  RateLimitPolicy,
+  RateLimitSettings,
+} from './types.js';
 export { RateLimitPolicyResolver } from './policy-resolver.js';
 export type { RateLimitPolicyNumbers } from './policy-resolver.js';
 export { RateLimitObserver, combineRateLimitObservers } from './observer.js';

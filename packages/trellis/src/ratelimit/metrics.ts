@@ -15,7 +15,10 @@ interface Histogram {
  */
 export interface RateLimitMeter {
   createCounter(name: string, options?: { description?: string; unit?: string }): Counter;
-  createHistogram(name: string, options?: { description?: string; unit?: string; advice?: { explicitBucketBoundaries?: number[] } }): Histogram;
+  createHistogram(
+    name: string,
+    options?: { description?: string; unit?: string; advice?: { explicitBucketBoundaries?: number[] } },
+  ): Histogram;
 }
 
 /** Options of {@link rateLimitMetrics}. */
@@ -48,11 +51,15 @@ export function rateLimitMetrics(options: RateLimitMetricsOptions): RateLimitObs
   if (typeof meter?.createCounter !== 'function' || typeof meter.createHistogram !== 'function') {
     throw new TypeError('rateLimitMetrics: options.meter must be an OpenTelemetry Meter (from metrics.getMeter(name)).');
   }
-  const requests = (name: string, description: string): Counter => meter.createCounter(`trellis.ratelimit.${name}`, { description, unit: '{request}' });
+  const requests = (name: string, description: string): Counter =>
+    meter.createCounter(`trellis.ratelimit.${name}`, { description, unit: '{request}' });
   const allowed = requests('allowed', 'Requests a rate limit admitted and counted');
   const refused = requests('refused', 'Requests a rate limit refused with 429');
   const failedOpen = requests('failed_open', 'Requests admitted without being counted because the store failed open');
-  const storeErrors = meter.createCounter('trellis.ratelimit.store_errors', { description: 'Rate-limit store calls that failed (answered 503)', unit: '{call}' });
+  const storeErrors = meter.createCounter('trellis.ratelimit.store_errors', {
+    description: 'Rate-limit store calls that failed (answered 503)',
+    unit: '{call}',
+  });
   const duration: Histogram = meter.createHistogram('trellis.ratelimit.store.duration', {
     description: 'Time the rate-limit store took to answer',
     unit: 's',

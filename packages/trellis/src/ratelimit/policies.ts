@@ -52,26 +52,26 @@ function settingsAt(route: RouteInfo, kinds: RateLimitKinds, scope: RateLimitSco
   const skipped = skippedNames(route, kinds.skip);
   if (skipped === true) return [];
   return route.annotations
-      .filter((a) => a.kind === kinds.limit)
-      .map((a) => a.value as RateLimitSettings)
-      .filter((s) => !skipped?.has(s.name))
-      .filter((s) => s.scope === scope)
-      .sort((a, b) => a.windowSeconds - b.windowSeconds || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    .filter((a) => a.kind === kinds.limit)
+    .map((a) => a.value as RateLimitSettings)
+    .filter((s) => !skipped?.has(s.name))
+    .filter((s) => s.scope === scope)
+    .sort((a, b) => a.windowSeconds - b.windowSeconds || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 function scopePlan(route: RouteInfo, settings: readonly RateLimitSettings[], shared: boolean): ScopePlan {
   const policies = Object.freeze(
     settings.map((s) =>
-        Object.freeze({
-          // A budget is one counter across handlers; otherwise each handler counts on its own.
-          key: s.budget === undefined ? `${route.id}#${s.name}` : `budget:${s.budget}`,
-          handler: route.id,
-          name: s.name,
-          permitLimit: s.permitLimit,
-          windowSeconds: s.windowSeconds,
-          scope: s.scope,
-        }),
-      ),
+      Object.freeze({
+        // A budget is one counter across handlers; otherwise each handler counts on its own.
+        key: s.budget === undefined ? `${route.id}#${s.name}` : `budget:${s.budget}`,
+        handler: route.id,
+        name: s.name,
+        permitLimit: s.permitLimit,
+        windowSeconds: s.windowSeconds,
+        scope: s.scope,
+      }),
+    ),
   );
   const costs = Object.freeze(settings.map((s) => s.cost ?? 1));
   const blocks = Object.freeze(settings.map((s) => s.blockSeconds));
@@ -87,12 +87,27 @@ function planOf(
   countOnly: ScopePlan['countOnly'],
   shared: boolean,
 ): ScopePlan {
-  return { policies, costs, unitCost: costs.every((c) => c === 1), blocks, blocking: blocks.some((b) => b !== undefined), countOnly, deferred: countOnly.some((c) => c !== undefined), shared };
+  return {
+    policies,
+    costs,
+    unitCost: costs.every((c) => c === 1),
+    blocks,
+    blocking: blocks.some((b) => b !== undefined),
+    countOnly,
+    deferred: countOnly.some((c) => c !== undefined),
+    shared,
+  };
 }
 
 /** `plan` with only the counters at the indexes `kept`, in that order. */
 export function keepCounters(plan: ScopePlan, kept: readonly number[]): ScopePlan {
-  return planOf(kept.map((i) => plan.policies[i]!), kept.map((i) => plan.costs[i]!), kept.map((i) => plan.blocks[i]), kept.map((i) => plan.countOnly[i]), plan.shared);
+  return planOf(
+    kept.map((i) => plan.policies[i]!),
+    kept.map((i) => plan.costs[i]!),
+    kept.map((i) => plan.blocks[i]),
+    kept.map((i) => plan.countOnly[i]),
+    plan.shared,
+  );
 }
 
 /**

@@ -26,16 +26,14 @@ export interface RateLimitPolicyNumbers {
  * }));
  */
 export interface RateLimitPolicyResolver {
-  resolve(
-    ctx: ExecutionContext,
-    policy: RateLimitPolicy,
-  ): RateLimitPolicyNumbers | undefined | Promise<RateLimitPolicyNumbers | undefined>;
+  resolve(ctx: ExecutionContext, policy: RateLimitPolicy): RateLimitPolicyNumbers | undefined | Promise<RateLimitPolicyNumbers | undefined>;
 }
 export const RateLimitPolicyResolver = createToken<RateLimitPolicyResolver>('RateLimitPolicyResolver');
 
 /** Why a resolver's answer cannot be used, or undefined when it can. */
 function problemWith(answer: RateLimitPolicyNumbers): string | undefined {
-  if (answer === null || typeof answer !== 'object') return `it returned ${typeof answer === 'object' ? 'null' : typeof answer}, not { permitLimit, windowSeconds } or undefined`;
+  if (answer === null || typeof answer !== 'object')
+    return `it returned ${typeof answer === 'object' ? 'null' : typeof answer}, not { permitLimit, windowSeconds } or undefined`;
   const { permitLimit, windowSeconds } = answer;
   if (typeof permitLimit !== 'number' || !Number.isSafeInteger(permitLimit) || permitLimit < 1) {
     return `its permitLimit must be a whole number >= 1, got ${shortly(permitLimit)}`;
@@ -62,11 +60,17 @@ const RESOLVED_PER_POLICY = 256;
  */
 export function policyWith(policy: RateLimitPolicy, answer: RateLimitPolicyNumbers | undefined): RateLimitPolicy {
   if (answer === undefined) return policy;
-  if (answer !== null && typeof answer === 'object' && answer.permitLimit === policy.permitLimit && answer.windowSeconds === policy.windowSeconds) {
+  if (
+    answer !== null &&
+    typeof answer === 'object' &&
+    answer.permitLimit === policy.permitLimit &&
+    answer.windowSeconds === policy.windowSeconds
+  ) {
     return policy;
   }
   const problem = problemWith(answer);
-  if (problem !== undefined) throw new TypeError(`The RateLimitPolicyResolver's answer for the rate limit "${policy.name}" cannot be used: ${problem}.`);
+  if (problem !== undefined)
+    throw new TypeError(`The RateLimitPolicyResolver's answer for the rate limit "${policy.name}" cannot be used: ${problem}.`);
   let known = resolved.get(policy);
   if (known === undefined) resolved.set(policy, (known = new Map<string, RateLimitPolicy>()));
   const id = `${answer.permitLimit}/${answer.windowSeconds}`;

@@ -66,7 +66,11 @@ export abstract class WindowRing {
     if (newest >= capacity) newest -= capacity;
     const back = 2 * newest;
     // The clock never goes back, so with `segmentMs` 0 only the same instant joins.
-    if (now - ring[2 * capacity]! < this.shape.segmentMs || ring[back] === now || (size === capacity && capacity >= this.shape.maxSegments)) {
+    if (
+      now - ring[2 * capacity]! < this.shape.segmentMs ||
+      ring[back] === now ||
+      (size === capacity && capacity >= this.shape.maxSegments)
+    ) {
       if (now > ring[back]!) ring[back] = now;
       ring[back + 1] = ring[back + 1]! + cost;
       return true;

@@ -5,7 +5,14 @@ import { ManualClock } from './manual-clock.js';
 import { RateLimitScope, type RateLimitPolicy } from './types.js';
 
 function policy(permitLimit: number, windowSeconds: number): RateLimitPolicy {
-  return { key: 'GET /reports#default', handler: 'GET /reports', name: 'default', permitLimit, windowSeconds, scope: RateLimitScope.Transport };
+  return {
+    key: 'GET /reports#default',
+    handler: 'GET /reports',
+    name: 'default',
+    permitLimit,
+    windowSeconds,
+    scope: RateLimitScope.Transport,
+  };
 }
 
 describe('sliding window of the in-process store', () => {
@@ -15,7 +22,7 @@ describe('sliding window of the in-process store', () => {
     const hourly = policy(10_000, 3600);
     for (let i = 0; i < 10_000; i++) {
       clock.set(i * 360); // evenly over the hour: the last one at 3,599,640 ms
-      assert.equal((store.acquire('sub:a', hourly)).allowed, true);
+      assert.equal(store.acquire('sub:a', hourly).allowed, true);
     }
     const refused = store.acquire('sub:a', hourly);
     assert.equal(refused.allowed, false);
@@ -23,9 +30,9 @@ describe('sliding window of the in-process store', () => {
     // admissions up to 28,080 ms, so it frees at 3,628,080: 28.08 s late, within the 28.125 s segment.
     assert.equal(refused.retryAfter, Math.ceil((3_628_080 - 3_599_640) / 1000));
     clock.set(3_600_000);
-    assert.equal((store.acquire('sub:a', hourly)).allowed, false, 'late, never early');
+    assert.equal(store.acquire('sub:a', hourly).allowed, false, 'late, never early');
     clock.set(3_628_079);
-    assert.equal((store.acquire('sub:a', hourly)).allowed, false);
+    assert.equal(store.acquire('sub:a', hourly).allowed, false);
     clock.set(3_628_080);
     const back = store.acquire('sub:a', hourly);
     assert.equal(back.allowed, true);
@@ -37,11 +44,11 @@ describe('sliding window of the in-process store', () => {
     const store = new InProcessRateLimitStore({ clock });
     const hourly = policy(10_000, 3600);
     for (let i = 0; i < 10_000; i++) store.acquire('sub:a', hourly);
-    assert.equal((store.acquire('sub:a', hourly)).retryAfter, 3600);
+    assert.equal(store.acquire('sub:a', hourly).retryAfter, 3600);
     clock.advance(3_600_000 - 1);
-    assert.equal((store.acquire('sub:a', hourly)).allowed, false);
+    assert.equal(store.acquire('sub:a', hourly).allowed, false);
     clock.advance(1);
-    assert.equal((store.acquire('sub:a', hourly)).remaining, 9_999);
+    assert.equal(store.acquire('sub:a', hourly).remaining, 9_999);
   });
 
   test('up to 128 permits per window every permit comes back exactly one window after it was taken', async () => {
@@ -54,9 +61,9 @@ describe('sliding window of the in-process store', () => {
     }
     for (let i = 0; i < 128; i++) {
       clock.set(60_000 + i * 100 - 1);
-      assert.equal((store.acquire('sub:a', perMinute)).allowed, false);
+      assert.equal(store.acquire('sub:a', perMinute).allowed, false);
       clock.set(60_000 + i * 100);
-      assert.equal((store.acquire('sub:a', perMinute)).allowed, true, `permit ${i} is back on time`);
+      assert.equal(store.acquire('sub:a', perMinute).allowed, true, `permit ${i} is back on time`);
     }
   });
 
@@ -64,14 +71,14 @@ describe('sliding window of the in-process store', () => {
     const clock = new ManualClock();
     const store = new InProcessRateLimitStore({ clock });
     for (let i = 0; i < 3; i++) store.acquire('sub:a', policy(3, 10));
-    assert.equal((store.acquire('sub:a', policy(5, 10))).remaining, 1);
+    assert.equal(store.acquire('sub:a', policy(5, 10)).remaining, 1);
     clock.advance(5_000);
     // Widened to a minute: the four taken at 0 ms now count until 60 s.
-    assert.equal((store.acquire('sub:a', policy(5, 60))).remaining, 0);
+    assert.equal(store.acquire('sub:a', policy(5, 60)).remaining, 0);
     clock.advance(5_000);
-    assert.equal((store.acquire('sub:a', policy(5, 60))).allowed, false);
+    assert.equal(store.acquire('sub:a', policy(5, 60)).allowed, false);
     clock.advance(50_000);
-    assert.equal((store.acquire('sub:a', policy(5, 60))).remaining, 3, 'the four from 0 ms are back');
+    assert.equal(store.acquire('sub:a', policy(5, 60)).remaining, 3, 'the four from 0 ms are back');
   });
 });
 
@@ -88,9 +95,9 @@ test('a lowered limit waits for enough permits to free, not just the oldest one'
   assert.equal(refused.reset, 5, 'the oldest permit frees at 10 s');
   assert.equal(refused.retryAfter, 8, 'but only the one taken at 3 s makes room, at 13 s');
   clock.set(12_999);
-  assert.equal((store.acquire('sub:a', policy(2, 10))).allowed, false);
+  assert.equal(store.acquire('sub:a', policy(2, 10)).allowed, false);
   clock.set(13_000);
-  assert.equal((store.acquire('sub:a', policy(2, 10))).allowed, true);
+  assert.equal(store.acquire('sub:a', policy(2, 10)).allowed, true);
 });
 
 describe('store clocks', () => {
@@ -98,13 +105,13 @@ describe('store clocks', () => {
     let now = 100_000;
     const store = new InProcessRateLimitStore({ clock: { now: () => now } });
     const p = policy(1, 10);
-    assert.equal((store.acquire('sub:a', p)).allowed, true);
+    assert.equal(store.acquire('sub:a', p).allowed, true);
     now = 50_000;
-    assert.equal((store.acquire('sub:a', p)).allowed, false);
+    assert.equal(store.acquire('sub:a', p).allowed, false);
     now = 109_999;
-    assert.equal((store.acquire('sub:a', p)).allowed, false);
+    assert.equal(store.acquire('sub:a', p).allowed, false);
     now = 110_000;
-    assert.equal((store.acquire('sub:a', p)).allowed, true);
+    assert.equal(store.acquire('sub:a', p).allowed, true);
   });
 
   test('a clock that answers NaN or Infinity is reported, and counts nothing', async () => {
@@ -116,11 +123,11 @@ describe('store clocks', () => {
       assert.throws(() => store.acquire('sub:a', p), { name: 'TypeError', message: /clock.now\(\) must return finite milliseconds/ });
     }
     now = 1_000;
-    assert.equal((store.acquire('sub:a', p)).allowed, true);
+    assert.equal(store.acquire('sub:a', p).allowed, true);
     now = Number.POSITIVE_INFINITY;
     assert.throws(() => store.acquire('sub:a', p), TypeError);
     now = 2_000;
-    assert.equal((store.acquire('sub:a', p)).allowed, false, 'the broken reading freed nothing');
+    assert.equal(store.acquire('sub:a', p).allowed, false, 'the broken reading freed nothing');
   });
 
   test('the default clock is real, monotonic time', async () => {
@@ -129,7 +136,7 @@ describe('store clocks', () => {
     assert.deepEqual(store.acquire('sub:a', p), { allowed: true, limit: 2, remaining: 1, reset: 3600, retryAfter: 0 });
     const second = store.acquire('sub:a', p);
     assert.equal(second.remaining, 0);
-    assert.equal((store.acquire('sub:a', p)).allowed, false);
+    assert.equal(store.acquire('sub:a', p).allowed, false);
   });
 
   test('ManualClock moves only forwards and says what was wrong', () => {

@@ -82,7 +82,14 @@ export class SlidingWindowCounter extends WindowRing {
     const remaining = Math.max(0, limit - this.used);
     const last = this.lastRefusal;
     // A caller hammering a full counter gets the same answer for a second at a time: reuse it.
-    if (last !== undefined && last.reset === reset && last.retryAfter === retryAfter && last.limit === limit && last.remaining === remaining) return last;
+    if (
+      last !== undefined &&
+      last.reset === reset &&
+      last.retryAfter === retryAfter &&
+      last.limit === limit &&
+      last.remaining === remaining
+    )
+      return last;
     return (this.lastRefusal = Object.freeze({ allowed: false, limit, remaining, reset, retryAfter }));
   }
 

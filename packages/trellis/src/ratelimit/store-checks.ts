@@ -69,9 +69,19 @@ export function acquireAbortedError(signal: AbortSignal): unknown {
  * @example
  * catch (error) { return failOpenDecision(policy.permitLimit, policy.windowSeconds, { cost: options?.cost, error }); }
  */
-export function failOpenDecision(permitLimit: number, windowSeconds: number, options?: { readonly cost?: number; readonly error?: unknown }): RateLimitDecision {
+export function failOpenDecision(
+  permitLimit: number,
+  windowSeconds: number,
+  options?: { readonly cost?: number; readonly error?: unknown },
+): RateLimitDecision {
   const cost = options?.cost ?? 1;
-  const decision = { allowed: true, limit: permitLimit, remaining: Math.max(0, permitLimit - cost), reset: Math.ceil(windowSeconds), retryAfter: 0 };
+  const decision = {
+    allowed: true,
+    limit: permitLimit,
+    remaining: Math.max(0, permitLimit - cost),
+    reset: Math.ceil(windowSeconds),
+    retryAfter: 0,
+  };
   return options !== undefined && 'error' in options ? { ...decision, failedOpen: { error: options.error } } : decision;
 }
 

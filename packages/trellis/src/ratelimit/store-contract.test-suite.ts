@@ -147,7 +147,13 @@ export function rateLimitStoreContract(
     };
   }
 
-  async function acquireMany(f: Fixture, partition: string, policy: RateLimitPolicy, n: number, cost?: number): Promise<RateLimitDecision[]> {
+  async function acquireMany(
+    f: Fixture,
+    partition: string,
+    policy: RateLimitPolicy,
+    n: number,
+    cost?: number,
+  ): Promise<RateLimitDecision[]> {
     const out: RateLimitDecision[] = [];
     for (let i = 0; i < n; i++) out.push(await f.store.acquire(partition, policy, cost === undefined ? undefined : { cost }));
     return out;
@@ -349,7 +355,10 @@ export function rateLimitStoreContract(
             for (const step of steps) {
               f.clock.advance(step * windowSeconds * 1000 * (step < 0.5 ? 0.01 : 1));
               const d = await f.store.acquire(partition, policy);
-              assert.ok(d.reset <= windowSeconds && d.retryAfter <= windowSeconds, `reset ${d.reset}, retryAfter ${d.retryAfter} over ${windowSeconds} s`);
+              assert.ok(
+                d.reset <= windowSeconds && d.retryAfter <= windowSeconds,
+                `reset ${d.reset}, retryAfter ${d.retryAfter} over ${windowSeconds} s`,
+              );
               if (!d.allowed) assert.ok(d.reset >= 1 && d.retryAfter >= 1, `a refusal said reset ${d.reset}, retryAfter ${d.retryAfter}`);
               else assert.ok(d.reset >= 1, `an admission said reset ${d.reset}`);
             }
@@ -384,18 +393,54 @@ export function rateLimitStoreContract(
       const f = await fixture();
       const policy = f.policy('default', 5, 10);
       const alice = f.partition('alice');
-      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 2 }), { allowed: true, limit: 5, remaining: 3, reset: 10, retryAfter: 0 });
+      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 2 }), {
+        allowed: true,
+        limit: 5,
+        remaining: 3,
+        reset: 10,
+        retryAfter: 0,
+      });
       f.clock.advance(2_000);
-      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 2 }), { allowed: true, limit: 5, remaining: 1, reset: 8, retryAfter: 0 });
+      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 2 }), {
+        allowed: true,
+        limit: 5,
+        remaining: 1,
+        reset: 8,
+        retryAfter: 0,
+      });
       f.clock.advance(2_000);
       // 4 in use: 3 more fit once the first 2 have freed (at 10 s), 5 once all 4 have (at 12 s).
       // A refusal tells the permits left (1), fewer than the request's cost.
-      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 3 }), { allowed: false, limit: 5, remaining: 1, reset: 6, retryAfter: 6 });
-      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 5 }), { allowed: false, limit: 5, remaining: 1, reset: 6, retryAfter: 8 });
-      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 1 }), { allowed: true, limit: 5, remaining: 0, reset: 6, retryAfter: 0 });
+      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 3 }), {
+        allowed: false,
+        limit: 5,
+        remaining: 1,
+        reset: 6,
+        retryAfter: 6,
+      });
+      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 5 }), {
+        allowed: false,
+        limit: 5,
+        remaining: 1,
+        reset: 6,
+        retryAfter: 8,
+      });
+      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 1 }), {
+        allowed: true,
+        limit: 5,
+        remaining: 0,
+        reset: 6,
+        retryAfter: 0,
+      });
       f.clock.set(START_MS + 10_000);
       assert.equal((await f.store.acquire(alice, policy, { cost: 3 })).allowed, false, 'the permit taken at 4 s is still in use');
-      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 2 }), { allowed: true, limit: 5, remaining: 0, reset: 2, retryAfter: 0 });
+      assert.deepEqual(await f.store.acquire(alice, policy, { cost: 2 }), {
+        allowed: true,
+        limit: 5,
+        remaining: 0,
+        reset: 2,
+        retryAfter: 0,
+      });
       assert.deepEqual(await f.store.acquire(alice, policy), { allowed: false, limit: 5, remaining: 0, reset: 2, retryAfter: 2 });
     });
 
@@ -431,7 +476,13 @@ export function rateLimitStoreContract(
       // Lowered below the permits in use: refused until two of them have freed.
       assert.deepEqual(await f.store.acquire(alice, at(3, 10)), { allowed: false, limit: 3, remaining: 0, reset: 10, retryAfter: 10 });
       // Raised: more at once, counted over the same permits.
-      assert.deepEqual(await f.store.acquire(alice, at(10, 10), { cost: 2 }), { allowed: true, limit: 10, remaining: 4, reset: 10, retryAfter: 0 });
+      assert.deepEqual(await f.store.acquire(alice, at(10, 10), { cost: 2 }), {
+        allowed: true,
+        limit: 10,
+        remaining: 4,
+        reset: 10,
+        retryAfter: 0,
+      });
       // A grown window still counts the permits of the previous one.
       f.clock.advance(5_000);
       assert.deepEqual(await f.store.acquire(alice, at(6, 60)), { allowed: false, limit: 6, remaining: 0, reset: 55, retryAfter: 55 });
@@ -441,17 +492,31 @@ export function rateLimitStoreContract(
     });
 
     test('random plan changes never admit more than the current limit over what the counter must remember, nor refuse what fits', async () => {
-      interface Call { readonly gapMs: number; readonly permitLimit: number; readonly windowSeconds: number; readonly cost: number }
+      interface Call {
+        readonly gapMs: number;
+        readonly permitLimit: number;
+        readonly windowSeconds: number;
+        readonly cost: number;
+      }
       const call = fc.record({
-        gapMs: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 3_000 }), fc.constantFrom(1_000, 2_000, 5_000, 10_000), fc.integer({ min: 0, max: 12_000 })),
+        gapMs: fc.oneof(
+          fc.constant(0),
+          fc.integer({ min: 1, max: 3_000 }),
+          fc.constantFrom(1_000, 2_000, 5_000, 10_000),
+          fc.integer({ min: 0, max: 12_000 }),
+        ),
         permitLimit: fc.integer({ min: 1, max: 5 }),
         windowSeconds: fc.constantFrom(1, 2, 5, 10),
         cost: fc.oneof({ arbitrary: fc.constant(1), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 6 }), weight: 1 }),
       });
       // The same numbers for a while, then a change: plans change now and then, not on every call.
-      const calls = fc.array(fc.tuple(call, fc.integer({ min: 1, max: 4 })), { minLength: 1, maxLength: 14 }).map((runs) =>
-        runs.flatMap(([c, repeat]) => Array.from({ length: repeat }, (_, i): Call => (i === 0 ? c : { ...c, gapMs: (c.gapMs * i) % 1_700 }))),
-      );
+      const calls = fc
+        .array(fc.tuple(call, fc.integer({ min: 1, max: 4 })), { minLength: 1, maxLength: 14 })
+        .map((runs) =>
+          runs.flatMap(([c, repeat]) =>
+            Array.from({ length: repeat }, (_, i): Call => (i === 0 ? c : { ...c, gapMs: (c.gapMs * i) % 1_700 })),
+          ),
+        );
       await fc.assert(
         fc.asyncProperty(calls, async (script) => {
           const f = await fixture();
@@ -481,7 +546,10 @@ export function rateLimitStoreContract(
             assert.equal(d.limit, c.permitLimit, where);
             if (d.allowed) {
               assert.ok(least + c.cost <= c.permitLimit, `admitted over the limit: ${where}`);
-              assert.ok(d.remaining >= c.permitLimit - most - c.cost && d.remaining <= c.permitLimit - least - c.cost, `remaining ${d.remaining}: ${where}`);
+              assert.ok(
+                d.remaining >= c.permitLimit - most - c.cost && d.remaining <= c.permitLimit - least - c.cost,
+                `remaining ${d.remaining}: ${where}`,
+              );
               admitted.push({ index: i, cost: c.cost });
             } else {
               assert.ok(c.cost > c.permitLimit || most + c.cost > c.permitLimit, `refused what fits: ${where}`);

@@ -58,7 +58,13 @@ export function admitted(shape: WindowShape, used: number, reset: number): RateL
 
 /** A new shared admission for {@link admitted}, frozen: an answer handed to many callers must not change under them. */
 function rememberAdmitted(shape: WindowShape, used: number, reset: number): RateLimitDecision {
-  return (shape.admitted[used - 1] = Object.freeze({ allowed: true, limit: shape.limit, remaining: shape.limit - used, reset, retryAfter: 0 }));
+  return (shape.admitted[used - 1] = Object.freeze({
+    allowed: true,
+    limit: shape.limit,
+    remaining: shape.limit - used,
+    reset,
+    retryAfter: 0,
+  }));
 }
 
 /**

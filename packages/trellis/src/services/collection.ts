@@ -73,7 +73,9 @@ export class ServiceCollection {
     this.#assertOpen();
     const { token } = entry;
     if (!Object.values(Lifetime).includes(entry.lifetime)) {
-      throw new TypeError(`Unknown lifetime "${String(entry.lifetime)}" for ${tokenName(token)}; use Lifetime.Singleton, Scoped or Transient.`);
+      throw new TypeError(
+        `Unknown lifetime "${String(entry.lifetime)}" for ${tokenName(token)}; use Lifetime.Singleton, Scoped or Transient.`,
+      );
     }
     if (typeof entry.factory !== 'function') {
       throw new TypeError(`The factory for ${tokenName(token)} must be a function (services) => instance.`);

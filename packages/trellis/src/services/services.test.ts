@@ -3,7 +3,9 @@ import { describe, it } from 'node:test';
 import { createApp, createToken, Lifetime, RegistrationType, route, ServiceCollection, ServiceNotFoundError } from '../index.js';
 import { ServiceCycleError, ServiceLifetimeError, ServiceProvider } from './index.js';
 
-interface Greeter { greet(): string }
+interface Greeter {
+  greet(): string;
+}
 const Greeter = createToken<Greeter>('Greeter');
 const make = (word: string): Greeter => ({ greet: () => word });
 
@@ -17,26 +19,43 @@ describe('services', () => {
   it('Add appends: get resolves the last registration, getAll all of them in order', () => {
     const p = provider((s) => s.add(Greeter, () => make('a')).add(Greeter, () => make('b')));
     assert.equal(p.get(Greeter).greet(), 'b');
-    assert.deepEqual(p.getAll(Greeter).map((g) => g.greet()), ['a', 'b']);
+    assert.deepEqual(
+      p.getAll(Greeter).map((g) => g.greet()),
+      ['a', 'b'],
+    );
   });
 
   it('Try adds only when nothing is registered for the token yet', () => {
     const p = provider((s) => s.add(Greeter, () => make('a')).add(Greeter, () => make('b'), { type: RegistrationType.Try }));
-    assert.deepEqual(p.getAll(Greeter).map((g) => g.greet()), ['a']);
+    assert.deepEqual(
+      p.getAll(Greeter).map((g) => g.greet()),
+      ['a'],
+    );
     const q = provider((s) => s.tryAdd(Greeter, () => make('t')));
     assert.equal(q.get(Greeter).greet(), 't');
   });
 
   it('Replace removes what is registered, then adds', () => {
-    const p = provider((s) => s.add(Greeter, () => make('a')).add(Greeter, () => make('b')).replace(Greeter, () => make('r')));
-    assert.deepEqual(p.getAll(Greeter).map((g) => g.greet()), ['r']);
+    const p = provider((s) =>
+      s
+        .add(Greeter, () => make('a'))
+        .add(Greeter, () => make('b'))
+        .replace(Greeter, () => make('r')),
+    );
+    assert.deepEqual(
+      p.getAll(Greeter).map((g) => g.greet()),
+      ['r'],
+    );
   });
 
   it('tryGet gives undefined and get a clear error when nothing is registered', () => {
     const p = provider(() => {});
     assert.equal(p.tryGet(Greeter), undefined);
     assert.deepEqual(p.getAll(Greeter), []);
-    assert.throws(() => p.get(Greeter), (e: Error) => e instanceof ServiceNotFoundError && /Greeter/.test(e.message));
+    assert.throws(
+      () => p.get(Greeter),
+      (e: Error) => e instanceof ServiceNotFoundError && /Greeter/.test(e.message),
+    );
   });
 
   it('framework defaults lose to an application registration made before or after them', () => {
@@ -49,7 +68,10 @@ describe('services', () => {
     after.addDefault(Greeter, () => make('default'));
     after.add(Greeter, () => make('app'));
     const p = new ServiceProvider(after.seal());
-    assert.deepEqual(p.getAll(Greeter).map((g) => g.greet()), ['app']);
+    assert.deepEqual(
+      p.getAll(Greeter).map((g) => g.greet()),
+      ['app'],
+    );
 
     const none = new ServiceCollection();
     none.addDefault(Greeter, () => make('default'));
@@ -95,11 +117,18 @@ describe('services', () => {
     const A = createToken<object>('A');
     const B = createToken<object>('B');
     const p = provider((s) => s.add(A, (r) => r.get(B)).add(B, (r) => r.get(A)));
-    assert.throws(() => p.get(A), (e: Error) => e instanceof ServiceCycleError && /A -> B -> A/.test(e.message));
+    assert.throws(
+      () => p.get(A),
+      (e: Error) => e instanceof ServiceCycleError && /A -> B -> A/.test(e.message),
+    );
   });
 
   it('classes are tokens too, and bad registrations are refused clearly', () => {
-    class Clock { now() { return 42; } }
+    class Clock {
+      now() {
+        return 42;
+      }
+    }
     const p = provider((s) => s.add(Clock, () => new Clock()));
     assert.equal(p.get(Clock).now(), 42);
     const s = new ServiceCollection();

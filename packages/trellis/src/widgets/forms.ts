@@ -63,7 +63,12 @@ export function radioGroup(name: string, choices: Array<string | Choice>, option
   return new SafeHtml(
     choices
       .map(choice)
-      .map((c) => labelled(`<input${attrs({ type: 'radio', name, value: c.value, checked: c.value === options.checked })}>`, c.label ?? c.value).toString())
+      .map((c) =>
+        labelled(
+          `<input${attrs({ type: 'radio', name, value: c.value, checked: c.value === options.checked })}>`,
+          c.label ?? c.value,
+        ).toString(),
+      )
       .join(''),
   );
 }
@@ -74,7 +79,11 @@ export function radioGroup(name: string, choices: Array<string | Choice>, option
  * @example
  * select('region', ['eu-west-1', { value: 'us-east-1', label: 'N. Virginia' }], { selected: 'us-east-1' });
  */
-export function select(name: string, choices: Array<string | Choice>, options: { selected?: string | string[]; multiple?: boolean } = {}): SafeHtml {
+export function select(
+  name: string,
+  choices: Array<string | Choice>,
+  options: { selected?: string | string[]; multiple?: boolean } = {},
+): SafeHtml {
   const chosen = new Set(([] as string[]).concat(options.selected ?? []));
   const opts = choices
     .map(choice)

@@ -23,7 +23,11 @@ export function describe<Params = Record<string, unknown>, WidgetParams = unknow
   documentation: string,
   handler: WidgetHandler<Params, WidgetParams>,
 ): WidgetHandler<Params, WidgetParams> {
-  return (event: WidgetEvent<Params, WidgetParams>, context: LambdaContext, callback: LambdaCallback): WidgetResult | void | Promise<WidgetResult | void> => {
+  return (
+    event: WidgetEvent<Params, WidgetParams>,
+    context: LambdaContext,
+    callback: LambdaCallback,
+  ): WidgetResult | void | Promise<WidgetResult | void> => {
     // A promise, not a bare value: the Lambda runtime waits for the callback when a handler returns neither.
     if (event?.describe === true) return Promise.resolve(documentation);
     return handler(event, context, callback);

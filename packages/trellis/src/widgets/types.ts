@@ -81,7 +81,8 @@ export interface MarkdownResult {
   markdown: string;
 }
 
-export type WidgetResult = string | SafeHtml | MarkdownResult | null | boolean | number | readonly unknown[] | { readonly [key: string]: unknown };
+export type WidgetResult =
+  string | SafeHtml | MarkdownResult | null | boolean | number | readonly unknown[] | { readonly [key: string]: unknown };
 
 /** A Lambda callback, for callback-style handlers. */
 export type LambdaCallback = (error?: unknown, result?: WidgetResult) => void;

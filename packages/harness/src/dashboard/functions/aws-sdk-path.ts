@@ -93,7 +93,9 @@ export function sdkNodeModules(path: string): { dir: string } | { error: string 
   const full = resolve(path);
   const dir = basename(full) === 'node_modules' ? full : join(full, 'node_modules');
   if (!isDirectory(join(dir, '@aws-sdk'))) {
-    return { error: `${full} holds no AWS SDK: expected ${join(dir, '@aws-sdk')} (run "npm install @aws-sdk/client-…" in ${basename(full) === 'node_modules' ? dirname(full) : full})` };
+    return {
+      error: `${full} holds no AWS SDK: expected ${join(dir, '@aws-sdk')} (run "npm install @aws-sdk/client-…" in ${basename(full) === 'node_modules' ? dirname(full) : full})`,
+    };
   }
   return { dir };
 }

@@ -26,7 +26,12 @@ export interface SpawnSpec {
 /** What the child reports for one invocation, before the parent adds request id and duration. */
 export type ChildResult = { ok: true; value: unknown; logs: string } | { ok: false; error: InvokeError; logs: string };
 
-interface ErrorDocument { errorType?: unknown; errorMessage?: unknown; trace?: unknown; stackTrace?: unknown }
+interface ErrorDocument {
+  errorType?: unknown;
+  errorMessage?: unknown;
+  trace?: unknown;
+  stackTrace?: unknown;
+}
 
 /** Lambda's error document (`trace` from Node.js, `stackTrace` from Python) as an {@link InvokeError}. */
 export function fromErrorDocument(doc: ErrorDocument | null | undefined): InvokeError {
@@ -159,7 +164,11 @@ export class ChildEnvironment {
     child.stderr?.on('data', stray);
     const channel = this.channel!;
     channel.on('error', () => {});
-    const lines = new LineReader(MAX_LINE_BYTES, (line) => this.message(line), (line) => this.oversize(line));
+    const lines = new LineReader(
+      MAX_LINE_BYTES,
+      (line) => this.message(line),
+      (line) => this.oversize(line),
+    );
     channel.on('data', (chunk: Buffer) => lines.push(chunk));
     // A forgotten environment must not keep the host process alive; a running invocation's timer does.
     child.unref();
@@ -269,12 +278,21 @@ export class ChildEnvironment {
       };
       const running: Running = { id, logs, logChars: logs.reduce((n, text) => n + text.length, 0), finish };
       this.running = running;
-      if (this.dead || this.retiring || !this.channel) return finish({ ok: false, error: { type: 'Runtime.ExitError', message: 'Runtime exited with error: the process is not running' }, logs: '' });
+      if (this.dead || this.retiring || !this.channel)
+        return finish({
+          ok: false,
+          error: { type: 'Runtime.ExitError', message: 'Runtime exited with error: the process is not running' },
+          logs: '',
+        });
       let line: string;
       try {
         line = JSON.stringify({ t: 'invoke', id, ...payload });
       } catch (error) {
-        return finish({ ok: false, error: { type: 'InvalidRequestContentException', message: `Could not serialize the event: ${(error as Error).message}` }, logs: '' });
+        return finish({
+          ok: false,
+          error: { type: 'InvalidRequestContentException', message: `Could not serialize the event: ${(error as Error).message}` },
+          logs: '',
+        });
       }
       this.channel.write(line + '\n');
     });
@@ -303,4 +321,3 @@ export class ChildEnvironment {
     return exited;
   }
 }
-

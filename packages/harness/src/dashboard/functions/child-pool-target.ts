@@ -91,7 +91,12 @@ export class ChildPoolTarget implements FunctionTarget {
       }
       const timeoutSeconds = this.identity.timeoutSeconds;
       const run = env.invoke(
-        { requestId: awsRequestId, deadline: Date.now() + timeoutSeconds * 1000, arn: options.invokedFunctionArn ?? this.identity.arn, event: event ?? null },
+        {
+          requestId: awsRequestId,
+          deadline: Date.now() + timeoutSeconds * 1000,
+          arn: options.invokedFunctionArn ?? this.identity.arn,
+          event: event ?? null,
+        },
         timeoutSeconds,
       );
       run.then(release, release);

@@ -85,7 +85,12 @@ describe('validateFunctionsConfig', () => {
     );
     assert.equal(config.baseDir, fixtures);
     assert.equal(config.invokeUrl, 'http://127.0.0.1:3001');
-    assert.deepEqual(Object.keys(config.functions), ['greeter', 'arn:aws:lambda:eu-west-1:111122223333:function:report', 'inventory', 'ts']);
+    assert.deepEqual(Object.keys(config.functions), [
+      'greeter',
+      'arn:aws:lambda:eu-west-1:111122223333:function:report',
+      'inventory',
+      'ts',
+    ]);
     assert.deepEqual(config.functions.greeter, { handler: 'cjs/behaviours.hello', timeoutSeconds: 10, environment: { STAGE: 'test' } });
   });
 
@@ -98,23 +103,59 @@ describe('validateFunctionsConfig', () => {
     rejects(null, '', /must be an object/);
     rejects({ functions: [] }, 'functions', /"functions" must be an object/);
     rejects({ functions: {}, extra: 1 }, 'extra', /unknown field "extra"/);
-    rejects({ functions: { 'bad name!': { handler: 'cjs/behaviours.hello' } } }, 'functions["bad name!"]', /function name .* or a full ARN/);
+    rejects(
+      { functions: { 'bad name!': { handler: 'cjs/behaviours.hello' } } },
+      'functions["bad name!"]',
+      /function name .* or a full ARN/,
+    );
     rejects({ functions: { a: 'cjs/behaviours.hello' } }, 'functions["a"]', /must be an object/);
     rejects({ functions: { a: {} } }, 'functions["a"]', /needs "handler"/);
     rejects({ functions: { a: { handler: 'cjs/behaviours.hello', invokeUrl: 'http://x' } } }, 'functions["a"]', /exactly one/);
-    rejects({ functions: { a: { handler: 'cjs/behaviours.hello', timout: 3 } } }, 'functions["a"].timout', /unknown field "timout"; known fields: handler/);
+    rejects(
+      { functions: { a: { handler: 'cjs/behaviours.hello', timout: 3 } } },
+      'functions["a"].timout',
+      /unknown field "timout"; known fields: handler/,
+    );
     rejects({ functions: { a: { handler: 'cjs/behaviours' } } }, 'functions["a"].handler', /"path\/file.exportName"/);
-    rejects({ functions: { a: { handler: 'cjs/nothing-here.handler' } } }, 'functions["a"].handler', /no module .*nothing-here with extension/);
+    rejects(
+      { functions: { a: { handler: 'cjs/nothing-here.handler' } } },
+      'functions["a"].handler',
+      /no module .*nothing-here with extension/,
+    );
     rejects({ functions: { a: { handler: 'py/missing.handler', runtime: 'python' } } }, 'functions["a"].handler', /no Python module/);
-    rejects({ functions: { a: { handler: 'py/inventory.lambda_handler', runtime: 'ruby' } } }, 'functions["a"].runtime', /runtime must be one of "nodejs", "nodejs20\.x", .*"python", .*got "ruby"/);
-    rejects({ functions: { a: { handler: 'cjs/behaviours.hello', timeoutSeconds: '10' } } }, 'functions["a"].timeoutSeconds', /greater than 0 and at most 900, got "10"/);
-    rejects({ functions: { a: { handler: 'cjs/behaviours.hello', timeoutSeconds: 0 } } }, 'functions["a"].timeoutSeconds', /greater than 0/);
+    rejects(
+      { functions: { a: { handler: 'py/inventory.lambda_handler', runtime: 'ruby' } } },
+      'functions["a"].runtime',
+      /runtime must be one of "nodejs", "nodejs20\.x", .*"python", .*got "ruby"/,
+    );
+    rejects(
+      { functions: { a: { handler: 'cjs/behaviours.hello', timeoutSeconds: '10' } } },
+      'functions["a"].timeoutSeconds',
+      /greater than 0 and at most 900, got "10"/,
+    );
+    rejects(
+      { functions: { a: { handler: 'cjs/behaviours.hello', timeoutSeconds: 0 } } },
+      'functions["a"].timeoutSeconds',
+      /greater than 0/,
+    );
     rejects({ functions: { a: { handler: 'cjs/behaviours.hello', memoryMB: 64 } } }, 'functions["a"].memoryMB', /128 to 10240/);
     rejects({ functions: { a: { invokeUrl: 'ftp://x' } } }, 'functions["a"].invokeUrl', /http\(s\) base URL/);
     rejects({ functions: {}, invokeUrl: 'not a url' }, 'invokeUrl', /http\(s\) base URL/);
-    rejects({ functions: { a: { handler: 'cjs/behaviours.hello', environment: { AWS_REGION: 'x' } } } }, 'functions["a"].environment["AWS_REGION"]', /reserved/);
-    rejects({ functions: { a: { handler: 'cjs/behaviours.hello', environment: { STAGE: 3 } } } }, 'functions["a"].environment["STAGE"]', /must be a string/);
-    rejects({ functions: { a: { handler: 'cjs/behaviours.hello', environment: { '1X': 'y' } } } }, 'functions["a"].environment["1X"]', /starts with a letter/);
+    rejects(
+      { functions: { a: { handler: 'cjs/behaviours.hello', environment: { AWS_REGION: 'x' } } } },
+      'functions["a"].environment["AWS_REGION"]',
+      /reserved/,
+    );
+    rejects(
+      { functions: { a: { handler: 'cjs/behaviours.hello', environment: { STAGE: 3 } } } },
+      'functions["a"].environment["STAGE"]',
+      /must be a string/,
+    );
+    rejects(
+      { functions: { a: { handler: 'cjs/behaviours.hello', environment: { '1X': 'y' } } } },
+      'functions["a"].environment["1X"]',
+      /starts with a letter/,
+    );
   });
 
   test('property: any non-object value for a function is refused with its entry named', () => {
@@ -141,7 +182,10 @@ describe('loadFunctionsFile', () => {
     const dir = await mkdtemp(join(tmpdir(), 'trellis-functions-'));
     const file = join(dir, 'functions.json');
     await writeFile(file, '{ "functions": { "x": { "handler": "nope/missing.handler" } } }');
-    await assert.rejects(loadFunctionsFile(file), (e: unknown) => e instanceof FunctionsConfigError && e.message.startsWith(`${file}: functions["x"].handler`));
+    await assert.rejects(
+      loadFunctionsFile(file),
+      (e: unknown) => e instanceof FunctionsConfigError && e.message.startsWith(`${file}: functions["x"].handler`),
+    );
     await writeFile(file, '{ "functions": ');
     await assert.rejects(loadFunctionsFile(file), /is not valid JSON/);
     await assert.rejects(loadFunctionsFile(join(dir, 'absent.json')), /cannot read the functions file/);

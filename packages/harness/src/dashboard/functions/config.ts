@@ -33,16 +33,38 @@ export class FunctionsConfigError extends Error {
 
 /** Variables Lambda reserves; it refuses them in a function's environment, and so does the harness. */
 export const RESERVED_ENVIRONMENT = new Set([
-  '_HANDLER', '_X_AMZN_TRACE_ID', 'AWS_DEFAULT_REGION', 'AWS_REGION', 'AWS_EXECUTION_ENV',
-  'AWS_LAMBDA_FUNCTION_NAME', 'AWS_LAMBDA_FUNCTION_MEMORY_SIZE', 'AWS_LAMBDA_FUNCTION_VERSION',
-  'AWS_LAMBDA_INITIALIZATION_TYPE', 'AWS_LAMBDA_LOG_GROUP_NAME', 'AWS_LAMBDA_LOG_STREAM_NAME',
-  'AWS_ACCESS_KEY', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN',
-  'AWS_LAMBDA_RUNTIME_API', 'LAMBDA_TASK_ROOT', 'LAMBDA_RUNTIME_DIR',
+  '_HANDLER',
+  '_X_AMZN_TRACE_ID',
+  'AWS_DEFAULT_REGION',
+  'AWS_REGION',
+  'AWS_EXECUTION_ENV',
+  'AWS_LAMBDA_FUNCTION_NAME',
+  'AWS_LAMBDA_FUNCTION_MEMORY_SIZE',
+  'AWS_LAMBDA_FUNCTION_VERSION',
+  'AWS_LAMBDA_INITIALIZATION_TYPE',
+  'AWS_LAMBDA_LOG_GROUP_NAME',
+  'AWS_LAMBDA_LOG_STREAM_NAME',
+  'AWS_ACCESS_KEY',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_SESSION_TOKEN',
+  'AWS_LAMBDA_RUNTIME_API',
+  'LAMBDA_TASK_ROOT',
+  'LAMBDA_RUNTIME_DIR',
 ]);
 
 const SPEC_KEYS = [
-  'handler', 'runtime', 'invokeUrl', 'timeoutSeconds', 'memoryMB', 'environment', 'initTimeoutSeconds',
-  'awsCredentials', 'awsEndpoint', 'passEnvironment', 'setup',
+  'handler',
+  'runtime',
+  'invokeUrl',
+  'timeoutSeconds',
+  'memoryMB',
+  'environment',
+  'initTimeoutSeconds',
+  'awsCredentials',
+  'awsEndpoint',
+  'passEnvironment',
+  'setup',
 ];
 const TOP_KEYS = ['functions', 'invokeUrl', 'baseDir', 'awsCredentials', 'awsEndpoint', 'passEnvironment', 'awsSdkPath'];
 const PROFILE_NAME = /^[A-Za-z0-9_.+=,@-]{1,128}$/;
@@ -50,7 +72,7 @@ const REGION = /^[a-z]{2}(-[a-z0-9]+)+-\d+$/;
 const SETUP_EXTENSIONS = { nodejs: ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'], python: ['.py'] };
 const ENV_NAME = /^[a-zA-Z][a-zA-Z0-9_]*$/;
 
-const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v) ?? String(v));
+const show = (v: unknown): string => (v === undefined ? 'nothing' : (JSON.stringify(v) ?? String(v)));
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function checkUrl(value: unknown, entry: string): string {
@@ -77,10 +99,14 @@ function checkSeconds(value: unknown, entry: string, max: number): number {
 
 function checkSpec(key: string, raw: unknown, baseDir: string): FunctionSpec {
   const at = `functions[${JSON.stringify(key)}]`;
-  if (!isRecord(raw)) throw new FunctionsConfigError(`${at} must be an object such as { "handler": "widgets/file.handler" }, got ${show(raw)}`, at);
+  if (!isRecord(raw))
+    throw new FunctionsConfigError(`${at} must be an object such as { "handler": "widgets/file.handler" }, got ${show(raw)}`, at);
   const unknown = Object.keys(raw).filter((k) => !SPEC_KEYS.includes(k));
   if (unknown.length) {
-    throw new FunctionsConfigError(`${at} has unknown field ${unknown.map((k) => `"${k}"`).join(', ')}; known fields: ${SPEC_KEYS.join(', ')}`, `${at}.${unknown[0]}`);
+    throw new FunctionsConfigError(
+      `${at} has unknown field ${unknown.map((k) => `"${k}"`).join(', ')}; known fields: ${SPEC_KEYS.join(', ')}`,
+      `${at}.${unknown[0]}`,
+    );
   }
   const spec: FunctionSpec = {};
   if (raw.handler !== undefined && raw.invokeUrl !== undefined) {
@@ -110,7 +136,10 @@ function checkSpec(key: string, raw: unknown, baseDir: string): FunctionSpec {
   if (raw.environment !== undefined) spec.environment = checkEnvironment(raw.environment, `${at}.environment`);
   const moduleOnly = (field: string): void => {
     if (raw[field] !== undefined && typeof raw.handler !== 'string') {
-      throw new FunctionsConfigError(`${at}.${field} applies only to a module "handler" (a path), whose process the harness starts`, `${at}.${field}`);
+      throw new FunctionsConfigError(
+        `${at}.${field} applies only to a module "handler" (a path), whose process the harness starts`,
+        `${at}.${field}`,
+      );
     }
   };
   for (const field of ['awsCredentials', 'awsEndpoint', 'passEnvironment', 'setup']) moduleOnly(field);
@@ -148,15 +177,22 @@ export function checkCredentials(value: unknown, entry: string, env: NodeJS.Proc
   if (value === 'none') return value;
   if (value === 'environment') {
     if (!env.AWS_ACCESS_KEY_ID || !env.AWS_SECRET_ACCESS_KEY) {
-      throw new FunctionsConfigError(`${entry} is "environment", but AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not both set in the harness's environment`, entry);
+      throw new FunctionsConfigError(
+        `${entry} is "environment", but AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not both set in the harness's environment`,
+        entry,
+      );
     }
     return value;
   }
   if (typeof value !== 'string' || !value.startsWith('profile:')) throw new FunctionsConfigError(usage, entry);
   const name = value.slice('profile:'.length);
-  if (!PROFILE_NAME.test(name)) throw new FunctionsConfigError(`${entry}: ${show(name)} is not a profile name (letters, digits and _.+=,@-)`, entry);
+  if (!PROFILE_NAME.test(name))
+    throw new FunctionsConfigError(`${entry}: ${show(name)} is not a profile name (letters, digits and _.+=,@-)`, entry);
   if (!profileExists(name, env)) {
-    throw new FunctionsConfigError(`${entry}: no profile ${show(name)} in the shared AWS config files (AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE, else ~/.aws/config and ~/.aws/credentials)`, entry);
+    throw new FunctionsConfigError(
+      `${entry}: no profile ${show(name)} in the shared AWS config files (AWS_CONFIG_FILE, AWS_SHARED_CREDENTIALS_FILE, else ~/.aws/config and ~/.aws/credentials)`,
+      entry,
+    );
   }
   return `profile:${name}`;
 }
@@ -170,30 +206,45 @@ export function checkCredentials(value: unknown, entry: string, env: NodeJS.Proc
  */
 export function checkEndpoint(value: unknown, entry: string): string | AwsEndpoint {
   if (typeof value === 'string') return checkUrl(value, entry);
-  if (!isRecord(value)) throw new FunctionsConfigError(`${entry} must be a URL such as "http://127.0.0.1:4566" or { "url": ..., "region": ... }, got ${show(value)}`, entry);
+  if (!isRecord(value))
+    throw new FunctionsConfigError(
+      `${entry} must be a URL such as "http://127.0.0.1:4566" or { "url": ..., "region": ... }, got ${show(value)}`,
+      entry,
+    );
   const unknown = Object.keys(value).filter((k) => !['url', 'region', 'accessKeyId', 'secretAccessKey'].includes(k));
-  if (unknown.length) throw new FunctionsConfigError(`${entry} has unknown field "${unknown[0]}"; known fields: url, region, accessKeyId, secretAccessKey`, `${entry}.${unknown[0]}`);
+  if (unknown.length)
+    throw new FunctionsConfigError(
+      `${entry} has unknown field "${unknown[0]}"; known fields: url, region, accessKeyId, secretAccessKey`,
+      `${entry}.${unknown[0]}`,
+    );
   const endpoint: AwsEndpoint = { url: checkUrl(value.url, `${entry}.url`) };
   if (value.region !== undefined) {
-    if (typeof value.region !== 'string' || !REGION.test(value.region)) throw new FunctionsConfigError(`${entry}.region must be a region such as "eu-west-1", got ${show(value.region)}`, `${entry}.region`);
+    if (typeof value.region !== 'string' || !REGION.test(value.region))
+      throw new FunctionsConfigError(`${entry}.region must be a region such as "eu-west-1", got ${show(value.region)}`, `${entry}.region`);
     endpoint.region = value.region;
   }
   for (const key of ['accessKeyId', 'secretAccessKey'] as const) {
     const v = value[key];
     if (v === undefined) continue;
-    if (typeof v !== 'string' || v === '' || /[\s]/.test(v)) throw new FunctionsConfigError(`${entry}.${key} must be a non-empty string without spaces, got ${show(v)}`, `${entry}.${key}`);
+    if (typeof v !== 'string' || v === '' || /[\s]/.test(v))
+      throw new FunctionsConfigError(`${entry}.${key} must be a non-empty string without spaces, got ${show(v)}`, `${entry}.${key}`);
     endpoint[key] = v;
   }
   return endpoint;
 }
 
 function checkPassEnvironment(value: unknown, entry: string): string[] {
-  if (!Array.isArray(value)) throw new FunctionsConfigError(`${entry} must be an array of variable names such as ["API_KEY"], got ${show(value)}`, entry);
+  if (!Array.isArray(value))
+    throw new FunctionsConfigError(`${entry} must be an array of variable names such as ["API_KEY"], got ${show(value)}`, entry);
   return value.map((name, i) => {
     const at = `${entry}[${i}]`;
-    if (typeof name !== 'string' || !ENV_NAME.test(name)) throw new FunctionsConfigError(`${at} must be a variable name (a letter, then letters, digits and _), got ${show(name)}`, at);
+    if (typeof name !== 'string' || !ENV_NAME.test(name))
+      throw new FunctionsConfigError(`${at} must be a variable name (a letter, then letters, digits and _), got ${show(name)}`, at);
     if ((CREDENTIAL_VARIABLES as readonly string[]).includes(name) || name === 'AWS_PROFILE') {
-      throw new FunctionsConfigError(`${at}: ${name} carries AWS credentials; give "awsCredentials": "environment" or "profile:NAME" instead, so the harness can say which functions get them`, at);
+      throw new FunctionsConfigError(
+        `${at}: ${name} carries AWS credentials; give "awsCredentials": "environment" or "profile:NAME" instead, so the harness can say which functions get them`,
+        at,
+      );
     }
     if (RESERVED_ENVIRONMENT.has(name)) throw new FunctionsConfigError(`${at}: ${name} is reserved by Lambda and set by the harness`, at);
     return name;
@@ -201,14 +252,18 @@ function checkPassEnvironment(value: unknown, entry: string): string[] {
 }
 
 function checkSetup(value: unknown, runtime: 'nodejs' | 'python', entry: string, baseDir: string): string[] {
-  if (!Array.isArray(value)) throw new FunctionsConfigError(`${entry} must be an array of module paths such as ["test/stub-aws.cjs"], got ${show(value)}`, entry);
+  if (!Array.isArray(value))
+    throw new FunctionsConfigError(`${entry} must be an array of module paths such as ["test/stub-aws.cjs"], got ${show(value)}`, entry);
   const extensions = SETUP_EXTENSIONS[runtime];
   return value.map((file, i) => {
     const at = `${entry}[${i}]`;
     if (typeof file !== 'string' || file === '') throw new FunctionsConfigError(`${at} must be a path to a module, got ${show(file)}`, at);
     const full = resolve(baseDir, file);
     if (!extensions.some((ext) => full.endsWith(ext))) {
-      throw new FunctionsConfigError(`${at}: a ${runtime === 'python' ? 'Python' : 'Node.js'} function's setup module ends with ${extensions.join(', ')}, got ${show(file)}`, at);
+      throw new FunctionsConfigError(
+        `${at}: a ${runtime === 'python' ? 'Python' : 'Node.js'} function's setup module ends with ${extensions.join(', ')}, got ${show(file)}`,
+        at,
+      );
     }
     if (!existsSync(full)) throw new FunctionsConfigError(`${at}: no module at ${full}`, at);
     return file;
@@ -217,7 +272,8 @@ function checkSetup(value: unknown, runtime: 'nodejs' | 'python', entry: string,
 
 function checkHandler(value: unknown, runtime: FunctionSpec['runtime'], entry: string, baseDir: string): FunctionSpec['handler'] {
   if (typeof value === 'function') {
-    if (runtimeLanguage(runtime) === 'python') throw new FunctionsConfigError(`${entry} is a JavaScript function, which cannot have runtime ${show(runtime)}`, entry);
+    if (runtimeLanguage(runtime) === 'python')
+      throw new FunctionsConfigError(`${entry} is a JavaScript function, which cannot have runtime ${show(runtime)}`, entry);
     return value as FunctionSpec['handler'];
   }
   if (typeof value !== 'string' || value === '') {
@@ -232,7 +288,10 @@ function checkHandler(value: unknown, runtime: FunctionSpec['runtime'], entry: s
   const node = splitNodeHandler(value, baseDir);
   if (!node) throw new FunctionsConfigError(`${entry} must look like "path/file.exportName", got ${show(value)}`, entry);
   if (!findNodeModuleFile(node.modulePath)) {
-    throw new FunctionsConfigError(`${entry}: no module ${node.modulePath} with extension ${NODE_EXTENSIONS.filter(Boolean).join(', ')} (from ${show(value)})`, entry);
+    throw new FunctionsConfigError(
+      `${entry}: no module ${node.modulePath} with extension ${NODE_EXTENSIONS.filter(Boolean).join(', ')} (from ${show(value)})`,
+      entry,
+    );
   }
   return value;
 }
@@ -242,7 +301,8 @@ function checkEnvironment(value: unknown, entry: string): Record<string, string>
   const env: Record<string, string> = {};
   for (const [name, v] of Object.entries(value)) {
     const at = `${entry}[${JSON.stringify(name)}]`;
-    if (!ENV_NAME.test(name)) throw new FunctionsConfigError(`${at}: a variable name starts with a letter and holds only letters, digits and _`, at);
+    if (!ENV_NAME.test(name))
+      throw new FunctionsConfigError(`${at}: a variable name starts with a letter and holds only letters, digits and _`, at);
     if (RESERVED_ENVIRONMENT.has(name)) throw new FunctionsConfigError(`${at}: ${name} is reserved by Lambda and set by the harness`, at);
     if (typeof v !== 'string') throw new FunctionsConfigError(`${at} must be a string, got ${show(v)}`, at);
     env[name] = v;
@@ -258,14 +318,24 @@ function checkEnvironment(value: unknown, entry: string): Record<string, string>
  * const config = validateFunctionsConfig({ functions: { greeter: { handler: 'widgets/greeter.handler' } } }, '/srv');
  */
 export function validateFunctionsConfig(value: unknown, baseDir: string): FunctionsConfig {
-  if (!isRecord(value)) throw new FunctionsConfigError(`the functions configuration must be an object such as { "functions": { ... } }, got ${show(value)}`, '');
+  if (!isRecord(value))
+    throw new FunctionsConfigError(
+      `the functions configuration must be an object such as { "functions": { ... } }, got ${show(value)}`,
+      '',
+    );
   const unknown = Object.keys(value).filter((k) => !TOP_KEYS.includes(k));
   if (unknown.length) {
-    throw new FunctionsConfigError(`unknown field ${unknown.map((k) => `"${k}"`).join(', ')}; known fields: ${TOP_KEYS.join(', ')}`, unknown[0]!);
+    throw new FunctionsConfigError(
+      `unknown field ${unknown.map((k) => `"${k}"`).join(', ')}; known fields: ${TOP_KEYS.join(', ')}`,
+      unknown[0]!,
+    );
   }
   const dir = resolve(typeof value.baseDir === 'string' ? resolve(baseDir, value.baseDir) : baseDir);
   if (!isRecord(value.functions)) {
-    throw new FunctionsConfigError(`"functions" must be an object mapping a function name or ARN to its settings, got ${show(value.functions)}`, 'functions');
+    throw new FunctionsConfigError(
+      `"functions" must be an object mapping a function name or ARN to its settings, got ${show(value.functions)}`,
+      'functions',
+    );
   }
   const functions: Record<string, FunctionSpec> = {};
   for (const [key, raw] of Object.entries(value.functions)) {
@@ -285,7 +355,8 @@ export function validateFunctionsConfig(value: unknown, baseDir: string): Functi
   if (value.awsEndpoint !== undefined) config.awsEndpoint = checkEndpoint(value.awsEndpoint, 'awsEndpoint');
   if (value.passEnvironment !== undefined) config.passEnvironment = checkPassEnvironment(value.passEnvironment, 'passEnvironment');
   if (value.awsSdkPath !== undefined) {
-    if (typeof value.awsSdkPath !== 'string' || value.awsSdkPath === '') throw new FunctionsConfigError(`awsSdkPath must be a folder path, got ${show(value.awsSdkPath)}`, 'awsSdkPath');
+    if (typeof value.awsSdkPath !== 'string' || value.awsSdkPath === '')
+      throw new FunctionsConfigError(`awsSdkPath must be a folder path, got ${show(value.awsSdkPath)}`, 'awsSdkPath');
     const found = sdkNodeModules(resolve(baseDir, value.awsSdkPath));
     if ('error' in found) throw new FunctionsConfigError(`awsSdkPath: ${found.error}`, 'awsSdkPath');
     config.awsSdkPath = found.dir;
@@ -311,7 +382,10 @@ export async function loadFunctionsFile(path: string): Promise<FunctionsConfig> 
   if (!parsed.ok) {
     const { line, column, message } = parsed.problem;
     const what = message.replace(/ at line \d+, column \d+$/, '');
-    throw new FunctionsConfigError(`${file}:${line}:${column}: the functions file is not valid JSON: ${what} (line ${line}, column ${column})`, '');
+    throw new FunctionsConfigError(
+      `${file}:${line}:${column}: the functions file is not valid JSON: ${what} (line ${line}, column ${column})`,
+      '',
+    );
   }
   try {
     return validateFunctionsConfig(parsed.value, dirname(file));

@@ -18,7 +18,10 @@ function jsonValue(value: unknown): Settled {
     }
     return { ok: true, value: text === undefined ? null : JSON.parse(text) };
   } catch (error) {
-    return { ok: false, error: { type: 'Runtime.MarshalError', message: `Unable to stringify response body: ${(error as Error).message}` } };
+    return {
+      ok: false,
+      error: { type: 'Runtime.MarshalError', message: `Unable to stringify response body: ${(error as Error).message}` },
+    };
   }
 }
 
@@ -102,7 +105,10 @@ export class InProcessTarget implements FunctionTarget {
       if ('thrown' in run.result) return callback(run.result.thrown);
       const result = run.result.result;
       if (result instanceof Object && typeof (result as PromiseLike<unknown>).then === 'function') {
-        (result as PromiseLike<unknown>).then((v) => callback(null, v), (e) => callback(e ?? 'undefined'));
+        (result as PromiseLike<unknown>).then(
+          (v) => callback(null, v),
+          (e) => callback(e ?? 'undefined'),
+        );
       } else if (result !== undefined || this.handler.length < 3) {
         callback(null, result);
       }

@@ -35,7 +35,12 @@ describe('in-process JavaScript functions', () => {
   test('the context: fields, fresh request ids, remaining time', async () => {
     const contexts: LambdaContext[] = [];
     const r = new FunctionRegistry({
-      functions: { 'arn:aws:lambda:eu-west-1:111122223333:function:ctx': { handler: (_e: unknown, c: LambdaContext) => void contexts.push(c), timeoutSeconds: 2 } },
+      functions: {
+        'arn:aws:lambda:eu-west-1:111122223333:function:ctx': {
+          handler: (_e: unknown, c: LambdaContext) => void contexts.push(c),
+          timeoutSeconds: 2,
+        },
+      },
     });
     const first = await r.invoke('ctx', {});
     await r.invoke('arn:aws:lambda:eu-west-1:111122223333:function:ctx:prod', {});
@@ -55,11 +60,22 @@ describe('in-process JavaScript functions', () => {
   });
 
   test('errors: Error, TypeError, thrown string, rejected promise', async () => {
-    const error = (await only(() => { throw new TypeError('bad type'); }).invoke('fn', {})).error;
+    const error = (
+      await only(() => {
+        throw new TypeError('bad type');
+      }).invoke('fn', {})
+    ).error;
     assert.equal(error?.type, 'TypeError');
     assert.equal(error?.message, 'bad type');
     assert.match(error?.trace?.[0] ?? '', /^TypeError: bad type/);
-    assert.deepEqual((await only(() => { throw 'just a string'; }).invoke('fn', {})).error, { type: 'string', message: 'just a string', trace: [] });
+    assert.deepEqual(
+      (
+        await only(() => {
+          throw 'just a string';
+        }).invoke('fn', {})
+      ).error,
+      { type: 'string', message: 'just a string', trace: [] },
+    );
     assert.equal((await only(async () => Promise.reject(new Error('rejected'))).invoke('fn', {})).error?.message, 'rejected');
   });
 

@@ -72,15 +72,30 @@ export class InvokeApiTarget implements FunctionTarget {
     try {
       body = JSON.stringify(event ?? null);
     } catch (error) {
-      return outcome({ ok: false, error: { type: 'InvalidRequestContentException', message: `Could not serialize the event: ${(error as Error).message}` } });
+      return outcome({
+        ok: false,
+        error: { type: 'InvalidRequestContentException', message: `Could not serialize the event: ${(error as Error).message}` },
+      });
     }
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), this.identity.timeoutSeconds * 1000);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
     try {
-      let headers: Record<string, string> = { 'content-type': 'application/json', 'x-amz-invocation-type': 'RequestResponse', 'x-amz-log-type': 'Tail' };
+      let headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'x-amz-invocation-type': 'RequestResponse',
+        'x-amz-log-type': 'Tail',
+      };
       if (this.credentials) {
-        headers = signRequest({ method: 'POST', url: new URL(this.url), headers, body, region: this.region, service: 'lambda', credentials: this.credentials });
+        headers = signRequest({
+          method: 'POST',
+          url: new URL(this.url),
+          headers,
+          body,
+          region: this.region,
+          service: 'lambda',
+          credentials: this.credentials,
+        });
       }
       // A redirect could carry the signed request to another host: never follow one.
       const response = await fetch(this.url, { method: 'POST', headers, body, signal, redirect: 'manual' });
@@ -88,7 +103,17 @@ export class InvokeApiTarget implements FunctionTarget {
       if (response.status >= 300 && response.status <= 399) {
         await response.body?.cancel().catch(() => {});
         const where = response.headers.get('location');
-        return outcome({ ok: false, error: { type: 'TargetUnreachable', message: `${this.url} answered ${response.status} (a redirect${where ? ` to ${where}` : ''}); the harness does not follow redirects` } }, '', requestId);
+        return outcome(
+          {
+            ok: false,
+            error: {
+              type: 'TargetUnreachable',
+              message: `${this.url} answered ${response.status} (a redirect${where ? ` to ${where}` : ''}); the harness does not follow redirects`,
+            },
+          },
+          '',
+          requestId,
+        );
       }
       const read = await readCapped(response, MAX_RESPONSE_BYTES);
       if (read.tooLarge) return outcome({ ok: false, error: responseTooLarge() }, '', requestId);
@@ -97,22 +122,42 @@ export class InvokeApiTarget implements FunctionTarget {
       const logs = logHeader ? Buffer.from(logHeader, 'base64').toString('utf8') : '';
       const payload = parsePayload(text);
       if (response.status === 404) {
-        const message = typeof payload === 'object' && payload !== null ? String((payload as { message?: unknown; Message?: unknown }).message ?? (payload as { Message?: unknown }).Message ?? text) : text;
-        return outcome({ ok: false, error: { type: 'FunctionNotFound', message: `${this.url} answered 404: ${message}` } }, logs, requestId);
+        const message =
+          typeof payload === 'object' && payload !== null
+            ? String((payload as { message?: unknown; Message?: unknown }).message ?? (payload as { Message?: unknown }).Message ?? text)
+            : text;
+        return outcome(
+          { ok: false, error: { type: 'FunctionNotFound', message: `${this.url} answered 404: ${message}` } },
+          logs,
+          requestId,
+        );
       }
       if (response.status < 200 || response.status > 299) {
         const type = response.headers.get('x-amzn-errortype')?.split(':')[0] ?? `HTTP ${response.status}`;
-        return outcome({ ok: false, error: { type, message: `${this.url} answered ${response.status}: ${text.slice(0, 1000)}` } }, logs, requestId);
+        return outcome(
+          { ok: false, error: { type, message: `${this.url} answered ${response.status}: ${text.slice(0, 1000)}` } },
+          logs,
+          requestId,
+        );
       }
       if (response.headers.has('x-amz-function-error') || isErrorDocument(payload)) {
-        const doc = typeof payload === 'object' && payload !== null ? payload : { errorType: response.headers.get('x-amz-function-error') ?? 'Unhandled', errorMessage: String(payload) };
+        const doc =
+          typeof payload === 'object' && payload !== null
+            ? payload
+            : { errorType: response.headers.get('x-amz-function-error') ?? 'Unhandled', errorMessage: String(payload) };
         return outcome({ ok: false, error: fromErrorDocument(doc) }, logs, requestId);
       }
       return outcome({ ok: true, value: payload }, logs, requestId);
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
       if (timeout.signal.aborted) return outcome({ ok: false, error: timeoutError(this.identity.timeoutSeconds) });
-      return outcome({ ok: false, error: { type: 'TargetUnreachable', message: `the Invoke API at ${this.baseUrl} is unreachable (${describeCause(error)}) for ${this.url}` } });
+      return outcome({
+        ok: false,
+        error: {
+          type: 'TargetUnreachable',
+          message: `the Invoke API at ${this.baseUrl} is unreachable (${describeCause(error)}) for ${this.url}`,
+        },
+      });
     } finally {
       clearTimeout(timer);
     }

@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { FunctionRegistry } from './index.js';
 
-interface Seen { method: string; url: string; body: unknown; headers: IncomingMessage['headers'] }
+interface Seen {
+  method: string;
+  url: string;
+  body: unknown;
+  headers: IncomingMessage['headers'];
+}
 
 /** A small Invoke-API-compatible server, answering per function name like `sam local start-lambda`. */
 function fakeInvokeApi(): Promise<{ server: Server; base: string; seen: Seen[] }> {
@@ -17,7 +22,9 @@ function fakeInvokeApi(): Promise<{ server: Server; base: string; seen: Seen[] }
     },
     flagged: (_e, res) => {
       res.setHeader('x-amz-function-error', 'Unhandled');
-      res.end(JSON.stringify({ errorType: 'TypeError', errorMessage: 'flagged failure', trace: ['TypeError: flagged failure', '    at x'] }));
+      res.end(
+        JSON.stringify({ errorType: 'TypeError', errorMessage: 'flagged failure', trace: ['TypeError: flagged failure', '    at x'] }),
+      );
     },
     shaped: (_e, res) => res.end(JSON.stringify({ errorMessage: 'shape only', errorType: 'Error', stackTrace: ['File "x.py"'] })),
     string: (_e, res) => {
@@ -50,7 +57,9 @@ function fakeInvokeApi(): Promise<{ server: Server; base: string; seen: Seen[] }
       route(body, res);
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen })),
+  );
 }
 
 describe('Lambda Invoke API targets', () => {
@@ -86,7 +95,11 @@ describe('Lambda Invoke API targets', () => {
   });
 
   test('a function error by X-Amz-Function-Error or by the error document shape', async () => {
-    assert.deepEqual((await registry.invoke('flagged', {})).error, { type: 'TypeError', message: 'flagged failure', trace: ['TypeError: flagged failure', '    at x'] });
+    assert.deepEqual((await registry.invoke('flagged', {})).error, {
+      type: 'TypeError',
+      message: 'flagged failure',
+      trace: ['TypeError: flagged failure', '    at x'],
+    });
     assert.deepEqual((await registry.invoke('shaped', {})).error, { type: 'Error', message: 'shape only', trace: ['File "x.py"'] });
     assert.deepEqual((await registry.invoke('string', {})).error, { type: 'string', message: 'a thrown string' });
     const notAnError = await registry.invoke('markdown', {});
@@ -119,9 +132,15 @@ describe('Lambda Invoke API targets', () => {
       const signed = new FunctionRegistry({ functions: {}, invokeUrl: api.base });
       assert.equal((await signed.invoke('arn:aws:lambda:eu-west-1:111122223333:function:report', { name: 'x' })).ok, true);
       const auth = String(api.seen.at(-1)!.headers.authorization);
-      assert.match(auth, /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/lambda\/aws4_request, SignedHeaders=content-type;host;/);
+      assert.match(
+        auth,
+        /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/lambda\/aws4_request, SignedHeaders=content-type;host;/,
+      );
     } finally {
-      for (const [name, value] of [['AWS_ACCESS_KEY_ID', saved.id], ['AWS_SECRET_ACCESS_KEY', saved.secret]] as const) {
+      for (const [name, value] of [
+        ['AWS_ACCESS_KEY_ID', saved.id],
+        ['AWS_SECRET_ACCESS_KEY', saved.secret],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }

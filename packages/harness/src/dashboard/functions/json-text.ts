@@ -41,7 +41,10 @@ function lineColumn(text: string, at: number): { line: number; column: number } 
 }
 
 class Stop extends Error {
-  constructor(readonly at: number, message: string) {
+  constructor(
+    readonly at: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -67,7 +70,10 @@ function locate(s: string): { at: number; message: string } {
     for (;;) {
       if (i >= s.length) fail('a closing quote');
       const c = s.charCodeAt(i);
-      if (c === 34) { i++; return; }
+      if (c === 34) {
+        i++;
+        return;
+      }
       if (c < 0x20) fail('an escaped control character');
       if (c === 92) {
         i++;
@@ -93,7 +99,10 @@ function locate(s: string): { at: number; message: string } {
     if (s[i] === '-') i++;
     if (s[i] === '0') i++;
     else digits();
-    if (s[i] === '.') { i++; digits(); }
+    if (s[i] === '.') {
+      i++;
+      digits();
+    }
     if (s[i] === 'e' || s[i] === 'E') {
       i++;
       if (s[i] === '+' || s[i] === '-') i++;
@@ -107,7 +116,10 @@ function locate(s: string): { at: number; message: string } {
     if (c === '{') {
       i++;
       ws();
-      if (s[i] === '}') { i++; return; }
+      if (s[i] === '}') {
+        i++;
+        return;
+      }
       for (;;) {
         ws();
         if (s[i] !== '"') fail('a property name in double quotes');
@@ -117,20 +129,35 @@ function locate(s: string): { at: number; message: string } {
         i++;
         value(depth + 1);
         ws();
-        if (s[i] === ',') { i++; continue; }
-        if (s[i] === '}') { i++; return; }
+        if (s[i] === ',') {
+          i++;
+          continue;
+        }
+        if (s[i] === '}') {
+          i++;
+          return;
+        }
         fail('"," or "}"');
       }
     }
     if (c === '[') {
       i++;
       ws();
-      if (s[i] === ']') { i++; return; }
+      if (s[i] === ']') {
+        i++;
+        return;
+      }
       for (;;) {
         value(depth + 1);
         ws();
-        if (s[i] === ',') { i++; continue; }
-        if (s[i] === ']') { i++; return; }
+        if (s[i] === ',') {
+          i++;
+          continue;
+        }
+        if (s[i] === ']') {
+          i++;
+          return;
+        }
         fail('"," or "]"');
       }
     }

@@ -74,6 +74,9 @@ export function toInvokeError(error: unknown): InvokeError {
     }
     return { type: typeof error, message: String(error), trace: [] };
   } catch {
-    return { type: 'handled', message: 'callback called with Error argument, but there was a problem while retrieving one or more of its message, name, and stack' };
+    return {
+      type: 'handled',
+      message: 'callback called with Error argument, but there was a problem while retrieving one or more of its message, name, and stack',
+    };
   }
 }

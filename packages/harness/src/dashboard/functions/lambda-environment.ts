@@ -44,7 +44,11 @@ function sharedFiles(host: NodeJS.ProcessEnv): { config: string; credentials: st
   };
 }
 
-function credentialVariables(source: AwsCredentialsSource | undefined, endpoint: AwsEndpoint | undefined, host: NodeJS.ProcessEnv): Record<string, string> {
+function credentialVariables(
+  source: AwsCredentialsSource | undefined,
+  endpoint: AwsEndpoint | undefined,
+  host: NodeJS.ProcessEnv,
+): Record<string, string> {
   if (source === 'environment') {
     const env: Record<string, string> = {};
     for (const name of CREDENTIAL_VARIABLES) if (host[name]) env[name] = host[name];

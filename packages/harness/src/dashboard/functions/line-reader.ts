@@ -47,7 +47,9 @@ export class LineReader {
       return;
     }
     if (this.#pendingBytes + part.length > this.maxLine) {
-      const head = Buffer.concat([...this.#pending, part.subarray(0, HEAD_BYTES)]).subarray(0, HEAD_BYTES).toString('utf8');
+      const head = Buffer.concat([...this.#pending, part.subarray(0, HEAD_BYTES)])
+        .subarray(0, HEAD_BYTES)
+        .toString('utf8');
       this.#oversize = { head, bytes: this.#pendingBytes + part.length };
       this.#pending = [];
       this.#pendingBytes = 0;
@@ -66,7 +68,8 @@ export class LineReader {
       this.onOversize(line);
       return;
     }
-    const line = this.#pending.length === 1 ? this.#pending[0]!.toString('utf8') : Buffer.concat(this.#pending, this.#pendingBytes).toString('utf8');
+    const line =
+      this.#pending.length === 1 ? this.#pending[0]!.toString('utf8') : Buffer.concat(this.#pending, this.#pendingBytes).toString('utf8');
     this.#pending = [];
     this.#pendingBytes = 0;
     if (line) this.onLine(line);

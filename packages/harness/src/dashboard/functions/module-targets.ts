@@ -28,7 +28,10 @@ export interface ModuleDefaults {
 }
 
 /** The AWS settings one module function ends up with, its own over the defaults. */
-export function awsSettings(spec: FunctionSpec, defaults: ModuleDefaults): Pick<EnvironmentSettings, 'awsCredentials' | 'awsEndpoint' | 'passEnvironment'> {
+export function awsSettings(
+  spec: FunctionSpec,
+  defaults: ModuleDefaults,
+): Pick<EnvironmentSettings, 'awsCredentials' | 'awsEndpoint' | 'passEnvironment'> {
   const credentials = spec.awsCredentials ?? defaults.awsCredentials;
   const endpoint = spec.awsEndpoint ?? defaults.awsEndpoint;
   const settings: Pick<EnvironmentSettings, 'awsCredentials' | 'awsEndpoint' | 'passEnvironment'> = {
@@ -78,7 +81,12 @@ function targetSettings(key: string, spec: FunctionSpec): { identity: FunctionId
  * @example
  * const target = nodeModuleTarget('greeter', { handler: 'widgets/greeter.handler' }, '/srv');
  */
-export function nodeModuleTarget(key: string, spec: FunctionSpec & { handler: string }, baseDir: string, defaults: ModuleDefaults = {}): ChildPoolTarget {
+export function nodeModuleTarget(
+  key: string,
+  spec: FunctionSpec & { handler: string },
+  baseDir: string,
+  defaults: ModuleDefaults = {},
+): ChildPoolTarget {
   const { identity, initTimeout } = targetSettings(key, spec);
   const split = splitNodeHandler(spec.handler, baseDir);
   const file = split && findNodeModuleFile(split.modulePath);
@@ -86,7 +94,10 @@ export function nodeModuleTarget(key: string, spec: FunctionSpec & { handler: st
   // The JavaScript heap is sized from the function's memory as Lambda's Node.js runtime sizes it: a tenth for
   // the young generation (two semi-spaces), the rest for the old one.
   const newSpaceMiB = Math.floor(identity.memoryMB / 10);
-  const args: string[] = [`--max-semi-space-size=${Math.floor(newSpaceMiB / 2)}`, `--max-old-space-size=${identity.memoryMB - newSpaceMiB}`];
+  const args: string[] = [
+    `--max-semi-space-size=${Math.floor(newSpaceMiB / 2)}`,
+    `--max-old-space-size=${identity.memoryMB - newSpaceMiB}`,
+  ];
   let loaderMiB = 0;
   const typeScript = [file ?? '', ...setup].find((f) => /\.[mc]?ts$/.test(f));
   if (typeScript) {
@@ -103,9 +114,12 @@ export function nodeModuleTarget(key: string, spec: FunctionSpec & { handler: st
   if (nodePath.length) loaderMiB += NODE_PATH_HOOK_OVERHEAD_MIB;
   const aws = awsSettings(spec, defaults);
   let node: NodeBinary = { path: process.execPath, version: process.version, source: 'harness' };
-  const prepare = major === undefined ? undefined : async (): Promise<void> => {
-    node = await nodeBinary(major);
-  };
+  const prepare =
+    major === undefined
+      ? undefined
+      : async (): Promise<void> => {
+          node = await nodeBinary(major);
+        };
   return new ChildPoolTarget(
     identity,
     () => ({
@@ -123,7 +137,9 @@ export function nodeModuleTarget(key: string, spec: FunctionSpec & { handler: st
         ...(spec.environment ? { environment: spec.environment } : {}),
       }),
       memoryLimitMiB: identity.memoryMB + loaderMiB,
-      ...(node.problem ? { initLog: `[harness] ${spec.runtime} runs on this harness's Node.js ${node.version}, not Node.js ${major}: ${node.problem}` } : {}),
+      ...(node.problem
+        ? { initLog: `[harness] ${spec.runtime} runs on this harness's Node.js ${node.version}, not Node.js ${major}: ${node.problem}` }
+        : {}),
     }),
     initTimeout,
     undefined,
@@ -140,7 +156,12 @@ export const pythonCommand = (): string => process.env.TRELLIS_PYTHON ?? 'python
  * @example
  * const target = pythonModuleTarget('inventory', { handler: 'py/inventory.lambda_handler', runtime: 'python' }, '/srv');
  */
-export function pythonModuleTarget(key: string, spec: FunctionSpec & { handler: string }, baseDir: string, defaults: ModuleDefaults = {}): ChildPoolTarget {
+export function pythonModuleTarget(
+  key: string,
+  spec: FunctionSpec & { handler: string },
+  baseDir: string,
+  defaults: ModuleDefaults = {},
+): ChildPoolTarget {
   const { identity, initTimeout } = targetSettings(key, spec);
   const taskRoot = resolve(baseDir);
   const handler = spec.handler;
@@ -165,4 +186,3 @@ export function pythonModuleTarget(key: string, spec: FunctionSpec & { handler: 
   });
   return new ChildPoolTarget(identity, spawnSpec, initTimeout);
 }
-

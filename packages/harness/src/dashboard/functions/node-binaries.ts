@@ -60,7 +60,11 @@ async function fetchFromRegistry(major: number, target: string): Promise<void> {
   try {
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     const spec = `${nodePackageName()}@${major}`;
-    const { stdout } = await run(npm, ['pack', '--silent', spec], { cwd: work, timeout: FETCH_TIMEOUT_MS, shell: process.platform === 'win32' });
+    const { stdout } = await run(npm, ['pack', '--silent', spec], {
+      cwd: work,
+      timeout: FETCH_TIMEOUT_MS,
+      shell: process.platform === 'win32',
+    });
     const tarball = stdout.trim().split('\n').pop() ?? '';
     if (!tarball || !existsSync(join(work, tarball))) throw new Error(`npm pack ${spec} made no tarball`);
     const unpacked = join(work, 'package');

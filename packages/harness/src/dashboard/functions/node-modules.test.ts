@@ -24,7 +24,11 @@ function valueOf(outcome: InvokeOutcome): any {
   return outcome.value;
 }
 
-const behaviour = (name: string, extra: FunctionSpec = {}): FunctionSpec => ({ handler: `cjs/behaviours.${name}`, timeoutSeconds: 5, ...extra });
+const behaviour = (name: string, extra: FunctionSpec = {}): FunctionSpec => ({
+  handler: `cjs/behaviours.${name}`,
+  timeoutSeconds: 5,
+  ...extra,
+});
 
 describe('Node.js module handlers: finding the handler', () => {
   const r = registry({
@@ -89,7 +93,10 @@ describe('Node.js module handlers: init errors as the runtime reports them', () 
 
   test('a handler that is not exported or not a function', async () => {
     const notExported = errorOf(await r.invoke('notExported', {}));
-    assert.deepEqual([notExported.type, notExported.message], ['Runtime.HandlerNotFound', 'cjs/behaviours.doesNotExist is undefined or not exported']);
+    assert.deepEqual(
+      [notExported.type, notExported.message],
+      ['Runtime.HandlerNotFound', 'cjs/behaviours.doesNotExist is undefined or not exported'],
+    );
     assert.equal(errorOf(await r.invoke('notAFunction', {})).message, 'cjs/behaviours.notAFunction is not a function');
   });
 
@@ -180,7 +187,10 @@ describe('Node.js module handlers: results and errors', () => {
     assert.match(e.trace[1]!, /behaviours\.js/);
     assert.equal(errorOf(await r.invoke('throwsTypeError', {})).type, 'TypeError');
     assert.deepEqual(errorOf(await r.invoke('throwsString', {})), { type: 'string', message: 'plain string failure', trace: [] });
-    assert.deepEqual([errorOf(await r.invoke('throwsSync', {})).type, errorOf(await r.invoke('throwsSync', {})).message], ['RangeError', 'sync range']);
+    assert.deepEqual(
+      [errorOf(await r.invoke('throwsSync', {})).type, errorOf(await r.invoke('throwsSync', {})).message],
+      ['RangeError', 'sync range'],
+    );
   });
 
   test('callback style and the legacy context methods', async () => {
@@ -198,7 +208,7 @@ describe('Node.js module handlers: results and errors', () => {
     assert.equal(errorOf(await r.invoke('circular', {})).type, 'Runtime.MarshalError');
   });
 
-  test('a 6 MB result (just under Lambda\'s response limit) arrives whole', async () => {
+  test("a 6 MB result (just under Lambda's response limit) arrives whole", async () => {
     const bytes = 6_000_000;
     const value = valueOf(await r.invoke('big', { bytes }));
     assert.equal(typeof value, 'string');
@@ -334,7 +344,9 @@ describe('Node.js module handlers: closing', () => {
       console.log(o.value.pid);
       void r.invoke('s', { spin: true });
       setTimeout(() => process.exit(0), 100);`;
-    const pid = Number(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' }).trim());
+    const pid = Number(
+      execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' }).trim(),
+    );
     assert.ok(pid > 0);
     // Gone, or a zombie waiting for the system to reap it: either way it no longer runs.
     const gone = (): boolean => {

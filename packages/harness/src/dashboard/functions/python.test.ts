@@ -55,9 +55,15 @@ describe('Python handlers', () => {
   });
 
   test('timeout, crash, a result that is not JSON, a missing handler', async () => {
-    assert.deepEqual((await r.invoke('sleeps', { seconds: 5 })).error, { type: 'Sandbox.Timedout', message: 'Task timed out after 0.30 seconds' });
+    assert.deepEqual((await r.invoke('sleeps', { seconds: 5 })).error, {
+      type: 'Sandbox.Timedout',
+      message: 'Task timed out after 0.30 seconds',
+    });
     assert.equal((await r.invoke('sleeps', { seconds: 0 })).value, 'woke', 'a fresh process after the timeout');
-    assert.deepEqual((await r.invoke('exits', {})).error, { type: 'Runtime.ExitError', message: 'Runtime exited with error: exit status 4' });
+    assert.deepEqual((await r.invoke('exits', {})).error, {
+      type: 'Runtime.ExitError',
+      message: 'Runtime exited with error: exit status 4',
+    });
     assert.equal((await r.invoke('notJson', {})).error?.type, 'Runtime.MarshalError');
     const missing = await r.invoke('missing', {});
     assert.equal(missing.error?.type, 'Runtime.HandlerNotFound');

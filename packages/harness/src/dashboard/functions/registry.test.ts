@@ -20,8 +20,16 @@ describe('FunctionRegistry: matching endpoints', () => {
     assert.equal((await registry.invoke('arn:aws:lambda:eu-west-1:111122223333:function:greeter', {})).value, 'greeter by ARN');
     assert.equal((await registry.invoke('arn:aws:lambda:eu-west-1:111122223333:function:report:7', {})).value, 'report by ARN');
     assert.equal((await registry.invoke('report', {})).value, 'report by ARN', 'a name finds a function configured by ARN');
-    assert.equal((await registry.invoke('arn:aws:lambda:us-east-1:999999999999:function:greeter', {})).value, 'greeter by name', 'another ARN falls back to the name');
-    assert.equal((await registry.invoke('arn:aws:lambda:us-east-1:999999999999:function:report', {})).value, 'report by ARN', 'even to a function configured by ARN');
+    assert.equal(
+      (await registry.invoke('arn:aws:lambda:us-east-1:999999999999:function:greeter', {})).value,
+      'greeter by name',
+      'another ARN falls back to the name',
+    );
+    assert.equal(
+      (await registry.invoke('arn:aws:lambda:us-east-1:999999999999:function:report', {})).value,
+      'report by ARN',
+      'even to a function configured by ARN',
+    );
   });
 
   test('an unknown endpoint is FunctionNotFound naming it and listing the configured names', async () => {
@@ -40,7 +48,11 @@ describe('FunctionRegistry: matching endpoints', () => {
 
   test('resolve returns the same warm target each time', () => {
     assert.equal(registry.resolve('greeter'), registry.resolve('greeter:1'));
-    assert.deepEqual(registry.names(), ['greeter', 'arn:aws:lambda:eu-west-1:111122223333:function:report', 'arn:aws:lambda:eu-west-1:111122223333:function:greeter']);
+    assert.deepEqual(registry.names(), [
+      'greeter',
+      'arn:aws:lambda:eu-west-1:111122223333:function:report',
+      'arn:aws:lambda:eu-west-1:111122223333:function:greeter',
+    ]);
   });
 
   test('property: invoke never rejects, whatever the endpoint', async () => {

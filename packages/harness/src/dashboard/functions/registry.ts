@@ -63,8 +63,10 @@ export class FunctionRegistry {
    */
   describe(): FunctionInfo[] {
     return Object.entries(this.config.functions).map(([name, spec]) => {
-      if (typeof spec.handler === 'function') return { name, runtime: 'in-process', lambdaRuntime: null, awsCredentials: 'host', awsEndpoint: null, setup: [] };
-      if (typeof spec.handler !== 'string') return { name, runtime: 'invoke-api', lambdaRuntime: null, awsCredentials: null, awsEndpoint: null, setup: [] };
+      if (typeof spec.handler === 'function')
+        return { name, runtime: 'in-process', lambdaRuntime: null, awsCredentials: 'host', awsEndpoint: null, setup: [] };
+      if (typeof spec.handler !== 'string')
+        return { name, runtime: 'invoke-api', lambdaRuntime: null, awsCredentials: null, awsEndpoint: null, setup: [] };
       const aws = awsSettings(spec, this.defaults);
       return {
         name,
@@ -115,7 +117,12 @@ export class FunctionRegistry {
   keyFor(endpoint: string): string | undefined {
     const parsed = typeof endpoint === 'string' ? parseEndpoint(endpoint) : undefined;
     if (!parsed) return undefined;
-    return (parsed.unqualifiedArn && this.byArn.get(parsed.unqualifiedArn)) || this.byName.get(parsed.name) || this.byArnName.get(parsed.name) || undefined;
+    return (
+      (parsed.unqualifiedArn && this.byArn.get(parsed.unqualifiedArn)) ||
+      this.byName.get(parsed.name) ||
+      this.byArnName.get(parsed.name) ||
+      undefined
+    );
   }
 
   /**

@@ -9,7 +9,9 @@ const runtime = (name: string) => fileURLToPath(new URL(`./runtime/${name}`, imp
 test('the Python bootstrap compiles', () => {
   const file = runtime('python-bootstrap.py');
   // compile() rather than py_compile, so no __pycache__ is written beside the shipped file
-  const r = spawnSync(pythonCommand(), ['-c', 'import sys; compile(open(sys.argv[1]).read(), sys.argv[1], "exec")', file], { encoding: 'utf8' });
+  const r = spawnSync(pythonCommand(), ['-c', 'import sys; compile(open(sys.argv[1]).read(), sys.argv[1], "exec")', file], {
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, r.stderr);
 });
 

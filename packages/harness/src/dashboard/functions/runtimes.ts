@@ -18,7 +18,8 @@ const KNOWN: ReadonlySet<string> = new Set<string>(['nodejs', 'python', ...NODE_
 export const isRuntimeName = (value: unknown): value is RuntimeName => typeof value === 'string' && KNOWN.has(value);
 
 /** The language a runtime runs. */
-export const runtimeLanguage = (runtime: RuntimeName | undefined): 'nodejs' | 'python' => (runtime?.startsWith('python') ? 'python' : 'nodejs');
+export const runtimeLanguage = (runtime: RuntimeName | undefined): 'nodejs' | 'python' =>
+  runtime?.startsWith('python') ? 'python' : 'nodejs';
 
 /**
  * The Node.js major a runtime names, or undefined for the plain `nodejs` (the harness's own Node.js).

@@ -6,7 +6,16 @@ import { credentialsFromEnvironment, signRequest } from './sigv4.js';
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
 const now = new Date('2015-08-30T12:36:00Z');
 const sign = (method: string, extra: Record<string, string> = {}) =>
-  signRequest({ method, url: new URL('https://example.amazonaws.com/'), headers: extra, body: '', region: 'us-east-1', service: 'service', credentials, now });
+  signRequest({
+    method,
+    url: new URL('https://example.amazonaws.com/'),
+    headers: extra,
+    body: '',
+    region: 'us-east-1',
+    service: 'service',
+    credentials,
+    now,
+  });
 
 describe('SigV4 signing', () => {
   test('matches the AWS test suite vectors', () => {
@@ -31,11 +40,17 @@ describe('SigV4 signing', () => {
     });
     assert.equal(headers['x-amz-security-token'], 'token');
     assert.equal(headers['content-type'], 'application/json');
-    assert.match(headers.authorization!, /Credential=AKIDEXAMPLE\/20150830\/eu-west-1\/lambda\/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-security-token, /);
+    assert.match(
+      headers.authorization!,
+      /Credential=AKIDEXAMPLE\/20150830\/eu-west-1\/lambda\/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-security-token, /,
+    );
   });
 
   test('credentials come from the standard variables, or not at all', () => {
     assert.equal(credentialsFromEnvironment({}), undefined);
-    assert.deepEqual(credentialsFromEnvironment({ AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b' }), { accessKeyId: 'a', secretAccessKey: 'b' });
+    assert.deepEqual(credentialsFromEnvironment({ AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b' }), {
+      accessKeyId: 'a',
+      secretAccessKey: 'b',
+    });
   });
 });

@@ -49,7 +49,10 @@ export function credentialsFromEnvironment(env: NodeJS.ProcessEnv): AwsCredentia
  */
 export function signRequest(input: SignInput): Record<string, string> {
   const now = input.now ?? new Date();
-  const amzDate = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const amzDate = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
   const day = amzDate.slice(0, 8);
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(input.headers)) headers[k.toLowerCase()] = v;
@@ -59,7 +62,11 @@ export function signRequest(input: SignInput): Record<string, string> {
   const names = Object.keys(headers).sort();
   const canonicalHeaders = names.map((n) => `${n}:${headers[n]!.trim().replace(/\s+/g, ' ')}\n`).join('');
   const signedHeaders = names.join(';');
-  const path = input.url.pathname.split('/').map((segment) => encode(decodeURIComponent(segment))).join('/') || '/';
+  const path =
+    input.url.pathname
+      .split('/')
+      .map((segment) => encode(decodeURIComponent(segment)))
+      .join('/') || '/';
   const query = [...input.url.searchParams.entries()]
     .map(([k, v]) => [encode(k), encode(v)] as const)
     .sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : 1) : a < b ? -1 : 1))

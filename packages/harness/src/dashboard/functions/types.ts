@@ -69,11 +69,7 @@ export type { LambdaContext };
  * @example
  * const hello: InProcessHandler = async (event) => `<h1>Hello ${event.name}</h1>`;
  */
-export type InProcessHandler = (
-  event: any,
-  context: LambdaContext,
-  callback: (err?: unknown, result?: unknown) => void,
-) => unknown;
+export type InProcessHandler = (event: any, context: LambdaContext, callback: (err?: unknown, result?: unknown) => void) => unknown;
 
 /**
  * How one function is run. Exactly one of `handler` and `invokeUrl` is given.

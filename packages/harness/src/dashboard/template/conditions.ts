@@ -39,7 +39,9 @@ export function conditionValue(ctx: ConditionContext, expr: unknown, path: Templ
   switch (key) {
     case 'Fn::Equals': {
       if (!Array.isArray(args) || args.length !== 2) ctx.fail('invalid', at, `Fn::Equals takes a list of two values, got ${show(args)}`);
-      const [a, b] = args.map((v, i) => ctx.value(v, [...at, i], depth + 1)).map((v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v));
+      const [a, b] = args
+        .map((v, i) => ctx.value(v, [...at, i], depth + 1))
+        .map((v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v));
       return show(a) === show(b);
     }
     case 'Fn::Not':

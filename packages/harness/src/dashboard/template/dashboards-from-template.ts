@@ -43,7 +43,11 @@ export function dashboardsFromTemplate(resolver: Resolver): { dashboards: Templa
       const body = resolver.resolve(resource.properties.DashboardBody, at);
       if (typeof body !== 'string') {
         const got = body === undefined || body === NO_VALUE ? 'nothing' : JSON.stringify(body);
-        resolver.fail('invalid', at, `DashboardBody must be a string holding the dashboard JSON (write it with Fn::Sub, or Fn::ToJsonString), got ${got}`);
+        resolver.fail(
+          'invalid',
+          at,
+          `DashboardBody must be a string holding the dashboard JSON (write it with Fn::Sub, or Fn::ToJsonString), got ${got}`,
+        );
       }
       let name: string;
       try {

@@ -43,4 +43,3 @@ export class TemplateError extends Error {
     super(path.length > 0 ? `${at}: ${pathText(path)}: ${problem}` : `${at}: ${problem}`);
   }
 }
-

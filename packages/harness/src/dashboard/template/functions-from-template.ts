@@ -44,7 +44,8 @@ class Properties {
   ) {}
 
   get(name: string): Found | undefined {
-    if (this.resource.properties[name] !== undefined) return { value: this.resource.properties[name], path: ['Resources', this.id, 'Properties', name] };
+    if (this.resource.properties[name] !== undefined)
+      return { value: this.resource.properties[name], path: ['Resources', this.id, 'Properties', name] };
     if (this.globals[name] !== undefined) return { value: this.globals[name], path: ['Globals', 'Function', name] };
     return undefined;
   }
@@ -67,7 +68,14 @@ class Properties {
 /** Where a function's code is: a folder, or why the harness cannot run it. */
 type CodeLocation = { folder: string; path: TemplatePath } | { skip: string };
 
-function codeLocation(resolver: Resolver, id: string, resource: TemplateResource, props: Properties, runtime: string, baseDir: string): CodeLocation {
+function codeLocation(
+  resolver: Resolver,
+  id: string,
+  resource: TemplateResource,
+  props: Properties,
+  runtime: string,
+  baseDir: string,
+): CodeLocation {
   const at = (name: string): TemplatePath => ['Resources', id, 'Properties', name];
   let local: Found | undefined;
   if (resource.type === 'AWS::Serverless::Function') {
@@ -77,13 +85,17 @@ function codeLocation(resolver: Resolver, id: string, resource: TemplateResource
   } else {
     const code = resource.properties.Code;
     if (isRecord(code) && code.ZipFile !== undefined) {
-      return { folder: inlineCodeFolder(resolver.string(code.ZipFile, [...at('Code'), 'ZipFile']) ?? '', runtime), path: [...at('Code'), 'ZipFile'] };
+      return {
+        folder: inlineCodeFolder(resolver.string(code.ZipFile, [...at('Code'), 'ZipFile']) ?? '', runtime),
+        path: [...at('Code'), 'ZipFile'],
+      };
     }
     if (code === undefined) return { skip: 'it has no Code' };
     local = { value: code, path: at('Code') };
   }
   const value = resolver.resolve(local.value, local.path);
-  if (typeof value !== 'string') return { skip: `its code is in S3 (${JSON.stringify(value)}); the harness runs code from a folder on this machine` };
+  if (typeof value !== 'string')
+    return { skip: `its code is in S3 (${JSON.stringify(value)}); the harness runs code from a folder on this machine` };
   const folder = resolve(baseDir, value);
   if (!existsSync(folder)) resolver.fail('invalid', local.path, `no folder ${folder} (the path is relative to the template's folder)`);
   if (!statSync(folder).isDirectory()) return { skip: `its code is the archive ${folder}; the harness runs code from a folder` };
@@ -122,7 +134,14 @@ function numberOf(resolver: Resolver, found: Found | undefined): number | undefi
 }
 
 /** One function, or undefined (with a warning) when it cannot run here. */
-function templateFunction(resolver: Resolver, id: string, resource: TemplateResource, globals: Record<string, unknown>, baseDir: string, warnings: string[]): TemplateFunction | undefined {
+function templateFunction(
+  resolver: Resolver,
+  id: string,
+  resource: TemplateResource,
+  globals: Record<string, unknown>,
+  baseDir: string,
+  warnings: string[],
+): TemplateFunction | undefined {
   const props = new Properties(id, resource, resource.type === 'AWS::Serverless::Function' ? globals : {});
   const leftOut = (why: string): undefined => void warnings.push(`${resolver.where(['Resources', id])}: the function is left out: ${why}`);
   const packageType = resolver.string(resource.properties.PackageType, ['Resources', id, 'Properties', 'PackageType']);
@@ -148,9 +167,17 @@ function templateFunction(resolver: Resolver, id: string, resource: TemplateReso
     name = `${resolver.stack.stackName}-${id}`.slice(0, 64);
     warnings.push(`${error.message}; the function is named ${name} instead`);
   }
-  if (!FUNCTION_NAME.test(name)) resolver.fail('invalid', ['Resources', id, 'Properties', 'FunctionName'], `${JSON.stringify(name)} is not a function name (1 to 64 letters, digits, - and _)`);
+  if (!FUNCTION_NAME.test(name))
+    resolver.fail(
+      'invalid',
+      ['Resources', id, 'Properties', 'FunctionName'],
+      `${JSON.stringify(name)} is not a function name (1 to 64 letters, digits, - and _)`,
+    );
 
-  const spec: FunctionSpec = { handler: handlerPath(location.folder, handler, runtime, resource.metadata), runtime: configRuntime(runtime) };
+  const spec: FunctionSpec = {
+    handler: handlerPath(location.folder, handler, runtime, resource.metadata),
+    runtime: configRuntime(runtime),
+  };
   const timeout = numberOf(resolver, props.get('Timeout'));
   if (timeout !== undefined) spec.timeoutSeconds = timeout;
   const memory = numberOf(resolver, props.get('MemorySize'));
@@ -184,7 +211,11 @@ function templateFunction(resolver: Resolver, id: string, resource: TemplateReso
  * @example
  * const { functions, warnings } = functionsFromTemplate(resolver, template, '/srv/stack');
  */
-export function functionsFromTemplate(resolver: Resolver, template: Record<string, unknown>, baseDir: string): { functions: TemplateFunction[]; warnings: string[] } {
+export function functionsFromTemplate(
+  resolver: Resolver,
+  template: Record<string, unknown>,
+  baseDir: string,
+): { functions: TemplateFunction[]; warnings: string[] } {
   const warnings: string[] = [];
   const functions: TemplateFunction[] = [];
   const globals = isRecord(template.Globals) && isRecord(template.Globals.Function) ? template.Globals.Function : {};

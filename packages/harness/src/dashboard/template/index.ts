@@ -79,7 +79,10 @@ const GENERIC_NAMES = new Set(['template', 'packaged', 'cfn', 'cloudformation', 
 export function defaultStackName(file: string): string {
   const stem = basename(file).replace(/\.(ya?ml|json|template)$/i, '');
   const chosen = GENERIC_NAMES.has(stem.toLowerCase()) ? basename(dirname(file)) : stem;
-  const name = chosen.replace(/[^A-Za-z0-9-]+/g, '-').replace(/^[^A-Za-z]+/, '').slice(0, 128);
+  const name = chosen
+    .replace(/[^A-Za-z0-9-]+/g, '-')
+    .replace(/^[^A-Za-z]+/, '')
+    .slice(0, 128);
   return name || 'stack';
 }
 
@@ -87,10 +90,16 @@ function checkOptions(options: TemplateOptions, file: string): { region: string;
   const region = options.region ?? DEFAULT_REGION;
   const accountId = options.accountId ?? DEFAULT_ACCOUNT_ID;
   const stackName = options.stackName ?? defaultStackName(file);
-  if (!REGION.test(region)) throw new TemplateError(`the region must look like "eu-west-1", got ${JSON.stringify(region)}`, 'invalid', file);
-  if (!ACCOUNT_ID.test(accountId)) throw new TemplateError(`the account id must be 12 digits, got ${JSON.stringify(accountId)}`, 'invalid', file);
+  if (!REGION.test(region))
+    throw new TemplateError(`the region must look like "eu-west-1", got ${JSON.stringify(region)}`, 'invalid', file);
+  if (!ACCOUNT_ID.test(accountId))
+    throw new TemplateError(`the account id must be 12 digits, got ${JSON.stringify(accountId)}`, 'invalid', file);
   if (!STACK_NAME.test(stackName)) {
-    throw new TemplateError(`the stack name must start with a letter and hold only letters, digits and - (at most 128), got ${JSON.stringify(stackName)}`, 'invalid', file);
+    throw new TemplateError(
+      `the stack name must start with a letter and hold only letters, digits and - (at most 128), got ${JSON.stringify(stackName)}`,
+      'invalid',
+      file,
+    );
   }
   return { region, accountId, stackName };
 }
@@ -106,7 +115,13 @@ function resolveParsed(
   const { values, problems } = resolveParameters(template.Parameters, options.parameters ?? {});
   if (problems.length > 0) {
     const [first] = problems;
-    const more = problems.length > 1 ? ` (and ${problems.length - 1} more: ${problems.slice(1).map((p) => p.path.join('.')).join(', ')})` : '';
+    const more =
+      problems.length > 1
+        ? ` (and ${problems.length - 1} more: ${problems
+            .slice(1)
+            .map((p) => p.path.join('.'))
+            .join(', ')})`
+        : '';
     throw new TemplateError(`${first!.message}${more}`, 'invalid', file, first!.path, locate(first!.path));
   }
   const resolver = new Resolver({ file, template, locate, stack, parameters: values });
@@ -114,11 +129,14 @@ function resolveParsed(
   const transforms = Array.isArray(template.Transform) ? template.Transform : template.Transform === undefined ? [] : [template.Transform];
   for (const transform of transforms) {
     if (typeof transform !== 'string' || !KNOWN_TRANSFORMS.has(transform)) {
-      warnings.push(`${resolver.where(['Transform'])}: the transform ${JSON.stringify(transform)} is not applied here; the template is read as it is`);
+      warnings.push(
+        `${resolver.where(['Transform'])}: the transform ${JSON.stringify(transform)} is not applied here; the template is read as it is`,
+      );
     }
   }
   for (const [id, resource] of resolver.resources) {
-    if (NESTED_STACKS.has(resource.type)) warnings.push(`${resolver.where(['Resources', id])}: the nested stack is not loaded; give its template as a template of its own`);
+    if (NESTED_STACKS.has(resource.type))
+      warnings.push(`${resolver.where(['Resources', id])}: the nested stack is not loaded; give its template as a template of its own`);
   }
   const found = functionsFromTemplate(resolver, template, baseDir);
   const dashboards = dashboardsFromTemplate(resolver);
@@ -158,7 +176,12 @@ function resolveParsed(
  */
 export function resolveTemplate(template: unknown, options: TemplateOptions & { baseDir: string; file?: string }): LoadedTemplate {
   const file = options.file ?? join(options.baseDir, 'template');
-  if (!isRecord(template)) throw new TemplateError('a template is a mapping at the top level (AWSTemplateFormatVersion, Parameters, Resources, …)', 'invalid', file);
+  if (!isRecord(template))
+    throw new TemplateError(
+      'a template is a mapping at the top level (AWSTemplateFormatVersion, Parameters, Resources, …)',
+      'invalid',
+      file,
+    );
   return resolveParsed(template, options, file, resolve(options.baseDir), () => undefined);
 }
 
@@ -183,7 +206,12 @@ export async function loadTemplate(file: string, options: TemplateOptions = {}):
     const code = (error as NodeJS.ErrnoException).code;
     throw new TemplateError(`cannot read the template: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`, 'invalid', path);
   }
-  if (Buffer.byteLength(text) > MAX_TEMPLATE_BYTES) throw new TemplateError(`the file is larger than ${MAX_TEMPLATE_BYTES / 1024 / 1024} MiB; CloudFormation templates are at most 1 MB`, 'invalid', path);
+  if (Buffer.byteLength(text) > MAX_TEMPLATE_BYTES)
+    throw new TemplateError(
+      `the file is larger than ${MAX_TEMPLATE_BYTES / 1024 / 1024} MiB; CloudFormation templates are at most 1 MB`,
+      'invalid',
+      path,
+    );
   const parsed = parseTemplateText(text, path);
   return resolveParsed(parsed.value, options, path, dirname(path), parsed.locate);
 }

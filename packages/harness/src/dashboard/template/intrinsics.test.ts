@@ -43,7 +43,10 @@ function parsedWith(text: string, given: Record<string, string> = {}): { resolve
   const parsed = parseTemplateText(text, 'template.yaml');
   const { values, problems } = resolveParameters(parsed.value.Parameters, given);
   assert.deepEqual(problems, []);
-  return { resolver: new Resolver({ file: 'template.yaml', template: parsed.value, locate: parsed.locate, stack: STACK, parameters: values }), template: parsed.value };
+  return {
+    resolver: new Resolver({ file: 'template.yaml', template: parsed.value, locate: parsed.locate, stack: STACK, parameters: values }),
+    template: parsed.value,
+  };
 }
 
 const resolverFor = (text: string): Resolver => parsedWith(text).resolver;
@@ -73,7 +76,10 @@ test('a stand-in name is said in the notes', () => {
 });
 
 test('pseudo parameters follow the stack', () => {
-  assert.equal(value('!Sub "${AWS::Region} ${AWS::AccountId} ${AWS::StackName} ${AWS::Partition} ${AWS::URLSuffix}"'), 'eu-west-1 111122223333 ops aws amazonaws.com');
+  assert.equal(
+    value('!Sub "${AWS::Region} ${AWS::AccountId} ${AWS::StackName} ${AWS::Partition} ${AWS::URLSuffix}"'),
+    'eu-west-1 111122223333 ops aws amazonaws.com',
+  );
   assert.equal(value('!Ref AWS::StackId'), 'arn:aws:cloudformation:eu-west-1:111122223333:stack/ops/00000000-0000-0000-0000-000000000000');
   assert.deepEqual(value('!Ref AWS::NotificationARNs'), []);
 });
@@ -89,7 +95,10 @@ test('Fn::GetAtt gives a function its ARN, in every form', () => {
 
 test('Fn::Sub: both forms, variables over names, ${!Literal}, and an unclosed ${ kept', () => {
   assert.equal(value('!Sub "x-${Stage}"'), 'x-dev');
-  assert.equal(value('!Sub ["${Stage}/${Fn}", { Fn: !GetAtt Widget.Arn, Stage: mine }]'), 'mine/arn:aws:lambda:eu-west-1:111122223333:function:ops-widget');
+  assert.equal(
+    value('!Sub ["${Stage}/${Fn}", { Fn: !GetAtt Widget.Arn, Stage: mine }]'),
+    'mine/arn:aws:lambda:eu-west-1:111122223333:function:ops-widget',
+  );
   assert.equal(value('!Sub "SUM(${!SUM}) ${Stage}"'), 'SUM(${SUM}) dev');
   assert.equal(value('!Sub "a ${ b"'), 'a ${ b');
   assert.equal(value('!Sub ["${N}", { N: 7 }]'), '7');
@@ -124,7 +133,10 @@ test('resources with a false Condition are not created', () => {
 
 test('unknown and unsupported intrinsics are errors naming the path, the intrinsic and the line', () => {
   const cases: Array<[string, RegExp]> = [
-    ['{ "Fn::Nope": 1 }', /^template\.yaml:\d+:\d+: Outputs\.Out\.Value\.Fn::Nope: Fn::Nope is not an intrinsic function the harness knows; it resolves Ref, /],
+    [
+      '{ "Fn::Nope": 1 }',
+      /^template\.yaml:\d+:\d+: Outputs\.Out\.Value\.Fn::Nope: Fn::Nope is not an intrinsic function the harness knows; it resolves Ref, /,
+    ],
     ['!Cidr [a, 1, 2]', /Outputs\.Out\.Value\.Fn::Cidr: Fn::Cidr is not supported by the harness/],
     ['!Equals [a, b]', /Fn::Equals is a condition function: it belongs in Conditions/],
     ['!Ref Missing', /Ref Missing: the template has no parameter or resource named "Missing"/],
@@ -190,24 +202,71 @@ test('deep nesting is an error, not a stack overflow', () => {
 
 test('parseSub splits text and variables', () => {
   assert.deepEqual(parseSub('arn:${AWS::Partition}:s3:::${!Bucket}/${Fn.Arn}'), [
-    { text: 'arn:' }, { variable: 'AWS::Partition' }, { text: ':s3:::${Bucket}/' }, { variable: 'Fn.Arn' },
+    { text: 'arn:' },
+    { variable: 'AWS::Partition' },
+    { text: ':s3:::${Bucket}/' },
+    { variable: 'Fn.Arn' },
   ]);
 });
 
 test('parameters: missing values and broken constraints are problems naming the parameter', () => {
-  const { problems } = resolveParameters({ A: { Type: 'String' }, B: { Type: 'String', Default: 'x', AllowedPattern: '[0-9]+' }, C: { Type: 'Number', Default: 'n' } }, {});
-  assert.deepEqual(problems.map((p) => [p.path.join('.'), p.message.replace(/:.*/, '')]), [
-    ['Parameters.A', 'has no Default; give it a value for the run (--parameter A=VALUE)'],
-    ['Parameters.B', '"x" (its Default) does not match its AllowedPattern [0-9]+'],
-    ['Parameters.C', 'is a Number, but "n" is not a number'],
-  ]);
-  assert.match(resolveParameters({ S: { Type: 'String', Default: 'dev', AllowedValues: ['dev'] } }, { S: 'prod' }).problems[0]!.message, /"prod" \(given for the run\) is not one of its AllowedValues: "dev"/);
+  const { problems } = resolveParameters(
+    { A: { Type: 'String' }, B: { Type: 'String', Default: 'x', AllowedPattern: '[0-9]+' }, C: { Type: 'Number', Default: 'n' } },
+    {},
+  );
+  assert.deepEqual(
+    problems.map((p) => [p.path.join('.'), p.message.replace(/:.*/, '')]),
+    [
+      ['Parameters.A', 'has no Default; give it a value for the run (--parameter A=VALUE)'],
+      ['Parameters.B', '"x" (its Default) does not match its AllowedPattern [0-9]+'],
+      ['Parameters.C', 'is a Number, but "n" is not a number'],
+    ],
+  );
+  assert.match(
+    resolveParameters({ S: { Type: 'String', Default: 'dev', AllowedValues: ['dev'] } }, { S: 'prod' }).problems[0]!.message,
+    /"prod" \(given for the run\) is not one of its AllowedValues: "dev"/,
+  );
 });
 
 /** Arbitrary template values, with intrinsic functions (well and badly formed) among them. */
-const intrinsicNames = ['Ref', 'Fn::Sub', 'Fn::GetAtt', 'Fn::Join', 'Fn::Select', 'Fn::Split', 'Fn::If', 'Fn::FindInMap', 'Fn::Base64', 'Fn::ToJsonString', 'Fn::Length',
-  'Fn::ImportValue', 'Fn::GetAZs', 'Fn::Equals', 'Fn::Not', 'Fn::Cidr', 'Fn::Nope', 'Condition'];
-const words = fc.constantFrom('Stage', 'Zones', 'Widget', 'Table', 'Board', 'IsProd', 'Both', 'Sizes', 'dev', 'Memory', 'Arn', 'AWS::Region', 'AWS::NoValue', 'Missing', '__proto__', '');
+const intrinsicNames = [
+  'Ref',
+  'Fn::Sub',
+  'Fn::GetAtt',
+  'Fn::Join',
+  'Fn::Select',
+  'Fn::Split',
+  'Fn::If',
+  'Fn::FindInMap',
+  'Fn::Base64',
+  'Fn::ToJsonString',
+  'Fn::Length',
+  'Fn::ImportValue',
+  'Fn::GetAZs',
+  'Fn::Equals',
+  'Fn::Not',
+  'Fn::Cidr',
+  'Fn::Nope',
+  'Condition',
+];
+const words = fc.constantFrom(
+  'Stage',
+  'Zones',
+  'Widget',
+  'Table',
+  'Board',
+  'IsProd',
+  'Both',
+  'Sizes',
+  'dev',
+  'Memory',
+  'Arn',
+  'AWS::Region',
+  'AWS::NoValue',
+  'Missing',
+  '__proto__',
+  '',
+);
 const { value: templateValue } = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
@@ -240,11 +299,18 @@ test('property: resolving any value either gives a value or throws a TemplateErr
 
 test('long chains of names and conditions are errors, not stack overflows', () => {
   const conditions = Array.from({ length: 5000 }, (_, i) => `  C${i}: !Not [!Condition C${i + 1}]`).join('\n');
-  const chained = resolverFor(`Conditions:\n${conditions}\n  C5000: !Equals [a, a]\nResources:\n  R: { Type: AWS::SNS::Topic, Condition: C0 }\n`);
+  const chained = resolverFor(
+    `Conditions:\n${conditions}\n  C5000: !Equals [a, a]\nResources:\n  R: { Type: AWS::SNS::Topic, Condition: C0 }\n`,
+  );
   assert.match(errorOf(() => chained.included('R')).message, /refer to each other more than 32 deep/);
-  const names = Array.from({ length: 5000 }, (_, i) => `  F${i}: { Type: AWS::Lambda::Function, Properties: { FunctionName: !Sub ['\${N}', { N: { Ref: F${i + 1} } }] } }`).join('\n');
+  const names = Array.from(
+    { length: 5000 },
+    (_, i) => `  F${i}: { Type: AWS::Lambda::Function, Properties: { FunctionName: !Sub ['\${N}', { N: { Ref: F${i + 1} } }] } }`,
+  ).join('\n');
   const named = resolverFor(`Resources:\n${names}\n  F5000: { Type: AWS::Lambda::Function }\n`);
   assert.match(errorOf(() => named.resolve({ Ref: 'F0' }, ['x'])).message, /refer to each other more than 32 deep|nested more than/);
-  const short = resolverFor(`Resources:\n${names.split('\n').slice(0, 10).join('\n').replace(/F10\b/, 'F9x')}\n  F9x: { Type: AWS::Lambda::Function }\n`);
+  const short = resolverFor(
+    `Resources:\n${names.split('\n').slice(0, 10).join('\n').replace(/F10\b/, 'F9x')}\n  F9x: { Type: AWS::Lambda::Function }\n`,
+  );
   assert.equal(short.resolve({ Ref: 'F0' }, ['x']), 'ops-F9x');
 });

@@ -13,7 +13,6 @@ import { parseSub } from './sub.js';
 /** What `Ref: AWS::NoValue` gives: the property (or list item) holding it is left out. */
 export const NO_VALUE: unique symbol = Symbol('AWS::NoValue');
 
-
 /** The resource types that run code the harness can run. */
 export const FUNCTION_TYPES: ReadonlySet<string> = new Set(['AWS::Serverless::Function', 'AWS::Lambda::Function']);
 export const DASHBOARD_TYPE = 'AWS::CloudWatch::Dashboard';
@@ -35,7 +34,8 @@ const NAME_PROPERTY: Readonly<Record<string, string>> = {
 const MAX_CHAIN = 32;
 const MAX_LEVEL = 4 * MAX_DEPTH;
 
-const SUPPORTED = 'Ref, Fn::GetAtt, Fn::Sub, Fn::Join, Fn::Select, Fn::Split, Fn::If, Fn::FindInMap, Fn::Base64, Fn::ToJsonString and Fn::Length';
+const SUPPORTED =
+  'Ref, Fn::GetAtt, Fn::Sub, Fn::Join, Fn::Select, Fn::Split, Fn::If, Fn::FindInMap, Fn::Base64, Fn::ToJsonString and Fn::Length';
 const CONDITION_FUNCTIONS = new Set(['Fn::Equals', 'Fn::Not', 'Fn::And', 'Fn::Or']);
 
 /** One resource of the template. */
@@ -88,16 +88,23 @@ export class Resolver {
     this.pseudo = pseudoParameters(input.stack);
     const resources = input.template.Resources;
     if (!isRecord(resources) || Object.keys(resources).length === 0) {
-      this.fail('invalid', resources === undefined ? [] : ['Resources'], 'a template needs Resources: a mapping of logical ids to resources');
+      this.fail(
+        'invalid',
+        resources === undefined ? [] : ['Resources'],
+        'a template needs Resources: a mapping of logical ids to resources',
+      );
     }
     for (const [id, resource] of Object.entries(resources)) {
       const at = ['Resources', id];
-      if (!isRecord(resource) || typeof resource.Type !== 'string') this.fail('invalid', at, 'a resource is a mapping with a Type, such as AWS::Serverless::Function');
-      if (resource.Properties !== undefined && !isRecord(resource.Properties)) this.fail('invalid', [...at, 'Properties'], 'Properties must be a mapping');
-      if (resource.Condition !== undefined && typeof resource.Condition !== 'string') this.fail('invalid', [...at, 'Condition'], 'Condition names a condition of Conditions');
+      if (!isRecord(resource) || typeof resource.Type !== 'string')
+        this.fail('invalid', at, 'a resource is a mapping with a Type, such as AWS::Serverless::Function');
+      if (resource.Properties !== undefined && !isRecord(resource.Properties))
+        this.fail('invalid', [...at, 'Properties'], 'Properties must be a mapping');
+      if (resource.Condition !== undefined && typeof resource.Condition !== 'string')
+        this.fail('invalid', [...at, 'Condition'], 'Condition names a condition of Conditions');
       this.resources.set(id, {
         type: resource.Type,
-        properties: (resource.Properties) ?? {},
+        properties: resource.Properties ?? {},
         ...(resource.Condition !== undefined ? { condition: resource.Condition } : {}),
         metadata: isRecord(resource.Metadata) ? resource.Metadata : {},
       });
@@ -151,7 +158,9 @@ export class Resolver {
     const generated = `${this.stack.stackName}-${id}`;
     if (FUNCTION_TYPES.has(resource.type)) return generated.slice(0, 64);
     if (resource.type !== DASHBOARD_TYPE) {
-      notes?.push(`Ref ${id} (${resource.type}) stands in as "${generated}": nothing by that name exists unless you create it (in an emulator, say)`);
+      notes?.push(
+        `Ref ${id} (${resource.type}) stands in as "${generated}": nothing by that name exists unless you create it (in an emulator, say)`,
+      );
     }
     return generated;
   }
@@ -168,7 +177,9 @@ export class Resolver {
     if (known !== undefined) return known;
     const declared = isRecord(this.template.Conditions) ? this.template.Conditions : {};
     if (!Object.hasOwn(declared, name)) this.fail('invalid', path, `no condition named ${JSON.stringify(name)} in Conditions`);
-    const value = this.guarded(`condition ${name}`, path, () => conditionValue(this.conditionContext, declared[name], ['Conditions', name], 0));
+    const value = this.guarded(`condition ${name}`, path, () =>
+      conditionValue(this.conditionContext, declared[name], ['Conditions', name], 0),
+    );
     this.conditions.set(name, value);
     return value;
   }
@@ -208,7 +219,8 @@ export class Resolver {
     }
     if (!isRecord(value)) return value;
     const keys = Object.keys(value);
-    if (keys.length === 1 && isIntrinsicKey(keys[0]!)) return this.intrinsic(keys[0]!, value[keys[0]!], [...path, keys[0]!], depth + 1, notes);
+    if (keys.length === 1 && isIntrinsicKey(keys[0]!))
+      return this.intrinsic(keys[0]!, value[keys[0]!], [...path, keys[0]!], depth + 1, notes);
     const entries = keys.map((k) => [k, this.walk(value[k], [...path, k], depth + 1, notes)] as const).filter(([, v]) => v !== NO_VALUE);
     return Object.fromEntries(entries);
   }
@@ -218,7 +230,11 @@ export class Resolver {
     const reference = /\{\{resolve:([a-z-]+):/.exec(text);
     if (reference) {
       const service = reference[1] === 'secretsmanager' ? 'AWS Secrets Manager' : 'AWS Systems Manager Parameter Store';
-      this.fail('unresolvable', path, `the dynamic reference {{resolve:${reference[1]}:…}} is read from ${service} when the stack is deployed; it has no value on this machine`);
+      this.fail(
+        'unresolvable',
+        path,
+        `the dynamic reference {{resolve:${reference[1]}:…}} is read from ${service} when the stack is deployed; it has no value on this machine`,
+      );
     }
     return text;
   }
@@ -231,10 +247,15 @@ export class Resolver {
     const sub = (v: unknown, i: number | string): unknown => this.walk(v, [...path, i], depth + 1, notes);
     switch (name) {
       case 'Ref':
-        if (typeof args !== 'string' || args === '') this.fail('invalid', path, `Ref takes the name of a parameter or resource, got ${show(args)}`);
+        if (typeof args !== 'string' || args === '')
+          this.fail('invalid', path, `Ref takes the name of a parameter or resource, got ${show(args)}`);
         return this.ref(args, path, notes);
       case 'Fn::GetAtt': {
-        let id: unknown = Array.isArray(args) ? args[0] : typeof args === 'string' ? args.slice(0, Math.max(0, args.indexOf('.'))) : undefined;
+        let id: unknown = Array.isArray(args)
+          ? args[0]
+          : typeof args === 'string'
+            ? args.slice(0, Math.max(0, args.indexOf('.')))
+            : undefined;
         let attribute: unknown = Array.isArray(args) ? args[1] : typeof args === 'string' ? args.slice(args.indexOf('.') + 1) : undefined;
         if (Array.isArray(args) && args.length !== 2) id = undefined;
         if (isRecord(attribute)) attribute = sub(attribute, 1);
@@ -247,7 +268,8 @@ export class Resolver {
         return this.sub(args, path, depth, notes);
       case 'Fn::Join': {
         const [delimiter, items] = pair('[delimiter, [values]]');
-        if (typeof delimiter !== 'string') this.fail('invalid', [...path, 0], `Fn::Join's delimiter must be a string, got ${show(delimiter)}`);
+        if (typeof delimiter !== 'string')
+          this.fail('invalid', [...path, 0], `Fn::Join's delimiter must be a string, got ${show(delimiter)}`);
         return this.strings(sub(items, 1), [...path, 1], 'Fn::Join').join(delimiter);
       }
       case 'Fn::Select': {
@@ -256,12 +278,14 @@ export class Resolver {
         const n = typeof at === 'number' ? at : typeof at === 'string' && /^\d+$/.test(at) ? Number(at) : NaN;
         const list = sub(items, 1);
         if (!Array.isArray(list)) this.fail('invalid', [...path, 1], `Fn::Select picks from a list, got ${show(list)}`);
-        if (!Number.isInteger(n) || n < 0 || n >= list.length) this.fail('invalid', [...path, 0], `Fn::Select's index ${show(at)} is not within the list of ${list.length}`);
+        if (!Number.isInteger(n) || n < 0 || n >= list.length)
+          this.fail('invalid', [...path, 0], `Fn::Select's index ${show(at)} is not within the list of ${list.length}`);
         return list[n];
       }
       case 'Fn::Split': {
         const [delimiter, source] = pair('[delimiter, string]');
-        if (typeof delimiter !== 'string' || delimiter === '') this.fail('invalid', [...path, 0], `Fn::Split's delimiter must be a non-empty string, got ${show(delimiter)}`);
+        if (typeof delimiter !== 'string' || delimiter === '')
+          this.fail('invalid', [...path, 0], `Fn::Split's delimiter must be a non-empty string, got ${show(delimiter)}`);
         const text = sub(source, 1);
         if (typeof text !== 'string') this.fail('invalid', [...path, 1], `Fn::Split splits a string, got ${show(text)}`);
         return text.split(delimiter);
@@ -291,8 +315,10 @@ export class Resolver {
       case 'Fn::GetAZs':
         return this.fail('unresolvable', path, "Fn::GetAZs lists an AWS account's Availability Zones, which this machine does not have");
       default:
-        if (CONDITION_FUNCTIONS.has(name)) this.fail('invalid', path, `${name} is a condition function: it belongs in Conditions, and Fn::If names a condition`);
-        if (name === 'Fn::Cidr' || name === 'Fn::Transform') this.fail('invalid', path, `${name} is not supported by the harness; it resolves ${SUPPORTED}`);
+        if (CONDITION_FUNCTIONS.has(name))
+          this.fail('invalid', path, `${name} is a condition function: it belongs in Conditions, and Fn::If names a condition`);
+        if (name === 'Fn::Cidr' || name === 'Fn::Transform')
+          this.fail('invalid', path, `${name} is not supported by the harness; it resolves ${SUPPORTED}`);
         return this.fail('invalid', path, `${name} is not an intrinsic function the harness knows; it resolves ${SUPPORTED}`);
     }
   }
@@ -309,7 +335,8 @@ export class Resolver {
   private ref(name: string, path: TemplatePath, notes: string[] | undefined): unknown {
     if (name === 'AWS::NoValue') return NO_VALUE;
     if (Object.hasOwn(this.pseudo, name)) return this.pseudo[name];
-    if (name.startsWith('AWS::')) this.fail('invalid', path, `Ref ${name}: no such pseudo parameter (known: AWS::NoValue, ${Object.keys(this.pseudo).join(', ')})`);
+    if (name.startsWith('AWS::'))
+      this.fail('invalid', path, `Ref ${name}: no such pseudo parameter (known: AWS::NoValue, ${Object.keys(this.pseudo).join(', ')})`);
     if (Object.hasOwn(this.parameters, name)) {
       const parameter = this.parameters[name]!;
       return 'value' in parameter ? parameter.value : this.fail('unresolvable', path, parameter.unresolvable);
@@ -322,11 +349,20 @@ export class Resolver {
     const resource = this.resources.get(id);
     if (!resource) this.fail('invalid', path, `Fn::GetAtt ${id}.${attribute}: the template has no resource named ${JSON.stringify(id)}`);
     if (FUNCTION_TYPES.has(resource.type) && attribute === 'Arn') return this.functionArn(id, notes);
-    return this.fail('unresolvable', path, `Fn::GetAtt ${id}.${attribute}: ${resource.type} has no local ${attribute} (the harness knows the Arn of functions)`);
+    return this.fail(
+      'unresolvable',
+      path,
+      `Fn::GetAtt ${id}.${attribute}: ${resource.type} has no local ${attribute} (the harness knows the Arn of functions)`,
+    );
   }
 
   private sub(args: unknown, path: TemplatePath, depth: number, notes: string[] | undefined): string {
-    const [text, variables] = typeof args === 'string' ? [args, {}] : Array.isArray(args) ? [args[0], args.length === 2 ? args[1] : args.length === 1 ? {} : undefined] : [];
+    const [text, variables] =
+      typeof args === 'string'
+        ? [args, {}]
+        : Array.isArray(args)
+          ? [args[0], args.length === 2 ? args[1] : args.length === 1 ? {} : undefined]
+          : [];
     if (typeof text !== 'string' || !isRecord(variables)) {
       this.fail('invalid', path, `Fn::Sub takes a string, or [string, { Name: value }], got ${show(args)}`);
     }
@@ -345,20 +381,28 @@ export class Resolver {
       const name = part.variable;
       let value: unknown;
       if (Object.hasOwn(variables, name)) value = this.walk(variables[name], [...path, 1, name], depth + 1, notes);
-      else if (name.includes('.') && !name.startsWith('AWS::')) value = this.getAtt(name.slice(0, name.indexOf('.')), name.slice(name.indexOf('.') + 1), path, notes);
+      else if (name.includes('.') && !name.startsWith('AWS::'))
+        value = this.getAtt(name.slice(0, name.indexOf('.')), name.slice(name.indexOf('.') + 1), path, notes);
       else value = this.ref(name, path, notes);
       if (typeof value === 'number' || typeof value === 'boolean') value = String(value);
-      if (typeof value !== 'string') this.fail('invalid', path, `Fn::Sub: \${${name}} is ${show(value)}, not a string${Array.isArray(value) ? ' (join a list with Fn::Join)' : ''}`);
+      if (typeof value !== 'string')
+        this.fail(
+          'invalid',
+          path,
+          `Fn::Sub: \${${name}} is ${show(value)}, not a string${Array.isArray(value) ? ' (join a list with Fn::Join)' : ''}`,
+        );
       out += value;
     }
     return this.checked(out, path);
   }
 
   private findInMap(args: unknown, path: TemplatePath, depth: number, notes: string[] | undefined): unknown {
-    if (!Array.isArray(args) || args.length !== 3) this.fail('invalid', path, `Fn::FindInMap takes [MapName, TopLevelKey, SecondLevelKey], got ${show(args)}`);
+    if (!Array.isArray(args) || args.length !== 3)
+      this.fail('invalid', path, `Fn::FindInMap takes [MapName, TopLevelKey, SecondLevelKey], got ${show(args)}`);
     const keys = args.map((k, i) => {
       const key = this.walk(k, [...path, i], depth + 1, notes);
-      if (typeof key !== 'string' && typeof key !== 'number') this.fail('invalid', [...path, i], `Fn::FindInMap's keys are strings, got ${show(key)}`);
+      if (typeof key !== 'string' && typeof key !== 'number')
+        this.fail('invalid', [...path, i], `Fn::FindInMap's keys are strings, got ${show(key)}`);
       return String(key);
     });
     let node: unknown = this.template.Mappings;

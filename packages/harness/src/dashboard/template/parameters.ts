@@ -22,7 +22,8 @@ export interface ParameterProblem {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const scalarText = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined);
+const scalarText = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
 
 /** The partition and URL suffix of a region: `aws-cn` for `cn-*`, `aws-us-gov` for `us-gov-*`, else `aws`. */
 export function partitionOf(region: string): { partition: string; urlSuffix: string } {
@@ -82,7 +83,11 @@ export function resolveParameters(
   const values: Record<string, ParameterValue> = {};
   const problems: ParameterProblem[] = [];
   if (declarations === undefined || declarations === null) return { values, problems };
-  if (!isRecord(declarations)) return { values, problems: [{ path: ['Parameters'], message: 'Parameters must be a mapping of parameter names to their declarations' }] };
+  if (!isRecord(declarations))
+    return {
+      values,
+      problems: [{ path: ['Parameters'], message: 'Parameters must be a mapping of parameter names to their declarations' }],
+    };
   for (const [name, declared] of Object.entries(declarations)) {
     const path = ['Parameters', name];
     if (!isRecord(declared)) {
@@ -96,14 +101,17 @@ export function resolveParameters(
     if (text === undefined) {
       problems.push({
         path,
-        message: raw === undefined
-          ? `has no Default; give it a value for the run (--parameter ${name}=VALUE)`
-          : `its Default must be a string, number or list, got ${JSON.stringify(raw)}`,
+        message:
+          raw === undefined
+            ? `has no Default; give it a value for the run (--parameter ${name}=VALUE)`
+            : `its Default must be a string, number or list, got ${JSON.stringify(raw)}`,
       });
       continue;
     }
     if (type.startsWith('AWS::SSM::Parameter::Value<') && !isGiven) {
-      values[name] = { unresolvable: `parameter ${name} is the value of the SSM parameter ${JSON.stringify(text)}, read when the stack is deployed; give its value for the run (--parameter ${name}=VALUE)` };
+      values[name] = {
+        unresolvable: `parameter ${name} is the value of the SSM parameter ${JSON.stringify(text)}, read when the stack is deployed; give its value for the run (--parameter ${name}=VALUE)`,
+      };
       continue;
     }
     if (type === 'Number' && !/^-?\d+(\.\d+)?$/.test(text.trim())) {

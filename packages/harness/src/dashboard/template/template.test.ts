@@ -16,7 +16,10 @@ let count = 0;
 /** A folder with `files` (path → text) and template.yaml; returns the template's path. */
 function stack(template: string, files: Record<string, string> = {}): string {
   const dir = join(work, `stack${++count}`);
-  for (const [path, text] of Object.entries({ 'src/app.mjs': 'export const handler = async (e) => `<p>${e.name ?? "app"}</p>`;\n', ...files })) {
+  for (const [path, text] of Object.entries({
+    'src/app.mjs': 'export const handler = async (e) => `<p>${e.name ?? "app"}</p>`;\n',
+    ...files,
+  })) {
     mkdirSync(join(dir, path, '..'), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
@@ -53,8 +56,14 @@ test('examples/lambda-widget/template.yaml: the function under its ARN, from the
   assert.equal(t.dashboards.length, 1);
   assert.equal(t.dashboards[0]!.name, 'service-status');
   const body = JSON.parse(t.dashboards[0]!.text) as { widgets: Array<{ properties: { endpoint: string } }> };
-  assert.deepEqual(body.widgets.map((w) => w.properties.endpoint), [key, key]);
-  assert.equal((await loadTemplate(join(EXAMPLES, 'lambda-widget/template.yaml'), { parameters: { DashboardName: 'ops' } })).dashboards[0]!.name, 'ops');
+  assert.deepEqual(
+    body.widgets.map((w) => w.properties.endpoint),
+    [key, key],
+  );
+  assert.equal(
+    (await loadTemplate(join(EXAMPLES, 'lambda-widget/template.yaml'), { parameters: { DashboardName: 'ops' } })).dashboards[0]!.name,
+    'ops',
+  );
 });
 
 test('examples/widget-project/template.yaml: an esbuild entry point in a subfolder, and a generated function name', async () => {
@@ -66,13 +75,21 @@ test('examples/widget-project/template.yaml: an esbuild entry point in a subfold
 });
 
 test("examples/lambda-api/template.yaml: SAM's Globals.Function, and environment values from parameters", async () => {
-  const t = await loadTemplate(join(EXAMPLES, 'lambda-api/template.yaml'), { stackName: 'orders', parameters: { RedisUrl: 'redis://127.0.0.1:6379' } });
+  const t = await loadTemplate(join(EXAMPLES, 'lambda-api/template.yaml'), {
+    stackName: 'orders',
+    parameters: { RedisUrl: 'redis://127.0.0.1:6379' },
+  });
   const { key, spec } = onlyFunction(t);
   assert.equal(key, 'arn:aws:lambda:us-east-1:123456789012:function:orders-OrdersFunction');
   assert.equal(spec.runtime, 'nodejs24.x');
   assert.equal(spec.memoryMB, 512);
   assert.equal(spec.timeoutSeconds, 10);
-  assert.deepEqual(spec.environment, { NODE_OPTIONS: '--enable-source-maps', API_KEYS_PARAMETER: '/orders-api/api-keys', RATE_LIMIT_TABLE: 'orders-RateLimitTable', REDIS_URL: 'redis://127.0.0.1:6379' });
+  assert.deepEqual(spec.environment, {
+    NODE_OPTIONS: '--enable-source-maps',
+    API_KEYS_PARAMETER: '/orders-api/api-keys',
+    RATE_LIMIT_TABLE: 'orders-RateLimitTable',
+    REDIS_URL: 'redis://127.0.0.1:6379',
+  });
   assert.deepEqual(t.parameterNames, ['ApiKeysParameter', 'RedisUrl']);
 });
 
@@ -111,8 +128,14 @@ Resources:
   assert.equal(spec.memoryMB, 512);
   assert.deepEqual(spec.environment, { STAGE: 'own', SHARED: 'yes', TABLE: `stack${count}-Orders`, REGION_NAME: 'us-east-1' });
   assert.equal(t.warnings.length, 3, t.warnings.join('\n'));
-  assert.match(t.warnings[0]!, /template\.yaml:21:18: Resources\.Fn\.Properties\.Environment\.Variables\.TOKEN: the dynamic reference \{\{resolve:ssm:…\}\} .*; TOKEN is left out of the function's environment$/);
-  assert.match(t.warnings[1]!, /Variables\.SHARED_ARN\.Fn::ImportValue: Fn::ImportValue reads another stack's export.*; SHARED_ARN is left out/);
+  assert.match(
+    t.warnings[0]!,
+    /template\.yaml:21:18: Resources\.Fn\.Properties\.Environment\.Variables\.TOKEN: the dynamic reference \{\{resolve:ssm:…\}\} .*; TOKEN is left out of the function's environment$/,
+  );
+  assert.match(
+    t.warnings[1]!,
+    /Variables\.SHARED_ARN\.Fn::ImportValue: Fn::ImportValue reads another stack's export.*; SHARED_ARN is left out/,
+  );
   assert.match(t.warnings[2]!, /Variables\.TABLE: Ref Orders \(AWS::DynamoDB::Table\) stands in as "stack\d+-Orders"/);
 });
 
@@ -140,13 +163,16 @@ Resources:
 `);
   const t = await loadTemplate(file);
   assert.deepEqual(t.functions.functions, {});
-  assert.deepEqual(t.warnings.map((w) => w.replace(/^.*?template\.yaml:\d+:\d+: /, '')), [
-    'Resources.Nested: the nested stack is not loaded; give its template as a template of its own',
-    'Resources.Java: the function is left out: its Runtime java21 is neither Node.js (nodejsNN.x) nor Python (python3.NN)',
-    'Resources.InS3: the function is left out: its code is in S3 ({"Bucket":"b","Key":"k"}); the harness runs code from a folder on this machine',
-    'Resources.Image: the function is left out: it is a container image, which the harness does not run',
-    'Resources.Maybe: not created here (its Condition WithExtra is false)',
-  ]);
+  assert.deepEqual(
+    t.warnings.map((w) => w.replace(/^.*?template\.yaml:\d+:\d+: /, '')),
+    [
+      'Resources.Nested: the nested stack is not loaded; give its template as a template of its own',
+      'Resources.Java: the function is left out: its Runtime java21 is neither Node.js (nodejsNN.x) nor Python (python3.NN)',
+      'Resources.InS3: the function is left out: its code is in S3 ({"Bucket":"b","Key":"k"}); the harness runs code from a folder on this machine',
+      'Resources.Image: the function is left out: it is a container image, which the harness does not run',
+      'Resources.Maybe: not created here (its Condition WithExtra is false)',
+    ],
+  );
   const withExtra = await loadTemplate(file, { parameters: { Extra: 'yes' } });
   assert.deepEqual(Object.keys(withExtra.functions.functions), [`arn:aws:lambda:us-east-1:123456789012:function:stack${count}-Maybe`]);
 });
@@ -188,7 +214,9 @@ Resources:
   assert.match(readFileSync(join(String(spec.handler), '..', 'index.js'), 'utf8'), /Hello/);
   assert.equal(t.dashboards[0]!.name, 'hello-us-east-1');
   assert.match(t.dashboards[0]!.text, /"title": "SUM\(\$\{SUM\}\)"/);
-  const harness = createInterpreter({ functions: { ...t.functions, functions: { ...t.functions.functions, [key]: { ...spec, runtime: 'nodejs' } } } });
+  const harness = createInterpreter({
+    functions: { ...t.functions, functions: { ...t.functions.functions, [key]: { ...spec, runtime: 'nodejs' } } },
+  });
   try {
     const dash = await harness.load(t.dashboards[0]!.text, { name: t.dashboards[0]!.name });
     const view = await dash.widget(0);
@@ -208,68 +236,100 @@ Resources:
     Type: AWS::Serverless::Function
     Properties: { Runtime: nodejs22.x, Handler: app.handler, CodeUri: src, FunctionName: !Ref Name }
 `);
-  assert.match((await rejection(loadTemplate(file))).message, /template\.yaml:2:9: Parameters\.Name: has no Default; give it a value for the run \(--parameter Name=VALUE\)$/);
-  assert.match((await rejection(loadTemplate(file, { parameters: { Name: 'x', Stage: 'test' } }))).message, /Parameters\.Stage: "test" \(given for the run\) is not one of its AllowedValues: "dev", "prod"/);
+  assert.match(
+    (await rejection(loadTemplate(file))).message,
+    /template\.yaml:2:9: Parameters\.Name: has no Default; give it a value for the run \(--parameter Name=VALUE\)$/,
+  );
+  assert.match(
+    (await rejection(loadTemplate(file, { parameters: { Name: 'x', Stage: 'test' } }))).message,
+    /Parameters\.Stage: "test" \(given for the run\) is not one of its AllowedValues: "dev", "prod"/,
+  );
   const t = await loadTemplate(file, { parameters: { Name: 'named', Unknown: 'ignored' } });
   assert.equal(onlyFunction(t).key, 'arn:aws:lambda:us-east-1:123456789012:function:named');
 });
 
 test('a template the harness cannot run is a TemplateError naming the place', async () => {
   const cases: Array<[string, RegExp]> = [
-    [`Resources:
+    [
+      `Resources:
   Fn:
     Type: AWS::Serverless::Function
     Properties: { Runtime: nodejs22.x, Handler: app.handler, CodeUri: missing }
-`, /template\.yaml:4:71: Resources\.Fn\.Properties\.CodeUri: no folder .*missing \(the path is relative to the template's folder\)/],
-    [`Resources:
+`,
+      /template\.yaml:4:71: Resources\.Fn\.Properties\.CodeUri: no folder .*missing \(the path is relative to the template's folder\)/,
+    ],
+    [
+      `Resources:
   Fn:
     Type: AWS::Serverless::Function
     Properties: { Runtime: nodejs22.x, Handler: nothere.handler, CodeUri: src }
-`, /template\.yaml:3:5: Resources\.Fn: as the harness runs it: functions\[.*\]\.handler: no module .*nothere/],
-    [`Resources:
+`,
+      /template\.yaml:3:5: Resources\.Fn: as the harness runs it: functions\[.*\]\.handler: no module .*nothere/,
+    ],
+    [
+      `Resources:
   Fn:
     Type: AWS::Serverless::Function
     Properties: { Runtime: nodejs22.x, Handler: app.handler, CodeUri: src, FunctionName: 'not a name' }
-`, /Resources\.Fn\.Properties\.FunctionName: "not a name" is not a function name/],
-    [`Resources:
+`,
+      /Resources\.Fn\.Properties\.FunctionName: "not a name" is not a function name/,
+    ],
+    [
+      `Resources:
   A:
     Type: AWS::Serverless::Function
     Properties: { Runtime: nodejs22.x, Handler: app.handler, CodeUri: src, FunctionName: same }
   B:
     Type: AWS::Lambda::Function
     Properties: { Runtime: nodejs22.x, Handler: app.handler, Code: src, FunctionName: same }
-`, /Resources\.B: A and B are both the function arn:aws:lambda:us-east-1:123456789012:function:same/],
-    [`Resources:
+`,
+      /Resources\.B: A and B are both the function arn:aws:lambda:us-east-1:123456789012:function:same/,
+    ],
+    [
+      `Resources:
   Board:
     Type: AWS::CloudWatch::Dashboard
     Properties: { DashboardBody: { widgets: [] } }
-`, /Resources\.Board\.Properties\.DashboardBody: DashboardBody must be a string holding the dashboard JSON/],
-    [`Resources:
+`,
+      /Resources\.Board\.Properties\.DashboardBody: DashboardBody must be a string holding the dashboard JSON/,
+    ],
+    [
+      `Resources:
   Board:
     Type: AWS::CloudWatch::Dashboard
     Properties: { DashboardBody: !Sub '\${Missing.Arn}' }
-`, /Fn::GetAtt Missing\.Arn: the template has no resource named "Missing"/],
+`,
+      /Fn::GetAtt Missing\.Arn: the template has no resource named "Missing"/,
+    ],
     ['Resources: {}\n', /a template needs Resources/],
     ['Resources:\n  A: { Properties: {} }\n', /template\.yaml:2:6: Resources\.A: a resource is a mapping with a Type/],
   ];
   for (const [template, message] of cases) assert.match((await rejection(loadTemplate(stack(template)))).message, message, template);
   assert.match((await rejection(loadTemplate(join(work, 'none.yaml')))).message, /none\.yaml: cannot read the template: no such file/);
-  assert.match((await rejection(loadTemplate(join(EXAMPLES, 'lambda-widget/template.yaml'), { region: 'mars' }))).message, /the region must look like "eu-west-1"/);
+  assert.match(
+    (await rejection(loadTemplate(join(EXAMPLES, 'lambda-widget/template.yaml'), { region: 'mars' }))).message,
+    /the region must look like "eu-west-1"/,
+  );
 });
 
 test('a dashboard that needs what exists only in AWS is left out with a warning', async () => {
-  const t = await loadTemplate(stack(`Resources:
+  const t = await loadTemplate(
+    stack(`Resources:
   Board:
     Type: AWS::CloudWatch::Dashboard
     Properties: { DashboardName: ops, DashboardBody: !Sub ['{"widgets":[],"x":"\${A}"}', { A: !ImportValue other }] }
-`));
+`),
+  );
   assert.deepEqual(t.dashboards, []);
   assert.match(t.warnings[0]!, /Fn::ImportValue reads another stack's export.*; the dashboard Board is left out$/);
 });
 
 test('resolveTemplate takes the JSON form; the default stack name comes from the file or its folder', () => {
   const dir = join(stack('Resources: { A: { Type: AWS::SNS::Topic } }\n'), '..');
-  const t = resolveTemplate({ Resources: { Fn: { Type: 'AWS::Lambda::Function', Properties: { Code: 'src', Handler: 'app.handler', Runtime: 'nodejs22.x' } } } }, { baseDir: dir });
+  const t = resolveTemplate(
+    { Resources: { Fn: { Type: 'AWS::Lambda::Function', Properties: { Code: 'src', Handler: 'app.handler', Runtime: 'nodejs22.x' } } } },
+    { baseDir: dir },
+  );
   assert.equal(onlyFunction(t).key, `arn:aws:lambda:us-east-1:123456789012:function:stack${count}-Fn`);
   assert.ok(existsSync(join(dir, 'src/app.mjs')));
   assert.equal(defaultStackName('/work/examples/lambda-widget/template.yaml'), 'lambda-widget');
@@ -280,20 +340,62 @@ test('resolveTemplate takes the JSON form; the default stack name comes from the
 
 test('property: any template, however malformed, resolves or throws a TemplateError, never anything else', () => {
   const dir = join(stack('Resources: { A: { Type: AWS::SNS::Topic } }\n'), '..');
-  const scalar = fc.oneof(fc.constantFrom('src', 'app.handler', 'nodejs22.x', 'python3.12', 'java21', '{"widgets":[]}', '${Fn.Arn}', '${P}', '', '.', '..', 'x.zip'), fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null));
+  const scalar = fc.oneof(
+    fc.constantFrom(
+      'src',
+      'app.handler',
+      'nodejs22.x',
+      'python3.12',
+      'java21',
+      '{"widgets":[]}',
+      '${Fn.Arn}',
+      '${P}',
+      '',
+      '.',
+      '..',
+      'x.zip',
+    ),
+    fc.string({ maxLength: 8 }),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+  );
   const { value } = fc.letrec((tie) => ({
     value: fc.oneof(
       { depthSize: 'small' },
       scalar,
       fc.array(tie('value'), { maxLength: 3 }),
-      fc.dictionary(fc.constantFrom('Ref', 'Fn::Sub', 'Fn::GetAtt', 'Fn::If', 'Fn::Join', 'Variables', 'Bucket', 'x'), tie('value'), { maxKeys: 2 }),
+      fc.dictionary(fc.constantFrom('Ref', 'Fn::Sub', 'Fn::GetAtt', 'Fn::If', 'Fn::Join', 'Variables', 'Bucket', 'x'), tie('value'), {
+        maxKeys: 2,
+      }),
     ),
   }));
   const properties = fc.record(
-    { Runtime: value, Handler: value, CodeUri: value, Code: value, FunctionName: value, Timeout: value, MemorySize: value, Environment: value, DashboardName: value, DashboardBody: value },
+    {
+      Runtime: value,
+      Handler: value,
+      CodeUri: value,
+      Code: value,
+      FunctionName: value,
+      Timeout: value,
+      MemorySize: value,
+      Environment: value,
+      DashboardName: value,
+      DashboardBody: value,
+    },
     { requiredKeys: [] },
   );
-  const resource = fc.record({ Type: fc.oneof(fc.constantFrom('AWS::Serverless::Function', 'AWS::Lambda::Function', 'AWS::CloudWatch::Dashboard', 'AWS::SNS::Topic'), value), Properties: fc.oneof(properties, value), Condition: fc.oneof(fc.constant(undefined), value) }, { requiredKeys: ['Type'] });
+  const resource = fc.record(
+    {
+      Type: fc.oneof(
+        fc.constantFrom('AWS::Serverless::Function', 'AWS::Lambda::Function', 'AWS::CloudWatch::Dashboard', 'AWS::SNS::Topic'),
+        value,
+      ),
+      Properties: fc.oneof(properties, value),
+      Condition: fc.oneof(fc.constant(undefined), value),
+    },
+    { requiredKeys: ['Type'] },
+  );
   const template = fc.record(
     {
       Parameters: fc.oneof(fc.constant({ P: { Type: 'String', Default: 'p' } }), value),

@@ -83,21 +83,57 @@ test('a .json file must be strict JSON, with the place of the error', () => {
 
 test('hostile documents end in a TemplateError: alias bombs, deep nesting, huge keys', () => {
   const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
-  for (let i = 0; i < 8; i++) bomb.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`);
+  for (let i = 0; i < 8; i++)
+    bomb.push(
+      `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10)
+        .fill(`*${String.fromCharCode(97 + i)}`)
+        .join(', ')}]`,
+    );
   assert.match(errorOf(() => parse(bomb.join('\n'))).message, /alias/i);
   assert.match(errorOf(() => parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`)).message, /template\.yaml/);
   assert.match(errorOf(() => parse(`A: ${'{'.repeat(20_000)}`)).message, /template\.yaml/);
 });
 
 test('locate finds where a path starts, through short forms, and stops at the deepest node the path reaches', () => {
-  const parsed = parseTemplateText('Resources:\n  Fn:\n    Properties:\n      Handler: !Sub\n        - "${A}"\n        - A: x\n', 'template.yaml');
+  const parsed = parseTemplateText(
+    'Resources:\n  Fn:\n    Properties:\n      Handler: !Sub\n        - "${A}"\n        - A: x\n',
+    'template.yaml',
+  );
   assert.deepEqual(parsed.locate(['Resources', 'Fn', 'Properties', 'Handler', 'Fn::Sub', 0]), { line: 5, column: 11 });
   assert.deepEqual(parsed.locate(['Resources', 'Fn', 'Properties', 'Handler', 'Fn::Sub', 1, 'A']), { line: 6, column: 14 });
   assert.deepEqual(parsed.locate(['Resources', 'Fn', 'Missing', 'Deeper']), { line: 3, column: 5 });
 });
 
 test('property: any text either parses to a mapping or throws a TemplateError', () => {
-  const pieces = ['!Ref ', '!Sub ', '!GetAtt ', '!If ', '!Foo ', 'a: ', '- ', '[', ']', '{', '}', ': ', '\n', '  ', '&a ', '*a ', '"', "'", '${', '}', 'x', '.', ',', '#', '---\n', '|\n', '\t'];
+  const pieces = [
+    '!Ref ',
+    '!Sub ',
+    '!GetAtt ',
+    '!If ',
+    '!Foo ',
+    'a: ',
+    '- ',
+    '[',
+    ']',
+    '{',
+    '}',
+    ': ',
+    '\n',
+    '  ',
+    '&a ',
+    '*a ',
+    '"',
+    "'",
+    '${',
+    '}',
+    'x',
+    '.',
+    ',',
+    '#',
+    '---\n',
+    '|\n',
+    '\t',
+  ];
   fc.assert(
     fc.property(fc.array(fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 4 })), { maxLength: 40 }), (parts) => {
       const text = parts.join('');

@@ -4,7 +4,20 @@
  * with the `yaml` package and one custom tag per short form. Every YAML error and every unknown `!Tag` is an
  * error with line and column; the parsed document is kept so that later errors can say where a value is.
  */
-import { isAlias, isMap, isScalar, isSeq, LineCounter, Pair, parseDocument, Scalar, YAMLMap, type CollectionTag, type Node, type ScalarTag } from 'yaml';
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  Pair,
+  parseDocument,
+  Scalar,
+  YAMLMap,
+  type CollectionTag,
+  type Node,
+  type ScalarTag,
+} from 'yaml';
 import { parseJsonText } from '../functions/index.js';
 import { TemplateError, type TemplatePath, type TemplatePosition } from './errors.js';
 
@@ -100,13 +113,19 @@ export function parseTemplateText(text: string, file: string): ParsedTemplateTex
   const problem = doc.errors[0] ?? doc.warnings[0];
   if (problem) {
     const start = lineCounter.linePos(problem.pos[0]);
-    const message = problem.code === 'MULTIPLE_DOCS'
-      ? 'the file holds more than one YAML document; a template is one'
-      : /call stack/i.test(problem.message) ? 'nested too deeply to read' : problem.message;
+    const message =
+      problem.code === 'MULTIPLE_DOCS'
+        ? 'the file holds more than one YAML document; a template is one'
+        : /call stack/i.test(problem.message)
+          ? 'nested too deeply to read'
+          : problem.message;
     const count = doc.errors.length + doc.warnings.length;
     const more = count > 1 && !/call stack/i.test(problem.message) ? ` (and ${count - 1} more problems)` : '';
-    const known = Object.keys(SHORT_FORMS).map((s) => `!${s}`).join(', ');
-    const hint = problem.code === 'TAG_RESOLVE_FAILED' && /^Unresolved tag/.test(message) ? ` (CloudFormation's short forms are ${known})` : '';
+    const known = Object.keys(SHORT_FORMS)
+      .map((s) => `!${s}`)
+      .join(', ');
+    const hint =
+      problem.code === 'TAG_RESOLVE_FAILED' && /^Unresolved tag/.test(message) ? ` (CloudFormation's short forms are ${known})` : '';
     throw new TemplateError(`${message}${hint}${more}`, 'invalid', file, [], { line: start.line, column: start.col });
   }
   let value: unknown;
@@ -116,7 +135,13 @@ export function parseTemplateText(text: string, file: string): ParsedTemplateTex
     throw new TemplateError(`cannot be read: ${(error as Error).message}`, 'invalid', file);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TemplateError('a template is a mapping at the top level (AWSTemplateFormatVersion, Parameters, Resources, …)', 'invalid', file, [], { line: 1, column: 1 });
+    throw new TemplateError(
+      'a template is a mapping at the top level (AWSTemplateFormatVersion, Parameters, Resources, …)',
+      'invalid',
+      file,
+      [],
+      { line: 1, column: 1 },
+    );
   }
   // The deepest node the path reaches (an alias or a short form's scalar ends the walk): where its value starts.
   const locate = (path: TemplatePath): TemplatePosition | undefined => {

@@ -15,9 +15,24 @@ const TYPES: Record<string, string> = {
 
 /** The files the page is made of; nothing else under `assets/` is served. */
 export const WEB_ASSETS: readonly string[] = [
-  'app.js', 'page.js', 'widgets.js', 'api.js', 'layout.js', 'frame.js', 'sanitize.js', 'forms.js', 'inspector.js', 'controls.js', 'loader.js', 'dialogs.js',
-  'geometry.js', 'panels.js', 'placeholder.js', 'zone.js',
-  'app.css', 'widget.css',
+  'app.js',
+  'page.js',
+  'widgets.js',
+  'api.js',
+  'layout.js',
+  'frame.js',
+  'sanitize.js',
+  'forms.js',
+  'inspector.js',
+  'controls.js',
+  'loader.js',
+  'dialogs.js',
+  'geometry.js',
+  'panels.js',
+  'placeholder.js',
+  'zone.js',
+  'app.css',
+  'widget.css',
 ];
 
 // No script-src here: widget HTML is parsed (inertly) in the page before it is shown, and Chromium reports every

@@ -8,11 +8,19 @@ type Result = AuthenticationResult | Promise<AuthenticationResult>;
 function apply(ctx: ExecutionContext, authenticator: Authenticator, result: AuthenticationResult): boolean {
   if (result.kind === 'none') return false;
   if (result.kind === 'success') ctx.principal = result.principal;
-  else ctx.refuse(401, failure('TRELLIS_INVALID_CREDENTIALS', result.detail), { 'www-authenticate': `${authenticator.scheme} error="invalid_token"` });
+  else
+    ctx.refuse(401, failure('TRELLIS_INVALID_CREDENTIALS', result.detail), {
+      'www-authenticate': `${authenticator.scheme} error="invalid_token"`,
+    });
   return true;
 }
 
-async function finish(ctx: ExecutionContext, authenticators: Authenticator[], index: number, pending: Promise<AuthenticationResult>): Promise<void> {
+async function finish(
+  ctx: ExecutionContext,
+  authenticators: Authenticator[],
+  index: number,
+  pending: Promise<AuthenticationResult>,
+): Promise<void> {
   if (apply(ctx, authenticators[index]!, await pending)) return;
   for (let i = index + 1; i < authenticators.length; i++) {
     if (apply(ctx, authenticators[i]!, await authenticators[i]!.authenticate(ctx))) return;

@@ -17,11 +17,22 @@ export const authorizationFilter: Filter = {
     if (principal === null) {
       // The challenge names the schemes the app registered; with none, no scheme can be named.
       const schemes = ctx.services.getAll(Authenticator).map((a) => a.scheme);
-      ctx.refuse(401, failure('TRELLIS_UNAUTHENTICATED', 'This endpoint needs an authenticated caller.'), schemes.length > 0 ? { 'www-authenticate': [...new Set(schemes)].join(', ') } : {});
+      ctx.refuse(
+        401,
+        failure('TRELLIS_UNAUTHENTICATED', 'This endpoint needs an authenticated caller.'),
+        schemes.length > 0 ? { 'www-authenticate': [...new Set(schemes)].join(', ') } : {},
+      );
     } else {
       const missing = required.filter((g) => !principal.grants.has(g));
       if (missing.length > 0) {
-        ctx.refuse(403, failure('TRELLIS_MISSING_GRANT', `The caller lacks the grant${missing.length > 1 ? 's' : ''} ${missing.map((g) => `"${g}"`).join(', ')}.`, { missingGrants: missing }));
+        ctx.refuse(
+          403,
+          failure(
+            'TRELLIS_MISSING_GRANT',
+            `The caller lacks the grant${missing.length > 1 ? 's' : ''} ${missing.map((g) => `"${g}"`).join(', ')}.`,
+            { missingGrants: missing },
+          ),
+        );
       }
     }
     await next();

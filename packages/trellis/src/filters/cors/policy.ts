@@ -26,8 +26,15 @@ export interface CorsOptions {
 
 /** The response headers a page may read by default: the rate-limit fields, so a client can pace itself. */
 export const DEFAULT_EXPOSED_HEADERS: readonly string[] = Object.freeze([
-  'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit', 'RateLimit-Policy', 'Retry-After',
-  'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit',
+  'RateLimit-Policy',
+  'Retry-After',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
 ]);
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -45,17 +52,26 @@ export class CorsPolicy {
   readonly methods: string | undefined;
 
   constructor(options: CorsOptions, where: string) {
-    if (options === null || typeof options !== 'object') throw new TypeError(`${where}: CORS settings must be an object such as { origins: ['https://app.example.com'] }.`);
-    const { origins, credentials = false, maxAgeSeconds = 600, exposedHeaders = DEFAULT_EXPOSED_HEADERS, allowedHeaders, methods } = options;
+    if (options === null || typeof options !== 'object')
+      throw new TypeError(`${where}: CORS settings must be an object such as { origins: ['https://app.example.com'] }.`);
+    const {
+      origins,
+      credentials = false,
+      maxAgeSeconds = 600,
+      exposedHeaders = DEFAULT_EXPOSED_HEADERS,
+      allowedHeaders,
+      methods,
+    } = options;
     this.#allows = originTest(origins, where);
     if (typeof credentials !== 'boolean') throw new TypeError(`${where}: credentials must be true or false, got ${String(credentials)}.`);
-    if (!Number.isSafeInteger(maxAgeSeconds) || maxAgeSeconds < 0) throw new TypeError(`${where}: maxAgeSeconds must be a whole number of seconds >= 0, got ${String(maxAgeSeconds)}.`);
+    if (!Number.isSafeInteger(maxAgeSeconds) || maxAgeSeconds < 0)
+      throw new TypeError(`${where}: maxAgeSeconds must be a whole number of seconds >= 0, got ${String(maxAgeSeconds)}.`);
     this.anyOrigin = origins === '*' && !credentials;
     this.credentials = credentials;
     this.maxAge = String(maxAgeSeconds);
     this.exposedHeaders = headerList(exposedHeaders, 'exposedHeaders', where);
     this.allowedHeaders = allowedHeaders === undefined ? undefined : headerList(allowedHeaders, 'allowedHeaders', where);
-// eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers
     if (methods !== undefined && (!Array.isArray(methods) || methods.some((m) => !METHODS.includes(m)))) {
       throw new TypeError(`${where}: methods must be a list of ${METHODS.join(', ')}, got ${JSON.stringify(methods)}.`);
     }
@@ -84,7 +100,9 @@ function serialisedOrigin(value: string, where: string): string {
     throw new TypeError(`${where}: ${JSON.stringify(value)} is not an origin such as "https://app.example.com".`);
   }
   if (url.origin === 'null' || url.origin !== value.replace(/\/$/, '').toLowerCase()) {
-    throw new TypeError(`${where}: ${JSON.stringify(value)} is not an origin such as "https://app.example.com" (scheme, host and port only).`);
+    throw new TypeError(
+      `${where}: ${JSON.stringify(value)} is not an origin such as "https://app.example.com" (scheme, host and port only).`,
+    );
   }
   return url.origin;
 }
@@ -100,7 +118,8 @@ function originTest(origins: CorsOrigins, where: string): (origin: string) => bo
       }
     };
   }
-  if (!Array.isArray(origins)) throw new TypeError(`${where}: origins must be '*', a list of origins or RegExps, or a function, got ${JSON.stringify(origins)}.`);
+  if (!Array.isArray(origins))
+    throw new TypeError(`${where}: origins must be '*', a list of origins or RegExps, or a function, got ${JSON.stringify(origins)}.`);
   const exact = new Set<string>();
   const patterns: RegExp[] = [];
   for (const o of origins) {

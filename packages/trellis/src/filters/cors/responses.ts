@@ -18,13 +18,18 @@ export function isPreflight(method: string, headers: Record<string, string | str
  * The answer to a preflight for a route with CORS: 204 with what the page may do, or 403 naming what is not
  * allowed (the browser then blocks the request, and the handler never runs).
  */
-export function preflightResponse(policy: CorsPolicy, headers: Record<string, string | string[] | undefined>, pathMethods: readonly string[]): OutgoingResponse {
+export function preflightResponse(
+  policy: CorsPolicy,
+  headers: Record<string, string | string[] | undefined>,
+  pathMethods: readonly string[],
+): OutgoingResponse {
   const origin = headers.origin as string;
   const method = (headers['access-control-request-method'] as string).toUpperCase();
   const vary = new ResponseHeaders({ vary: PREFLIGHT_VARY });
   if (!policy.allows(origin)) return refusal(failure('TRELLIS_CORS_REFUSED', `Pages of ${origin} may not call this resource.`), vary);
   const methods = policy.methods ?? pathMethods.join(', ');
-  if (!methods.split(', ').includes(method)) return refusal(failure('TRELLIS_CORS_REFUSED', `Pages of other origins may not use ${method} here; allowed: ${methods}.`), vary);
+  if (!methods.split(', ').includes(method))
+    return refusal(failure('TRELLIS_CORS_REFUSED', `Pages of other origins may not use ${method} here; allowed: ${methods}.`), vary);
   const out = vary;
   out.set('access-control-allow-origin', policy.anyOrigin ? '*' : origin);
   if (policy.credentials) out.set('access-control-allow-credentials', 'true');
@@ -44,4 +49,3 @@ export function addCorsHeaders(policy: CorsPolicy, origin: string, headers: Resp
   if (policy.credentials) headers.set('access-control-allow-credentials', 'true');
   if (policy.exposedHeaders) headers.set('access-control-expose-headers', policy.exposedHeaders);
 }
-

@@ -77,6 +77,12 @@ export const responseCacheFilter: Filter = {
     response.headers.set('cache-control', cacheControl(who, settings.seconds));
     response.headers.set('age', 0);
     const body = response.body === null ? Buffer.alloc(0) : Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body);
-    store.set(key, { status: response.status, headers: response.headers.toObject(), body, storedAt: now, expiresAt: now + settings.seconds * 1000 });
+    store.set(key, {
+      status: response.status,
+      headers: response.headers.toObject(),
+      body,
+      storedAt: now,
+      expiresAt: now + settings.seconds * 1000,
+    });
   },
 };

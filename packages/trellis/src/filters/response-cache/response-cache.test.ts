@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiKeyAuthenticator, Authenticator, Authorize, Cache, createApp, MemoryResponseCache, reply, ResponseCacheStore, route } from '../../index.js';
+import {
+  ApiKeyAuthenticator,
+  Authenticator,
+  Authorize,
+  Cache,
+  createApp,
+  MemoryResponseCache,
+  reply,
+  ResponseCacheStore,
+  route,
+} from '../../index.js';
 
 function clock() {
   let now = 1_000_000;
@@ -50,7 +60,10 @@ describe('response cache', () => {
 
   it('never serves one caller the response of another when the route does not say varyBy: principal', async () => {
     const app = createApp();
-    app.services.add(Authenticator, () => new ApiKeyAuthenticator({ keys: { ka: { subject: 'alice', grants: ['me'] }, kb: { subject: 'bob', grants: ['me'] } } }));
+    app.services.add(
+      Authenticator,
+      () => new ApiKeyAuthenticator({ keys: { ka: { subject: 'alice', grants: ['me'] }, kb: { subject: 'bob', grants: ['me'] } } }),
+    );
     let calls = 0;
     app.route(route('GET', '/me', [Authorize('me'), Cache({ seconds: 60 })], (ctx) => ({ me: ctx.principal!.subject, n: ++calls })));
     assert.deepEqual((await app.inject({ url: '/me', headers: { 'x-api-key': 'ka' } })).json(), { me: 'alice', n: 1 });
@@ -63,7 +76,11 @@ describe('response cache', () => {
 
   it('neither serves nor stores a request with Authorization or Cookie that no authenticator turned into a principal', async () => {
     const app = createApp();
-    app.route(route('GET', '/session', [Cache({ seconds: 60 })], (ctx) => ({ who: ctx.request.headers.get('cookie') ?? ctx.request.headers.get('authorization') ?? null })));
+    app.route(
+      route('GET', '/session', [Cache({ seconds: 60 })], (ctx) => ({
+        who: ctx.request.headers.get('cookie') ?? ctx.request.headers.get('authorization') ?? null,
+      })),
+    );
     assert.deepEqual((await app.inject({ url: '/session', headers: { cookie: 'sid=alice' } })).json(), { who: 'sid=alice' });
     const bob = await app.inject({ url: '/session', headers: { cookie: 'sid=bob' } });
     assert.deepEqual(bob.json(), { who: 'sid=bob' });

@@ -53,7 +53,10 @@ export function bodyFormat(contentType: string | undefined, settings: BodySettin
   const format = formatFor(type, settings);
   if (format !== undefined) return format;
   const takes = supported(settings);
-  throw new HttpError(415, `Unsupported content type ${JSON.stringify(type || '(none)')}; this route takes ${takes.join(', ')}.`, { supported: takes, code: 'TRELLIS_UNSUPPORTED_MEDIA_TYPE' });
+  throw new HttpError(415, `Unsupported content type ${JSON.stringify(type || '(none)')}; this route takes ${takes.join(', ')}.`, {
+    supported: takes,
+    code: 'TRELLIS_UNSUPPORTED_MEDIA_TYPE',
+  });
 }
 
 /** Reads a body as its format says: parsed JSON, form fields, text, the raw bytes, or a stream of them. */

@@ -18,6 +18,7 @@ export class Reply {
  */
 export function reply(body: unknown, init: { status?: number; headers?: Record<string, HeaderValue> } = {}): Reply {
   const status = init.status ?? (body === undefined ? 204 : 200);
-  if (!Number.isInteger(status) || status < 100 || status > 599) throw new RangeError(`reply(): status must be 100–599, got ${String(status)}.`);
+  if (!Number.isInteger(status) || status < 100 || status > 599)
+    throw new RangeError(`reply(): status must be 100–599, got ${String(status)}.`);
   return new Reply(body, status, init.headers ?? {});
 }

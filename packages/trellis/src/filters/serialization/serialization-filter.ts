@@ -19,7 +19,8 @@ async function runHandler(ctx: ExecutionContext, settings: SerializationSettings
     // Path and headers first: they say which resource and how; then the query and the body.
     if (schemas.params) ctx.validatedParams = await validate(schemas.params, { ...ctx.params }, 'params', schemas.fieldStatus);
     if (schemas.headers) ctx.validatedHeaders = await validate(schemas.headers, headerObject(ctx), 'headers', schemas.fieldStatus);
-    if (schemas.query) ctx.validatedQuery = await validate(schemas.query, Object.fromEntries(ctx.request.query), 'query', schemas.fieldStatus);
+    if (schemas.query)
+      ctx.validatedQuery = await validate(schemas.query, Object.fromEntries(ctx.request.query), 'query', schemas.fieldStatus);
     if (schemas.body) ctx.body = await validate(schemas.body, ctx.body, 'body', schemas.fieldStatus);
   }
   respondWith(ctx, await ctx.route.invoke(ctx));
@@ -33,7 +34,11 @@ function headerObject(ctx: ExecutionContext): Record<string, string> {
 }
 
 /** The app's error handler for `error`, when one takes it: its result or its own error becomes the response. */
-function mappedErrorResponse(ctx: ExecutionContext, error: unknown, settings: SerializationSettings): OutgoingResponse | Promise<OutgoingResponse> {
+function mappedErrorResponse(
+  ctx: ExecutionContext,
+  error: unknown,
+  settings: SerializationSettings,
+): OutgoingResponse | Promise<OutgoingResponse> {
   const handle = settings.errorHandlers && findErrorHandler(settings.errorHandlers, error);
   if (handle === undefined) return errorResponse(ctx, error, settings);
   return (async () => {
@@ -51,7 +56,8 @@ function errorResponse(ctx: ExecutionContext, error: unknown, settings: Serializ
     for (const [k, v] of Object.entries(error.headers)) response.headers.set(k, v);
     return response;
   }
-  if (error instanceof PayloadTooLargeError) return problemResponse(failure('TRELLIS_BODY_TOO_LARGE', error.message, { limit: error.limit }));
+  if (error instanceof PayloadTooLargeError)
+    return problemResponse(failure('TRELLIS_BODY_TOO_LARGE', error.message, { limit: error.limit }));
   if (error instanceof ClientAbortedError) {
     settings.onClientAbort?.(ctx.route.id);
     return problemResponse(failure('TRELLIS_CLIENT_ABORTED', error.message));
@@ -59,7 +65,13 @@ function errorResponse(ctx: ExecutionContext, error: unknown, settings: Serializ
   settings.onError(error, ctx.route.id);
   const extensions: Record<string, unknown> = {};
   if (settings.development && error instanceof Error) extensions.stack = error.stack;
-  return problemResponse(failure('TRELLIS_HANDLER_FAILED', settings.development ? String((error as Error)?.message ?? error) : 'The handler failed.', extensions));
+  return problemResponse(
+    failure(
+      'TRELLIS_HANDLER_FAILED',
+      settings.development ? String((error as Error)?.message ?? error) : 'The handler failed.',
+      extensions,
+    ),
+  );
 }
 
 /**
@@ -104,5 +116,9 @@ function respondWith(ctx: ExecutionContext, value: unknown): void {
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as PromiseLike<unknown>).then === 'function';
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as PromiseLike<unknown>).then === 'function'
+  );
 }

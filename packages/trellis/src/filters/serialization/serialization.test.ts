@@ -9,8 +9,17 @@ const quiet = { warn() {}, error() {} };
 describe('serialization', () => {
   it('a handler that records a refusal itself gets that refusal written, sync or async', async () => {
     const app = createApp();
-    app.route(route('GET', '/sync', (ctx) => { ctx.refuse(409, problem(409, 'taken'), { 'x-why': 'taken' }); }));
-    app.route(route('GET', '/async', async (ctx) => { ctx.refuse(403, problem(403, 'no')); return { ignored: true }; }));
+    app.route(
+      route('GET', '/sync', (ctx) => {
+        ctx.refuse(409, problem(409, 'taken'), { 'x-why': 'taken' });
+      }),
+    );
+    app.route(
+      route('GET', '/async', async (ctx) => {
+        ctx.refuse(403, problem(403, 'no'));
+        return { ignored: true };
+      }),
+    );
     const sync = await app.inject({ url: '/sync' });
     assert.deepEqual([sync.statusCode, sync.json().detail, sync.headers['x-why']], [409, 'taken', 'taken']);
     const later = await app.inject({ url: '/async' });
@@ -19,7 +28,9 @@ describe('serialization', () => {
 
   it('Validate fieldStatus: a field that cannot be applied is 422 naming it; a body of the wrong shape stays 400', async () => {
     const app = createApp();
-    app.route(route('PUT', '/settings', [Validate({ body: z.object({ theme: z.enum(['light', 'dark']) }), fieldStatus: 422 })], (ctx) => ctx.body));
+    app.route(
+      route('PUT', '/settings', [Validate({ body: z.object({ theme: z.enum(['light', 'dark']) }), fieldStatus: 422 })], (ctx) => ctx.body),
+    );
     const put = (body: unknown) => app.inject({ method: 'PUT', url: '/settings', body });
     const bad = await put({ theme: 'blue' });
     assert.equal(bad.statusCode, 422);
@@ -52,7 +63,10 @@ describe('serialization', () => {
     assert.deepEqual((await app.inject({ method: 'POST', url: '/zod', body: { qty: 2 } })).json(), { qty: 2 });
     const bad = await app.inject({ method: 'POST', url: '/zod', body: { qty: -1 } });
     assert.equal(bad.statusCode, 400);
-    assert.deepEqual(bad.json().issues.map((i: { path: string[] }) => i.path), [['qty']]);
+    assert.deepEqual(
+      bad.json().issues.map((i: { path: string[] }) => i.path),
+      [['qty']],
+    );
     assert.equal((await app.inject({ method: 'POST', url: '/valibot', body: { name: 3 } })).statusCode, 400);
     assert.deepEqual((await app.inject({ method: 'POST', url: '/valibot', body: { name: 'x' } })).json(), { name: 'x' });
     assert.deepEqual((await app.inject({ url: '/q?page=3' })).json(), { page: 3 });
@@ -80,14 +94,27 @@ describe('serialization', () => {
     for (const development of [false, true]) {
       const app = createApp({ development });
       app.services.addValue(Logger, quiet);
-      app.route(route('GET', '/boom', () => { throw new Error('secret detail'); }));
-      app.route(route('GET', '/missing', () => { throw new HttpError(404, 'No such order.'); }));
+      app.route(
+        route('GET', '/boom', () => {
+          throw new Error('secret detail');
+        }),
+      );
+      app.route(
+        route('GET', '/missing', () => {
+          throw new HttpError(404, 'No such order.');
+        }),
+      );
       const res = await app.inject({ url: '/boom' });
       assert.equal(res.statusCode, 500);
       assert.equal(res.headers['content-type'], 'application/problem+json; charset=utf-8');
       assert.equal('stack' in res.json(), development);
       assert.equal(res.body.includes('secret detail'), development);
-      assert.deepEqual((await app.inject({ url: '/missing' })).json(), { type: 'about:blank', title: 'Not Found', status: 404, detail: 'No such order.' });
+      assert.deepEqual((await app.inject({ url: '/missing' })).json(), {
+        type: 'about:blank',
+        title: 'Not Found',
+        status: 404,
+        detail: 'No such order.',
+      });
     }
   });
 
@@ -96,7 +123,12 @@ describe('serialization', () => {
     app.route(route('POST', '/in', (ctx) => ({ size: String(ctx.body).length })));
     const ok = await app.inject({ method: 'POST', url: '/in', body: 'x'.repeat(1024 * 1024), headers: { 'content-type': 'text/plain' } });
     assert.deepEqual(ok.json(), { size: 1024 * 1024 });
-    const big = await app.inject({ method: 'POST', url: '/in', body: 'x'.repeat(1024 * 1024 + 1), headers: { 'content-type': 'text/plain' } });
+    const big = await app.inject({
+      method: 'POST',
+      url: '/in',
+      body: 'x'.repeat(1024 * 1024 + 1),
+      headers: { 'content-type': 'text/plain' },
+    });
     assert.equal(big.statusCode, 413);
   });
 });

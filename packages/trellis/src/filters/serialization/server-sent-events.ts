@@ -12,7 +12,8 @@ export interface ServerSentEvent {
 const LINE_BREAK = /\r\n|\r|\n/;
 
 function field(name: string, value: string): string {
-  if (LINE_BREAK.test(value) || value.includes('\0')) throw new TypeError(`A server-sent event's ${name} cannot hold a line break or NUL, got ${JSON.stringify(value)}.`);
+  if (LINE_BREAK.test(value) || value.includes('\0'))
+    throw new TypeError(`A server-sent event's ${name} cannot hold a line break or NUL, got ${JSON.stringify(value)}.`);
   return `${name}: ${value}\n`;
 }
 
@@ -23,7 +24,8 @@ export function formatServerSentEvent(e: ServerSentEvent | string): string {
   if (event.id !== undefined) out += field('id', String(event.id));
   if (event.event !== undefined) out += field('event', event.event);
   if (event.retry !== undefined) {
-    if (!Number.isSafeInteger(event.retry) || event.retry < 0) throw new TypeError(`A server-sent event's retry is whole milliseconds, got ${String(event.retry)}.`);
+    if (!Number.isSafeInteger(event.retry) || event.retry < 0)
+      throw new TypeError(`A server-sent event's retry is whole milliseconds, got ${String(event.retry)}.`);
     out += `retry: ${event.retry}\n`;
   }
   const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
@@ -75,7 +77,10 @@ export function serverSentEvents(source: AsyncIterable<ServerSentEvent | string>
     throw new TypeError('serverSentEvents takes an async iterable of events (an async generator, for example).');
   }
   const { heartbeatSeconds } = options;
-  if (heartbeatSeconds !== undefined && !(typeof heartbeatSeconds === 'number' && heartbeatSeconds > 0 && Number.isFinite(heartbeatSeconds))) {
+  if (
+    heartbeatSeconds !== undefined &&
+    !(typeof heartbeatSeconds === 'number' && heartbeatSeconds > 0 && Number.isFinite(heartbeatSeconds))
+  ) {
     throw new TypeError(`serverSentEvents: heartbeatSeconds must be a positive number of seconds, got ${String(heartbeatSeconds)}.`);
   }
   return new Reply(eventStream(source, heartbeatSeconds === undefined ? undefined : heartbeatSeconds * 1000), 200, {

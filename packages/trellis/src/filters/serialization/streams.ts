@@ -4,7 +4,11 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 /** Whether a handler's result is a body to stream: a Node.js Readable, a web ReadableStream or an async iterable. */
 export function isStreamBody(value: unknown): boolean {
   if (value === null || typeof value !== 'object') return false;
-  return value instanceof Readable || typeof (value as { getReader?: unknown }).getReader === 'function' || typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+  return (
+    value instanceof Readable ||
+    typeof (value as { getReader?: unknown }).getReader === 'function' ||
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
 }
 
 /**
@@ -24,7 +28,8 @@ export function toByteStream(value: object): Readable {
     transform(chunk: unknown, _encoding, done) {
       if (typeof chunk === 'string') done(null, Buffer.from(chunk, 'utf8'));
       else if (chunk instanceof Uint8Array) done(null, chunk);
-      else done(new TypeError(`A streamed response chunk must be a string or a Uint8Array, got ${chunk === null ? 'null' : typeof chunk}.`));
+      else
+        done(new TypeError(`A streamed response chunk must be a string or a Uint8Array, got ${chunk === null ? 'null' : typeof chunk}.`));
     },
   });
   source.on('error', (error) => bytes.destroy(error));

@@ -32,13 +32,18 @@ function jsonSchemaOf(schema: StandardSchemaV1 | undefined): JsonSchema | null |
   }
 }
 
-const cell = (value: string): string => value.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+const cell = (value: string): string =>
+  value
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/\s*\n\s*/g, ' ');
 
 function typeOf(schema: JsonSchema): string {
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => `\`${JSON.stringify(v)}\``).join(', ');
   if ('const' in schema) return `\`${JSON.stringify(schema.const)}\``;
   if (typeof schema.type === 'string') {
-    if (schema.type === 'array' && typeof schema.items === 'object' && schema.items !== null) return `array of ${typeOf(schema.items as JsonSchema)}`;
+    if (schema.type === 'array' && typeof schema.items === 'object' && schema.items !== null)
+      return `array of ${typeOf(schema.items as JsonSchema)}`;
     return schema.type;
   }
   if (Array.isArray(schema.type)) return schema.type.join(' or ');
@@ -64,7 +69,9 @@ function parameterTable(json: JsonSchema): string[] {
 }
 
 function parameters(route: RouteInfo): string[] {
-  const schemas = route.annotations.filter((a) => a.kind === ValidateKind).map((a) => a.value as { body?: StandardSchemaV1; query?: StandardSchemaV1 });
+  const schemas = route.annotations
+    .filter((a) => a.kind === ValidateKind)
+    .map((a) => a.value as { body?: StandardSchemaV1; query?: StandardSchemaV1 });
   const schema = schemas[0]?.body ?? schemas[0]?.query;
   const json = jsonSchemaOf(schema);
   if (json === undefined) return ['No declared parameters.'];
@@ -91,7 +98,7 @@ export function describeWidgetRoutes(app: App, routeParam: string, options: Desc
   if (options.introduction) out.push(options.introduction.trim(), '');
   out.push(
     `Pick a view with the \`${routeParam}\` parameter (default \`/\`) in the widget's params or an action's params. ` +
-      'Values come from the widget\'s params, then the call\'s own params, then the widget\'s form fields; a later source wins.',
+      "Values come from the widget's params, then the call's own params, then the widget's form fields; a later source wins.",
     '',
   );
   if (routes.length === 0) out.push('This function has no widget routes.');

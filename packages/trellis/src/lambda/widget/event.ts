@@ -13,8 +13,7 @@ export type WidgetLambdaEvent = Record<string, unknown> & {
 /** Keys that only HTTP events carry: an event with one of them is never taken for a widget event. */
 const HTTP_KEYS = ['requestContext', 'httpMethod', 'rawPath', 'routeKey'] as const;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * True for an event of a CloudWatch custom widget: one that carries a `widgetContext` object, or a bare

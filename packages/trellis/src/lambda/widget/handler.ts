@@ -30,7 +30,9 @@ const ROUTE_PARAM = /^[A-Za-z_$][\w$-]*$/;
 export function checkWidgetOptions(options: WidgetEventOptions): string {
   const routeParam = options.routeParam ?? DEFAULT_ROUTE_PARAM;
   if (typeof routeParam !== 'string' || !ROUTE_PARAM.test(routeParam) || routeParam === 'widgetContext' || routeParam === 'describe') {
-    throw new TypeError(`routeParam must be a parameter name such as "route" (not widgetContext or describe), got ${JSON.stringify(routeParam)}.`);
+    throw new TypeError(
+      `routeParam must be a parameter name such as "route" (not widgetContext or describe), got ${JSON.stringify(routeParam)}.`,
+    );
   }
   return routeParam;
 }
@@ -51,7 +53,13 @@ function describeOnce(app: App, routeParam: string, options: DescribeOptions | u
 const MAX_WIDGET_RESPONSE_BYTES = 6 * 1024 * 1024;
 
 /** The route's answer, written the way every door writes one (a streamed body is read whole, within Lambda's limit). */
-async function respond(app: App, method: 'GET' | 'POST', path: string, query: string, invocation: ReturnType<typeof invocationOf>): Promise<OutgoingResponse> {
+async function respond(
+  app: App,
+  method: 'GET' | 'POST',
+  path: string,
+  query: string,
+  invocation: ReturnType<typeof invocationOf>,
+): Promise<OutgoingResponse> {
   const recorded = await app.respond(widgetRequest(method, path, query, invocation), { maxBodyBytes: MAX_WIDGET_RESPONSE_BYTES });
   return { status: recorded.statusCode, headers: new ResponseHeaders(recorded.headers), body: recorded.rawBody };
 }
@@ -59,7 +67,12 @@ async function respond(app: App, method: 'GET' | 'POST', path: string, query: st
 async function dispatch(app: App, path: string, query: string, invocation: ReturnType<typeof invocationOf>): Promise<OutgoingResponse> {
   const response = await respond(app, 'GET', path, query, invocation);
   // A path that answers only POST (an action that changes something) gets a POST; nothing ran for the 405.
-  if (response.status === 405 && String(response.headers.get('allow') ?? '').split(/,\s*/).includes('POST')) {
+  if (
+    response.status === 405 &&
+    String(response.headers.get('allow') ?? '')
+      .split(/,\s*/)
+      .includes('POST')
+  ) {
     return respond(app, 'POST', path, query, invocation);
   }
   return response;
@@ -75,12 +88,23 @@ async function dispatch(app: App, path: string, query: string, invocation: Retur
  * export const handler = async (event, context) =>
  *   isWidgetEvent(event) ? handleWidgetEvent(app, event, context) : httpHandler(event, context);
  */
-export async function handleWidgetEvent(app: App, event: unknown, context?: Partial<LambdaContext>, options: WidgetEventOptions = {}): Promise<WidgetOutput> {
+export async function handleWidgetEvent(
+  app: App,
+  event: unknown,
+  context?: Partial<LambdaContext>,
+  options: WidgetEventOptions = {},
+): Promise<WidgetOutput> {
   return answerWidgetEvent(app, event, context, checkWidgetOptions(options), options);
 }
 
 /** `handleWidgetEvent` with options already checked when the handler was made (`routeParam` is their route parameter). */
-export async function answerWidgetEvent(app: App, event: unknown, context: Partial<LambdaContext> | undefined, routeParam: string, options: WidgetEventOptions): Promise<WidgetOutput> {
+export async function answerWidgetEvent(
+  app: App,
+  event: unknown,
+  context: Partial<LambdaContext> | undefined,
+  routeParam: string,
+  options: WidgetEventOptions,
+): Promise<WidgetOutput> {
   if (!isWidgetEvent(event)) {
     throw new TypeError('handleWidgetEvent takes a CloudWatch custom-widget event (an object with widgetContext, or { describe: true }).');
   }
@@ -94,7 +118,13 @@ export async function answerWidgetEvent(app: App, event: unknown, context: Parti
     return widgetOutput(await dispatch(app, route as string, queryOf(values), invocation));
   } catch (error) {
     const message = development && error instanceof Error ? error.message : 'The widget function failed.';
-    return messageHtml(500, 'Internal Server Error', message, undefined, development && error instanceof Error ? error.stack : undefined).toString();
+    return messageHtml(
+      500,
+      'Internal Server Error',
+      message,
+      undefined,
+      development && error instanceof Error ? error.stack : undefined,
+    ).toString();
   }
 }
 
@@ -107,7 +137,10 @@ export async function answerWidgetEvent(app: App, event: unknown, context: Parti
  * app.route(route('GET', '/', () => html`<h1>Hello</h1>`));
  * export const handler = widgetHandler(app);
  */
-export function widgetHandler(app: App, options: WidgetEventOptions = {}): (event: unknown, context?: Partial<LambdaContext>) => Promise<WidgetOutput> {
+export function widgetHandler(
+  app: App,
+  options: WidgetEventOptions = {},
+): (event: unknown, context?: Partial<LambdaContext>) => Promise<WidgetOutput> {
   const routeParam = checkWidgetOptions(options);
   app.build();
   return (event, context) => answerWidgetEvent(app, event, context, routeParam, options);

@@ -3,7 +3,6 @@ import { statusTitle } from '../../index.js';
 import type { OutgoingResponse, ProblemDetails } from '../../index.js';
 import { html, type SafeHtml } from '../../widgets/index.js';
 
-
 function text(body: OutgoingResponse['body']): string {
   if (body === null || !(typeof body === 'string' || Buffer.isBuffer(body))) return '';
   return typeof body === 'string' ? body : body.toString('utf8');
@@ -68,12 +67,17 @@ export function widgetOutput(response: OutgoingResponse): unknown {
       }
     }
     if (type === '' || type.startsWith('text/')) return text(response.body);
-    return messageHtml(500, statusTitle(500), `The route answered ${type}, which a widget cannot show; return HTML, { markdown } or JSON.`).toString();
+    return messageHtml(
+      500,
+      statusTitle(500),
+      `The route answered ${type}, which a widget cannot show; return HTML, { markdown } or JSON.`,
+    ).toString();
   }
   const problem = problemOf(response);
   const title = typeof problem.title === 'string' ? problem.title : statusTitle(status);
   let detail = typeof problem.detail === 'string' ? problem.detail : undefined;
-  if (status >= 300 && status < 400) detail ??= `The route redirects to ${String(response.headers.get('location') ?? 'another location')}, which a widget cannot follow.`;
+  if (status >= 300 && status < 400)
+    detail ??= `The route redirects to ${String(response.headers.get('location') ?? 'another location')}, which a widget cannot follow.`;
   const stack = typeof problem.stack === 'string' ? problem.stack : undefined;
   return messageHtml(status, title, detail, status === 429 ? retryAfterOf(response, problem) : undefined, stack).toString();
 }

@@ -35,7 +35,9 @@ export class WidgetRateLimitPartitioner implements RateLimitPartitioner {
   constructor(options: WidgetRateLimitPartitionerOptions = {}) {
     const by = options.by ?? 'dashboard';
     if (typeof by !== 'function' && !BY.includes(by)) {
-      throw new TypeError(`WidgetRateLimitPartitioner: "by" must be ${BY.map((b) => `"${b}"`).join(', ')} or a function, got ${JSON.stringify(by)}.`);
+      throw new TypeError(
+        `WidgetRateLimitPartitioner: "by" must be ${BY.map((b) => `"${b}"`).join(', ')} or a function, got ${JSON.stringify(by)}.`,
+      );
     }
     this.#by = by;
     this.#fallback = options.fallback;

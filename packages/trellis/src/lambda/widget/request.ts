@@ -64,7 +64,10 @@ function widgetHeaders(context: WidgetContext | undefined, length: number): Reco
   if (typeof context.width === 'number' && typeof context.height === 'number') put('x-widget-size', `${context.width}x${context.height}`);
   const range = context.timeRange;
   if (range && typeof range === 'object') {
-    let text = range.mode === 'relative' && typeof range.relativeStart === 'number' ? `relative:${range.relativeStart}` : `${range.start}/${range.end}`;
+    let text =
+      range.mode === 'relative' && typeof range.relativeStart === 'number'
+        ? `relative:${range.relativeStart}`
+        : `${range.start}/${range.end}`;
     if (range.zoom && typeof range.zoom === 'object') text += `;zoom=${range.zoom.start}/${range.zoom.end}`;
     put('x-widget-time-range', text);
   }
@@ -84,7 +87,12 @@ export function widgetRequest(method: string, path: string, query: string, invoc
 }
 
 /** Builds what handlers read of an event. */
-export function invocationOf(event: WidgetLambdaEvent, lambdaContext: Partial<LambdaContext> | undefined, values: Record<string, unknown>, routeParam: string): WidgetInvocation {
+export function invocationOf(
+  event: WidgetLambdaEvent,
+  lambdaContext: Partial<LambdaContext> | undefined,
+  values: Record<string, unknown>,
+  routeParam: string,
+): WidgetInvocation {
   return { event, widgetContext: contextOf(event) as WidgetContext, lambdaContext, values, routeParam };
 }
 
@@ -116,7 +124,9 @@ export function isWidgetRequest(ctx: ExecutionContext): boolean {
 export function widgetContext<WidgetParams = unknown>(ctx: ExecutionContext): WidgetContext<WidgetParams> {
   const invocation = widgetInvocation<WidgetParams>(ctx);
   if (!invocation?.widgetContext) {
-    throw new TypeError(`${ctx.route.id} read widgetContext(ctx), but this request did not come from a CloudWatch custom-widget event (check isWidgetRequest(ctx) first).`);
+    throw new TypeError(
+      `${ctx.route.id} read widgetContext(ctx), but this request did not come from a CloudWatch custom-widget event (check isWidgetRequest(ctx) first).`,
+    );
   }
   return invocation.widgetContext;
 }

@@ -18,12 +18,20 @@ export interface RouteActionOptions extends Omit<CallActionOptions, 'endpoint' |
  * html`<button>Next page</button>${routeAction(ctx, '/orders', { page: 2 })}`;
  * html`<a>Details</a>${routeAction(ctx, '/service', { name }, { display: 'popup' })}`;
  */
-export function routeAction(ctx: ExecutionContext, path: string, params: Record<string, unknown> = {}, options: RouteActionOptions = {}): SafeHtml {
-  if (typeof path !== 'string' || !path.startsWith('/')) throw new TypeError(`routeAction takes a path starting with "/", got ${JSON.stringify(path)}.`);
+export function routeAction(
+  ctx: ExecutionContext,
+  path: string,
+  params: Record<string, unknown> = {},
+  options: RouteActionOptions = {},
+): SafeHtml {
+  if (typeof path !== 'string' || !path.startsWith('/'))
+    throw new TypeError(`routeAction takes a path starting with "/", got ${JSON.stringify(path)}.`);
   const invocation = widgetInvocation(ctx);
   const endpoint = options.endpoint ?? invocation?.lambdaContext?.invokedFunctionArn;
   if (!endpoint) {
-    throw new TypeError(`routeAction(ctx, ${JSON.stringify(path)}) needs the function's ARN: call it while answering a widget event with a Lambda context, or pass { endpoint }.`);
+    throw new TypeError(
+      `routeAction(ctx, ${JSON.stringify(path)}) needs the function's ARN: call it while answering a widget event with a Lambda context, or pass { endpoint }.`,
+    );
   }
   const routeParam = invocation?.routeParam ?? DEFAULT_ROUTE_PARAM;
   return callAction({ ...options, endpoint, params: { ...params, [routeParam]: path } });

@@ -5,14 +5,37 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { z } from 'zod';
-import { Authorize, Cache, Controller, createApp, Get, HttpError, Logger, RegistrationType, reply, route, Validate, type App, type ExecutionContext } from '../../index.js';
+import {
+  Authorize,
+  Cache,
+  Controller,
+  createApp,
+  Get,
+  HttpError,
+  Logger,
+  RegistrationType,
+  reply,
+  route,
+  Validate,
+  type App,
+  type ExecutionContext,
+} from '../../index.js';
 import { InProcessRateLimitStore, ManualClock, RateLimit, RateLimitPartitioner, RateLimitStore } from '../../ratelimit/index.js';
 import { html, markdown, type LambdaContext, type WidgetContext } from '../../widgets/index.js';
 import {
-  Describe, handleWidgetEvent, routeAction, isWidgetEvent, isWidgetRequest, widgetContext, widgetHandler, widgetInvocation, WidgetRateLimitPartitioner,
+  Describe,
+  handleWidgetEvent,
+  routeAction,
+  isWidgetEvent,
+  isWidgetRequest,
+  widgetContext,
+  widgetHandler,
+  widgetInvocation,
+  WidgetRateLimitPartitioner,
 } from '../index.js';
 
-const fixture = (name: string): Record<string, any> => JSON.parse(readFileSync(new URL(`../../../../../test/fixtures/lambda-widget/${name}.json`, import.meta.url), 'utf8'));
+const fixture = (name: string): Record<string, any> =>
+  JSON.parse(readFileSync(new URL(`../../../../../test/fixtures/lambda-widget/${name}.json`, import.meta.url), 'utf8'));
 const LOAD = fixture('load');
 const CALL = fixture('action-call');
 const DESCRIBE = fixture('describe');
@@ -34,17 +57,28 @@ function echoApp(): App {
     dashboard: widgetContext(ctx).dashboardName,
     requestId: widgetInvocation(ctx)?.lambdaContext?.awsRequestId,
   });
-  app.route(route('GET', '/', echo), route('GET', '/orders', echo), route('GET', '/orders/:id', (ctx) => ({ id: ctx.params.id })));
+  app.route(
+    route('GET', '/', echo),
+    route('GET', '/orders', echo),
+    route('GET', '/orders/:id', (ctx) => ({ id: ctx.params.id })),
+  );
   return app;
 }
 
 describe('widget events', () => {
   it('recognises widget events and nothing else', () => {
-    for (const event of [LOAD, CALL, DESCRIBE, { describe: true, widgetContext: LOAD.widgetContext }]) assert.equal(isWidgetEvent(event), true);
+    for (const event of [LOAD, CALL, DESCRIBE, { describe: true, widgetContext: LOAD.widgetContext }])
+      assert.equal(isWidgetEvent(event), true);
     const http = [
       { version: '2.0', rawPath: '/', requestContext: { http: { method: 'GET' } }, widgetContext: {} },
       { httpMethod: 'GET', path: '/', describe: true },
-      { describe: 'yes' }, { widgetContext: 'x' }, { widgetContext: [] }, null, 'text', 42, [LOAD],
+      { describe: 'yes' },
+      { widgetContext: 'x' },
+      { widgetContext: [] },
+      null,
+      'text',
+      42,
+      [LOAD],
     ];
     for (const event of http) assert.equal(isWidgetEvent(event), false, JSON.stringify(event));
   });
@@ -52,32 +86,54 @@ describe('widget events', () => {
   it('a load with no route parameter runs GET / with the widget params as JSON body and query; the handler reads widgetContext and the Lambda context', async () => {
     const out = await handleWidgetEvent(echoApp(), LOAD, lambdaContext);
     assert.deepEqual(out, {
-      path: '/', method: 'GET', body: { view: 'summary', region: 'eu-west-1' },
-      query: [['view', 'summary'], ['region', 'eu-west-1']], dashboard: 'Operations', requestId: 'req-1',
+      path: '/',
+      method: 'GET',
+      body: { view: 'summary', region: 'eu-west-1' },
+      query: [
+        ['view', 'summary'],
+        ['region', 'eu-west-1'],
+      ],
+      dashboard: 'Operations',
+      requestId: 'req-1',
     });
   });
 
-  it('an action call merges widget params < the call\'s own params < form values, and the route parameter picks the path', async () => {
+  it("an action call merges widget params < the call's own params < form values, and the route parameter picks the path", async () => {
     const out = (await handleWidgetEvent(echoApp(), CALL, lambdaContext)) as Record<string, any>;
     assert.equal(out.path, '/orders');
     // region: the form (us-east-1) beats the widget param (eu-west-1); page: the action's own; view: the widget's.
     assert.deepEqual(out.body, { view: 'summary', region: 'us-east-1', page: 2, status: ['open', 'late'], note: '' });
-    assert.deepEqual(out.query, [['view', 'summary'], ['region', 'us-east-1'], ['page', '2'], ['status', 'open'], ['status', 'late'], ['note', '']]);
+    assert.deepEqual(out.query, [
+      ['view', 'summary'],
+      ['region', 'us-east-1'],
+      ['page', '2'],
+      ['status', 'open'],
+      ['status', 'late'],
+      ['note', ''],
+    ]);
     assert.equal('route' in out.body, false, 'the route parameter is the path, not a value');
     assert.deepEqual(await handleWidgetEvent(echoApp(), load({ route: '/orders/42' })), { id: '42' });
   });
 
   it('the merge order holds for any three sources (property)', async () => {
     const app = createApp();
-    app.route(route('GET', '/', (ctx) => ({ body: ctx.body })), route('GET', '/picked', (ctx) => ({ body: ctx.body, picked: true })));
+    app.route(
+      route('GET', '/', (ctx) => ({ body: ctx.body })),
+      route('GET', '/picked', (ctx) => ({ body: ctx.body, picked: true })),
+    );
     const key = fc.constantFrom('a', 'b', 'c', 'route', '__proto__', 'constructor');
     const value = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null));
     const dict = fc.dictionary(key, value);
     await fc.assert(
       fc.asyncProperty(dict, dict, dict, async (widgetParams, topLevel, forms) => {
-        const event = { ...JSON.parse(JSON.stringify(topLevel)), widgetContext: { ...LOAD.widgetContext, params: widgetParams, forms: { all: forms } } };
+        const event = {
+          ...JSON.parse(JSON.stringify(topLevel)),
+          widgetContext: { ...LOAD.widgetContext, params: widgetParams, forms: { all: forms } },
+        };
         const expected: Record<string, unknown> = {};
-        for (const source of [widgetParams, topLevel, forms]) for (const [k, val] of Object.entries(source)) Object.defineProperty(expected, k, { value: val, enumerable: true, writable: true, configurable: true });
+        for (const source of [widgetParams, topLevel, forms])
+          for (const [k, val] of Object.entries(source))
+            Object.defineProperty(expected, k, { value: val, enumerable: true, writable: true, configurable: true });
         const chosen = 'route' in expected ? expected.route : '/';
         delete expected.route;
         const out = (await handleWidgetEvent(app, event)) as any;
@@ -127,11 +183,18 @@ describe('widget events', () => {
     assert.equal(await call('/created'), '<p>made</p>');
   });
 
-  it('a thrown error is a 500 message without the error\'s text or stack, unless the app runs in development mode', async () => {
+  it("a thrown error is a 500 message without the error's text or stack, unless the app runs in development mode", async () => {
     for (const development of [false, true]) {
       const app = createApp({ development });
       app.services.addValue(Logger, quiet);
-      app.route(route('GET', '/', () => { throw new Error('secret detail'); }), route('GET', '/gone', () => { throw new HttpError(404, 'No such report.'); }));
+      app.route(
+        route('GET', '/', () => {
+          throw new Error('secret detail');
+        }),
+        route('GET', '/gone', () => {
+          throw new HttpError(404, 'No such report.');
+        }),
+      );
       const out = String(await handleWidgetEvent(app, LOAD));
       assert.match(out, /^<div class="trellis-widget-error" role="alert"><h4>500 Internal Server Error<\/h4>/);
       assert.equal(out.includes('secret detail'), development);
@@ -144,7 +207,9 @@ describe('widget events', () => {
     const app = createApp();
     const body = z.object({ page: z.number().int().min(1), region: z.enum(['eu-west-1', 'us-east-1']) });
     app.route(route('GET', '/orders', [Validate({ body })], (ctx) => ctx.body));
-    app.route(route('GET', '/q', [Validate({ query: v.object({ view: v.picklist(['summary', 'detail']) }) })], (ctx) => ctx.validatedQuery));
+    app.route(
+      route('GET', '/q', [Validate({ query: v.object({ view: v.picklist(['summary', 'detail']) }) })], (ctx) => ctx.validatedQuery),
+    );
     assert.deepEqual(await handleWidgetEvent(app, CALL), { page: 2, region: 'us-east-1' });
     const bad = String(await handleWidgetEvent(app, { ...CALL, page: 0 }));
     assert.match(bad, /<h4>400 Bad Request<\/h4><p>The request body is invalid: page: /);
@@ -155,8 +220,16 @@ describe('widget events', () => {
   it('a path that answers only POST gets a POST; one with GET gets GET', async () => {
     const app = createApp();
     const seen: string[] = [];
-    app.route(route('POST', '/restart', (ctx) => { seen.push(ctx.request.method); return html`<p>restarted ${String((ctx.body as any).id)}</p>`; }));
-    app.route(route('GET', '/both', () => 'get'), route('POST', '/both', () => 'post'));
+    app.route(
+      route('POST', '/restart', (ctx) => {
+        seen.push(ctx.request.method);
+        return html`<p>restarted ${String((ctx.body as any).id)}</p>`;
+      }),
+    );
+    app.route(
+      route('GET', '/both', () => 'get'),
+      route('POST', '/both', () => 'post'),
+    );
     assert.equal(await handleWidgetEvent(app, load({ route: '/restart', id: 'i-1' })), '<p>restarted i-1</p>');
     assert.deepEqual(seen, ['POST']);
     assert.equal(await handleWidgetEvent(app, load({ route: '/both' })), 'get');
@@ -182,7 +255,12 @@ describe('widget events', () => {
 
   it('the widget partitioner keys by account, dashboard, widget or a function, and leaves other requests to the fallback', async () => {
     const keys: string[] = [];
-    const store = { acquire: (partition: string) => { keys.push(partition); return { allowed: true, limit: 9, remaining: 8, reset: 1, retryAfter: 0 }; } };
+    const store = {
+      acquire: (partition: string) => {
+        keys.push(partition);
+        return { allowed: true, limit: 9, remaining: 8, reset: 1, retryAfter: 0 };
+      },
+    };
     for (const by of ['account', 'dashboard', 'widget', (c: WidgetContext) => c.title] as const) {
       const app = createApp();
       app.services.addValue(RateLimitStore, store, { type: RegistrationType.Replace });
@@ -192,12 +270,19 @@ describe('widget events', () => {
       await app.inject({ url: '/' });
     }
     assert.deepEqual(keys, [
-      'widget-account:["111122223333"]', 'anonymous',
-      'widget-dashboard:["111122223333","Operations"]', 'anonymous',
-      'widget:["111122223333","Operations","widget-3"]', 'anonymous',
-      'widget-key:Orders by region', 'anonymous',
+      'widget-account:["111122223333"]',
+      'anonymous',
+      'widget-dashboard:["111122223333","Operations"]',
+      'anonymous',
+      'widget:["111122223333","Operations","widget-3"]',
+      'anonymous',
+      'widget-key:Orders by region',
+      'anonymous',
     ]);
-    assert.throws(() => new WidgetRateLimitPartitioner({ by: 'caller' as never }), /"by" must be "account", "dashboard", "widget" or a function/);
+    assert.throws(
+      () => new WidgetRateLimitPartitioner({ by: 'caller' as never }),
+      /"by" must be "account", "dashboard", "widget" or a function/,
+    );
   });
 
   it('widget partitions never collide: distinct places give distinct keys, none a subject, header or the anonymous bucket (property)', async () => {
@@ -223,13 +308,23 @@ describe('widget events', () => {
     const app = createApp();
     let runs = 0;
     app.route(route('GET', '/secret', [Authorize('ops')], () => 'hidden'));
-    app.route(route('GET', '/cached', [Cache({ seconds: 60, varyBy: ['header:x-widget-time-range'] })], (ctx) => { runs++; return html`<p>${String((ctx.body as any).region)} #${runs}</p>`; }));
+    app.route(
+      route('GET', '/cached', [Cache({ seconds: 60, varyBy: ['header:x-widget-time-range'] })], (ctx) => {
+        runs++;
+        return html`<p>${String((ctx.body as any).region)} #${runs}</p>`;
+      }),
+    );
     assert.match(String(await handleWidgetEvent(app, load({ route: '/secret' }))), /<h4>401 Unauthorized<\/h4>/);
-    const cached = (region: string, context: Partial<WidgetContext> = {}) => handleWidgetEvent(app, load({ route: '/cached', region }, context));
+    const cached = (region: string, context: Partial<WidgetContext> = {}) =>
+      handleWidgetEvent(app, load({ route: '/cached', region }, context));
     assert.equal(await cached('eu'), '<p>eu #1</p>');
     assert.equal(await cached('eu'), '<p>eu #1</p>', 'served from the cache');
     assert.equal(await cached('us'), '<p>us #2</p>', 'other params, another entry');
-    assert.equal(await cached('eu', { timeRange: { mode: 'absolute', start: 1, end: 2 } }), '<p>eu #3</p>', 'another time range, another entry');
+    assert.equal(
+      await cached('eu', { timeRange: { mode: 'absolute', start: 1, end: 2 } }),
+      '<p>eu #3</p>',
+      'another time range, another entry',
+    );
   });
 
   it('widgetContext(ctx) is only for widget events: an HTTP request cannot forge one', async () => {
@@ -237,7 +332,11 @@ describe('widget events', () => {
     app.services.addValue(Logger, quiet);
     app.route(route('POST', '/', (ctx) => (isWidgetRequest(ctx) ? widgetContext(ctx).accountId : 'http')));
     app.route(route('GET', '/strict', (ctx) => widgetContext(ctx).accountId));
-    assert.equal((await app.inject({ method: 'POST', url: '/', body: { widgetContext: LOAD.widgetContext }, headers: { 'x-widget-account': '1' } })).body, 'http');
+    assert.equal(
+      (await app.inject({ method: 'POST', url: '/', body: { widgetContext: LOAD.widgetContext }, headers: { 'x-widget-account': '1' } }))
+        .body,
+      'http',
+    );
     assert.equal((await app.inject({ url: '/strict' })).statusCode, 500);
     assert.equal(await handleWidgetEvent(app, LOAD), '111122223333');
   });
@@ -257,11 +356,20 @@ describe('routeAction', () => {
   it('calls this same function by its ARN on another route, under the configured route parameter', async () => {
     const app = createApp();
     app.services.addValue(Logger, quiet);
-    app.route(route('GET', '/', (ctx) => html`<button>Next</button>${routeAction(ctx, '/orders', { page: 2 }, { display: 'popup', confirmation: 'Sure?' })}`));
+    app.route(
+      route(
+        'GET',
+        '/',
+        (ctx) => html`<button>Next</button>${routeAction(ctx, '/orders', { page: 2 }, { display: 'popup', confirmation: 'Sure?' })}`,
+      ),
+    );
     app.route(route('GET', '/http', (ctx) => routeAction(ctx, '/x')));
     const arn = 'arn:aws:lambda:eu-west-1:111122223333:function:orders-widget';
     const out = await handleWidgetEvent(app, LOAD, { ...lambdaContext, invokedFunctionArn: arn }, { routeParam: 'screen' });
-    assert.equal(out, `<button>Next</button><cwdb-action action="call" endpoint="${arn}" display="popup" confirmation="Sure?">{&quot;page&quot;:2,&quot;screen&quot;:&quot;/orders&quot;}</cwdb-action>`);
+    assert.equal(
+      out,
+      `<button>Next</button><cwdb-action action="call" endpoint="${arn}" display="popup" confirmation="Sure?">{&quot;page&quot;:2,&quot;screen&quot;:&quot;/orders&quot;}</cwdb-action>`,
+    );
     assert.equal((await app.inject({ url: '/http' })).statusCode, 500, 'no Lambda context, no endpoint');
     assert.throws(() => routeAction({} as ExecutionContext, 'orders'), /a path starting with "\/"/);
   });
@@ -275,11 +383,22 @@ describe('describe events', () => {
       page: z.number().int().default(1).describe('Which page.'),
     });
     app.route(route('GET', '/', [Describe('The **overview**.')], () => 'x'));
-    app.route(route('GET', '/orders', [Describe('Orders, a page at a time.'), Validate({ body: orders }), RateLimit({ permitLimit: 5, windowSeconds: 60 })], () => 'x'));
+    app.route(
+      route(
+        'GET',
+        '/orders',
+        [Describe('Orders, a page at a time.'), Validate({ body: orders }), RateLimit({ permitLimit: 5, windowSeconds: 60 })],
+        () => 'x',
+      ),
+    );
     app.route(route('POST', '/restart', [Validate({ body: v.object({ id: v.string() }) })], () => 'x'));
     app.route(route('DELETE', '/hidden', () => 'x'));
-    const md = String(await handleWidgetEvent(app, DESCRIBE, undefined, { describe: { title: 'Orders widget', introduction: 'Shows orders.' } }));
-    assert.equal(md, `## Orders widget
+    const md = String(
+      await handleWidgetEvent(app, DESCRIBE, undefined, { describe: { title: 'Orders widget', introduction: 'Shows orders.' } }),
+    );
+    assert.equal(
+      md,
+      `## Orders widget
 
 Shows orders.
 
@@ -305,16 +424,24 @@ Rate limit \`default\`: 5 per 60 s.
 ### \`/restart\` (POST)
 
 Parameters are checked by a valibot schema that does not describe itself.
-`);
-    assert.match(String(await handleWidgetEvent(createApp(), { describe: true, widgetContext: LOAD.widgetContext })), /This function has no widget routes\./);
+`,
+    );
+    assert.match(
+      String(await handleWidgetEvent(createApp(), { describe: true, widgetContext: LOAD.widgetContext })),
+      /This function has no widget routes\./,
+    );
   });
 
-  it('Describe is also a decorator, on methods and classes (a method\'s own summary replaces the class\'s)', async () => {
+  it("Describe is also a decorator, on methods and classes (a method's own summary replaces the class's)", async () => {
     @Describe('Every view of the alarms widget.')
     @Controller('/alarms')
     class Alarms {
-      @Describe('Alarms in ALARM state.') @Get('/') list() { return html`<p>none</p>`; }
-      @Get('/muted') muted() { return html`<p>muted</p>`; }
+      @Describe('Alarms in ALARM state.') @Get('/') list() {
+        return html`<p>none</p>`;
+      }
+      @Get('/muted') muted() {
+        return html`<p>muted</p>`;
+      }
     }
     const app = createApp();
     app.controller(Alarms);

@@ -137,7 +137,8 @@ export class FlightRunner {
       const window = counter.window();
       const decisions = asks.map((ask) => decide(window, ask.shape, nowMs, ask.cost));
       let windowUs = 0;
-      for (let i = 0; i < asks.length; i++) if (decisions[i]!.allowed && asks[i]!.shape.windowUs > windowUs) windowUs = asks[i]!.shape.windowUs;
+      for (let i = 0; i < asks.length; i++)
+        if (decisions[i]!.allowed && asks[i]!.shape.windowUs > windowUs) windowUs = asks[i]!.shape.windowUs;
 
       if (windowUs === 0) {
         // Refused, all of them. A window read during this flight is the item's: that settles it.
@@ -159,7 +160,10 @@ export class FlightRunner {
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         if (++conflicts > this.conflictRetries) {
-          throw new CounterContentionError(`the counter's item changed under ${conflicts} writes in a row (other processes wrote it first each time)`, { cause: error });
+          throw new CounterContentionError(
+            `the counter's item changed under ${conflicts} writes in a row (other processes wrote it first each time)`,
+            { cause: error },
+          );
         }
         counter.stored = error.Item !== undefined ? windowBytesOf(error.Item) : await this.#read(counter.key, flight);
         fresh = true;

@@ -30,7 +30,10 @@ export const TTL_ATTRIBUTE = 'ttl';
  * await waitUntilTableExists({ client, maxWaitTime: 60 }, { TableName: 'rate-limits' });
  * await client.send(new UpdateTimeToLiveCommand(timeToLive));
  */
-export function dynamoDBRateLimitTable(tableName: string): { createTable: CreateTableCommandInput; timeToLive: UpdateTimeToLiveCommandInput } {
+export function dynamoDBRateLimitTable(tableName: string): {
+  createTable: CreateTableCommandInput;
+  timeToLive: UpdateTimeToLiveCommandInput;
+} {
   return {
     createTable: {
       TableName: tableName,
@@ -97,7 +100,11 @@ export function writeInput(
   nowSeconds: number,
   old: Uint8Array | undefined,
 ): UpdateItemCommandInput {
-  const values: Record<string, AttributeValue> = { ':w': { B: window }, ':t': { N: String(ttlSeconds) }, ':now': { N: String(nowSeconds) } };
+  const values: Record<string, AttributeValue> = {
+    ':w': { B: window },
+    ':t': { N: String(ttlSeconds) },
+    ':now': { N: String(nowSeconds) },
+  };
   if (old !== undefined) values[':old'] = { B: old };
   return {
     TableName: tableName,
@@ -114,7 +121,13 @@ const READ_NAMES = { '#w': WINDOW_ATTRIBUTE } as const;
 
 /** A strongly consistent read of a counter's window. */
 export function readInput(tableName: string, key: string): GetItemCommandInput {
-  return { TableName: tableName, Key: { [KEY_ATTRIBUTE]: { S: key } }, ConsistentRead: true, ProjectionExpression: '#w', ExpressionAttributeNames: READ_NAMES };
+  return {
+    TableName: tableName,
+    Key: { [KEY_ATTRIBUTE]: { S: key } },
+    ConsistentRead: true,
+    ProjectionExpression: '#w',
+    ExpressionAttributeNames: READ_NAMES,
+  };
 }
 
 /** The deletion of a counter (a reset). */

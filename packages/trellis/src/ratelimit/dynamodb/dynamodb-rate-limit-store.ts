@@ -3,7 +3,14 @@ import type { AcquireOptions, RateLimitDecision, RateLimitPolicy, RateLimitStore
 import { counterKey, deleteInput } from './counter-item.js';
 import { Ask, Counter, CounterContentionError, Flight, FlightRunner } from './counter-flight.js';
 import { dynamoDBCommands } from './sdk-commands.js';
-import { DynamoDBFailureMode, MAX_WINDOW_SECONDS, STORE, storeSettings, type DynamoDBRateLimitStoreOptions, type StoreSettings } from './store-options.js';
+import {
+  DynamoDBFailureMode,
+  MAX_WINDOW_SECONDS,
+  STORE,
+  storeSettings,
+  type DynamoDBRateLimitStoreOptions,
+  type StoreSettings,
+} from './store-options.js';
 import { windowShape, type WindowShape } from './window-state.js';
 
 function describe(error: unknown): string {
@@ -106,7 +113,9 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
     const key = counterKey(this.#settings.prefix, policy.key, partition);
     try {
       const { DeleteItemCommand } = await dynamoDBCommands();
-      await this.#settings.client.send(new DeleteItemCommand(deleteInput(this.#settings.tableName, key)), { abortSignal: AbortSignal.timeout(this.#settings.timeoutMs) });
+      await this.#settings.client.send(new DeleteItemCommand(deleteInput(this.#settings.tableName, key)), {
+        abortSignal: AbortSignal.timeout(this.#settings.timeoutMs),
+      });
     } catch (error) {
       throw new RateLimitStoreUnavailableError(`rate limit store unavailable: ${describe(error)}`, { cause: error });
     }
@@ -123,10 +132,17 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
     }
     checkPolicy(STORE, policy);
     if (policy.windowSeconds > MAX_WINDOW_SECONDS) {
-      throw new TypeError(`Rate-limit policy "${policy.key}": windowSeconds must be at most ${MAX_WINDOW_SECONDS} (about 8.9 years); got ${String(policy.windowSeconds)}`);
+      throw new TypeError(
+        `Rate-limit policy "${policy.key}": windowSeconds must be at most ${MAX_WINDOW_SECONDS} (about 8.9 years); got ${String(policy.windowSeconds)}`,
+      );
     }
     const { key, permitLimit, windowSeconds } = policy;
-    const plan = { key, permitLimit, windowSeconds, shape: windowShape(permitLimit, windowSeconds, this.#settings.exactLimit, this.#settings.segments) };
+    const plan = {
+      key,
+      permitLimit,
+      windowSeconds,
+      shape: windowShape(permitLimit, windowSeconds, this.#settings.exactLimit, this.#settings.segments),
+    };
     this.#plans.set(policy, plan);
     return plan;
   }
@@ -173,16 +189,19 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
     counter.flight = flight;
     this.#flying.add(counter);
     this.#armSweep();
-    this.#runner.fly(counter, flight).then(
-      () => this.#answered(),
-      (error: unknown) => {
-        for (const ask of flight.asks) this.#failAsk(ask, error);
-      },
-    ).finally(() => {
-      counter.flight = undefined;
-      this.#flying.delete(counter);
-      if (counter.waiting.length > 0) this.#launch(counter);
-    });
+    this.#runner
+      .fly(counter, flight)
+      .then(
+        () => this.#answered(),
+        (error: unknown) => {
+          for (const ask of flight.asks) this.#failAsk(ask, error);
+        },
+      )
+      .finally(() => {
+        counter.flight = undefined;
+        this.#flying.delete(counter);
+        if (counter.waiting.length > 0) this.#launch(counter);
+      });
   }
 
   /** DynamoDB answered: the next failure is news again. */
@@ -195,7 +214,10 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
     if (ask.settled) return;
     if (!this.#warned) {
       this.#warned = true;
-      const meanwhile = this.#settings.failureMode === DynamoDBFailureMode.FailClosed ? 'limited requests are answered 503' : 'limited requests are admitted without being counted';
+      const meanwhile =
+        this.#settings.failureMode === DynamoDBFailureMode.FailClosed
+          ? 'limited requests are answered 503'
+          : 'limited requests are admitted without being counted';
       const advice =
         error instanceof CounterContentionError
           ? 'Many processes write this counter at once; raise conflictRetries if that is expected.'
@@ -237,7 +259,8 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
           flight.abort.abort(error);
         }
         for (const ask of counter.waiting) {
-          if (ask.startedAt <= cutoff) this.#failAsk(ask, new Error(`DynamoDB answered nothing for ${Math.round(performance.now() - ask.startedAt)} ms`));
+          if (ask.startedAt <= cutoff)
+            this.#failAsk(ask, new Error(`DynamoDB answered nothing for ${Math.round(performance.now() - ask.startedAt)} ms`));
         }
       }
       this.#armSweep();

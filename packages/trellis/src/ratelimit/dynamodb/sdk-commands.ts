@@ -12,11 +12,17 @@ let loading: Promise<DynamoDBCommands> | undefined;
 
 /** The command classes: at once once loaded, else after loading them (one import, shared by every caller). */
 export function dynamoDBCommands(): DynamoDBCommands | Promise<DynamoDBCommands> {
-  return loaded ?? (loading ??= import('@aws-sdk/client-dynamodb').then(
-    (sdk) => (loaded = sdk),
-    (error: unknown) => {
-      loading = undefined;
-      throw new Error(`the DynamoDB rate-limit store needs @aws-sdk/client-dynamodb (version 3.400 or later): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-    },
-  ));
+  return (
+    loaded ??
+    (loading ??= import('@aws-sdk/client-dynamodb').then(
+      (sdk) => (loaded = sdk),
+      (error: unknown) => {
+        loading = undefined;
+        throw new Error(
+          `the DynamoDB rate-limit store needs @aws-sdk/client-dynamodb (version 3.400 or later): ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error },
+        );
+      },
+    ))
+  );
 }

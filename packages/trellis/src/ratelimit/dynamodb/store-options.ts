@@ -90,7 +90,9 @@ export function storeSettings(options: DynamoDBRateLimitStoreOptions): StoreSett
     throw new TypeError(`${STORE} needs \`client\`: a DynamoDBClient from @aws-sdk/client-dynamodb (got ${typeof options.client})`);
   }
   if (typeof options.tableName !== 'string' || !TABLE_NAME.test(options.tableName)) {
-    throw new TypeError(`${STORE} needs \`tableName\`: 3 to 255 letters, digits, "_", "-" or "." (got ${JSON.stringify(options.tableName)})`);
+    throw new TypeError(
+      `${STORE} needs \`tableName\`: 3 to 255 letters, digits, "_", "-" or "." (got ${JSON.stringify(options.tableName)})`,
+    );
   }
   const failureMode = options.failureMode ?? DynamoDBFailureMode.FailOpen;
   if (failureMode !== DynamoDBFailureMode.FailOpen && failureMode !== DynamoDBFailureMode.FailClosed) {

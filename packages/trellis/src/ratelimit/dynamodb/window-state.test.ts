@@ -73,7 +73,10 @@ describe('the DynamoDB window', () => {
       fc.property(
         fc.constantFrom(200, 1_000, 10_000),
         fc.constantFrom(1, 60, 3_600, 86_400),
-        fc.array(fc.record({ gap: fc.double({ min: 0, max: 0.05, noNaN: true }), burst: fc.integer({ min: 1, max: 40 }) }), { minLength: 1, maxLength: 400 }),
+        fc.array(fc.record({ gap: fc.double({ min: 0, max: 0.05, noNaN: true }), burst: fc.integer({ min: 1, max: 40 }) }), {
+          minLength: 1,
+          maxLength: 400,
+        }),
         (permitLimit, windowSeconds, arrivals) => {
           const windowMs = windowSeconds * 1000;
           const stored = new StoredWindow();
@@ -100,7 +103,11 @@ describe('the DynamoDB window', () => {
     // 1,000 per 128 s: one segment is 1 s. A burst at 0.0–0.9 s fills the counter; it is whole again by 129 s.
     const stored = new StoredWindow();
     for (let i = 0; i < 10; i++) for (let j = 0; j < 100; j++) stored.acquire(1_000, 128, START_MS + i * 100);
-    assert.equal(stored.acquire(1_000, 128, START_MS + 128_000).decision.allowed, false, 'not early: the last admission at 0.9 s is still in the window');
+    assert.equal(
+      stored.acquire(1_000, 128, START_MS + 128_000).decision.allowed,
+      false,
+      'not early: the last admission at 0.9 s is still in the window',
+    );
     const later = stored.acquire(1_000, 128, START_MS + 129_000);
     assert.equal(later.decision.allowed, true);
     assert.equal(later.decision.remaining, 999, 'all of them freed one segment late at most');
@@ -113,9 +120,23 @@ describe('the DynamoDB window', () => {
   });
 
   test('bytes read back as written; anything else is a foreign window', () => {
-    const window: WindowState = { unit: 1, times: [5, 5_000, 1_700_000_000_000_000], counts: [1, 200_000, 3], newestStart: 1_699_999_999_999_000 };
+    const window: WindowState = {
+      unit: 1,
+      times: [5, 5_000, 1_700_000_000_000_000],
+      counts: [1, 200_000, 3],
+      newestStart: 1_699_999_999_999_000,
+    };
     assert.deepEqual(decodeWindow(encodeWindow(window)), window);
-    for (const bytes of [[], [2, 1, 1, 0, 1, 1], [1, 1, 1, 0, 1], [1, 1, 1, 0, 1, 1, 0], [1, 1, 1, 0, 1, 0], [1, 0, 1, 0, 1, 1], [1, 1, 1, 0, 2, 1, 5, 2], [1, 255, 255, 255, 255, 255, 255, 255, 255, 255, 1]]) {
+    for (const bytes of [
+      [],
+      [2, 1, 1, 0, 1, 1],
+      [1, 1, 1, 0, 1],
+      [1, 1, 1, 0, 1, 1, 0],
+      [1, 1, 1, 0, 1, 0],
+      [1, 0, 1, 0, 1, 1],
+      [1, 1, 1, 0, 2, 1, 5, 2],
+      [1, 255, 255, 255, 255, 255, 255, 255, 255, 255, 1],
+    ]) {
       assert.throws(() => decodeWindow(Uint8Array.from(bytes)), ForeignWindowError, JSON.stringify(bytes));
     }
   });

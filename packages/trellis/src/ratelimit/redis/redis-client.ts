@@ -7,11 +7,18 @@ import type { Redis, RedisOptions } from 'ioredis';
  */
 function loadIoredis(): new (url: string, options: RedisOptions) => Redis {
   try {
-    return (process.getBuiltinModule('node:module').createRequire(import.meta.url)('ioredis') as { Redis: new (url: string, options: RedisOptions) => Redis }).Redis;
+    return (
+      process.getBuiltinModule('node:module').createRequire(import.meta.url)('ioredis') as {
+        Redis: new (url: string, options: RedisOptions) => Redis;
+      }
+    ).Redis;
   } catch (error) {
-    throw new Error('RedisRateLimitStore: the `url` option needs the ioredis package (npm install ioredis), or pass a connected node-redis client as `client`', {
-      cause: error,
-    });
+    throw new Error(
+      'RedisRateLimitStore: the `url` option needs the ioredis package (npm install ioredis), or pass a connected node-redis client as `client`',
+      {
+        cause: error,
+      },
+    );
   }
 }
 

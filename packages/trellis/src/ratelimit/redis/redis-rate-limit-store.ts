@@ -1,4 +1,13 @@
-import { EXACT_PERMIT_LIMIT, RateLimitFailureMode, RateLimitStoreUnavailableError, WINDOW_SEGMENTS, acquireAbortedError, checkCost, checkPartition, checkPolicy } from '../index.js';
+import {
+  EXACT_PERMIT_LIMIT,
+  RateLimitFailureMode,
+  RateLimitStoreUnavailableError,
+  WINDOW_SEGMENTS,
+  acquireAbortedError,
+  checkCost,
+  checkPartition,
+  checkPolicy,
+} from '../index.js';
 import type { AcquireOptions, RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../index.js';
 import { checkKeyPrefix, counterKeyParts, escapeName } from './counter-key.js';
 import { checkCounterLayout, checkLayoutOptions, clockMicros, counterLayout } from './counter-layout.js';
@@ -104,7 +113,10 @@ const RESET_SHA = createHash('sha1').update(RESET_SCRIPT).digest('hex');
  * A client that says it is ready but never sends (node-redis before 5.10 after a Redis restart) looks so.
  */
 function warnStuck(silentMs: number, mode: RedisFailureMode): void {
-  const meanwhile = mode === RedisFailureMode.FailClosed ? 'every limited request is answered 503' : 'every limited request is admitted without being counted';
+  const meanwhile =
+    mode === RedisFailureMode.FailClosed
+      ? 'every limited request is answered 503'
+      : 'every limited request is admitted without being counted';
   process.emitWarning(
     `Redis has answered no rate-limit call for ${Math.round(silentMs / 1000)} s while the client keeps accepting them; meanwhile ${meanwhile}. ` +
       'Check that Redis is up and reachable. If it is, the client is stuck: node-redis before 5.10 can stay so after a Redis restart (upgrade it), or create a new client. ' +
@@ -173,7 +185,9 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
     const { client, url } = options;
     if ((client === undefined) === (url === undefined)) {
-      throw new TypeError('RedisRateLimitStore needs exactly one of `client` (an ioredis or node-redis client) or `url` (redis://host:port)');
+      throw new TypeError(
+        'RedisRateLimitStore needs exactly one of `client` (an ioredis or node-redis client) or `url` (redis://host:port)',
+      );
     }
     const runner = client === undefined ? undefined : scriptRunner(client, SLIDING_WINDOW_SHA, SLIDING_WINDOW_SCRIPT);
     const timeoutMs = positiveInteger('timeoutMs', options.timeoutMs, 200);
@@ -266,10 +280,16 @@ export class RedisRateLimitStore implements RateLimitStore {
     const runner = (this.#resetRunner ??= scriptRunner(this.#client, RESET_SHA, RESET_SCRIPT));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const silent = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RateLimitStoreUnavailableError(`rate limit store unavailable: Redis did not answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+      timer = setTimeout(
+        () => reject(new RateLimitStoreUnavailableError(`rate limit store unavailable: Redis did not answer within ${this.#timeoutMs} ms`)),
+        this.#timeoutMs,
+      );
     });
     try {
-      await Promise.race([runner.run([key], []).catch((error: unknown) => (isNoScript(error) ? runner.load([key], []) : Promise.reject(error))), silent]);
+      await Promise.race([
+        runner.run([key], []).catch((error: unknown) => (isNoScript(error) ? runner.load([key], []) : Promise.reject(error))),
+        silent,
+      ]);
     } catch (error) {
       if (error instanceof RateLimitStoreUnavailableError) throw error;
       throw new RateLimitStoreUnavailableError(`rate limit store unavailable: ${describe(error)}`, { cause: error });
@@ -295,7 +315,14 @@ export class RedisRateLimitStore implements RateLimitStore {
     checkCounterLayout(policy);
     const layout = counterLayout(policy.permitLimit, windowMicros, exact ? 0 : this.#segments);
     const { head, tail } = counterKeyParts(this.#prefix, policy.key);
-    const args = [String(policy.permitLimit), String(windowMicros), exact ? '0' : String(this.#segments), layout.format, layout.headerFormat, layout.recordFormat] as const;
+    const args = [
+      String(policy.permitLimit),
+      String(windowMicros),
+      exact ? '0' : String(this.#segments),
+      layout.format,
+      layout.headerFormat,
+      layout.recordFormat,
+    ] as const;
     const plan: CounterPlan = {
       key: policy.key,
       permitLimit: policy.permitLimit,
@@ -327,7 +354,14 @@ function failInto(
   }
   // What a fresh counter would say after this request, as the in-process store does when it fails open.
   const limit = policy.permitLimit;
-  resolve({ allowed: true, limit, remaining: Math.max(0, limit - cost), reset: Math.ceil(policy.windowSeconds), retryAfter: 0, failedOpen: { error } });
+  resolve({
+    allowed: true,
+    limit,
+    remaining: Math.max(0, limit - cost),
+    reset: Math.ceil(policy.windowSeconds),
+    retryAfter: 0,
+    failedOpen: { error },
+  });
 }
 
 /** One acquire on its way to Redis: what the script needs, its outcome, and the abort listener (one object per call). */

@@ -28,7 +28,9 @@ export function valueAxis(plot: Plot, ticks: readonly number[], labels: readonly
     grid += `M${coord(plot.x0)} ${coord(y)}H${coord(plot.x1)}`;
     text += `<text x="${coord(plot.x0 - 6)}" y="${coord(y + 3.5)}">${escapeHtml(labels[i]!)}</text>`;
   });
-  const unitLabel = unit ? `<text x="${coord(plot.x0 - 6)}" y="${coord(plot.y0 - 9)}">${escapeHtml(fitText(unit, plot.x0 + 40))}</text>` : '';
+  const unitLabel = unit
+    ? `<text x="${coord(plot.x0 - 6)}" y="${coord(plot.y0 - 9)}">${escapeHtml(fitText(unit, plot.x0 + 40))}</text>`
+    : '';
   return `<path class="g" d="${grid}"/><g text-anchor="end">${text}${unitLabel}</g>`;
 }
 

@@ -76,7 +76,10 @@ export function normalize(fn: string, options: { bars?: unknown; categories?: un
       throw new TypeError(`${fn}: series[${k}].values must have one value per category (${categories.length}); got ${values.length}`);
     }
     colors.push(seriesColors(k, color === undefined ? undefined : themeColors(fn, `series[${k}].color`, color)));
-    return { name: name ?? `Series ${k + 1}`, values: values.map((v: unknown, i: number) => checkedValue(fn, `series[${k}].values[${i}]`, v)) };
+    return {
+      name: name ?? `Series ${k + 1}`,
+      values: values.map((v: unknown, i: number) => checkedValue(fn, `series[${k}].values[${i}]`, v)),
+    };
   });
   return { categories: categories as string[], series: list, colors, colorOf: (s) => s };
 }

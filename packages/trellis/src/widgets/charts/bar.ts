@@ -63,9 +63,11 @@ export function barChart(options: BarChartOptions): SafeHtml {
     if (options[o] !== undefined && typeof options[o] !== 'boolean') refuse(fn, o, 'true or false', options[o]);
   }
   for (const o of ['min', 'max'] as const) {
-    if (options[o] !== undefined && (typeof options[o] !== 'number' || !Number.isFinite(options[o]))) refuse(fn, o, 'a finite number', options[o]);
+    if (options[o] !== undefined && (typeof options[o] !== 'number' || !Number.isFinite(options[o])))
+      refuse(fn, o, 'a finite number', options[o]);
   }
-  if (options.min !== undefined && options.max !== undefined && options.max <= options.min) refuse(fn, 'max', `a number above min (${options.min})`, options.max);
+  if (options.min !== undefined && options.max !== undefined && options.max <= options.min)
+    refuse(fn, 'max', `a number above min (${options.min})`, options.max);
   const stacked = options.stacked === true && data.series.length > 1;
   const horizontal = options.horizontal === true;
   const format = valueFormatter(r.locale, r.formatValue);
@@ -90,19 +92,38 @@ export function barChart(options: BarChartOptions): SafeHtml {
     styled: true,
   });
   if (!range) {
-    return frame(r, width, height, { kind: 'bar', svg: emptySvg(width, height, r.emptyText), description: `Bar chart: ${r.emptyText}.`, table, colors: data.colors });
+    return frame(r, width, height, {
+      kind: 'bar',
+      svg: emptySvg(width, height, r.emptyText),
+      description: `Bar chart: ${r.emptyText}.`,
+      table,
+      colors: data.colors,
+    });
   }
 
   const compact = width < 160 || height < 80;
   const showLegend = !compact && (options.legend ?? data.series.length > 1);
-  const key = showLegend ? legend(data.series.map((s) => s.name), 4, 4, width - 8, 2) : { svg: '', height: 0 };
+  const key = showLegend
+    ? legend(
+        data.series.map((s) => s.name),
+        4,
+        4,
+        width - 8,
+        2,
+      )
+    : { svg: '', height: 0 };
   const top = compact ? 4 : 4 + key.height + 16;
   const bottom = height - (compact ? 4 : 22);
   const valueRoom = horizontal ? width : bottom - top;
-  const ticks = valueTicks(Math.min(0, range.min), Math.max(0, range.max), Math.max(2, Math.min(8, Math.round(valueRoom / (horizontal ? 80 : 40)))), {
-    ...(options.min === undefined ? {} : { min: options.min }),
-    ...(options.max === undefined ? {} : { max: options.max }),
-  });
+  const ticks = valueTicks(
+    Math.min(0, range.min),
+    Math.max(0, range.max),
+    Math.max(2, Math.min(8, Math.round(valueRoom / (horizontal ? 80 : 40)))),
+    {
+      ...(options.min === undefined ? {} : { min: options.min }),
+      ...(options.max === undefined ? {} : { max: options.max }),
+    },
+  );
   const tickText = tickFormatter(r.locale, ticks, r.formatValue);
   const labels = ticks.ticks.map(tickText);
   const n = data.categories.length;
@@ -142,10 +163,18 @@ export function barChart(options: BarChartOptions): SafeHtml {
     const pos = cat0 + (b.c + b.at) * band;
     const size = b.size * band;
     const [x, y, w, h] = horizontal ? [lo, pos, len, size] : [pos, lo, size, len];
-    byCategory[b.c] += `<rect class="f${data.colorOf(b.s, b.c)}" x="${coord(x)}" y="${coord(y)}" width="${coord(w)}" height="${coord(h)}"/>`;
+    byCategory[b.c] +=
+      `<rect class="f${data.colorOf(b.s, b.c)}" x="${coord(x)}" y="${coord(y)}" width="${coord(w)}" height="${coord(h)}"/>`;
   }
   svg += hoverGroups(data, byCategory, { horizontal, compact, cat0, band, top, bottom, left, right, format, unit: r.unit });
-  return frame(r, width, height, { kind: 'bar', svg, description: describeBars(data, format, r.unit), table, colors: data.colors, css: barCss });
+  return frame(r, width, height, {
+    kind: 'bar',
+    svg,
+    description: describeBars(data, format, r.unit),
+    table,
+    colors: data.colors,
+    css: barCss,
+  });
 }
 
 const barCss = (s: string) => `${s} .z{fill:var(--tx);fill-opacity:0}${s} .k:hover .z{fill-opacity:.07}`;
@@ -158,7 +187,9 @@ function categoryLabels(categories: readonly string[], horizontal: boolean, cat0
     if (c % every !== 0) return;
     const mid = cat0 + (c + 0.5) * band;
     const text = escapeHtml(fitText(label, horizontal ? across - 4 : band * every - 4));
-    out += horizontal ? `<text x="${coord(across)}" y="${coord(mid + 3.5)}">${text}</text>` : `<text x="${coord(mid)}" y="${coord(across)}">${text}</text>`;
+    out += horizontal
+      ? `<text x="${coord(across)}" y="${coord(mid + 3.5)}">${text}</text>`
+      : `<text x="${coord(mid)}" y="${coord(across)}">${text}</text>`;
   });
   return `<g text-anchor="${horizontal ? 'end' : 'middle'}">${out}</g>`;
 }
@@ -167,7 +198,18 @@ function categoryLabels(categories: readonly string[], horizontal: boolean, cat0
 function hoverGroups(
   data: Data,
   byCategory: readonly string[],
-  at: { horizontal: boolean; compact: boolean; cat0: number; band: number; top: number; bottom: number; left: number; right: number; format: ValueFormatter; unit: string },
+  at: {
+    horizontal: boolean;
+    compact: boolean;
+    cat0: number;
+    band: number;
+    top: number;
+    bottom: number;
+    left: number;
+    right: number;
+    format: ValueFormatter;
+    unit: string;
+  },
 ): string {
   const { horizontal, cat0, band, format, unit } = at;
   let out = '';

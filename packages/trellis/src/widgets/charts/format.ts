@@ -25,7 +25,8 @@ export function valueFormatter(locale: string, own: ((value: number) => string) 
   let extreme: Intl.NumberFormat | undefined;
   return (v) => {
     const a = Math.abs(v);
-    if (a >= 1e15 || (a < 1e-6 && a !== 0)) return (extreme ??= numberFormat(locale, { notation: 'scientific', maximumFractionDigits: 3 })).format(v);
+    if (a >= 1e15 || (a < 1e-6 && a !== 0))
+      return (extreme ??= numberFormat(locale, { notation: 'scientific', maximumFractionDigits: 3 })).format(v);
     return a >= 1 || a === 0 ? big.format(v) : (small ??= numberFormat(locale, { maximumSignificantDigits: 3 })).format(v);
   };
 }
@@ -39,7 +40,11 @@ export function withUnit(text: string, unit: string): string {
  * Labels for the value-axis ticks: as many decimals as the step needs, compact (`1.5K`) for large numbers
  * when that keeps the labels apart.
  */
-export function tickFormatter(locale: string, ticks: { step: number; decimals: number; largest: number }, own: ((value: number) => string) | undefined): ValueFormatter {
+export function tickFormatter(
+  locale: string,
+  ticks: { step: number; decimals: number; largest: number },
+  own: ((value: number) => string) | undefined,
+): ValueFormatter {
   if (own) return (v) => String(own(v));
   const { step, decimals, largest: max } = ticks;
   if (Math.abs(max) >= 1e15 || (decimals > 6 && max !== 0)) {

@@ -44,7 +44,8 @@ export function drawLines(paths: readonly string[]): string {
   return out;
 }
 
-export const lineCss = (s: string): string => `${s} .l{fill:none;stroke-width:2;stroke-linejoin:round;stroke-linecap:round}${s} .d{stroke-dasharray:6 3}`;
+export const lineCss = (s: string): string =>
+  `${s} .l{fill:none;stroke-width:2;stroke-linejoin:round;stroke-linecap:round}${s} .d{stroke-dasharray:6 3}`;
 
 const LINE: TimeSeriesKind = {
   kind: 'line',

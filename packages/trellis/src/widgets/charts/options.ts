@@ -122,7 +122,7 @@ export function contextFields(fn: string, context: unknown): ChartContextFields 
   if (context === undefined || context === null) return {};
   if (typeof context !== 'object') refuse(fn, 'context', "the widget's event or its widgetContext", context);
   const inner = (context as { widgetContext?: unknown }).widgetContext;
-  return (inner && typeof inner === 'object' ? inner : context);
+  return inner && typeof inner === 'object' ? inner : context;
 }
 
 function size(fn: string, option: string, given: unknown, fromContext: unknown, inset: number, fallback: number): number {
@@ -131,7 +131,8 @@ function size(fn: string, option: string, given: unknown, fromContext: unknown, 
     return Math.round(given);
   }
   // The console's widget content has padding; a chart sized from the context leaves room for it.
-  if (typeof fromContext === 'number' && Number.isFinite(fromContext) && fromContext > 0) return Math.max(Math.round(fromContext - inset), 40);
+  if (typeof fromContext === 'number' && Number.isFinite(fromContext) && fromContext > 0)
+    return Math.max(Math.round(fromContext - inset), 40);
   return fallback;
 }
 
@@ -158,7 +159,8 @@ export function resolveCommon(
   if (!THEMES.includes(theme)) refuse(fn, 'theme', 'one of "auto", "light", "dark"', theme);
   const id = optionalString(fn, 'id', options.id);
   if (id !== undefined && !ID.test(id)) refuse(fn, 'id', 'letters, digits, "-" and "_", starting with a letter', id);
-  if (options.formatValue !== undefined && typeof options.formatValue !== 'function') refuse(fn, 'formatValue', 'a function', options.formatValue);
+  if (options.formatValue !== undefined && typeof options.formatValue !== 'function')
+    refuse(fn, 'formatValue', 'a function', options.formatValue);
   const contextTitle = typeof context.title === 'string' && context.title.trim() !== '' ? context.title : undefined;
   return {
     fn,

@@ -51,7 +51,8 @@ export function themeColors(fn: string, option: string, color: ChartColor): { li
   const pair = typeof color === 'string' ? { light: color, dark: color } : color;
   if (!pair || typeof pair !== 'object') refuse(fn, option, 'a hex colour ("#0972d3") or { light, dark }', color);
   for (const theme of ['light', 'dark'] as const) {
-    if (typeof pair[theme] !== 'string' || !HEX.test(pair[theme])) refuse(fn, typeof color === 'string' ? option : `${option}.${theme}`, 'a hex colour like "#0972d3"', pair[theme]);
+    if (typeof pair[theme] !== 'string' || !HEX.test(pair[theme]))
+      refuse(fn, typeof color === 'string' ? option : `${option}.${theme}`, 'a hex colour like "#0972d3"', pair[theme]);
   }
   return { light: pair.light, dark: pair.dark };
 }

@@ -37,15 +37,21 @@ function absolute(d: string): [number, number][] {
 
 test('relative steps sum back to exactly the rounded positions', () => {
   fc.assert(
-    fc.property(fc.array(fc.tuple(fc.double({ min: 0, max: 2000, noNaN: true }), fc.double({ min: 0, max: 2000, noNaN: true })), { minLength: 1, maxLength: 200 }), (points) => {
-      const p = new PathWriter();
-      points.forEach(([x, y], i) => (i === 0 ? p.move(x, y) : p.line(x, y)));
-      const decoded = absolute(p.toString());
-      const last = decoded[decoded.length - 1]!;
-      const [lx, ly] = points[points.length - 1]!;
-      assert.deepEqual(last, [Math.round(lx * 10) / 10, Math.round(ly * 10) / 10]);
-      const rounded = new Set(points.map(([x, y]) => `${Math.round(x * 10) / 10},${Math.round(y * 10) / 10}`));
-      for (const [x, y] of decoded) assert.ok(rounded.has(`${x},${y}`), `${x},${y} is one of the points`);
-    }),
+    fc.property(
+      fc.array(fc.tuple(fc.double({ min: 0, max: 2000, noNaN: true }), fc.double({ min: 0, max: 2000, noNaN: true })), {
+        minLength: 1,
+        maxLength: 200,
+      }),
+      (points) => {
+        const p = new PathWriter();
+        points.forEach(([x, y], i) => (i === 0 ? p.move(x, y) : p.line(x, y)));
+        const decoded = absolute(p.toString());
+        const last = decoded[decoded.length - 1]!;
+        const [lx, ly] = points[points.length - 1]!;
+        assert.deepEqual(last, [Math.round(lx * 10) / 10, Math.round(ly * 10) / 10]);
+        const rounded = new Set(points.map(([x, y]) => `${Math.round(x * 10) / 10},${Math.round(y * 10) / 10}`));
+        for (const [x, y] of decoded) assert.ok(rounded.has(`${x},${y}`), `${x},${y} is one of the points`);
+      },
+    ),
   );
 });

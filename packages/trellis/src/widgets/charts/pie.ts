@@ -85,7 +85,8 @@ export function pieChart(options: PieChartOptions): SafeHtml {
   const { slices } = options;
   if (!Array.isArray(slices)) refuse(fn, 'slices', 'an array of { label, value }', slices);
   const donut = options.donut ?? false;
-  if (typeof donut !== 'boolean' && (typeof donut !== 'number' || !(donut >= 0 && donut <= 0.9))) refuse(fn, 'donut', 'true, false or a share of the radius from 0 to 0.9', donut);
+  if (typeof donut !== 'boolean' && (typeof donut !== 'number' || !(donut >= 0 && donut <= 0.9)))
+    refuse(fn, 'donut', 'true, false or a share of the radius from 0 to 0.9', donut);
   const maxSlices = options.maxSlices ?? 8;
   if (!Number.isInteger(maxSlices) || maxSlices < 2 || maxSlices > 8) refuse(fn, 'maxSlices', 'a whole number from 2 to 8', maxSlices);
   const colors: { light: string; dark: string }[] = [];
@@ -121,7 +122,11 @@ export function pieChart(options: PieChartOptions): SafeHtml {
   const head = [options.categoryLabel ?? 'Category', r.unit ? `Value (${r.unit})` : 'Value', 'Share'];
   const table = tableHtml({
     head,
-    rows: all.map((s) => [s.label, Number.isNaN(s.value) ? NO_DATA : format(s.value), Number.isNaN(s.value) ? NO_DATA : percent(share(s.value))]),
+    rows: all.map((s) => [
+      s.label,
+      Number.isNaN(s.value) ? NO_DATA : format(s.value),
+      Number.isNaN(s.value) ? NO_DATA : percent(share(s.value)),
+    ]),
     end: [false, true, true],
     summary: r.tableSummary,
     emptyText: r.emptyText,
@@ -129,14 +134,22 @@ export function pieChart(options: PieChartOptions): SafeHtml {
   });
   const { width, height } = r;
   if (total <= 0) {
-    return frame(r, width, height, { kind: 'pie', svg: emptySvg(width, height, r.emptyText), description: `Pie chart: ${r.emptyText}.`, table, colors });
+    return frame(r, width, height, {
+      kind: 'pie',
+      svg: emptySvg(width, height, r.emptyText),
+      description: `Pie chart: ${r.emptyText}.`,
+      table,
+      colors,
+    });
   }
 
   // The legend goes beside the pie when there is room, else below it.
   const legendWidth = Math.min(220, 24 + Math.max(...drawn.map((d) => textWidth(`${d.label} 100.0%`))));
   const beside = width - legendWidth >= Math.min(height, 120);
   const rows = drawn.length * 16;
-  const pieBox = beside ? { w: width - legendWidth - 8, h: height } : { w: width, h: Math.min(height, Math.max(40, height - Math.min(rows, height / 2) - 8)) };
+  const pieBox = beside
+    ? { w: width - legendWidth - 8, h: height }
+    : { w: width, h: Math.min(height, Math.max(40, height - Math.min(rows, height / 2) - 8)) };
   const radius = Math.max(4, Math.min(pieBox.w, pieBox.h) / 2 - 4);
   const cx = pieBox.w / 2;
   const cy = pieBox.h / 2;

@@ -23,18 +23,23 @@ test('a single value is widened around it; fixed ends stay where given', () => {
 
 test('any finite range gives at least two ticks, in order, within the domain, and a domain that holds the data', () => {
   fc.assert(
-    fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer({ min: 2, max: 8 }), (a, b, count) => {
-      const lo = Math.min(a, b);
-      const hi = Math.max(a, b);
-      const t = valueTicks(lo, hi, count);
-      assert.ok(t.ticks.length >= 2 && t.ticks.length <= 51, `${t.ticks.length} ticks`);
-      // Within a millionth of a step: ends that close to a tick are on it.
-      assert.ok(t.min <= lo + t.step * 1e-6 && t.max >= hi - t.step * 1e-6, `${t.min}..${t.max} holds ${lo}..${hi}`);
-      for (let i = 1; i < t.ticks.length; i++) assert.ok(t.ticks[i]! > t.ticks[i - 1]!);
-      for (const tick of t.ticks) assert.ok(Number.isFinite(tick) && tick >= t.min && tick <= t.max);
-      const y = linearScale(t.min, t.max, 100, 0);
-      assert.ok(Math.abs(y(lo)) <= 100.000001 && y(lo) >= -0.000001 && y(hi) >= -0.000001);
-    }),
+    fc.property(
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.integer({ min: 2, max: 8 }),
+      (a, b, count) => {
+        const lo = Math.min(a, b);
+        const hi = Math.max(a, b);
+        const t = valueTicks(lo, hi, count);
+        assert.ok(t.ticks.length >= 2 && t.ticks.length <= 51, `${t.ticks.length} ticks`);
+        // Within a millionth of a step: ends that close to a tick are on it.
+        assert.ok(t.min <= lo + t.step * 1e-6 && t.max >= hi - t.step * 1e-6, `${t.min}..${t.max} holds ${lo}..${hi}`);
+        for (let i = 1; i < t.ticks.length; i++) assert.ok(t.ticks[i]! > t.ticks[i - 1]!);
+        for (const tick of t.ticks) assert.ok(Number.isFinite(tick) && tick >= t.min && tick <= t.max);
+        const y = linearScale(t.min, t.max, 100, 0);
+        assert.ok(Math.abs(y(lo)) <= 100.000001 && y(lo) >= -0.000001 && y(hi) >= -0.000001);
+      },
+    ),
   );
 });
 

@@ -93,7 +93,9 @@ function one(fn: string, s: unknown, i: number): NormalSeries {
     if (!Array.isArray(timestamps)) refuse(fn, `${at}.timestamps`, 'an array of times (or give points)', timestamps);
     if (!Array.isArray(values)) refuse(fn, `${at}.values`, 'an array of numbers', values);
     if (timestamps.length !== values.length) {
-      throw new TypeError(`${fn}: ${at}.timestamps and ${at}.values must have the same length; got ${timestamps.length} timestamps and ${values.length} values`);
+      throw new TypeError(
+        `${fn}: ${at}.timestamps and ${at}.values must have the same length; got ${timestamps.length} timestamps and ${values.length} values`,
+      );
     }
     times = new Float64Array(timestamps.length);
     vals = new Float64Array(timestamps.length);
@@ -103,7 +105,12 @@ function one(fn: string, s: unknown, i: number): NormalSeries {
     }
   }
   [times, vals] = ordered(times, vals);
-  return { name: name ?? `Series ${i + 1}`, times, values: vals, color: color === undefined ? undefined : themeColors(fn, `${at}.color`, color as ChartColor) };
+  return {
+    name: name ?? `Series ${i + 1}`,
+    times,
+    values: vals,
+    color: color === undefined ? undefined : themeColors(fn, `${at}.color`, color as ChartColor),
+  };
 }
 
 /** Checks and orders every series of a time-series chart. */

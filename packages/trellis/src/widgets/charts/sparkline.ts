@@ -43,9 +43,11 @@ export function sparkline(options: SparklineOptions): SafeHtml {
   if (!Array.isArray(values)) refuse(fn, 'values', 'an array of numbers', values);
   const data = values.map((v: unknown, i: number) => checkedValue(fn, `values[${i}]`, v));
   for (const o of ['min', 'max'] as const) {
-    if (options[o] !== undefined && (typeof options[o] !== 'number' || !Number.isFinite(options[o]))) refuse(fn, o, 'a finite number', options[o]);
+    if (options[o] !== undefined && (typeof options[o] !== 'number' || !Number.isFinite(options[o])))
+      refuse(fn, o, 'a finite number', options[o]);
   }
-  if (options.min !== undefined && options.max !== undefined && options.max <= options.min) refuse(fn, 'max', `a number above min (${options.min})`, options.max);
+  if (options.min !== undefined && options.max !== undefined && options.max <= options.min)
+    refuse(fn, 'max', `a number above min (${options.min})`, options.max);
   const colors = [seriesColors(0, options.color === undefined ? undefined : themeColors(fn, 'color', options.color))];
   const format = valueFormatter(r.locale, r.formatValue);
   const { width, height } = r;
@@ -59,7 +61,14 @@ export function sparkline(options: SparklineOptions): SafeHtml {
   });
   const range = extent(data);
   if (!range) {
-    return frame(r, width, height, { kind: 'sparkline', svg: emptySvg(width, height, r.emptyText), description: r.emptyText, table, colors, inline: true });
+    return frame(r, width, height, {
+      kind: 'sparkline',
+      svg: emptySvg(width, height, r.emptyText),
+      description: r.emptyText,
+      table,
+      colors,
+      inline: true,
+    });
   }
   const lo = options.min ?? range.min;
   const hi = options.max ?? range.max;

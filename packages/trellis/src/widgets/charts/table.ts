@@ -105,7 +105,8 @@ export function dataTable(options: DataTableOptions): SafeHtml {
   const heads = (columns as readonly (string | DataTableColumn)[]).map((c, i) => {
     const col = typeof c === 'string' ? { label: c } : c;
     if (!col || typeof col.label !== 'string') refuse(fn, `columns[${i}]`, 'a heading or { label, align? }', c);
-    if (col.align !== undefined && col.align !== 'start' && col.align !== 'end') refuse(fn, `columns[${i}].align`, '"start" or "end"', col.align);
+    if (col.align !== undefined && col.align !== 'start' && col.align !== 'end')
+      refuse(fn, `columns[${i}].align`, '"start" or "end"', col.align);
     return col;
   });
   const format = valueFormatter(options.locale ?? 'en', options.formatValue);

@@ -22,9 +22,15 @@ describe('time zones', () => {
   });
 
   test('anything else is refused, naming the option', () => {
-    assert.throws(() => resolveZone('lineChart', 'Mars/Olympus'), (e: unknown) => e instanceof TypeError && /^lineChart: timezone must be .*IANA name.*; got "Mars\/Olympus"$/.test(e.message));
+    assert.throws(
+      () => resolveZone('lineChart', 'Mars/Olympus'),
+      (e: unknown) => e instanceof TypeError && /^lineChart: timezone must be .*IANA name.*; got "Mars\/Olympus"$/.test(e.message),
+    );
     assert.throws(() => resolveZone('lineChart', '+25:00'), /lineChart: timezone must be/);
-    assert.throws(() => resolveZone('lineChart', { label: 'x', offsetISO: 'x', offsetInMinutes: NaN }), /timezone\.offsetInMinutes must be minutes west of UTC/);
+    assert.throws(
+      () => resolveZone('lineChart', { label: 'x', offsetISO: 'x', offsetInMinutes: NaN }),
+      /timezone\.offsetInMinutes must be minutes west of UTC/,
+    );
     assert.throws(() => resolveZone('lineChart', 42), /timezone must be/);
   });
 });
@@ -46,36 +52,65 @@ describe('time axis intervals', () => {
     assert.equal(words(8.64e15 * 2, 1), '1000000 year');
   });
 
-  test('boundaries fall on the zone\'s clock', () => {
+  test("boundaries fall on the zone's clock", () => {
     const start = utc('2024-05-01T00:00:00Z');
     const plus530 = resolveZone('f', '+05:30');
     const hours = boundaries(plus530, start, start + 3 * H, chooseInterval(3 * H, 3));
-    assert.deepEqual(hours.map((t) => new Date(t).toISOString()), ['2024-05-01T00:30:00.000Z', '2024-05-01T01:30:00.000Z', '2024-05-01T02:30:00.000Z']);
-    const months = boundaries(resolveZone('f', 'UTC'), utc('2024-01-15T00:00:00Z'), utc('2024-05-15T00:00:00Z'), chooseInterval(120 * 24 * H, 6));
-    assert.deepEqual(months.map((t) => new Date(t).toISOString().slice(0, 10)), ['2024-02-01', '2024-03-01', '2024-04-01', '2024-05-01']);
+    assert.deepEqual(
+      hours.map((t) => new Date(t).toISOString()),
+      ['2024-05-01T00:30:00.000Z', '2024-05-01T01:30:00.000Z', '2024-05-01T02:30:00.000Z'],
+    );
+    const months = boundaries(
+      resolveZone('f', 'UTC'),
+      utc('2024-01-15T00:00:00Z'),
+      utc('2024-05-15T00:00:00Z'),
+      chooseInterval(120 * 24 * H, 6),
+    );
+    assert.deepEqual(
+      months.map((t) => new Date(t).toISOString().slice(0, 10)),
+      ['2024-02-01', '2024-03-01', '2024-04-01', '2024-05-01'],
+    );
   });
 
-  test('across a change to summer time, hours are the wall clock\'s: 02:00 does not happen', () => {
+  test("across a change to summer time, hours are the wall clock's: 02:00 does not happen", () => {
     const berlin = resolveZone('f', 'Europe/Berlin');
     const start = utc('2024-03-31T00:00:00Z');
     const interval = chooseInterval(6 * H, 6);
     const label = tickLabeller(berlin, 'en', interval);
-    assert.deepEqual(boundaries(berlin, start, start + 6 * H, interval).map(label), ['01:00', '03:00', '04:00', '05:00', '06:00', '07:00', '08:00']);
+    assert.deepEqual(boundaries(berlin, start, start + 6 * H, interval).map(label), [
+      '01:00',
+      '03:00',
+      '04:00',
+      '05:00',
+      '06:00',
+      '07:00',
+      '08:00',
+    ]);
   });
 
   test('any range in any of these zones gives boundaries in order, inside the range, on whole intervals of the wall clock', () => {
     const zones = ['UTC', '+05:45', '-09:30', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe'].map((z) => resolveZone('f', z));
     fc.assert(
-      fc.property(fc.constantFrom(...zones), fc.integer({ min: 0, max: 4e12 }), fc.integer({ min: 1000, max: 4e10 }), fc.integer({ min: 2, max: 12 }), (zone, start, span, count) => {
-        const interval = chooseInterval(span, count);
-        const list = boundaries(zone, start, start + span, interval);
-        assert.ok(list.length <= count + 2, `${list.length} boundaries for at most ${count} parts`);
-        for (let i = 0; i < list.length; i++) {
-          assert.ok(list[i]! >= start && list[i]! <= start + span);
-          if (i > 0) assert.ok(list[i]! > list[i - 1]!);
-          if (interval.ms <= 24 * H) assert.ok(wall(zone, list[i]!) % Math.min(interval.ms, 24 * H) === 0, `${list[i]} is on a whole ${interval.count} ${interval.unit}`);
-        }
-      }),
+      fc.property(
+        fc.constantFrom(...zones),
+        fc.integer({ min: 0, max: 4e12 }),
+        fc.integer({ min: 1000, max: 4e10 }),
+        fc.integer({ min: 2, max: 12 }),
+        (zone, start, span, count) => {
+          const interval = chooseInterval(span, count);
+          const list = boundaries(zone, start, start + span, interval);
+          assert.ok(list.length <= count + 2, `${list.length} boundaries for at most ${count} parts`);
+          for (let i = 0; i < list.length; i++) {
+            assert.ok(list[i]! >= start && list[i]! <= start + span);
+            if (i > 0) assert.ok(list[i]! > list[i - 1]!);
+            if (interval.ms <= 24 * H)
+              assert.ok(
+                wall(zone, list[i]!) % Math.min(interval.ms, 24 * H) === 0,
+                `${list[i]} is on a whole ${interval.count} ${interval.unit}`,
+              );
+          }
+        },
+      ),
     );
   });
 });

@@ -132,7 +132,13 @@ export function pointLabeller(zone: Zone, locale: string, start: number, end: nu
 }
 
 /** A span of time as text: `12:00–12:15`, the end without its date when it is the start's day. */
-export function spanLabeller(zone: Zone, locale: string, start: number, end: number, interval: Interval): (from: number, to: number) => string {
+export function spanLabeller(
+  zone: Zone,
+  locale: string,
+  start: number,
+  end: number,
+  interval: Interval,
+): (from: number, to: number) => string {
   const long = pointLabeller(zone, locale, start, end, interval.ms);
   if (interval.ms >= D) return (from, to) => `${long(from)}–${long(to)}`;
   const short = formatter(zone, locale, interval.ms < M ? SECONDS : TIME);

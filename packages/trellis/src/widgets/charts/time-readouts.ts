@@ -20,7 +20,14 @@ export interface RowWords {
  * The columns sit in two groups, left and right half, moved to the plot's top, so that what all share is
  * written once: on every chart of 1,440 points they are most of the bytes.
  */
-export function hoverColumns(plot: Plot, rows: TimeRows, words: readonly RowWords[], series: readonly NormalSeries[], unit: string, compact: boolean): string {
+export function hoverColumns(
+  plot: Plot,
+  rows: TimeRows,
+  words: readonly RowWords[],
+  series: readonly NormalSeries[],
+  unit: string,
+  compact: boolean,
+): string {
   const list = rows.rows;
   if (list.length === 0 || compact) return '';
   const mid = (plot.x0 + plot.x1) / 2;

@@ -81,7 +81,12 @@ function bound(times: Float64Array, t: number, after = false): number {
 }
 
 /** The time axis's range: the options', the context's, else the data's. */
-function timeRange(fn: string, options: TimeSeriesChartOptions, r: Resolved, series: readonly NormalSeries[]): { start: number; end: number } | undefined {
+function timeRange(
+  fn: string,
+  options: TimeSeriesChartOptions,
+  r: Resolved,
+  series: readonly NormalSeries[],
+): { start: number; end: number } | undefined {
   const fromContext = contextRange(r.context.timeRange);
   let first = Infinity;
   let last = -Infinity;
@@ -145,7 +150,15 @@ export function timeSeriesChart(fn: string, kind: TimeSeriesKind, options: TimeS
   // Layout: legend on top, then a row for readouts and the unit, the plot, the time axis below.
   const compact = width < 200 || height < 100;
   const showLegend = !compact && (options.legend ?? series.length > 1);
-  const key = showLegend ? legend(series.map((s) => s.name), 4, 4, width - 8, 3) : { svg: '', height: 0 };
+  const key = showLegend
+    ? legend(
+        series.map((s) => s.name),
+        4,
+        4,
+        width - 8,
+        3,
+      )
+    : { svg: '', height: 0 };
   const y0 = compact ? 4 : 4 + key.height + 16;
   const y1 = height - (compact ? 4 : 22);
   const ticks = valueTicks(

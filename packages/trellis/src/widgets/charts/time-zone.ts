@@ -86,7 +86,8 @@ export function resolveZone(fn: string, value: unknown): Zone {
   if (value === undefined || value === null) return UTC;
   if (typeof value === 'object') {
     const minutes = (value as Partial<WidgetTimezone>).offsetInMinutes;
-    if (typeof minutes !== 'number' || !Number.isFinite(minutes) || Math.abs(minutes) > 24 * 60) refuse(fn, 'timezone.offsetInMinutes', 'minutes west of UTC (as Date.prototype.getTimezoneOffset)', minutes);
+    if (typeof minutes !== 'number' || !Number.isFinite(minutes) || Math.abs(minutes) > 24 * 60)
+      refuse(fn, 'timezone.offsetInMinutes', 'minutes west of UTC (as Date.prototype.getTimezoneOffset)', minutes);
     return fixed(-Math.round(minutes));
   }
   if (typeof value !== 'string') return refuse(fn, 'timezone', expected, value);
