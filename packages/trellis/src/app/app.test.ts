@@ -53,6 +53,13 @@ describe('dispatch', () => {
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.headers['content-type'], 'application/problem+json; charset=utf-8');
   });
+
+  it('methodsOf(path) names the methods a path answers, as a 405 would; none for an unknown path or a bad target', () => {
+    assert.deepEqual(app.methodsOf('/items/1'), ['GET', 'HEAD']);
+    assert.deepEqual(app.methodsOf('/items/%C3%A9?x=1'), ['GET', 'HEAD']);
+    assert.deepEqual(app.methodsOf('/nothing'), []);
+    assert.deepEqual(app.methodsOf('/items/%zz'), []);
+  });
 });
 
 describe('app.onError: errors mapped in one place', () => {

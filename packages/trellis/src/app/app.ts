@@ -18,7 +18,7 @@ import {
   responseCacheFilter,
   serializationFilter,
 } from '../filters/index.js';
-import type { ExecutionContext, Feature, Filter, OutgoingResponse } from '../pipeline/index.js';
+import type { ExecutionContext, Feature, Filter, HttpMethod, OutgoingResponse } from '../pipeline/index.js';
 import { assertApplicationFilter, composeFilters, featureOf, sortFilters } from '../pipeline/index.js';
 import { ServiceCollection, ServiceProvider } from '../services/index.js';
 import type { ServiceResolver } from '../services/index.js';
@@ -32,6 +32,7 @@ import { DEFAULT_MAX_HEADER_SIZE, DEFAULT_MAX_URL_LENGTH, headBytes, headerField
 import { Router } from './router.js';
 import { compileTrust, type TrustProxy } from './client-address.js';
 import type { TrustFunction } from './request-info.js';
+import { splitTarget } from './request-info.js';
 
 export interface AppOptions {
   /** Largest accepted request body in bytes; default 1 MiB. */
@@ -222,6 +223,19 @@ export class App {
   /** The built routes' descriptors (id, method, path, annotations). */
   get routes(): readonly CompiledRoute['info'][] {
     return this.build().#built!.routes.map((r) => r.info);
+  }
+
+  /**
+   * The methods the app answers on `path` (a request target, percent-encoded as in a URL; a query is ignored),
+   * HEAD included where GET is; [] when no route matches it. A host that turns another kind of event into a
+   * request picks its method with it.
+   *
+   * @example
+   * app.methodsOf('/orders/42'); // ['GET', 'HEAD', 'DELETE']
+   */
+  methodsOf(path: string): readonly HttpMethod[] {
+    const target = splitTarget(path);
+    return target === null ? [] : this.build().#built!.router.allowedMethods(target.path);
   }
 
   /**

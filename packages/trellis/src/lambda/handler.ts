@@ -3,7 +3,7 @@ import { isBinaryContentType } from './binary-body.js';
 import { httpEventKind, notAnHttpEvent } from './event-kind.js';
 import { checkEventFields } from './event-fields.js';
 import type { GivenLambdaContext, LambdaEventKind, LambdaHttpEvent, LambdaHttpResult } from './events.js';
-import { invocationKey, invocationOf } from './invocation.js';
+import { invocationItem, invocationOf } from './invocation.js';
 import { requestFromEvent } from './request-from-event.js';
 import { resultForEvent } from './result-for-event.js';
 import { answerWidgetEvent, checkWidgetOptions, type WidgetEventOptions, type WidgetOutput } from './widget/handler.js';
@@ -106,7 +106,7 @@ export function incomingFromEvent(
     body: request.bodyError === undefined ? new BufferBodySource(request.body) : new UnreadableBody(request.bodyError),
     signal: () => new AbortController().signal,
     remoteAddress: request.sourceIp,
-    items: new Map([[invocationKey, invocationOf(kind, event, context ?? noContext, request.sourceIp)]]),
+    items: new Map([invocationItem.entry(invocationOf(kind, event, context ?? noContext, request.sourceIp))]),
   };
 }
 

@@ -7,6 +7,7 @@ import type {
   LambdaEventKind,
   LambdaHttpEvent,
 } from './events.js';
+import { RequestItem } from './request-item.js';
 
 /**
  * What the Lambda invocation says about a request, beyond HTTP: read it with `lambdaInvocation(ctx)` in a
@@ -33,8 +34,8 @@ export interface LambdaInvocation {
   readonly authorizer: AuthorizerFacts | undefined;
 }
 
-/** The `ctx.items` key under which the Lambda front door leaves the invocation. */
-export const invocationKey = Symbol('trellis.lambda.invocation');
+/** How the Lambda HTTP doors hand the invocation to the pipeline. */
+export const invocationItem = new RequestItem<LambdaInvocation>('trellis.lambda.invocation');
 
 /**
  * The Lambda invocation behind a request, or undefined when the request did not come through Lambda
@@ -45,7 +46,7 @@ export const invocationKey = Symbol('trellis.lambda.invocation');
  * const caller = lambdaInvocation(ctx)?.sourceIp;           // the address API Gateway saw
  */
 export function lambdaInvocation(ctx: ExecutionContext): LambdaInvocation | undefined {
-  return ctx.items.get(invocationKey) as LambdaInvocation | undefined;
+  return invocationItem.of(ctx);
 }
 
 function restAuthorizer(event: ApiGatewayRestEvent): AuthorizerFacts | undefined {

@@ -64,18 +64,11 @@ async function respond(
   return { status: recorded.statusCode, headers: new ResponseHeaders(recorded.headers), body: recorded.rawBody };
 }
 
-async function dispatch(app: App, path: string, query: string, invocation: ReturnType<typeof invocationOf>): Promise<OutgoingResponse> {
-  const response = await respond(app, 'GET', path, query, invocation);
-  // A path that answers only POST (an action that changes something) gets a POST; nothing ran for the 405.
-  if (
-    response.status === 405 &&
-    String(response.headers.get('allow') ?? '')
-      .split(/,\s*/)
-      .includes('POST')
-  ) {
-    return respond(app, 'POST', path, query, invocation);
-  }
-  return response;
+/** A widget event is a GET, unless its path answers POST and not GET (an action that changes something). */
+function dispatch(app: App, path: string, query: string, invocation: ReturnType<typeof invocationOf>): Promise<OutgoingResponse> {
+  const methods = app.methodsOf(path);
+  const method = methods.includes('POST') && !methods.includes('GET') ? 'POST' : 'GET';
+  return respond(app, method, path, query, invocation);
 }
 
 /**

@@ -1,9 +1,8 @@
 // A widget event as a request for the app's own pipeline, and the typed way handlers read the event back.
-import { PayloadTooLargeError, type ExecutionContext, type IncomingRequest } from '../../index.js';
+import { BufferBodySource, type ExecutionContext, type IncomingRequest } from '../../index.js';
+import { RequestItem } from '../request-item.js';
 import type { LambdaContext, WidgetContext } from '../../widgets/index.js';
 import { contextOf, type WidgetLambdaEvent } from './event.js';
-
-type BodySource = ExecutionContext['bodySource'];
 
 /** What a handler can read of the widget event that started its request. */
 export interface WidgetInvocation<WidgetParams = unknown> {
@@ -19,31 +18,8 @@ export interface WidgetInvocation<WidgetParams = unknown> {
   readonly routeParam: string;
 }
 
-/**
- * The body of a request made from a widget event: the merged parameters as JSON. Being the request's body
- * source, it also carries the event to `widgetContext(ctx)`, so no header or query value can forge one.
- */
-class WidgetEventBody implements BodySource {
-  #consumed = false;
-  readonly #json: Buffer;
-  constructor(readonly invocation: WidgetInvocation) {
-    this.#json = Buffer.from(JSON.stringify(invocation.values));
-  }
-  get present(): boolean {
-    return true;
-  }
-  get length(): number {
-    return this.#json.length;
-  }
-  get consumed(): boolean {
-    return this.#consumed;
-  }
-  async read(limit: number): Promise<Buffer> {
-    this.#consumed = true;
-    if (this.#json.length > limit) throw new PayloadTooLargeError(limit);
-    return this.#json;
-  }
-}
+/** How the widget door hands the event to the pipeline (the handlers' `widgetInvocation(ctx)`). */
+const widgetItem = new RequestItem<WidgetInvocation>('trellis.lambda.widget');
 
 /** Request headers that describe the widget, so `@Cache({ varyBy })` can tell widgets and time ranges apart. */
 function widgetHeaders(context: WidgetContext | undefined, length: number): Record<string, string> {
@@ -76,12 +52,13 @@ function widgetHeaders(context: WidgetContext | undefined, length: number): Reco
 
 /** The request a widget event becomes: `method` on the route's path, the values as query and JSON body. */
 export function widgetRequest(method: string, path: string, query: string, invocation: WidgetInvocation): IncomingRequest {
-  const body = new WidgetEventBody(invocation);
+  const json = Buffer.from(JSON.stringify(invocation.values));
   return {
     method,
     url: query ? `${path}?${query}` : path,
-    headers: widgetHeaders(invocation.widgetContext, body.length),
-    body,
+    headers: widgetHeaders(invocation.widgetContext, json.length),
+    body: new BufferBodySource(json),
+    items: new Map([widgetItem.entry(invocation)]),
     signal: () => new AbortController().signal,
   };
 }
@@ -104,13 +81,12 @@ export function invocationOf(
  * if (invocation) console.log(invocation.lambdaContext?.awsRequestId);
  */
 export function widgetInvocation<WidgetParams = unknown>(ctx: ExecutionContext): WidgetInvocation<WidgetParams> | undefined {
-  const source = ctx.bodySource;
-  return source instanceof WidgetEventBody ? (source.invocation as WidgetInvocation<WidgetParams>) : undefined;
+  return widgetItem.of(ctx) as WidgetInvocation<WidgetParams> | undefined;
 }
 
 /** True when the request came from a CloudWatch custom-widget event. */
 export function isWidgetRequest(ctx: ExecutionContext): boolean {
-  return ctx.bodySource instanceof WidgetEventBody;
+  return widgetItem.of(ctx) !== undefined;
 }
 
 /**
