@@ -7,7 +7,7 @@ export type { DashboardErrorKind, NotFoundTarget, ValidationMessage } from './er
 export { parseDashboard } from './validate.js';
 export { WIDGET_TYPES, summarizeWidget } from './model.js';
 export type { DashboardModel, UpdateOn, WidgetModel, WidgetSummary, WidgetType } from './model.js';
-export { AUTO_PERIOD_SECONDS, defaultState, normalizeState, resolveTimeRange } from './state.js';
+export { AUTO_PERIOD_SECONDS, STATE_FIELDS, defaultState, normalizeState, resolveTimeRange } from './state.js';
 export type { DashboardState, ResolvedTimeRange, StateInput, StateTimeRange, Zoom, ZoomInput } from './state.js';
 export { parseIsoDateTime, parseRelative, resolveRelative } from './time-range.js';
 export type { DurationParts } from './time-range.js';

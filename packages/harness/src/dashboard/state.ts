@@ -60,7 +60,8 @@ export interface ZoomInput {
 }
 
 export const AUTO_PERIOD_SECONDS = 300;
-const STATE_FIELDS = [
+/** Every field of a dashboard's state, in the order the API documents them. */
+export const STATE_FIELDS = [
   'timeRange',
   'zoom',
   'period',

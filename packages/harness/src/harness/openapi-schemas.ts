@@ -1,4 +1,5 @@
 // JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of the harness API's bodies.
+import { STATE_FIELDS } from '../dashboard/index.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
@@ -149,18 +150,8 @@ export const schemas: Record<string, object> = {
   State: {
     type: 'object',
     description: 'The effective state of a dashboard; also a valid PUT body.',
-    required: [
-      'timeRange',
-      'period',
-      'theme',
-      'timezone',
-      'locale',
-      'accountId',
-      'dashboardName',
-      'linkCharts',
-      'dashboardWidth',
-      'widgetSizes',
-    ],
+    // Every field but the zoom, which is part of the time range when there is one.
+    required: STATE_FIELDS.filter((field) => field !== 'zoom'),
     properties: {
       timeRange: ref('TimeRange'),
       period: { oneOf: [{ type: 'integer', minimum: 1 }, { const: 'auto' }] },

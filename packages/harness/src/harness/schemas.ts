@@ -1,5 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { MAX_JSON_DEPTH, tooDeep } from '../dashboard/index.js';
+import { MAX_JSON_DEPTH, STATE_FIELDS, tooDeep } from '../dashboard/index.js';
 import type { RefreshOptions, RunActionOptions, StateInput } from '../dashboard/index.js';
 
 /** A failed check: what is wrong, and the field it is about (none: the body as a whole). */
@@ -66,25 +66,7 @@ const SIZE_FIELDS = '"width" and "height" are no longer state fields: set "dashb
 
 /** The body of PUT …/state: the state's fields (their values are checked by the interpreter). */
 export const stateBody = described(
-  fieldsBody<StateInput>(
-    'a JSON object of state fields',
-    [
-      'timeRange',
-      'zoom',
-      'period',
-      'theme',
-      'timezone',
-      'locale',
-      'accountId',
-      'dashboardName',
-      'linkCharts',
-      'dashboardWidth',
-      'widgetSizes',
-    ],
-    {},
-    false,
-    { width: SIZE_FIELDS, height: SIZE_FIELDS },
-  ),
+  fieldsBody<StateInput>('a JSON object of state fields', STATE_FIELDS, {}, false, { width: SIZE_FIELDS, height: SIZE_FIELDS }),
   ref('StateInput'),
 );
 

@@ -84,45 +84,14 @@ export function invocationOf(
   sourceIp: string | undefined,
 ): LambdaInvocation {
   const awsRequestId = typeof context.awsRequestId === 'string' ? context.awsRequestId : undefined;
-  if (kind === 'alb') {
-    return {
-      kind,
-      event: event,
-      context,
-      sourceIp,
-      requestId: undefined,
-      awsRequestId,
-      stage: undefined,
-      stageVariables: undefined,
-      authorizer: undefined,
-    };
-  }
+  const common = { kind, event, context, sourceIp, awsRequestId };
+  if (kind === 'alb') return { ...common, requestId: undefined, stage: undefined, stageVariables: undefined, authorizer: undefined };
   if (kind === 'api-gateway-rest') {
     const rest = event as ApiGatewayRestEvent;
-    const rc = rest.requestContext;
-    return {
-      kind,
-      event,
-      context,
-      sourceIp,
-      requestId: rc.requestId,
-      awsRequestId,
-      stage: rc.stage,
-      stageVariables: rest.stageVariables ?? undefined,
-      authorizer: restAuthorizer(rest),
-    };
+    const { requestId, stage } = rest.requestContext;
+    return { ...common, requestId, stage, stageVariables: rest.stageVariables ?? undefined, authorizer: restAuthorizer(rest) };
   }
   const http = event as ApiGatewayHttpEvent;
-  const rc = http.requestContext;
-  return {
-    kind,
-    event,
-    context,
-    sourceIp,
-    requestId: rc.requestId,
-    awsRequestId,
-    stage: rc.stage,
-    stageVariables: http.stageVariables,
-    authorizer: httpAuthorizer(http),
-  };
+  const { requestId, stage } = http.requestContext;
+  return { ...common, requestId, stage, stageVariables: http.stageVariables, authorizer: httpAuthorizer(http) };
 }
