@@ -23,9 +23,9 @@ function install(): void {
   installed = true;
   for (const [method, level] of Object.entries(LEVELS) as Array<[keyof typeof LEVELS, string]>) {
     const original = console[method].bind(console);
-    console[method] = function (this: Console, ...args: unknown[]): void {
+    console[method] = (...args: unknown[]): void => {
       const sink = storage.getStore();
-      if (!sink?.open) return original.apply(this, args);
+      if (!sink?.open) return original(...args);
       if (sink.chars >= MAX_LOG_CHARS) return;
       const line = `${new Date().toISOString()}\t${sink.requestId}\t${level}\t${format(...args)}\n`;
       const room = MAX_LOG_CHARS - sink.chars;
