@@ -8,9 +8,9 @@ const insideNodeModules = (file) => typeof file === 'string' && file.split(sep).
 /**
  * A bundled CommonJS package's `require('node:…')` becomes `process.getBuiltinModule(…)`: an ES module has no
  * `require`, and one declared in a banner would clash with the one a user's own bundler declares.
- * find-my-way checks its arguments with `assert(condition, message)`; loading node:assert for checks that pass
- * costs a cold start some 10 ms, so its `assert` loads node:assert for the first check that fails, which then
- * throws node:assert's own AssertionError with the same message.
+ * A package that checks its arguments with `assert(condition, message)` gets an `assert` that loads node:assert
+ * for the first check that fails (which then throws node:assert's own AssertionError with the same message):
+ * loading it for checks that pass costs a cold start some 10 ms.
  */
 export function builtinsOfBundledPackages() {
   const PREFIX = '\0builtin:';

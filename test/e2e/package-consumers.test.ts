@@ -117,16 +117,16 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
   console.log(found.statusCode, found.body, missing.statusCode);
   const unsafe = createApp();
   unsafe.route(route('GET', '/a/:id((a+)+)', () => null));
-  await unsafe.inject({ url: '/a/1' }).catch((e) => console.log(e.message, e.cause.code));
+  await unsafe.inject({ url: '/a/1' }).catch((e) => console.log(e.message, e.code));
 })();
 `,
     );
     assert.deepEqual((await node('proxy.js')).split('\n'), [
       '200 {"id":"42","client":"2001:db8::1"} 404',
-      "Cannot route GET /a/:id((a+)+): The regex '((a+)+)' is not safe! ERR_ASSERTION",
+      'Cannot route GET /a/:id((a+)+): the pattern ((a+)+) is not safe: it repeats a repetition or repeats too often TRELLIS_INVALID_ROUTE',
     ]);
     const licences = readFileSync(join(project.dir, 'node_modules', 'trellis', 'dist', 'THIRD-PARTY-LICENSES.md'), 'utf8');
-    for (const name of ['find-my-way', 'proxy-addr', 'forwarded-parse']) {
+    for (const name of ['forwarded-parse']) {
       assert.match(licences, new RegExp(`^## ${name} \\d+\\.\\d+\\.\\d+ \\(MIT\\)$`, 'm'), `${name} is named with its version`);
     }
     assert.match(licences, /Permission is hereby granted, free of charge/);

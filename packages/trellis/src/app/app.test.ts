@@ -23,6 +23,63 @@ describe('Router', () => {
     assert.throws(() => router.add('GET', 'no-slash', 'bad'), /Cannot route GET no-slash/);
   });
 
+  it('reads the whole route syntax: patterns, several parameters in a segment, an optional last one, a wildcard; static text first', () => {
+    const router = new Router<string>();
+    router.add('GET', '/files/*', 'rest');
+    router.add('GET', '/orders/:id(^\\d+$)', 'numbered');
+    router.add('GET', '/orders/:name', 'named');
+    router.add('GET', '/orders/latest', 'latest');
+    router.add('GET', '/span/:from-:to', 'span');
+    router.add('GET', '/docs/:file.:ext', 'doc');
+    router.add('GET', '/pages/:page?', 'page');
+    router.add('GET', '/time/12::30', 'colon');
+    const find = (path: string) => {
+      const found = router.find('GET', path);
+      return found && [found.entry, { ...found.params }];
+    };
+    assert.deepEqual(find('/orders/42'), ['numbered', { id: '42' }]);
+    assert.deepEqual(find('/orders/abc'), ['named', { name: 'abc' }]);
+    assert.deepEqual(find('/orders/latest'), ['latest', {}]);
+    assert.deepEqual(find('/span/3-9'), ['span', { from: '3', to: '9' }]);
+    assert.deepEqual(find('/docs/report.pdf'), ['doc', { file: 'report', ext: 'pdf' }]);
+    assert.deepEqual(find('/pages'), ['page', {}]);
+    assert.deepEqual(find('/pages/2'), ['page', { page: '2' }]);
+    assert.deepEqual(find('/time/12:30'), ['colon', {}]);
+    assert.deepEqual(find('/files/a/b%20c.txt'), ['rest', { '*': 'a/b c.txt' }]);
+    assert.deepEqual(find('/orders/a%2Fb'), ['named', { name: 'a/b' }], 'an encoded slash stays inside the parameter');
+    assert.deepEqual(find('/orders/x?y=1'), ['named', { name: 'x' }]);
+    assert.equal(find('/orders/' + 'x'.repeat(501)), null, 'a parameter over 500 characters matches nothing');
+    assert.equal(find('/orders/a/b'), null);
+  });
+
+  it('refuses routes it cannot take with a code, and changes nothing then', () => {
+    const router = new Router<string>();
+    router.add('GET', '/orders/:id', 'first');
+    const codeOf = (fn: () => void) => {
+      try {
+        fn();
+      } catch (error) {
+        return [(error as Error).message, (error as { code?: string }).code];
+      }
+      return null;
+    };
+    assert.deepEqual(
+      codeOf(() => router.add('GET', '/orders/:name', 'same paths')),
+      ['Cannot route GET /orders/:name: another GET route matches the same paths', 'TRELLIS_DUPLICATE_ROUTE'],
+    );
+    assert.deepEqual(
+      codeOf(() => router.add('GET', '/a/*/b', 'x')),
+      ['Cannot route GET /a/*/b: a wildcard (*) must be the last character of the path', 'TRELLIS_INVALID_ROUTE'],
+    );
+    assert.equal(codeOf(() => router.add('GET', '/r/:id(((a|b)*)+)', 'x'))?.[1], 'TRELLIS_INVALID_ROUTE');
+    assert.equal(codeOf(() => router.add('GET', '/r/:id(', 'x'))?.[1], 'TRELLIS_INVALID_ROUTE');
+    // `/list/:page?` is two routes; the second clashes, and the first is not kept either.
+    router.add('GET', '/list', 'list');
+    assert.equal(codeOf(() => router.add('GET', '/list/:page?', 'x'))?.[1], 'TRELLIS_DUPLICATE_ROUTE');
+    assert.equal(router.find('GET', '/list/2'), null);
+    assert.equal(router.find('GET', '/orders/7')?.entry, 'first');
+  });
+
   it('adds HEAD for GET routes that declare none, and keeps a declared HEAD', () => {
     const router = new Router<string>();
     router.add('GET', '/a', 'get-a');

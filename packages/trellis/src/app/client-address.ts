@@ -1,5 +1,5 @@
 import parseForwarded from 'forwarded-parse';
-import proxyaddr from 'proxy-addr';
+import { addressBytes, inSubnet, ipVersion, parseSubnet, type Subnet } from './ip-address.js';
 
 /**
  * Which proxies in front of the app are trusted to say who the client is (in `X-Forwarded-For` or
@@ -9,7 +9,24 @@ import proxyaddr from 'proxy-addr';
  */
 export type TrustProxy = boolean | number | string | readonly string[] | ((address: string, hop: number) => boolean);
 
-/** Turns the setting into proxy-addr's trust function, refusing settings that make no sense. */
+/** Names that stand for the usual private ranges in a trust list. */
+const NAMED_RANGES: Readonly<Record<string, readonly string[]>> = {
+  loopback: ['127.0.0.1/8', '::1/128'],
+  linklocal: ['169.254.0.0/16', 'fe80::/10'],
+  uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
+};
+
+/** The trust function of a list of addresses, subnets and range names. */
+function trustSubnets(entries: readonly string[]): (address: string) => boolean {
+  if (entries.length === 0) throw new TypeError('argument is required');
+  const subnets: Subnet[] = entries.flatMap((entry) => NAMED_RANGES[entry] ?? [entry]).map(parseSubnet);
+  return (address) => {
+    const bytes = addressBytes(address);
+    return bytes !== null && subnets.some((subnet) => inSubnet(bytes, subnet));
+  };
+}
+
+/** Turns the setting into a trust function, refusing settings that make no sense. */
 export function compileTrust(trust: TrustProxy | undefined): ((address: string, hop: number) => boolean) | null {
   if (trust === undefined || trust === false) return null;
   if (trust === true) return () => true;
@@ -20,13 +37,13 @@ export function compileTrust(trust: TrustProxy | undefined): ((address: string, 
   }
   if (typeof trust === 'function') return trust;
   try {
-    return proxyaddr.compile(typeof trust === 'string' ? trust.split(',').map((s) => s.trim()) : [...trust]);
+    if (typeof trust === 'string') return trustSubnets(trust.split(',').map((s) => s.trim()));
+    if (!Array.isArray(trust)) throw new TypeError('unsupported trust argument');
+    return trustSubnets([...(trust as readonly string[])]);
   } catch (error) {
     throw new TypeError(`trustProxy: ${(error as Error).message}`, { cause: error });
   }
 }
-
-let isIP: ((input: string) => number) | undefined;
 
 /**
  * An address as proxies and gateways write it, as the IP address alone: `203.0.113.7:8080` → `203.0.113.7`,
@@ -40,17 +57,15 @@ let isIP: ((input: string) => number) | undefined;
  */
 export function normalizeAddress(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  // node:net only when an address is first read, so apps that never read one never load it.
-  isIP ??= process.getBuiltinModule('node:net').isIP;
   // The common case, a plain address (every gateway's sourceIp), is answered without rewriting it.
-  if (isIP(value) !== 0) return value;
+  if (ipVersion(value) !== 0) return value;
   const address = value
     .trim()
     .replace(/^\[([^\]]*)\](:\d+)?$/, '$1')
     .replace(/^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/, '$1')
     .replace(/^(\d{1,3}(?:\.\d{1,3}){3})\/32$/, '$1')
     .replace(/^([0-9a-fA-F:.]*:[0-9a-fA-F:.]*)\/128$/, '$1');
-  return isIP(address) === 0 ? undefined : address;
+  return ipVersion(address) === 0 ? undefined : address;
 }
 
 /** The `for=` addresses of an RFC 7239 `Forwarded` header, client first, as an `X-Forwarded-For` list; '' when unreadable. */
@@ -91,7 +106,8 @@ export function clientAddress(
     const forwarded = headers.forwarded;
     if (forwarded !== undefined) list = forwardedFor(Array.isArray(forwarded) ? forwarded.join(', ') : forwarded);
   }
-  if (list) list = addressesOf(list);
-  const request = { connection: { remoteAddress }, socket: { remoteAddress }, headers: list ? { 'x-forwarded-for': list } : {} };
-  return proxyaddr(request as unknown as Parameters<typeof proxyaddr>[0], trust);
+  // From the peer (hop 0) towards the client: the first hop not trusted is the client; if every hop is, the last.
+  const hops = [remoteAddress, ...(list ? addressesOf(list).split(', ').filter(Boolean).reverse() : [])];
+  for (let hop = 0; hop < hops.length - 1; hop++) if (!trust(hops[hop]!, hop)) return hops[hop];
+  return hops[hops.length - 1];
 }

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Transform } from 'node:stream';
 import type { BodySource } from '../pipeline/index.js';
-import { ClientAbortedError, PayloadTooLargeError } from '../pipeline/index.js';
+import { ClientAbortedError, PayloadTooLargeError, nodeStream } from '../pipeline/index.js';
 
 /** Reads a node:http request body on demand; sends `100 Continue` only when the body is really wanted. */
 export class NodeBodySource implements BodySource {
@@ -35,13 +34,13 @@ export class NodeBodySource implements BodySource {
   }
 
   /** The body as it arrives, up to `limit` bytes (past it the stream errors with PayloadTooLargeError). */
-  stream(limit: number): Transform {
+  stream(limit: number): import('node:stream').Transform {
     this.#consumed = true;
     const announced = this.length;
     if (announced !== undefined && announced > limit) throw new PayloadTooLargeError(limit);
     if (this.expectContinue) this.res.writeContinue();
     let size = 0;
-    const counter = new Transform({
+    const counter = new (nodeStream().Transform)({
       transform: (chunk: Buffer, _encoding, done) => {
         size += chunk.length;
         if (size > limit) {

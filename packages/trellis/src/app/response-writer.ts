@@ -1,8 +1,6 @@
-import { pipeline } from 'node:stream';
-import type { Writable } from 'node:stream';
-import { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { OutgoingResponse } from '../pipeline/index.js';
-import { failure } from '../pipeline/index.js';
+import { failure, isReadable, nodeStream } from '../pipeline/index.js';
 import { problemResponse } from '../filters/index.js';
 
 /** Where a response goes: a node:http `ServerResponse`, or inject()'s recording of one. */
@@ -17,8 +15,7 @@ export interface ResponseSink {
 export type WholeResponse = OutgoingResponse & { body: Buffer | string | null };
 
 /** Whether a response's body is a stream. */
-export const isStreamed = (response: OutgoingResponse): response is OutgoingResponse & { body: Readable } =>
-  response.body instanceof Readable;
+export const isStreamed = (response: OutgoingResponse): response is OutgoingResponse & { body: Readable } => isReadable(response.body);
 
 /**
  * Writes a finished response, the one way every host does: `Content-Length` from the body (`0` for an empty
@@ -92,7 +89,7 @@ export function deliverStream(
     sink.end();
     return;
   }
-  pipeline(stream, sink, (error) => {
+  nodeStream().pipeline(stream, sink, (error) => {
     // The client leaving is not a failure of ours: the stream has been stopped, nothing to report.
     if (error && error.code !== 'ERR_STREAM_PREMATURE_CLOSE') onError(error);
   });

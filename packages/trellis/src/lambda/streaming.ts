@@ -1,4 +1,4 @@
-import { Readable, pipeline, type Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import type { OutgoingResponse } from '../index.js';
 import { httpEventKind, notAnHttpEvent } from './event-kind.js';
 import type { GivenLambdaContext, LambdaHttpEvent } from './events.js';
@@ -57,7 +57,7 @@ export function lambdaStreamingHandler(source: AppSource, options: { basePath?: 
     responseStream.write(prelude(response));
     responseStream.write(new Uint8Array(8));
     const body = response.body;
-    if (!(body instanceof Readable)) {
+    if (body === null || typeof body === 'string' || Buffer.isBuffer(body)) {
       responseStream.end(request.method === 'HEAD' || body === null ? undefined : body);
       return;
     }
@@ -66,6 +66,7 @@ export function lambdaStreamingHandler(source: AppSource, options: { basePath?: 
       responseStream.end();
       return;
     }
+    const { pipeline } = process.getBuiltinModule('node:stream');
     await new Promise<void>((resolve, reject) => pipeline(body, responseStream, (error) => (error ? reject(error) : resolve())));
   };
   (handler as unknown as Record<symbol, unknown>)[HANDLER_STREAMING] = 'response';

@@ -1,4 +1,5 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { nodeStream } from './node-stream.js';
 /** Thrown when a request body is larger than the limit. */
 export class PayloadTooLargeError extends Error {
   override readonly name = 'PayloadTooLargeError';
@@ -42,7 +43,7 @@ export interface BodySource {
 export function bodyStream(source: BodySource, limit: number): Readable {
   if (source.stream) return source.stream(limit);
   let started = false;
-  return new Readable({
+  return new (nodeStream().Readable)({
     read() {
       if (started) return;
       started = true;

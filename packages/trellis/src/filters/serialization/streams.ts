@@ -1,11 +1,12 @@
-import { Readable, Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { isReadable, nodeStream } from '../../pipeline/index.js';
 
 /** Whether a handler's result is a body to stream: a Node.js Readable, a web ReadableStream or an async iterable. */
 export function isStreamBody(value: unknown): boolean {
   if (value === null || typeof value !== 'object') return false;
   return (
-    value instanceof Readable ||
+    isReadable(value) ||
     typeof (value as { getReader?: unknown }).getReader === 'function' ||
     typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
   );
@@ -16,6 +17,7 @@ export function isStreamBody(value: unknown): boolean {
  * TypeError naming the chunk, so a handler's mistake cannot write an object's text to a client.
  */
 export function toByteStream(value: object): Readable {
+  const { Readable, Transform } = nodeStream();
   const source: Readable =
     value instanceof Readable
       ? value
