@@ -62,6 +62,35 @@ interface Contender {
   make(permitLimit: number, windowSeconds: number): Limiter<any>;
 }
 
+/** A second limit every other request is checked against (a second route or a block policy). */
+type SecondLimit = readonly [permitLimit: number, windowSeconds: number];
+
+/**
+ * Two limits, every other request checked against each: ours is one store given two policies in turn, as the
+ * filters of two routes share one; a peer is two of its limiters, its way of keeping two limits.
+ */
+function pairOf(contender: Contender, permitLimit: number, windowSeconds: number, second: SecondLimit): Limiter<any> {
+  if (contender.name === OURS || contender.name === OURS_AWAITED) {
+    const store = new InProcessRateLimitStore({ maxTrackedPartitions: 1_000_000 });
+    const policies = [benchPolicy(permitLimit, windowSeconds), { ...benchPolicy(second[0], second[1]), key: 'GET /other#default' }];
+    let n = 0;
+    return {
+      acquire: (key) => store.acquire(key, policies[n++ & 1]!, new AcquireRequest(NO_CONTEXT, 1)),
+      sync: contender.name === OURS,
+      allowed: (d: RateLimitDecision) => d.allowed,
+      close() {},
+    };
+  }
+  const limiters = [contender.make(permitLimit, windowSeconds), contender.make(second[0], second[1])];
+  let n = 0;
+  return {
+    acquire: (key) => limiters[n++ & 1]!.acquire(key),
+    allowed: (answer) => limiters[0]!.allowed(answer),
+    refusal: (error) => limiters[0]!.refusal?.(error) === true,
+    close: () => limiters.forEach((l) => l.close()),
+  };
+}
+
 /**
  * The store called as Trellis's own rate-limit filters call it: `acquire` with a fresh options object per
  * request (the filters' own class, its cost and a signal made only if read), the decision used at once.
@@ -135,6 +164,7 @@ interface Scenario {
   readonly windowSeconds: number;
   readonly keys: readonly string[];
   readonly acquires: number;
+  readonly second?: SecondLimit;
 }
 
 function keys(n: number): string[] {
@@ -158,6 +188,14 @@ const scenarios: readonly Scenario[] = [
     acquires: 100_000,
   },
   { title: '10,000 keys, 10,000/hour (segmented window)', permitLimit: 10_000, windowSeconds: 3600, keys: keys(10_000), acquires: 100_000 },
+  {
+    title: '10,000 keys, two limits in turn (100/60 s and 10,000/hour)',
+    permitLimit: 100,
+    windowSeconds: 60,
+    second: [10_000, 3600],
+    keys: keys(10_000),
+    acquires: 100_000,
+  },
 ];
 
 /**
@@ -170,7 +208,8 @@ function cpuMs(): number {
 }
 
 async function timeRound<T>(contender: Contender, s: Scenario): Promise<{ opsPerSecond: number; allowed: number }> {
-  const limiter: Limiter<T> = contender.make(s.permitLimit, s.windowSeconds);
+  const limiter: Limiter<T> =
+    s.second === undefined ? contender.make(s.permitLimit, s.windowSeconds) : pairOf(contender, s.permitLimit, s.windowSeconds, s.second);
   const { keys: ks, acquires } = s;
   let allowed = 0;
   const start = cpuMs();

@@ -13,8 +13,6 @@ const FIRST_EXACT_SLOTS = 1;
  * was taken. Above that it keeps time segments ({@link WindowRing}). Refusals change nothing.
  */
 export class SlidingWindowCounter extends WindowRing {
-  private lastRefusal: RateLimitDecision | undefined = undefined;
-
   /** Admits a request of `cost` permits at `now` if the window has room for them; a refusal changes nothing. */
   acquire(now: number, cost: number): RateLimitDecision {
     // Two small methods rather than one large one, so the engine can inline the one a counter takes.
@@ -80,17 +78,7 @@ export class SlidingWindowCounter extends WindowRing {
     }
     // The permits left: fewer than this request's cost (0 for a counter that is full).
     const remaining = Math.max(0, limit - this.used);
-    const last = this.lastRefusal;
-    // A caller hammering a full counter gets the same answer for a second at a time: reuse it.
-    if (
-      last !== undefined &&
-      last.reset === reset &&
-      last.retryAfter === retryAfter &&
-      last.limit === limit &&
-      last.remaining === remaining
-    )
-      return last;
-    return (this.lastRefusal = Object.freeze({ allowed: false, limit, remaining, reset, retryAfter }));
+    return { allowed: false, limit, remaining, reset, retryAfter };
   }
 
   /** When the `mustFree`-th oldest permit in use was taken (1 <= mustFree <= permits in use). */
@@ -107,7 +95,6 @@ export class SlidingWindowCounter extends WindowRing {
     this.front = 0;
     this.size = 0;
     this.used = 0;
-    this.lastRefusal = undefined;
   }
 
   /** When this counter will have freed every permit it holds; -Infinity when it holds none. */
