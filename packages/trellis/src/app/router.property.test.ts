@@ -10,18 +10,12 @@ import { Router } from './router.js';
 
 type Method = 'GET' | 'POST';
 
+/** Text that is both route text and request text. */
+const WORDS = ['a', 'b', 'ab', 'orders', 'a-b', 'a.b', 'v1', 'caf%C3%A9', 'café', 'x%2Fy', 'a:b'];
+
 const segment = fc.constantFrom(
-  'a',
-  'b',
-  'ab',
-  'orders',
-  'a-b',
-  'a.b',
-  'v1',
+  ...WORDS,
   '::x',
-  'caf%C3%A9',
-  'café',
-  'x%2Fy',
   '100%',
   ':id',
   ':name',
@@ -34,7 +28,6 @@ const segment = fc.constantFrom(
   ':a-:b.:c',
   'pre-:x',
   ':x-post',
-  'a:b',
 );
 const routePath = fc
   .tuple(
@@ -46,21 +39,12 @@ const routePath = fc
 const route = fc.record({ method: fc.constantFrom<Method>('GET', 'POST'), path: routePath });
 
 const piece = fc.constantFrom(
-  'a',
-  'b',
-  'ab',
-  'orders',
-  'a-b',
-  'a.b',
+  ...WORDS,
   '42',
   '7-9',
   'x.json',
   'f.tar.gz',
-  'v1',
   ':x',
-  'caf%C3%A9',
-  'café',
-  'x%2Fy',
   '%2F',
   '100%25',
   '%2525',
@@ -68,7 +52,6 @@ const piece = fc.constantFrom(
   'pre-q',
   'q-post',
   '',
-  'a:b',
   'x'.repeat(501),
   '1'.repeat(600),
 );

@@ -13,6 +13,9 @@ export function nodeStream(): ReturnType<typeof load> {
 /** Whether a value is a Node.js Readable; a value that cannot be one (no `pipe`) is told without loading node:stream. */
 export function isReadable(value: unknown): value is Readable {
   return (
-    typeof value === 'object' && value !== null && typeof (value as { pipe?: unknown }).pipe === 'function' && value instanceof nodeStream().Readable
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { pipe?: unknown }).pipe === 'function' &&
+    value instanceof nodeStream().Readable
   );
 }

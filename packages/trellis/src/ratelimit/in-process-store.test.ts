@@ -30,7 +30,7 @@ test('a decision handed to several callers cannot be changed by one of them', ()
   // Shared or not, one caller writing to its answer (frozen ones throw) must not change another's.
   const scribble = (d: RateLimitDecision, field: 'remaining' | 'retryAfter', value: number): void => {
     try {
-      (d as { [k: string]: unknown })[field] = value;
+      (d as unknown as Record<string, unknown>)[field] = value;
     } catch {
       // frozen: fine
     }

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import type { BodyFormat, BodySettings } from '../../annotations/index.js';
 import { HttpError, bodyStream } from '../../pipeline/index.js';
@@ -11,7 +12,9 @@ const FORM = 'application/x-www-form-urlencoded';
 
 /** The media type of a Content-Type value, lower case, without parameters. */
 export function mediaType(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (contentType === undefined) return '';
+  const semicolon = contentType.indexOf(';');
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
 }
 
 /** Whether `type` is one of `accepted` (each an exact type or `major/*`). */
@@ -22,6 +25,8 @@ function matches(type: string, accepted: readonly string[] | undefined): boolean
 
 /** Which format a body of `type` is read as on a route that takes `formats`, or undefined (415). */
 function formatFor(type: string, settings: BodySettings | undefined): BodyFormat | undefined {
+  // The common case first: JSON on a route without a Body annotation.
+  if (settings === undefined && type === 'application/json') return 'json';
   const formats = settings?.formats ?? DEFAULT_FORMATS;
   if (formats.includes('json') && isJson(type)) return 'json';
   if (formats.includes('form') && type === FORM) return 'form';
@@ -84,11 +89,9 @@ export async function readBody(source: BodySource, format: BodyFormat, limit: nu
   return decodeUtf8(raw);
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+/** The body as text; a body that is not UTF-8 is refused rather than read with replacement characters. */
 function decodeUtf8(raw: Buffer): string {
-  try {
-    return decoder.decode(raw);
-  } catch {
-    throw new HttpError(400, 'The request body is not valid UTF-8.', { code: 'TRELLIS_INVALID_UTF8' });
-  }
+  if (!isUtf8(raw)) throw new HttpError(400, 'The request body is not valid UTF-8.', { code: 'TRELLIS_INVALID_UTF8' });
+  // A leading byte order mark is not text, as TextDecoder leaves it out too.
+  return raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? raw.toString('utf8', 3) : raw.toString('utf8');
 }

@@ -16,14 +16,29 @@ async function runHandler(ctx: ExecutionContext, settings: SerializationSettings
     ctx.body = await readBody(ctx.bodySource, format, body?.limit ?? settings.bodyLimit);
   }
   if (schemas !== undefined) {
-    // Path and headers first: they say which resource and how; then the query and the body.
-    if (schemas.params) ctx.validatedParams = await validate(schemas.params, { ...ctx.params }, 'params', schemas.fieldStatus);
-    if (schemas.headers) ctx.validatedHeaders = await validate(schemas.headers, headerObject(ctx), 'headers', schemas.fieldStatus);
-    if (schemas.query)
-      ctx.validatedQuery = await validate(schemas.query, Object.fromEntries(ctx.request.query), 'query', schemas.fieldStatus);
-    if (schemas.body) ctx.body = await validate(schemas.body, ctx.body, 'body', schemas.fieldStatus);
+    // Path and headers first: they say which resource and how; then the query and the body. A validator that
+    // answers at once is not awaited: `validate` gives a promise only for one that answers with a promise.
+    const { fieldStatus } = schemas;
+    let checked: unknown;
+    if (schemas.params) {
+      checked = validate(schemas.params, { ...ctx.params }, 'params', fieldStatus);
+      ctx.validatedParams = checked instanceof Promise ? await checked : checked;
+    }
+    if (schemas.headers) {
+      checked = validate(schemas.headers, headerObject(ctx), 'headers', fieldStatus);
+      ctx.validatedHeaders = checked instanceof Promise ? await checked : checked;
+    }
+    if (schemas.query) {
+      checked = validate(schemas.query, Object.fromEntries(ctx.request.query), 'query', fieldStatus);
+      ctx.validatedQuery = checked instanceof Promise ? await checked : checked;
+    }
+    if (schemas.body) {
+      checked = validate(schemas.body, ctx.body, 'body', fieldStatus);
+      ctx.body = checked instanceof Promise ? await checked : checked;
+    }
   }
-  respondWith(ctx, await ctx.route.invoke(ctx));
+  const result = ctx.route.invoke(ctx);
+  respondWith(ctx, isThenable(result) ? await result : result);
 }
 
 /** The request headers as an object for a headers schema: lower-case names, repeated values joined with `, `. */

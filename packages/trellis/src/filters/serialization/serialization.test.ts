@@ -73,6 +73,27 @@ describe('serialization', () => {
     assert.equal((await app.inject({ url: '/q?page=0' })).statusCode, 400);
   });
 
+  it('validates with a schema that answers with a promise (async refinements) as with one that answers at once', async () => {
+    const app = createApp();
+    const taken = new Set(['alice']);
+    const user = z.object({ name: z.string() }).refine(async ({ name }) => !taken.has(name), { message: 'taken', path: ['name'] });
+    app.route(route('POST', '/users', [Validate({ body: user, fieldStatus: 422 })], (ctx) => ({ made: ctx.body.name })));
+    assert.deepEqual((await app.inject({ method: 'POST', url: '/users', body: { name: 'bob' } })).json(), { made: 'bob' });
+    const clash = await app.inject({ method: 'POST', url: '/users', body: { name: 'alice' } });
+    assert.deepEqual([clash.statusCode, clash.json().field, clash.json().issues[0].message], [422, 'name', 'taken']);
+  });
+
+  it('reads text bodies as UTF-8 without a leading byte order mark, and refuses bytes that are not UTF-8', async () => {
+    const app = createApp();
+    app.route(route('POST', '/echo', (ctx) => ({ got: ctx.body })));
+    const post = (body: Buffer, type = 'application/json') =>
+      app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': type }, body });
+    assert.deepEqual((await post(Buffer.from('\uFEFF{"a":"é"}'))).json(), { got: { a: 'é' } });
+    assert.deepEqual((await post(Buffer.from('\uFEFFhi'), 'text/plain')).json(), { got: 'hi' });
+    const bad = await post(Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]));
+    assert.deepEqual([bad.statusCode, bad.json().code], [400, 'TRELLIS_INVALID_UTF8']);
+  });
+
   it('maps results: object → JSON, string → text, undefined → 204, reply() for status and headers', async () => {
     const app = createApp();
     app.route(route('GET', '/obj', () => ({ a: 1 })));
