@@ -33,7 +33,11 @@ export class ApiKeyAuthenticator implements Authenticator {
         if (key === '') throw new TypeError('ApiKeyAuthenticator: an API key cannot be the empty string.');
         return { key, id };
       });
+      // A key longer than every known one matches none; refusing it at once bounds the work a request can cause
+      // (what it tells is only that no key is that long).
+      const longest = Math.max(...table.map((entry) => entry.key.length));
       this.#lookup = (presented) => {
+        if (presented.length > longest) return undefined;
         // Every key is compared, each in constant time: timing tells nothing about which key, or how much of one, matched.
         let found: ApiKeyIdentity | undefined;
         for (const entry of table) if (sameKey(presented, entry.key)) found = entry.id;

@@ -3,7 +3,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import fc from 'fast-check';
 import { ApiKeyAuthenticator, Authenticator, Authorize, createApp, JwtBearerAuthenticator, route } from '../index.js';
+import { sameKey } from './api-key.js';
 import type { App } from '../index.js';
 
 const secret = 'a-test-secret-that-is-long-enough-32b';
@@ -27,6 +29,24 @@ describe('authentication and grant authorization', () => {
     const bad = await app.inject({ url: '/whoami', headers: { 'X-API-Key': 'nope' } });
     assert.equal(bad.statusCode, 401);
     assert.match(String(bad.headers['www-authenticate']), /^ApiKey/);
+  });
+
+  it('API keys: equal strings only, whatever their characters and lengths; a key longer than every known one, or a table with an empty key, is refused', async () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 40 }),
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }),
+        (presented, known) => {
+          assert.equal(sameKey(presented, known), presented === known);
+          assert.equal(sameKey(known, known), true);
+        },
+      ),
+      { numRuns: 5000 },
+    );
+    const app = appWith(new ApiKeyAuthenticator({ keys: { k1: { subject: 'ci' } } }));
+    const long = await app.inject({ url: '/whoami', headers: { 'x-api-key': 'k1' + 'x'.repeat(8000) } });
+    assert.equal(long.statusCode, 401);
+    assert.throws(() => new ApiKeyAuthenticator({ keys: { '': { subject: 'nobody' } } }), /an API key cannot be the empty string/);
   });
 
   it('a 401 for an anonymous caller names the schemes the app registered, and carries a stable code', async () => {
