@@ -1,5 +1,6 @@
 // JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of the harness API's bodies.
 import { STATE_FIELDS } from '../dashboard/index.js';
+import { requestSchemas } from './schemas.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
@@ -181,7 +182,8 @@ export const schemas: Record<string, object> = {
       linkCharts: { type: 'boolean' },
       dashboardWidth: dashboardWidth,
       widgetSizes: widgetSizes,
-    },
+      // One entry per state field, no more, no fewer: the PUT body's check takes the same list (STATE_FIELDS).
+    } satisfies Record<(typeof STATE_FIELDS)[number], unknown>,
   },
   StateUpdate: {
     type: 'object',
@@ -260,18 +262,7 @@ export const schemas: Record<string, object> = {
       html: { type: 'string' },
     },
   },
-  ActionRequest: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      forms: {
-        type: 'object',
-        additionalProperties: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
-        description: 'Form values overriding the widget HTML values; a name that is not a field is a 422 listing the known names.',
-      },
-      confirm: { type: 'boolean', description: '`false` cancels an action that asks for confirmation.' },
-    },
-  },
+  ...requestSchemas,
   CancelledAction: {
     type: 'object',
     required: ['cancelled', 'confirmation'],
@@ -283,11 +274,6 @@ export const schemas: Record<string, object> = {
     required: ['markdown', 'html', 'error'],
     additionalProperties: false,
     properties: { markdown: { type: ['string', 'null'] }, html: { type: 'string' }, error: nullable(ref('WidgetError')) },
-  },
-  RefreshRequest: {
-    type: 'object',
-    additionalProperties: false,
-    properties: { mode: { type: 'string', enum: ['auto', 'manual'] } },
   },
   RefreshResult: {
     type: 'object',

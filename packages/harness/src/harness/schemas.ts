@@ -70,30 +70,55 @@ export const stateBody = described(
   ref('StateInput'),
 );
 
-/** The body of POST …/actions/{index}: `{ forms?, confirm? }`. */
-export const actionBody = described(
-  fieldsBody<RunActionOptions>(
-    'a JSON object with "forms" and/or "confirm"',
-    ['forms', 'confirm'],
-    {
-      forms: (v) => (isObject(v) ? undefined : `"forms" should be an object of field names to values; got ${show(v)}`),
-      confirm: (v) => (typeof v === 'boolean' ? undefined : `"confirm" should be true or false; got ${show(v)}`),
-    },
-    true,
-  ),
-  ref('ActionRequest'),
-);
+/** One field of a request body, described once: its JSON Schema (as the API's document shows it) and its check. */
+interface BodyField {
+  readonly schema: Record<string, unknown>;
+  readonly check: (value: unknown) => string | undefined;
+}
 
+/**
+ * An optional JSON object body of `fields`, and its JSON Schema: the validator and the document's schema (under
+ * `name` in the document's components) come from the one description, so they cannot disagree.
+ */
+function objectBody<T>(name: string, what: string, fields: Record<string, BodyField>) {
+  const names = Object.keys(fields);
+  const checks = Object.fromEntries(names.map((field) => [field, fields[field]!.check]));
+  const schema = {
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(names.map((field) => [field, fields[field]!.schema])),
+  };
+  return { body: described(fieldsBody<T>(what, names, checks, true), ref(name)), schema };
+}
+
+const action = objectBody<RunActionOptions>('ActionRequest', 'a JSON object with "forms" and/or "confirm"', {
+  forms: {
+    schema: {
+      type: 'object',
+      additionalProperties: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+      description: 'Form values overriding the widget HTML values; a name that is not a field is a 422 listing the known names.',
+    },
+    check: (v) => (isObject(v) ? undefined : `"forms" should be an object of field names to values; got ${show(v)}`),
+  },
+  confirm: {
+    schema: { type: 'boolean', description: '`false` cancels an action that asks for confirmation.' },
+    check: (v) => (typeof v === 'boolean' ? undefined : `"confirm" should be true or false; got ${show(v)}`),
+  },
+});
+
+const refresh = objectBody<RefreshOptions>('RefreshRequest', 'a JSON object with "mode"', {
+  mode: {
+    schema: { type: 'string', enum: ['auto', 'manual'] },
+    check: (v) => (v === 'auto' || v === 'manual' ? undefined : `"mode" should be "auto" or "manual"; got ${show(v)}`),
+  },
+});
+
+/** The body of POST …/actions/{index}: `{ forms?, confirm? }`. */
+export const actionBody = action.body;
 /** The body of POST …/refresh: `{ mode? }`. */
-export const refreshBody = described(
-  fieldsBody<RefreshOptions>(
-    'a JSON object with "mode"',
-    ['mode'],
-    { mode: (v) => (v === 'auto' || v === 'manual' ? undefined : `"mode" should be "auto" or "manual"; got ${show(v)}`) },
-    true,
-  ),
-  ref('RefreshRequest'),
-);
+export const refreshBody = refresh.body;
+/** The JSON Schemas of those bodies, for the document's components. */
+export const requestSchemas = { ActionRequest: action.schema, RefreshRequest: refresh.schema };
 
 function kindOf(value: unknown): string {
   if (value === undefined) return 'an empty body';
