@@ -60,27 +60,19 @@ interface Contender {
   /** Another way of calling one of the other contenders: left out of the memory figures. */
   readonly variant?: boolean;
   make(permitLimit: number, windowSeconds: number): Limiter<any>;
+  /** Two limits in one limiter, when the contender keeps them that way (see {@link pairOf}). */
+  makeTwo?(permitLimit: number, windowSeconds: number, second: SecondLimit): Limiter<any>;
 }
 
 /** A second limit every other request is checked against (a second route or a block policy). */
 type SecondLimit = readonly [permitLimit: number, windowSeconds: number];
 
 /**
- * Two limits, every other request checked against each: ours is one store given two policies in turn, as the
- * filters of two routes share one; a peer is two of its limiters, its way of keeping two limits.
+ * Two limits, every other request checked against each: a contender's own way of keeping two (ours: one store
+ * given two policies in turn, as the filters of two routes share one), else two of its limiters in turn.
  */
 function pairOf(contender: Contender, permitLimit: number, windowSeconds: number, second: SecondLimit): Limiter<any> {
-  if (contender.name === OURS || contender.name === OURS_AWAITED) {
-    const store = new InProcessRateLimitStore({ maxTrackedPartitions: 1_000_000 });
-    const policies = [benchPolicy(permitLimit, windowSeconds), { ...benchPolicy(second[0], second[1]), key: 'GET /other#default' }];
-    let n = 0;
-    return {
-      acquire: (key) => store.acquire(key, policies[n++ & 1]!, new AcquireRequest(NO_CONTEXT, 1)),
-      sync: contender.name === OURS,
-      allowed: (d: RateLimitDecision) => d.allowed,
-      close() {},
-    };
-  }
+  if (contender.makeTwo) return contender.makeTwo(permitLimit, windowSeconds, second);
   const limiters = [contender.make(permitLimit, windowSeconds), contender.make(second[0], second[1])];
   let n = 0;
   return {
@@ -88,6 +80,21 @@ function pairOf(contender: Contender, permitLimit: number, windowSeconds: number
     allowed: (answer) => limiters[0]!.allowed(answer),
     refusal: (error) => limiters[0]!.refusal?.(error) === true,
     close: () => limiters.forEach((l) => l.close()),
+  };
+}
+
+/** Our store given two policies in turn, called as the filters call it (`sync`) or awaited. */
+function ourPair(sync: boolean) {
+  return (permitLimit: number, windowSeconds: number, second: SecondLimit): Limiter<RateLimitDecision> => {
+    const store = new InProcessRateLimitStore({ maxTrackedPartitions: 1_000_000 });
+    const policies = [benchPolicy(permitLimit, windowSeconds), { ...benchPolicy(second[0], second[1]), key: 'GET /other#default' }];
+    let n = 0;
+    return {
+      acquire: (key) => store.acquire(key, policies[n++ & 1]!, new AcquireRequest(NO_CONTEXT, 1)),
+      sync,
+      allowed: (d) => d.allowed,
+      close() {},
+    };
   };
 }
 
@@ -104,6 +111,7 @@ const NO_CONTEXT = {} as ExecutionContext;
 const contenders: readonly Contender[] = [
   {
     name: OURS,
+    makeTwo: ourPair(true),
     make(permitLimit, windowSeconds): Limiter<RateLimitDecision> {
       const store = new InProcessRateLimitStore({ maxTrackedPartitions: 1_000_000 });
       const policy = benchPolicy(permitLimit, windowSeconds);
@@ -118,6 +126,7 @@ const contenders: readonly Contender[] = [
   {
     name: OURS_AWAITED,
     variant: true,
+    makeTwo: ourPair(false),
     make(permitLimit, windowSeconds): Limiter<RateLimitDecision> {
       const store = new InProcessRateLimitStore({ maxTrackedPartitions: 1_000_000 });
       const policy = benchPolicy(permitLimit, windowSeconds);

@@ -8,9 +8,6 @@ const insideNodeModules = (file) => typeof file === 'string' && file.split(sep).
 /**
  * A bundled CommonJS package's `require('node:…')` becomes `process.getBuiltinModule(…)`: an ES module has no
  * `require`, and one declared in a banner would clash with the one a user's own bundler declares.
- * A package that checks its arguments with `assert(condition, message)` gets an `assert` that loads node:assert
- * for the first check that fails (which then throws node:assert's own AssertionError with the same message):
- * loading it for checks that pass costs a cold start some 10 ms.
  */
 export function builtinsOfBundledPackages() {
   const PREFIX = '\0builtin:';
@@ -22,12 +19,7 @@ export function builtinsOfBundledPackages() {
     },
     load(id) {
       if (!id.startsWith(PREFIX)) return null;
-      const name = id.slice(PREFIX.length);
-      if (name === 'assert' || name === 'node:assert') {
-        return `const real = () => process.getBuiltinModule('node:assert');
-module.exports = new Proxy((...args) => { if (args.length === 0 || !args[0]) real()(...args); }, { get: (_, key) => real()[key] });`;
-      }
-      return `module.exports = process.getBuiltinModule(${JSON.stringify(name)});`;
+      return `module.exports = process.getBuiltinModule(${JSON.stringify(id.slice(PREFIX.length))});`;
     },
   };
 }

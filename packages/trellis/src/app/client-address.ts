@@ -18,7 +18,7 @@ const NAMED_RANGES: Readonly<Record<string, readonly string[]>> = {
 
 /** The trust function of a list of addresses, subnets and range names. */
 function trustSubnets(entries: readonly string[]): (address: string) => boolean {
-  if (entries.length === 0) throw new TypeError('argument is required');
+  if (entries.length === 0) throw new TypeError('an empty list trusts no proxy: use false');
   const subnets: Subnet[] = entries.flatMap((entry) => NAMED_RANGES[entry] ?? [entry]).map(parseSubnet);
   return (address) => {
     const bytes = addressBytes(address);
@@ -68,26 +68,24 @@ export function normalizeAddress(value: string | undefined): string | undefined 
   return ipVersion(address) === 0 ? undefined : address;
 }
 
-/** The `for=` addresses of an RFC 7239 `Forwarded` header, client first, as an `X-Forwarded-For` list; '' when unreadable. */
-function forwardedFor(header: string): string {
+/** The `for=` values of an RFC 7239 `Forwarded` header, client first; none when it is unreadable. */
+function forwardedFor(header: string): string[] {
   try {
     return parseForwarded(header)
       .map((element) => element.for)
-      .filter((value): value is string => typeof value === 'string')
-      .join(', ');
+      .filter((value): value is string => typeof value === 'string');
   } catch {
-    return '';
+    return [];
   }
 }
 
 /**
- * A forwarded-for list with every entry as an address alone, starting after the nearest entry that is not an
- * address: hops beyond an `unknown` one cannot be told apart, so the walk ends at the hop that reported it.
+ * Forwarded-for entries, client first, each as an address alone, starting after the nearest entry that is not
+ * an address: hops beyond an `unknown` one cannot be told apart, so the walk ends at the hop that reported it.
  */
-function addressesOf(list: string): string {
-  const entries = list.split(',').map(normalizeAddress);
-  const unknown = entries.lastIndexOf(undefined);
-  return entries.slice(unknown + 1).join(', ');
+function addressesOf(entries: readonly string[]): string[] {
+  const addresses = entries.map(normalizeAddress);
+  return addresses.slice(addresses.lastIndexOf(undefined) + 1) as string[];
 }
 
 /**
@@ -101,13 +99,15 @@ export function clientAddress(
 ): string | undefined {
   if (trust === null || remoteAddress === undefined) return remoteAddress;
   const xff = headers['x-forwarded-for'];
-  let list = Array.isArray(xff) ? xff.join(', ') : xff;
-  if (list === undefined) {
-    const forwarded = headers.forwarded;
-    if (forwarded !== undefined) list = forwardedFor(Array.isArray(forwarded) ? forwarded.join(', ') : forwarded);
-  }
+  const forwarded = headers.forwarded;
+  const entries =
+    xff !== undefined
+      ? (Array.isArray(xff) ? xff.join(',') : xff).split(',')
+      : forwarded !== undefined
+        ? forwardedFor(Array.isArray(forwarded) ? forwarded.join(', ') : forwarded)
+        : [];
   // From the peer (hop 0) towards the client: the first hop not trusted is the client; if every hop is, the last.
-  const hops = [remoteAddress, ...(list ? addressesOf(list).split(', ').filter(Boolean).reverse() : [])];
+  const hops = [remoteAddress, ...addressesOf(entries).reverse()];
   for (let hop = 0; hop < hops.length - 1; hop++) if (!trust(hops[hop]!, hop)) return hops[hop];
   return hops[hops.length - 1];
 }
