@@ -27,7 +27,7 @@ const rooms = {
   'dashboard/template': ['dashboard/functions'],
   dashboard: ['dashboard/functions', 'dashboard/template', 'lint', 'widgets'],
   lambda: ['core', 'widgets', 'ratelimit'],
-  openapi: ['core', 'ratelimit'],
+  openapi: ['core', 'app', 'ratelimit'],
   harness: ['core', 'dashboard', 'dashboard/functions', 'lint', 'widgets', 'ratelimit', 'openapi'],
   cli: ['harness', 'dashboard', 'dashboard/functions', 'lint', 'core', 'openapi'],
 };

@@ -280,7 +280,11 @@ export class App {
    */
   handle(request: IncomingRequest): Promise<OutgoingResponse> {
     if (headBytes(request) > (this.#options.maxHeaderSize ?? DEFAULT_MAX_HEADER_SIZE)) return Promise.resolve(headerFieldsTooLarge());
-    return dispatch((this.#built ?? this.build().#built!).deps, request);
+    try {
+      return Promise.resolve(dispatch((this.#built ?? this.build().#built!).deps, request));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Starts a node:http server on 127.0.0.1 unless another host is given. */

@@ -22,7 +22,7 @@ export interface IncomingRequest {
 /** A route with its filters sorted and composed once, at build time. */
 export interface CompiledRoute {
   readonly info: RouteInfo;
-  readonly run: (ctx: ExecutionContext) => Promise<void>;
+  readonly run: (ctx: ExecutionContext) => void | Promise<void>;
   /** Its cross-origin settings (its own annotation's, else the app's), or undefined. */
   readonly cors: CorsPolicy | undefined;
 }
@@ -39,8 +39,11 @@ export interface DispatchDeps {
   readonly maxUrlLength: number;
 }
 
-/** Runs one request through routing and its route's pipeline; never rejects. */
-export async function dispatch(deps: DispatchDeps, req: IncomingRequest): Promise<OutgoingResponse> {
+/**
+ * Runs one request through routing and its route's pipeline; never rejects. The answer is a promise only when
+ * a filter or the handler waited on something.
+ */
+export function dispatch(deps: DispatchDeps, req: IncomingRequest): OutgoingResponse | Promise<OutgoingResponse> {
   // Every door alike: a target past the limit is refused before it is parsed or routed.
   if (req.url.length > deps.maxUrlLength && Buffer.byteLength(req.url) > deps.maxUrlLength) {
     return problemResponse(
@@ -69,13 +72,36 @@ export async function dispatch(deps: DispatchDeps, req: IncomingRequest): Promis
     signal: req.signal,
     items: req.items,
   });
-  let response: OutgoingResponse | null;
+  let pending: void | Promise<void>;
   try {
-    await route.run(ctx);
-    response = ctx.response;
-    if (response === null) throw new Error(`The pipeline of ${route.info.id} produced no response.`);
+    pending = route.run(ctx);
   } catch (error) {
-    deps.onError(error, route.info.id);
+    return finished(deps, route, req, ctx, error);
+  }
+  if (pending === undefined) return finished(deps, route, req, ctx);
+  return pending.then(
+    () => finished(deps, route, req, ctx),
+    (error: unknown) => finished(deps, route, req, ctx, error),
+  );
+}
+
+/** Marks a pipeline that ended without an error. */
+const NO_ERROR = Symbol('no error');
+
+/**
+ * The response the pipeline produced (or, when it threw or produced none, a 500 problem, and the error
+ * reported), with the headers filters set and the route's CORS headers.
+ */
+function finished(
+  deps: DispatchDeps,
+  route: CompiledRoute,
+  req: IncomingRequest,
+  ctx: ExecutionContext,
+  error: unknown = NO_ERROR,
+): OutgoingResponse {
+  let response = error === NO_ERROR ? ctx.response : null;
+  if (response === null) {
+    deps.onError(error === NO_ERROR ? new Error(`The pipeline of ${route.info.id} produced no response.`) : error, route.info.id);
     response = problemResponse(failure('TRELLIS_PIPELINE_FAILED', 'The request failed inside the pipeline.'));
   }
   // Every response object is made for this request, so filter headers go straight into it.

@@ -5,3 +5,5 @@ export type { IncomingRequest } from './dispatch.js';
 export { Logger, consoleLogger } from './logger.js';
 export { normalizeAddress } from './client-address.js';
 export type { TrustProxy } from './client-address.js';
+export { routePieces } from './route-pattern.js';
+export type { RoutePiece } from './route-pattern.js';

@@ -6,7 +6,7 @@ import type { IncomingRequest } from './dispatch.js';
 import { NodeBodySource } from './node-body.js';
 import { deliver, deliverStream, isStreamed, type WholeResponse } from './response-writer.js';
 
-export type Dispatcher = (req: IncomingRequest) => Promise<OutgoingResponse>;
+export type Dispatcher = (req: IncomingRequest) => OutgoingResponse | Promise<OutgoingResponse>;
 
 function signalFor(req: IncomingMessage, res: ServerResponse): () => AbortSignal {
   return () => {
@@ -41,21 +41,31 @@ export function createNodeServer(dispatcher: Dispatcher, options: { maxHeaderSiz
         res.end();
       } else res.destroy();
     };
-    dispatcher({
-      method: req.method ?? 'GET',
-      url: req.url ?? '/',
-      headers: req.headers,
-      body,
-      signal: signalFor(req, res),
-      remoteAddress: req.socket.remoteAddress,
-    }).then((response) => {
+    const method = req.method ?? 'GET';
+    const write = (response: OutgoingResponse) => {
       try {
-        if (isStreamed(response)) deliverStream(res, req.method ?? 'GET', response, !body.complete, options.onError);
-        else deliver(res, req.method ?? 'GET', response as WholeResponse, !body.complete, options.onError);
+        if (isStreamed(response)) deliverStream(res, method, response, !body.complete, options.onError);
+        else deliver(res, method, response as WholeResponse, !body.complete, options.onError);
       } catch (error) {
         fail(error);
       }
-    }, fail);
+    };
+    let answer: OutgoingResponse | Promise<OutgoingResponse>;
+    try {
+      answer = dispatcher({
+        method,
+        url: req.url ?? '/',
+        headers: req.headers,
+        body,
+        signal: signalFor(req, res),
+        remoteAddress: req.socket.remoteAddress,
+      });
+    } catch (error) {
+      return fail(error);
+    }
+    // A request no filter or handler waited on is written in the turn it arrived in.
+    if (answer instanceof Promise) answer.then(write, fail);
+    else write(answer);
   };
   // Loaded here, not at import, so a process that never listens (an AWS Lambda function) never loads node:http.
   const server = process

@@ -21,10 +21,15 @@ export type RoutePart =
     }
   | { readonly kind: 'wildcard' };
 
+/** A piece of a route path as it was written: literal text (`::` read as `:`), or a parameter. */
+export type RoutePiece = string | { readonly name: string; readonly pattern?: string; readonly rest?: true };
+
 /** A route path read into parts, with its parameters' names and the shape two routes must not share. */
 export interface RoutePattern {
   readonly parts: readonly RoutePart[];
   readonly names: readonly string[];
+  /** The path as written, in literal text and parameters (what a document of the route shows). */
+  readonly pieces: readonly RoutePiece[];
   /** The path with parameter names and patterns left out: equal keys under one method are the same route. */
   readonly key: string;
 }
@@ -43,9 +48,19 @@ export function expandOptional(path: string): string[] {
   return [path.replace(OPTIONAL_PARAM, '$1$2'), path.replace(OPTIONAL_PARAM, '$2') || '/'];
 }
 
+/** The paths a declared path stands for, each read into its pieces as written. Throws for a path the router refuses. */
+export function routePieces(path: string): RoutePiece[][] {
+  return expandOptional(path).map((one) => [...parseRoutePath(one).pieces]);
+}
+
 /** Static text as the router compares it: `::` is a literal colon, and a literal `%` is matched encoded. */
 function staticText(text: string): string {
   return text.replaceAll('::', ':').replaceAll('%', '%25');
+}
+
+/** Adds literal text as written (`::` read as `:`) to the pieces, unless it is empty. */
+function addText(pieces: RoutePiece[], raw: string): void {
+  if (raw !== '') pieces.push(raw.replaceAll('::', ':'));
 }
 
 /** The index of the parenthesis closing the one at `open` (escaped characters skipped); past the end when none. */
@@ -83,6 +98,7 @@ export function parseRoutePath(path: string): RoutePattern {
   if (path[0] !== '/' && path[0] !== '*') throw new Error('a path starts with / or *');
   const parts: RoutePart[] = [];
   const names: string[] = [];
+  const pieces: RoutePiece[] = [];
   let key = '';
   let staticStart = 0;
   const len = path.length;
@@ -95,12 +111,14 @@ export function parseRoutePath(path: string): RoutePattern {
     const isParam = c === 0x3a;
     const isWildcard = c === 0x2a;
     if ((isParam || isWildcard || i === len) && i > staticStart) {
-      const text = staticText(path.slice(staticStart, i));
+      const raw = path.slice(staticStart, i);
+      const text = staticText(raw);
+      addText(pieces, raw);
       parts.push({ kind: 'static', text });
       key += text;
     }
     if (isParam) {
-      const end = readParamSegment(path, i + 1, parts, names);
+      const end = readParamSegment(path, i + 1, parts, names, pieces);
       const node = parts[parts.length - 1] as Extract<RoutePart, { kind: 'param' }>;
       key += ':' + node.key;
       i = end - 1;
@@ -108,19 +126,20 @@ export function parseRoutePath(path: string): RoutePattern {
     } else if (isWildcard) {
       if (i !== len - 1) throw new Error('a wildcard (*) must be the last character of the path');
       parts.push({ kind: 'wildcard' });
+      pieces.push({ name: '*', rest: true });
       names.push('*');
       key += '*';
       staticStart = i + 1;
     }
   }
-  return { parts, names, key: key === '*' ? '/*' : key };
+  return { parts, names, pieces, key: key === '*' ? '/*' : key };
 }
 
 /**
  * Reads the parameters of one segment from `start` (just after a `:`), adds its part and names, and returns
  * the index where the segment ends (a `/` or the end of the path).
  */
-function readParamSegment(path: string, start: number, parts: RoutePart[], names: string[]): number {
+function readParamSegment(path: string, start: number, parts: RoutePart[], names: string[], pieces: RoutePiece[]): number {
   const len = path.length;
   const sources: string[] = [];
   let isRegex = false;
@@ -139,19 +158,22 @@ function readParamSegment(path: string, start: number, parts: RoutePart[], names
     const endsName = c === 0x2d || c === 0x2e;
     const endsSegment = c === 0x2f || j >= len;
     if (!hasPattern && !endsName && !endsSegment) continue;
-    names.push(path.slice(nameStart, j));
+    const name = path.slice(nameStart, j);
+    names.push(name);
     params++;
     isRegex ||= hasPattern || endsName;
     if (hasPattern) {
       const close = closingParenthesis(path, j);
       const group = path.slice(j, close + 1);
       checkPattern(group);
+      pieces.push({ name, pattern: group.slice(1, -1) });
       sources.push(unanchored(group));
       j = close + 1;
       lazy = true;
     } else {
       sources.push(lazy ? '(.*?)' : `(${separator}|(?:(?!${separator}).)*)`);
       lazy = false;
+      pieces.push({ name });
     }
     const staticStart = j;
     for (; j < len; j++) {
@@ -163,6 +185,7 @@ function readParamSegment(path: string, start: number, parts: RoutePart[], names
       }
     }
     suffix = path.slice(staticStart, j);
+    addText(pieces, suffix);
     if (suffix !== '') {
       suffix = staticText(suffix);
       separator = suffix.replace(SPECIAL, '\\$&');

@@ -14,6 +14,6 @@ export { HttpError } from './http-error.js';
 export { BufferBodySource, ClientAbortedError, PayloadTooLargeError, bodyStream } from './body-source.js';
 export type { BodySource } from './body-source.js';
 export { isReadable, nodeStream } from './node-stream.js';
-export { PipelineError, assertApplicationFilter, composeFilters, sortFilters } from './runner.js';
+export { PipelineError, assertApplicationFilter, composeFilters, isThenable, sortFilters } from './runner.js';
 export { Authenticator } from './authenticator.js';
 export type { AuthenticationResult } from './authenticator.js';

@@ -18,31 +18,42 @@ export function sortFilters(filters: readonly Filter[]): Filter[] {
     .map((x) => x.filter);
 }
 
+/** A promise, or anything else that `await` would wait on: a filter or handler may answer either way. */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+}
+
+/** What `next()` gives when the rest of the pipeline finished at once: a filter that returns it has too. */
+const DONE: Promise<void> = Promise.resolve();
+
 /**
  * Composes sorted filters into one function. This is the one place that decides whether a filter does its
- * work: on a decided request, filters that do not observe decided requests are skipped.
+ * work: on a decided request, filters that do not observe decided requests are skipped. `next()` always gives
+ * a promise; the composed function gives one only when a filter did, and throws what a filter throws at once,
+ * so a request that no filter waits on is answered in the same turn.
  */
-export function composeFilters(sorted: readonly Filter[]): (ctx: ExecutionContext) => Promise<void> {
+export function composeFilters(sorted: readonly Filter[]): (ctx: ExecutionContext) => void | Promise<void> {
   const count = sorted.length;
-  return function runPipeline(ctx: ExecutionContext): Promise<void> {
-    const dispatch = (i: number): Promise<void> => {
-      if (i >= count) return Promise.resolve();
+  return function runPipeline(ctx: ExecutionContext): void | Promise<void> {
+    const step = (i: number): void | Promise<void> => {
+      while (i < count && ctx.decided && !sorted[i]!.observesDecided) i++;
+      if (i >= count) return;
       const filter = sorted[i]!;
-      if (ctx.decided && !filter.observesDecided) return dispatch(i + 1);
       let called = false;
       const next = (): Promise<void> => {
         if (called) return Promise.reject(new PipelineError(`Filter "${filter.name}" called next() more than once.`));
         called = true;
-        return dispatch(i + 1);
+        try {
+          return step(i + 1) ?? DONE;
+        } catch (error) {
+          return Promise.reject(error);
+        }
       };
       ctx.currentFilter = filter.name;
-      try {
-        return Promise.resolve(filter.run(ctx, next));
-      } catch (error) {
-        return Promise.reject(error);
-      }
+      const result = filter.run(ctx, next);
+      return result === DONE || !isThenable(result) ? undefined : Promise.resolve(result);
     };
-    return dispatch(0);
+    return step(0);
   };
 }
 

@@ -11,7 +11,7 @@ export const authorizationFilter: Filter = {
   order: FilterOrder.Authorization,
   appliesTo: (route) =>
     route.annotations.some((a) => a.kind === AuthorizeKind) && !route.annotations.some((a) => a.kind === AllowAnonymousKind),
-  async run(ctx, next) {
+  run(ctx, next) {
     const required = ctx.annotations(AuthorizeKind).flat();
     const principal = ctx.principal;
     if (principal === null) {
@@ -35,6 +35,6 @@ export const authorizationFilter: Filter = {
         );
       }
     }
-    await next();
+    return next();
   },
 };

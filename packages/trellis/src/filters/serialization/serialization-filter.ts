@@ -2,7 +2,7 @@ import { BodyKind, ValidateKind } from '../../annotations/index.js';
 import type { ValidateSchemas } from '../../annotations/index.js';
 import type { ExecutionContext, Filter, OutgoingResponse } from '../../pipeline/index.js';
 import { findErrorHandler } from './error-handlers.js';
-import { ClientAbortedError, FilterOrder, HttpError, PayloadTooLargeError, failure } from '../../pipeline/index.js';
+import { ClientAbortedError, FilterOrder, HttpError, PayloadTooLargeError, failure, isThenable } from '../../pipeline/index.js';
 import { bodyFormat, readBody } from './body-parser.js';
 import { problemResponse, toResponse } from './result.js';
 import { SerializationSettings } from './settings.js';
@@ -128,12 +128,4 @@ export const serializationFilter: Filter = {
 function respondWith(ctx: ExecutionContext, value: unknown): void {
   const refusal = ctx.refusal;
   ctx.respond(refusal === null ? toResponse(value) : problemResponse(refusal.problem, refusal.headers));
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as PromiseLike<unknown>).then === 'function'
-  );
 }
