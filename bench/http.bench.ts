@@ -1,8 +1,8 @@
 /**
  * HTTP throughput with autocannon on loopback, every server in its own process and the load generator in
- * this one, peers in the same run, rounds interleaved, the best round of each counted, and for the rate-limit
- * goals the median of the rounds' own ratios too. Bounded: about two minutes with the default 5 rounds
- * (ROUNDS=n in the environment changes that).
+ * this one, peers in the same run, rounds interleaved (each round in the reverse order of the last), the best
+ * round of each counted, and for the goals the median of the rounds' own ratios too. Bounded: about three
+ * minutes with the default 6 rounds (ROUNDS=n in the environment changes that).
  *
  * Run alone: node scripts/build-bench.mjs && node .bench/http.bench.mjs
  */
@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { startServerProcess } from './server-process.js';
-import { median, roundsFromEnvironment } from './rounds.js';
+import { median, roundOrder, roundsFromEnvironment } from './rounds.js';
 
 interface Measurement {
   requests: number;
@@ -66,14 +66,15 @@ export interface HttpBenchOptions {
 }
 
 export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Map<string, Measurement>> {
-  const rounds = options.rounds ?? roundsFromEnvironment(5);
+  const rounds = options.rounds ?? roundsFromEnvironment(6);
   const seconds = options.seconds ?? 3;
+  // Each pair a goal compares stands side by side, so its two servers are measured one right after the other.
   const all = [
     'node-http',
-    'node-http-three-headers',
-    'fastify-hello',
     'trellis-hello',
+    'fastify-hello',
     'trellis-default-pipeline',
+    'node-http-three-headers',
     'trellis-three-headers',
     'trellis-rate-limited',
     'fastify-rate-limited',
@@ -91,7 +92,7 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Map<
     for (let round = 0; round < rounds; round++) {
       const thisRound = new Map<string, Measurement>();
       perRound.push(thisRound);
-      for (const kind of kinds) {
+      for (const kind of roundOrder(kinds, round)) {
         const server = servers.get(kind)!;
         const m = await measure(kind, server.port, seconds, server.child);
         thisRound.set(kind, m);

@@ -1,11 +1,11 @@
 /**
  * HTTP throughput with the limit kept in Redis: Trellis with RedisRateLimitStore against Fastify with
  * @fastify/rate-limit on its Redis store, the same redis-server, the same run. autocannon on loopback, every
- * server in its own process, rounds interleaved, the best round of each counted; server CPU per request and
- * redis-server CPU per request beside throughput (the shared cores disturb CPU figures less), and the median
- * of the rounds' own ratios (each round of one server beside the other's next to it), which one lucky or
- * unlucky round cannot move. Bounded: about a minute with the defaults. ROUNDS=n in the environment runs n
- * rounds (default 5); VERBOSE=1 prints every round.
+ * server in its own process, rounds interleaved (each in the reverse order of the last), the best round of
+ * each counted; server CPU per request and redis-server CPU per request beside throughput (the shared cores
+ * disturb CPU figures less), and the median of the rounds' own ratios (each round of one server beside the
+ * other's next to it), which one lucky or unlucky round cannot move. Bounded: about a minute and a half with
+ * the defaults. ROUNDS=n in the environment runs n rounds (default 6); VERBOSE=1 prints every round.
  *
  * Run alone: node scripts/build-bench.mjs && node .bench/redis-http.bench.mjs
  */
@@ -18,7 +18,7 @@ import { startServerProcess } from './server-process.js';
 import { Redis } from 'ioredis';
 import { redisServerAvailable, startRedisServer } from '../test/support/redis-server.js';
 import { processCpuMicros } from './redis-loop.js';
-import { median, roundsFromEnvironment } from './rounds.js';
+import { median, roundOrder, roundsFromEnvironment } from './rounds.js';
 
 interface Measurement {
   readonly requests: number;
@@ -50,7 +50,7 @@ function scriptStats(commandstats: string): { calls: number; micros: number } {
 }
 
 export async function runRedisHttpBench(options: { rounds?: number; seconds?: number } = {}): Promise<Map<string, Measurement>> {
-  const rounds = options.rounds ?? roundsFromEnvironment(5);
+  const rounds = options.rounds ?? roundsFromEnvironment(6);
   const seconds = options.seconds ?? 3;
   if (!redisServerAvailable())
     throw new Error('redis-server not found: install it (apt-get install -y redis-server) to run this benchmark');
@@ -82,7 +82,7 @@ export async function runRedisHttpBench(options: { rounds?: number; seconds?: nu
     for (const kind of KINDS) await measure(kind, 1); // warm-up
     for (let round = 0; round < rounds; round++) {
       const thisRound = new Map<string, number>();
-      for (const kind of KINDS) {
+      for (const kind of roundOrder(KINDS, round)) {
         const m = await measure(kind, seconds);
         if (process.env.VERBOSE)
           console.log(

@@ -16,3 +16,11 @@ export function median(values: readonly number[]): number {
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
+
+/**
+ * The order contenders run in within a round: as given in even rounds, reversed in odd ones, so a machine
+ * that slows or speeds up over a run favours no contender (each pair is measured A B, then B A).
+ */
+export function roundOrder<T>(contenders: readonly T[], round: number): readonly T[] {
+  return round % 2 === 0 ? contenders : [...contenders].reverse();
+}

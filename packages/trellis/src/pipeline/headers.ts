@@ -43,7 +43,7 @@ export class ResponseHeaders {
         const v = flat[i + 1]!;
         this.#flat.push(flat[i]!, Array.isArray(v) ? [...v] : v);
       }
-    } else if (init) for (const [k, v] of Object.entries(init)) this.set(k, v);
+    } else if (init) for (const name of Object.keys(init)) this.set(name, init[name]!);
   }
 
   /** Where the value of `key` (lower case) sits in the flat array, or -1. */

@@ -41,7 +41,8 @@ export class ServiceProvider implements ServiceResolver {
     if (registration.hasValue) return registration.value as T;
     switch (registration.lifetime) {
       case Lifetime.Singleton: {
-        if (this.#singletons.has(registration)) return this.#singletons.get(registration) as T;
+        const made = this.#singletons.get(registration);
+        if (made !== undefined || this.#singletons.has(registration)) return made as T;
         const value = this.#construct(registration, this);
         this.#singletons.set(registration, value);
         return value;
