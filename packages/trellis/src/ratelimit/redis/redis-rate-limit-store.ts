@@ -364,10 +364,18 @@ function failInto(
   });
 }
 
-/** One acquire on its way to Redis: what the script needs, its outcome, and the abort listener (one object per call). */
+const settledAlready = (): void => undefined;
+
+/**
+ * One acquire on its way to Redis: what the script needs, its outcome, and the abort listener (one object per
+ * call). Once its caller has the outcome it lets go of the request (its options and promise functions): a call
+ * can outlive its request inside a batch's reply, and a call kept that long would keep the request's objects
+ * from the young generation's quick collections.
+ */
 class AcquireCall extends FlightCall implements BatchedAcquire {
   resolve!: (decision: RateLimitDecision) => void;
   reject!: (error: unknown) => void;
+  #options: AcquireOptions | undefined;
 
   constructor(
     private readonly batches: AcquireBatches,
@@ -377,9 +385,10 @@ class AcquireCall extends FlightCall implements BatchedAcquire {
     private readonly policy: RateLimitPolicy,
     private readonly cost: number,
     private readonly mode: RedisFailureMode,
-    private readonly options: AcquireOptions | undefined,
+    options: AcquireOptions | undefined,
   ) {
     super();
+    this.#options = options;
   }
 
   send(): void {
@@ -393,7 +402,9 @@ class AcquireCall extends FlightCall implements BatchedAcquire {
 
   answered(decision: RateLimitDecision): void {
     this.#unwatch();
-    this.resolve(decision);
+    const resolve = this.resolve;
+    this.#release();
+    resolve(decision);
   }
 
   failed(error: unknown): void {
@@ -410,7 +421,11 @@ class AcquireCall extends FlightCall implements BatchedAcquire {
   handleEvent(): void {
     if (this.settled) return;
     this.settled = true;
-    this.reject(acquireAbortedError(this.#signal!));
+    const reject = this.reject;
+    const signal = this.#signal!;
+    this.#unwatch();
+    this.#release();
+    reject(acquireAbortedError(signal));
   }
 
   /**
@@ -419,7 +434,7 @@ class AcquireCall extends FlightCall implements BatchedAcquire {
    * first read).
    */
   waiting(): void {
-    const signal = this.options?.signal;
+    const signal = this.#options?.signal;
     if (signal === undefined) return;
     this.#signal = signal;
     if (signal.aborted) this.handleEvent();
@@ -430,9 +445,18 @@ class AcquireCall extends FlightCall implements BatchedAcquire {
 
   #unwatch(): void {
     this.#signal?.removeEventListener('abort', this);
+    this.#signal = undefined;
+  }
+
+  #release(): void {
+    this.#options = undefined;
+    this.resolve = settledAlready;
+    this.reject = settledAlready;
   }
 
   #fail(error: unknown): void {
-    failInto(this.mode, error, this.policy, this.cost, this.resolve, this.reject);
+    const { resolve, reject } = this;
+    this.#release();
+    failInto(this.mode, error, this.policy, this.cost, resolve, reject);
   }
 }
