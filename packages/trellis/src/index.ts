@@ -60,6 +60,7 @@ export {
   BufferBodySource,
   FAILURES,
   failure,
+  isThenable,
   problem,
   statusTitle,
 } from './pipeline/index.js';

@@ -1,4 +1,5 @@
 // The size fields of a dashboard state: the dashboard's width and the sizes set for single widgets.
+import { isRecord } from './functions/index.js';
 import { UnprocessableError } from './errors.js';
 import type { WidgetSizeOverride } from './geometry.js';
 import type { WidgetModel } from './model.js';
@@ -8,9 +9,6 @@ import { showValue } from './show-value.js';
 export const MAX_PIXELS = 100_000;
 /** The narrowest dashboard: ten pixels a column. */
 export const MIN_DASHBOARD_WIDTH = 240;
-
-type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A `dashboardWidth`: a whole number of pixels from 240 to 100,000. */
 export function dashboardWidthOf(v: unknown): number {
@@ -28,7 +26,7 @@ export function dashboardWidthOf(v: unknown): number {
  * sizes keyed by widget id, in widget order.
  */
 export function widgetSizesOf(v: unknown, widgets: readonly WidgetModel[] | undefined): Record<string, WidgetSizeOverride> {
-  if (!isObject(v)) {
+  if (!isRecord(v)) {
     throw new UnprocessableError(
       'widgetSizes',
       `"widgetSizes" should be an object of widget index or id to { width, height }, e.g. { "3": { "width": 400 } }; got ${showValue(v)}`,
@@ -54,7 +52,7 @@ export function widgetSizesOf(v: unknown, widgets: readonly WidgetModel[] | unde
 }
 
 function sizeOf(v: unknown, field: string): WidgetSizeOverride {
-  if (!isObject(v))
+  if (!isRecord(v))
     throw new UnprocessableError(field, `"${field}" should be an object { width, height } (either or both); got ${showValue(v)}`);
   const extra = Object.keys(v).find((k) => k !== 'width' && k !== 'height');
   if (extra)

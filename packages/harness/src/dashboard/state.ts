@@ -1,3 +1,4 @@
+import { isRecord } from './functions/index.js';
 import { UnprocessableError } from './errors.js';
 import { showValue } from './show-value.js';
 import type { DashboardModel, WidgetModel } from './model.js';
@@ -80,9 +81,6 @@ const RETIRED_FIELDS: Record<string, string> = {
   height: '"width" and "height" are no longer state fields: set "dashboardWidth" for every widget, or "widgetSizes" for one',
 };
 
-type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * The state a dashboard starts with: its own `start`/`end` or the last 3 hours, period auto, light theme, UTC,
  * `en`, account `123456789012`.
@@ -123,7 +121,7 @@ export function defaultState(model: DashboardModel, dashboardName: string): Dash
  * normalizeState({ widgetSizes: { 3: { width: 400 } } }, defaults, model.widgets).widgetSizes; // { 'widget-3': { width: 400 } }
  */
 export function normalizeState(input: unknown, defaults: DashboardState, widgets?: readonly WidgetModel[]): DashboardState {
-  if (!isObject(input)) throw new UnprocessableError('state', `The state should be an object, not ${showValue(input)}`);
+  if (!isRecord(input)) throw new UnprocessableError('state', `The state should be an object, not ${showValue(input)}`);
   for (const key of Object.keys(input)) {
     if (!(STATE_FIELDS as readonly string[]).includes(key)) {
       const retired = Object.hasOwn(RETIRED_FIELDS, key) ? ` (${RETIRED_FIELDS[key]})` : '';
@@ -133,7 +131,7 @@ export function normalizeState(input: unknown, defaults: DashboardState, widgets
   const state: DashboardState = { ...defaults };
   if (input.timeRange !== undefined) state.timeRange = timeRangeOf(input.timeRange);
   if (input.zoom !== undefined && input.zoom !== null) {
-    if (isObject(input.timeRange) && input.timeRange.zoom != null) {
+    if (isRecord(input.timeRange) && input.timeRange.zoom != null) {
       throw new UnprocessableError('zoom', 'Give the zoom once: either "zoom" or "timeRange.zoom", not both');
     }
     state.timeRange = { ...state.timeRange, zoom: zoomOf(input.zoom, 'zoom') };
@@ -198,7 +196,7 @@ function instantOf(v: unknown, field: string): number {
 }
 
 function zoomOf(v: unknown, field: string): Zoom {
-  if (!isObject(v)) throw new UnprocessableError(field, `"${field}" should be an object { start, end }; got ${showValue(v)}`);
+  if (!isRecord(v)) throw new UnprocessableError(field, `"${field}" should be an object { start, end }; got ${showValue(v)}`);
   const extra = Object.keys(v).find((k) => k !== 'start' && k !== 'end');
   if (extra) throw new UnprocessableError(`${field}.${extra}`, `Unknown field "${field}.${extra}"; a zoom has only start and end`);
   const start = instantOf(v.start, `${field}.start`);
@@ -208,7 +206,7 @@ function zoomOf(v: unknown, field: string): Zoom {
 }
 
 function timeRangeOf(v: unknown): StateTimeRange {
-  if (!isObject(v)) {
+  if (!isRecord(v)) {
     throw new UnprocessableError('timeRange', `"timeRange" should be { relative: "-PT3H" } or { start, end }; got ${showValue(v)}`);
   }
   const extra = Object.keys(v).find((k) => !['relative', 'start', 'end', 'zoom'].includes(k));

@@ -1,6 +1,6 @@
 import { DashboardValidationError, type ValidationMessage } from './errors.js';
 import { MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
-import { parseJsonText } from './functions/index.js';
+import { isRecord, parseJsonText } from './functions/index.js';
 import { markdownLengthProblem } from './markdown.js';
 import { WIDGET_TYPES, type DashboardModel, type UpdateOn, type WidgetModel, type WidgetType } from './model.js';
 import { parseIsoDateTime, parseRelative } from './time-range.js';
@@ -9,7 +9,6 @@ const MAX_WIDGETS = 500;
 const UPDATE_ON_KEYS = ['refresh', 'resize', 'timeRange'] as const;
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 const escapePointer = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
@@ -38,7 +37,7 @@ export function parseDashboard(text: string): DashboardModel {
 }
 
 function validateDashboard(root: unknown, out: ValidationMessage[]): DashboardModel | null {
-  if (!isObject(root)) {
+  if (!isRecord(root)) {
     out.push({ dataPath: '', message: `Should be an object with a "widgets" array, not ${typeName(root)}` });
     return null;
   }
@@ -112,7 +111,7 @@ function integerIn(
 
 function validateWidget(w: unknown, index: number, out: ValidationMessage[]): WidgetModel | null {
   const path = `/widgets/${index}`;
-  if (!isObject(w)) {
+  if (!isRecord(w)) {
     out.push({ dataPath: path, message: `Should be an object, not ${typeName(w)}` });
     return null;
   }
@@ -131,7 +130,7 @@ function validateWidget(w: unknown, index: number, out: ValidationMessage[]): Wi
   const height = integerIn(w, 'height', path, 1, 1000, 6, out) ?? 6;
   let properties: Obj | null = null;
   if (w.properties === undefined) out.push({ dataPath: path, message: "Should have required property 'properties'" });
-  else if (!isObject(w.properties))
+  else if (!isRecord(w.properties))
     out.push({ dataPath: `${path}/properties`, message: `Should be an object, not ${typeName(w.properties)}` });
   else properties = w.properties;
   if (!properties || !type) return null;
@@ -175,7 +174,7 @@ function validateWidget(w: unknown, index: number, out: ValidationMessage[]): Wi
 function validateUpdateOn(v: unknown, path: string, out: ValidationMessage[]): UpdateOn {
   if (v === undefined) return { refresh: true, resize: true, timeRange: true };
   const result: UpdateOn = { refresh: false, resize: false, timeRange: false };
-  if (!isObject(v)) {
+  if (!isRecord(v)) {
     out.push({ dataPath: path, message: `Should be an object with boolean "refresh", "resize", "timeRange", not ${typeName(v)}` });
     return result;
   }

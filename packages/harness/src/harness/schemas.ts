@@ -1,3 +1,4 @@
+import { isRecord } from '../dashboard/functions/index.js';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { MAX_JSON_DEPTH, STATE_FIELDS, tooDeep } from '../dashboard/index.js';
 import type { RefreshOptions, RunActionOptions, StateInput } from '../dashboard/index.js';
@@ -46,7 +47,7 @@ function fieldsBody<T>(
 ) {
   return schema<T>((value) => {
     if (value === undefined && optional) return { value: {} as T };
-    if (!isObject(value)) return { message: `The body should be ${what}${optional ? ' or empty' : ''}; got ${kindOf(value)}` };
+    if (!isRecord(value)) return { message: `The body should be ${what}${optional ? ' or empty' : ''}; got ${kindOf(value)}` };
     // Later steps (messages, cloning, copying into events) walk what is accepted; bounding depth keeps them safe.
     const deep = tooDeep(value);
     if (deep !== null) return { message: `The body nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (at ${deep})` };
@@ -98,7 +99,7 @@ const action = objectBody<RunActionOptions>('ActionRequest', 'a JSON object with
       additionalProperties: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
       description: 'Form values overriding the widget HTML values; a name that is not a field is a 422 listing the known names.',
     },
-    check: (v) => (isObject(v) ? undefined : `"forms" should be an object of field names to values; got ${show(v)}`),
+    check: (v) => (isRecord(v) ? undefined : `"forms" should be an object of field names to values; got ${show(v)}`),
   },
   confirm: {
     schema: { type: 'boolean', description: '`false` cancels an action that asks for confirmation.' },
@@ -171,7 +172,3 @@ export const changesQuery = queryOf({
   after: { type: 'integer', minimum: 0, description: 'The last change number seen.' },
   wait: { type: 'integer', minimum: 0, maximum: 60, description: 'Seconds to wait for a change; default 25, at most 60.' },
 });
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

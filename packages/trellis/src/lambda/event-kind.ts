@@ -1,6 +1,8 @@
 import type { LambdaEventKind } from './events.js';
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** An object that is not null and not an array. */
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Which HTTP front door an event came through, read from the event's own shape; null for anything else.

@@ -1,6 +1,6 @@
+import { isThenable } from '../index.js';
 import { InProcessRateLimitStore } from './in-process-store.js';
 import { STORE_UNAVAILABLE_CODE } from './store-unavailable-error.js';
-import { isThenable } from './thenable.js';
 import type { AcquireOptions, RateLimitDecision, RateLimitPolicy, RateLimitStore } from './types.js';
 
 /** Options of {@link FallbackRateLimitStore}. */

@@ -1,11 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { ExecutionContext, Filter, ProblemDetails, RouteInfo } from '../index.js';
-import { FilterOrder, failure, problem } from '../index.js';
+import { FilterOrder, failure, problem, isThenable } from '../index.js';
 import { RateLimitConfiguration, type RateLimitRefusal, type RateLimitRefusalEvent, type RateLimitSkip } from './configuration.js';
 import { retryAfterSeconds, writeHeaders, writeSingle } from './headers.js';
 import type { Outcome } from './headers.js';
 import { RateLimitObserver } from './observer.js';
-import { isThenable } from './thenable.js';
 import { DefaultRateLimitPartitioner, RateLimitPartitioner } from './partitioner.js';
 import { keepCounters, planFor } from './policies.js';
 import type { RateLimitKinds, ScopePlan } from './policies.js';

@@ -1,6 +1,5 @@
 import type { ExecutionContext } from '../index.js';
-import { createToken } from '../index.js';
-import { isThenable } from './thenable.js';
+import { createToken, isThenable } from '../index.js';
 import type { RateLimitDecision, RateLimitPolicy } from './types.js';
 
 /** One store answer for one request and counter. */

@@ -2,6 +2,7 @@
  * The functions file (SPEC §4.5): which code answers which endpoint. Validation is strict so that a typo stops
  * the start with a message naming the entry, instead of surfacing later as a widget error.
  */
+import { isRecord } from './json-value.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -73,7 +74,6 @@ const SETUP_EXTENSIONS = { nodejs: ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'
 const ENV_NAME = /^[a-zA-Z][a-zA-Z0-9_]*$/;
 
 const show = (v: unknown): string => (v === undefined ? 'nothing' : (JSON.stringify(v) ?? String(v)));
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function checkUrl(value: unknown, entry: string): string {
   let url: URL | undefined;

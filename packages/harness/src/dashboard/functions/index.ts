@@ -20,3 +20,4 @@ export { FunctionRegistry } from './registry.js';
 export { parseEndpoint, type ParsedEndpoint } from './endpoint.js';
 export { isErrorDocument } from './invoke-api-target.js';
 export { parseJsonText, type JsonSyntaxProblem, type JsonTextResult } from './json-text.js';
+export { isRecord } from './json-value.js';

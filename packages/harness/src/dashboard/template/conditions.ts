@@ -2,6 +2,7 @@
  * CloudFormation's condition functions — `Fn::Equals`, `Fn::Not`, `Fn::And`, `Fn::Or` and `{ Condition: Name }` —
  * as `Conditions` and `Fn::If` use them.
  */
+import { isRecord } from '../functions/index.js';
 import type { TemplateError, TemplatePath } from './errors.js';
 
 /** Nesting allowed in one value, intrinsic functions included (a bound for hostile templates). */
@@ -16,7 +17,6 @@ export interface ConditionContext {
   fail(kind: TemplateError['kind'], path: TemplatePath, problem: string): never;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const show = (v: unknown): string => (typeof v === 'symbol' ? 'AWS::NoValue' : (JSON.stringify(v) ?? String(v)));
 
 /**

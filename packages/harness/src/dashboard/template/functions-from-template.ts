@@ -9,7 +9,8 @@ import { join, posix, resolve } from 'node:path';
 import type { FunctionSpec } from '../functions/index.js';
 import { TemplateError, type TemplatePath } from './errors.js';
 import { inlineCodeFolder } from './inline-code.js';
-import { FUNCTION_TYPES, isRecord, NO_VALUE, type Resolver, type TemplateResource } from './intrinsics.js';
+import { isRecord } from '../functions/index.js';
+import { FUNCTION_TYPES, NO_VALUE, type Resolver, type TemplateResource } from './intrinsics.js';
 
 /** One function of a template: its configuration key (an ARN), its logical id and its settings. */
 export interface TemplateFunction {

@@ -8,7 +8,8 @@ import { FunctionsConfigError, validateFunctionsConfig, type FunctionsConfig, ty
 import { TemplateError, type TemplatePath, type TemplatePosition } from './errors.js';
 import { dashboardsFromTemplate, type TemplateDashboard } from './dashboards-from-template.js';
 import { functionsFromTemplate } from './functions-from-template.js';
-import { isRecord, Resolver } from './intrinsics.js';
+import { isRecord } from '../functions/index.js';
+import { Resolver } from './intrinsics.js';
 import { resolveParameters } from './parameters.js';
 import { parseTemplateText } from './yaml-tags.js';
 

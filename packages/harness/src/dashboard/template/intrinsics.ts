@@ -5,6 +5,7 @@
  * loader asks for is resolved, so a policy full of `!GetAtt Role.Arn` costs nothing. Every problem is a
  * TemplateError naming the property path and the intrinsic function.
  */
+import { isRecord } from '../functions/index.js';
 import { pathText, TemplateError, type TemplatePath, type TemplatePosition } from './errors.js';
 import { conditionValue, MAX_DEPTH, type ConditionContext } from './conditions.js';
 import { partitionOf, pseudoParameters, type ParameterValue, type StackSettings } from './parameters.js';
@@ -54,7 +55,6 @@ export interface ResolverInput {
   parameters: Record<string, ParameterValue>;
 }
 
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const show = (v: unknown): string => (typeof v === 'symbol' ? 'AWS::NoValue' : (JSON.stringify(v) ?? String(v)));
 const isIntrinsicKey = (key: string): boolean => key === 'Ref' || key.startsWith('Fn::');
 

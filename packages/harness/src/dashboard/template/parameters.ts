@@ -3,6 +3,7 @@
  * …): a value given for the run wins over the parameter's `Default`; a parameter with neither is an error, as
  * CloudFormation refuses to create such a stack. `AllowedValues` and `AllowedPattern` are checked.
  */
+import { isRecord } from '../functions/index.js';
 import type { TemplatePath } from './errors.js';
 
 /** What `Ref` gives a parameter: a string, a list (the `List<…>` and `CommaDelimitedList` types), or why it has none here. */
@@ -21,7 +22,6 @@ export interface ParameterProblem {
   message: string;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const scalarText = (v: unknown): string | undefined =>
   typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
 

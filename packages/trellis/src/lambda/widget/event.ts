@@ -1,4 +1,5 @@
 // Recognising a CloudWatch custom-widget event, and reading its parts without trusting their shapes.
+import { isRecord } from '../event-kind.js';
 import type { WidgetContext } from '../../widgets/index.js';
 
 /**
@@ -13,8 +14,6 @@ export type WidgetLambdaEvent = Record<string, unknown> & {
 /** Keys that only HTTP events carry: an event with one of them is never taken for a widget event. */
 const HTTP_KEYS = ['requestContext', 'httpMethod', 'rawPath', 'routeKey'] as const;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * True for an event of a CloudWatch custom widget: one that carries a `widgetContext` object, or a bare
  * documentation request `{ describe: true }`. API Gateway, function URL and load balancer events are never
@@ -24,14 +23,12 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * export const handler = (event, context) => (isWidgetEvent(event) ? handleWidgetEvent(app, event, context) : httpHandler(event, context));
  */
 export function isWidgetEvent(event: unknown): event is WidgetLambdaEvent {
-  if (!isObject(event)) return false;
+  if (!isRecord(event)) return false;
   for (const key of HTTP_KEYS) if (key in event) return false;
-  return isObject(event.widgetContext) || event.describe === true;
+  return isRecord(event.widgetContext) || event.describe === true;
 }
 
 /** The event's `widgetContext` when it is an object, else undefined. */
 export function contextOf(event: WidgetLambdaEvent): WidgetContext | undefined {
-  return isObject(event.widgetContext) ? event.widgetContext : undefined;
+  return isRecord(event.widgetContext) ? event.widgetContext : undefined;
 }
-
-export { isObject };

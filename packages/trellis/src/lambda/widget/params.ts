@@ -1,5 +1,6 @@
 // Which route a widget event asks for, and the values its handler reads: three sources merged in one order.
-import { contextOf, isObject, type WidgetLambdaEvent } from './event.js';
+import { isRecord } from '../event-kind.js';
+import { contextOf, type WidgetLambdaEvent } from './event.js';
 
 /** The default name of the parameter that picks the route. */
 export const DEFAULT_ROUTE_PARAM = 'route';
@@ -31,11 +32,11 @@ export function mergeParams(event: WidgetLambdaEvent, routeParam: string): Widge
   const merged = new Map<string, unknown>();
   const context = contextOf(event);
   if (context) {
-    if (isObject(context.params)) for (const [k, v] of Object.entries(context.params)) merged.set(k, v);
+    if (isRecord(context.params)) for (const [k, v] of Object.entries(context.params)) merged.set(k, v);
   }
   for (const [k, v] of Object.entries(event)) if (!NOT_PARAMS.has(k)) merged.set(k, v);
-  const forms = context && isObject(context.forms) ? context.forms.all : undefined;
-  if (isObject(forms)) for (const [k, v] of Object.entries(forms)) merged.set(k, v);
+  const forms = context && isRecord(context.forms) ? context.forms.all : undefined;
+  if (isRecord(forms)) for (const [k, v] of Object.entries(forms)) merged.set(k, v);
   const route = merged.has(routeParam) ? merged.get(routeParam) : DEFAULT_ROUTE;
   merged.delete(routeParam);
   // fromEntries defines own properties, so a "__proto__" key stays a plain key.
