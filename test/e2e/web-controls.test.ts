@@ -118,6 +118,10 @@ describe('harness page controls in chromium (browser in New York)', { skip, time
     assert.equal(await pie.getAttribute('data-invocations'), pieCalls);
     await nextCall(() => page.locator('#insp-size-cell').click());
     assert.deepEqual((await state()).widgetSizes, {});
+    // The function has run; its new content may still be on its way to the page: measure once it shows.
+    await context()
+      .locator('.size', { hasText: `${last().width}x${last().height}` })
+      .waitFor(STEP);
     const body = await page.locator('[data-widget-id="widget-2"] .widget-body').evaluate((b) => [b.clientWidth, b.clientHeight]);
     assert.deepEqual([last().width, last().height], body);
     assert.deepEqual((await drawn()).slice(0, 2), body);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Cache, createApp, FilterOrder, problem, route } from '../index.js';
-import type { Filter } from '../index.js';
+import type { ExecutionContext, Filter } from '../index.js';
+import { composeFilters } from './runner.js';
 
 function recorder(name: string, order: number, log: string[], extra: Partial<Filter> = {}): Filter {
   return {
@@ -211,5 +212,39 @@ describe('pipeline', () => {
       assert.equal((await app.inject({ url: '/public' })).headers['x-admin'], undefined);
     }
     assert.equal(asked, 2);
+  });
+
+  it('a pipeline no filter waits in answers at once; a filter that waits makes it a promise', async () => {
+    const ctx = { decided: false, currentFilter: '' } as unknown as ExecutionContext;
+    const log: string[] = [];
+    const returnsNext = (name: string, order: number): Filter => ({
+      name,
+      order,
+      run(_ctx, next) {
+        log.push(name);
+        return next();
+      },
+    });
+    const last: Filter = { name: 'last', order: 1000, run: () => void log.push('last') };
+    assert.equal(composeFilters([returnsNext('a', 1), returnsNext('b', 2), last])(ctx), undefined);
+    assert.deepEqual(log, ['a', 'b', 'last']);
+    log.length = 0;
+    const waited = composeFilters([returnsNext('a', 1), recorder('waits', 2, log), last])(ctx);
+    assert.ok(waited instanceof Promise);
+    assert.deepEqual(log, ['a', 'waits', 'last']);
+    await waited;
+    // What a filter throws at once is thrown at once; what a later one throws rejects the next() before it.
+    const throws: Filter = {
+      name: 'throws',
+      order: 3,
+      run: () => {
+        throw new Error('boom');
+      },
+    };
+    assert.throws(() => composeFilters([throws])(ctx), /boom/);
+    const caught: string[] = [];
+    const catches: Filter = { name: 'catches', order: 1, run: (_ctx, next) => next().catch((e: Error) => void caught.push(e.message)) };
+    await composeFilters([catches, throws])(ctx);
+    assert.deepEqual(caught, ['boom']);
   });
 });

@@ -24,11 +24,18 @@ import { dynamoDBCommands } from './sdk-commands.js';
 import { decodeWindow, encodeWindow } from './window-codec.js';
 import { decide, emptyWindow, freedAt, type WindowShape, type WindowState } from './window-state.js';
 
-/** One acquire waiting for its decision (one object per acquire; it is also its own abort listener). */
+const settledAlready = (): void => undefined;
+
+/**
+ * One acquire waiting for its decision (one object per acquire; it is also its own abort listener). Once
+ * answered it lets go of its caller (the promise's functions and the abort signal): its flight may hold it a
+ * while longer, and so would keep the request's objects alive.
+ */
 export class Ask {
   settled = false;
   resolve!: (decision: RateLimitDecision) => void;
   reject!: (error: unknown) => void;
+  #signal: AbortSignal | undefined;
 
   constructor(
     readonly cost: number,
@@ -36,30 +43,41 @@ export class Ask {
     readonly shape: WindowShape,
     /** performance.now() when the acquire started: its timeout counts from here. */
     readonly startedAt: number,
-    private readonly signal: AbortSignal | undefined,
+    signal: AbortSignal | undefined,
   ) {
+    this.#signal = signal;
     signal?.addEventListener('abort', this, { once: true });
   }
 
   /** The caller gave up: it is answered at once; a write already on its way may still count it. */
   handleEvent(): void {
     if (this.settled) return;
-    this.settled = true;
-    this.reject(acquireAbortedError(this.signal!));
+    const { reject } = this;
+    const signal = this.#signal!;
+    this.#settle();
+    reject(acquireAbortedError(signal));
   }
 
   answer(decision: RateLimitDecision): void {
     if (this.settled) return;
-    this.settled = true;
-    this.signal?.removeEventListener('abort', this);
-    this.resolve(decision);
+    const { resolve } = this;
+    this.#settle();
+    resolve(decision);
   }
 
   fail(error: unknown): void {
     if (this.settled) return;
+    const { reject } = this;
+    this.#settle();
+    reject(error);
+  }
+
+  #settle(): void {
     this.settled = true;
-    this.signal?.removeEventListener('abort', this);
-    this.reject(error);
+    this.#signal?.removeEventListener('abort', this);
+    this.#signal = undefined;
+    this.resolve = settledAlready;
+    this.reject = settledAlready;
   }
 }
 
