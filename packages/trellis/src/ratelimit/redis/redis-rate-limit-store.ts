@@ -401,19 +401,16 @@ class AcquireCall extends FlightCall implements BatchedAcquire {
   }
 
   answered(decision: RateLimitDecision): void {
-    this.#unwatch();
     const resolve = this.resolve;
     this.#release();
     resolve(decision);
   }
 
   failed(error: unknown): void {
-    this.#unwatch();
     this.#fail(error);
   }
 
   timedOut(silentMs: number): void {
-    this.#unwatch();
     this.#fail(new Error(`Redis answered nothing for ${Math.round(silentMs)} ms`));
   }
 
@@ -423,7 +420,6 @@ class AcquireCall extends FlightCall implements BatchedAcquire {
     this.settled = true;
     const reject = this.reject;
     const signal = this.#signal!;
-    this.#unwatch();
     this.#release();
     reject(acquireAbortedError(signal));
   }
@@ -443,12 +439,10 @@ class AcquireCall extends FlightCall implements BatchedAcquire {
 
   #signal: AbortSignal | undefined;
 
-  #unwatch(): void {
+  /** Lets go of the caller: its abort signal, its request's options and its promise's functions. */
+  #release(): void {
     this.#signal?.removeEventListener('abort', this);
     this.#signal = undefined;
-  }
-
-  #release(): void {
     this.#options = undefined;
     this.resolve = settledAlready;
     this.reject = settledAlready;
