@@ -43,8 +43,10 @@ function crossSiteReason(ctx: ExecutionContext, host: string | undefined): strin
 /**
  * The harness's request guard, an application filter:
  * - a `Host` that is neither an IP address, a loopback name nor an allowed name gets 403 (DNS rebinding);
- * - an `/api/` request that a browser sends from another origin (`Origin`, `Sec-Fetch-Site`) gets 403;
- * - with a token, an `/api/` request without `Authorization: Bearer <token>` gets 401.
+ * - a request to an `/api/` route that a browser sends from another origin (`Origin`, `Sec-Fetch-Site`) gets 403;
+ * - with a token, a request to an `/api/` route without `Authorization: Bearer <token>` gets 401.
+ *
+ * "An `/api/` route" is the route the request was matched to, however its path was spelled.
  *
  * @example
  * app.filter(requestGuard({ allowedHosts: ['devbox.internal'], token: process.env.TRELLIS_HARNESS_TOKEN }));
@@ -74,7 +76,9 @@ export function requestGuard(options: RequestGuardOptions = {}): Filter {
         );
         return next();
       }
-      if (!ctx.request.path.startsWith('/api/')) return next();
+      // Decided on the route the router matched, not on the path as sent: `/%61pi/…` or `//api/…` reach the same
+      // handler as `/api/…`, so they meet the same checks.
+      if (!ctx.route.path.startsWith('/api/')) return next();
       const reason = crossSiteReason(ctx, host);
       if (reason !== null) {
         ctx.refuse(
