@@ -6,10 +6,10 @@
  * `NODE_PATH` names a folder of its own whose only entry is a link to the SDK's scope folder.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { readlinkSync, statSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { privateSubfolder } from './private-folder.js';
 
 /** The clients the harness provides (the ones AWS's sample widgets use). */
 export const PROVIDED_CLIENTS = [
@@ -47,39 +47,29 @@ let linked: { scope: string; dir: string } | undefined;
 
 /**
  * A `node_modules` folder whose only entry, `@aws-sdk`, links to the harness's SDK; made once per scope
- * folder under the system's temporary folder. Undefined when the SDK is not installed or no link can be made.
+ * folder in the harness's private folder, where no other user can swap the link. Undefined when the SDK is not
+ * installed or no link can be made.
  */
 export function providedSdkNodePath(): string | undefined {
   const scope = providedSdkScope();
   if (!scope) return undefined;
-  if (linked?.scope === scope && existsSync(join(linked.dir, '@aws-sdk'))) return linked.dir;
-  const hash = createHash('sha256').update(scope).digest('hex').slice(0, 16);
-  const dir = join(tmpdir(), `trellis-aws-sdk-${hash}`, 'node_modules');
-  const link = join(dir, '@aws-sdk');
+  if (linked?.scope === scope) return linked.dir;
   try {
-    mkdirSync(dir, { recursive: true });
+    const hash = createHash('sha256').update(scope).digest('hex').slice(0, 16);
+    const dir = privateSubfolder(`aws-sdk-${hash}`, 'node_modules');
+    const link = join(dir, '@aws-sdk');
     let current: string | undefined;
     try {
       current = readlinkSync(link);
     } catch {
       current = undefined;
     }
-    if (current !== scope) {
-      // Made beside and renamed into place, so concurrent harnesses never see a half-made link.
-      const temporary = `${link}.${process.pid}.${Date.now()}`;
-      symlinkSync(scope, temporary, 'junction');
-      try {
-        renameSync(temporary, link);
-      } catch (error) {
-        rmSync(temporary, { force: true });
-        if (!isDirectory(link)) throw error;
-      }
-    }
+    if (current !== scope) symlinkSync(scope, link, 'junction');
+    linked = { scope, dir };
+    return dir;
   } catch {
     return undefined;
   }
-  linked = { scope, dir };
-  return dir;
 }
 
 /**

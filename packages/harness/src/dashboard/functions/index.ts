@@ -21,3 +21,4 @@ export { parseEndpoint, type ParsedEndpoint } from './endpoint.js';
 export { isErrorDocument } from './invoke-api-target.js';
 export { parseJsonText, type JsonSyntaxProblem, type JsonTextResult } from './json-text.js';
 export { isRecord } from './json-value.js';
+export { privateCodeFolder } from './private-folder.js';

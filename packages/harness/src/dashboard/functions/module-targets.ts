@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ChildPoolTarget } from './child-pool-target.js';
 import type { SpawnSpec } from './child-environment.js';
 import { providedSdkNodePath } from './aws-sdk-path.js';
+import { projectOfPrivateCode } from './private-folder.js';
 import { findNodeModuleFile, splitNodeHandler } from './handler-path.js';
 import { DEFAULT_INIT_TIMEOUT_SECONDS, identityFor, type FunctionIdentity } from './lambda-context.js';
 import { findProgram, lambdaEnvironment, toAwsEndpoint, type EnvironmentSettings } from './lambda-environment.js';
@@ -109,6 +110,8 @@ export function nodeModuleTarget(
   // A runtime named with its version (nodejs22.x, nodejs24.x) runs on that Node.js major, with its rules.
   const major = nodeMajorOf(spec.runtime);
   args.push(NODE_BOOTSTRAP, ...setup.flatMap((f) => ['--setup', f]), ...(major === undefined ? [] : ['--runtime', `nodejs${major}.x`]));
+  const project = file ? projectOfPrivateCode(file) : undefined;
+  if (project !== undefined) args.push('--modules-from', project);
   const taskRoot = resolve(baseDir);
   const nodePath = [defaults.awsSdkNodeModules, providedSdkNodePath()].filter((dir): dir is string => dir !== undefined);
   if (nodePath.length) loaderMiB += NODE_PATH_HOOK_OVERHEAD_MIB;

@@ -81,13 +81,13 @@ function codeLocation(
   let local: Found | undefined;
   if (resource.type === 'AWS::Serverless::Function') {
     const inline = resolver.string(resource.properties.InlineCode, at('InlineCode'));
-    if (inline !== undefined) return { folder: inlineCodeFolder(inline, runtime), path: at('InlineCode') };
+    if (inline !== undefined) return { folder: inlineCodeFolder(inline, runtime, baseDir), path: at('InlineCode') };
     local = props.get('CodeUri') ?? { value: '.', path: at('CodeUri') };
   } else {
     const code = resource.properties.Code;
     if (isRecord(code) && code.ZipFile !== undefined) {
       return {
-        folder: inlineCodeFolder(resolver.string(code.ZipFile, [...at('Code'), 'ZipFile']) ?? '', runtime),
+        folder: inlineCodeFolder(resolver.string(code.ZipFile, [...at('Code'), 'ZipFile']) ?? '', runtime, baseDir),
         path: [...at('Code'), 'ZipFile'],
       };
     }

@@ -13,16 +13,38 @@ const { pathToFileURL } = require('node:url');
 const { createRequire } = require('node:module');
 const { Writable } = require('node:stream');
 
-// `import` finds what NODE_PATH holds (the AWS SDK the harness provides), as `require` does.
-if (process.env.NODE_PATH) require('node:module').register(pathToFileURL(path.join(__dirname, 'node-path-hook.mjs')).href);
-
 // Setup modules (`--setup <file>`, repeatable) load before the handler, in order.
 // `--runtime nodejsNN.x` gives that runtime's rules; without it, every handler signature is accepted.
+// `--modules-from <folder>`: the handler's code is text the harness wrote into its private folder (a template's
+// inline code); its packages resolve from that folder (the template's) and NODE_PATH, never from the folders
+// above the private folder, where another user could have put a node_modules.
 const setupFiles = [];
 let runtime = '';
+let modulesFrom = '';
 for (let i = 2; i < process.argv.length; i++) {
   if (process.argv[i] === '--setup' && process.argv[i + 1]) setupFiles.push(process.argv[++i]);
   else if (process.argv[i] === '--runtime' && process.argv[i + 1]) runtime = process.argv[++i];
+  else if (process.argv[i] === '--modules-from' && process.argv[i + 1]) modulesFrom = path.resolve(process.argv[++i]);
+}
+const codeFolder = path.resolve(process.env.LAMBDA_TASK_ROOT || process.cwd(), path.dirname(process.env._HANDLER || ''));
+if (modulesFrom) {
+  const Module = require('node:module');
+  const nodeModulePaths = Module._nodeModulePaths;
+  const inCode = (dir) => {
+    const rel = path.relative(codeFolder, dir);
+    return !rel.startsWith('..') && !path.isAbsolute(rel);
+  };
+  Module._nodeModulePaths = function (from) {
+    return nodeModulePaths.call(this, inCode(from) ? modulesFrom : from);
+  };
+}
+
+// `import` finds what NODE_PATH holds (the AWS SDK the harness provides), as `require` does, and inline code's
+// `import` resolves as its `require` does.
+if (process.env.NODE_PATH || modulesFrom) {
+  require('node:module').register(pathToFileURL(path.join(__dirname, 'node-path-hook.mjs')).href, {
+    data: modulesFrom ? { pinned: pathToFileURL(codeFolder).href + '/', from: pathToFileURL(path.join(modulesFrom, 'package.json')).href } : {},
+  });
 }
 const runtimeMajor = Number((/^nodejs(\d+)\.x$/.exec(runtime) || [])[1] || 0);
 // From nodejs24.x on, Lambda refuses callback-style handlers at init, and the context has no callback helpers.
