@@ -255,9 +255,17 @@ describe('a function URL with response streaming, called as the runtime calls it
     const huge = new RuntimeResponseStream();
     await handler(httpEvent('function-url', { path: '/huge' }), huge);
     assert.equal(Buffer.concat(huge.chunks).length > 7 * MB, true, 'a function URL streams past the 6 MB a buffered response holds');
-    await assert.rejects(
-      handler(httpEvent('rest-api', { path: '/cookie' }), new RuntimeResponseStream()),
-      /answers function URL events \(payload 2\.0\); this is a api-gateway-rest event/,
-    );
+    for (const [kind, name] of [
+      ['rest-api', 'api-gateway-rest'],
+      ['http-api', 'api-gateway-http'],
+      ['alb', 'alb'],
+    ] as const) {
+      const stream = new RuntimeResponseStream();
+      await assert.rejects(
+        handler(httpEvent(kind, { path: '/cookie' }), stream),
+        new RegExp(`answers function URL events \\(payload 2\\.0, .*\\); this is an ${name} event, which cannot stream`),
+      );
+      assert.equal(stream.chunks.length, 0, `nothing was written for an ${name} event`);
+    }
   });
 });

@@ -46,9 +46,11 @@ export function lambdaStreamingHandler(source: AppSource, options: { basePath?: 
   const handler = async (event: unknown, responseStream: LambdaResponseStream, context?: GivenLambdaContext): Promise<void> => {
     const kind = httpEventKind(event);
     if (kind === null) throw notAnHttpEvent(event);
-    if (kind !== 'function-url' && kind !== 'api-gateway-http') {
+    // Only a function URL reads the prelude: API Gateway and a load balancer would pass it, the NUL bytes and the
+    // body on to the client as one garbled payload.
+    if (kind !== 'function-url') {
       throw new TypeError(
-        `lambdaStreamingHandler answers function URL events (payload 2.0); this is a ${kind} event, which cannot stream: use lambdaHandler for it.`,
+        `lambdaStreamingHandler answers function URL events (payload 2.0, requestContext.domainName *.lambda-url.*); this is an ${kind} event, which cannot stream: use lambdaHandler for it.`,
       );
     }
     const request = incomingFromEvent(kind, event as LambdaHttpEvent, context, basePath);
