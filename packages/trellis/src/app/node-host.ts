@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { failure } from '../pipeline/index.js';
 import type { OutgoingResponse } from '../pipeline/index.js';
 import type { IncomingRequest } from './dispatch.js';
+import { closeAfterAnswer } from './lingering-close.js';
 import { NodeBodySource } from './node-body.js';
 import { deliver, deliverStream, isStreamed, type WholeResponse } from './response-writer.js';
 
@@ -43,9 +44,11 @@ export function createNodeServer(dispatcher: Dispatcher, options: { maxHeaderSiz
     };
     const method = req.method ?? 'GET';
     const write = (response: OutgoingResponse) => {
+      const bodyUnread = !body.complete;
+      if (bodyUnread) closeAfterAnswer(req);
       try {
-        if (isStreamed(response)) deliverStream(res, method, response, !body.complete, options.onError);
-        else deliver(res, method, response as WholeResponse, !body.complete, options.onError);
+        if (isStreamed(response)) deliverStream(res, method, response, bodyUnread, options.onError);
+        else deliver(res, method, response as WholeResponse, bodyUnread, options.onError);
       } catch (error) {
         fail(error);
       }
