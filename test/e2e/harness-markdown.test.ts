@@ -1,8 +1,11 @@
 // Markdown that used to take time growing with the square of its length (or overflow the stack) renders in
-// linear time through the HTTP API, and Markdown beyond the render cap is refused with the limit named.
+// linear time through the HTTP API, Markdown beyond the render cap is refused with the limit named, and HTML
+// that rendering would multiply past the widget HTML cap stops there as the widget's error.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAX_MARKDOWN_LENGTH } from '../../packages/harness/src/dashboard/index.js';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { HtmlTooLargeError, MAX_HTML_LENGTH, MAX_MARKDOWN_LENGTH, htmlOfValue } from '../../packages/harness/src/dashboard/index.js';
 import { createHarnessApp } from '../../packages/harness/src/harness/index.js';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -106,5 +109,94 @@ describe('markdown rendering cannot stall the harness', () => {
     assert.match(html, /<td style="text-align:right"><strong>12<\/strong> ms<\/td>/);
     assert.match(html, /<s>3<\/s> 0/);
     assert.match(html, /<a href="https:\/\/aws\.amazon\.com">https:\/\/aws\.amazon\.com<\/a> <b>now<\/b>/);
+  });
+});
+
+// A collection before measuring, so that the heap measured is what the read adds.
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+
+/** One 30,000-character reference definition, then `uses` uses of it: 5 characters of Markdown per 30 KB of HTML. */
+const referenceFlood = (uses: number): string => `[a]: http://x/${'y'.repeat(30_000)}\n\n${'[a] '.repeat(uses)}`;
+
+function assertHtmlTooLarge(widget: { html: string; error: { type: string; message: string } | null }, lead: string) {
+  assert.equal(widget.html, '');
+  assert.equal(widget.error?.type, 'HtmlTooLarge');
+  assert.equal(
+    widget.error?.message.startsWith(`${lead} more than ${MAX_HTML_LENGTH} characters of HTML, the most a widget shows`),
+    true,
+    widget.error?.message,
+  );
+}
+
+describe('rendered HTML stops at the widget HTML cap', () => {
+  it(
+    'a 54 KB dashboard whose Markdown once rendered to 180 MB reads as a small widget error, the heap growing by under 64 MiB',
+    BOUNDED,
+    async () => {
+      const { app, harness } = harnessReturning(null);
+      try {
+        const created = await load(app, { type: 'text', properties: { markdown: referenceFlood(6000) } });
+        assert.equal(created.statusCode, 201);
+        collect();
+        const before = process.memoryUsage().heapUsed;
+        const res = await app.inject({ url: `/api/dashboards/${created.json().id}/widgets/0` });
+        const grown = process.memoryUsage().heapUsed - before;
+        assert.equal(res.statusCode, 200);
+        assert.ok(res.body.length < 100_000, `the answer is ${res.body.length} characters`);
+        assert.ok(grown < 64 * 2 ** 20, `the heap grew by ${grown} bytes`);
+        assertHtmlTooLarge(res.json(), 'The Markdown renders to');
+      } finally {
+        await harness.close();
+      }
+    },
+  );
+
+  it('a 108 KB dashboard whose Markdown once made markdown-it throw (a 500) reads as the widget error', BOUNDED, async () => {
+    const res = await readText(referenceFlood(18_000));
+    assert.equal(res.statusCode, 200);
+    assertHtmlTooLarge(res.json(), 'The Markdown renders to');
+  });
+
+  it('a { markdown } result and a function description stop at the cap too', BOUNDED, async () => {
+    const value = { markdown: referenceFlood(18_000) };
+    const read = await readCustom(value);
+    assert.equal(read.statusCode, 200);
+    assertHtmlTooLarge(read.json(), 'The Markdown renders to');
+    const described = await readCustom(value, '/describe');
+    assert.equal(described.statusCode, 200);
+    assertHtmlTooLarge(described.json(), 'The Markdown renders to');
+  });
+
+  it('a JSON result that pretty-printing would indent past the cap is the widget error', BOUNDED, async () => {
+    // 4 MB of JSON, within Lambda's response limit; nested 60 deep, each zero gets a line of 120 spaces.
+    let value: unknown = new Array(2_000_000).fill(0);
+    for (let i = 0; i < 60; i++) value = [value];
+    const res = await readCustom(value);
+    assert.equal(res.statusCode, 200);
+    assertHtmlTooLarge(res.json(), 'The returned value, pretty-printed as JSON, makes');
+  });
+
+  it('HTML under the cap renders whole: a reference used 150 times, a JSON result of 25,000 rows', BOUNDED, async () => {
+    const links: string = (await readText(referenceFlood(150))).json().html;
+    assert.equal(links.match(/<a href="http:\/\/x\/y{30000}">a<\/a>/g)?.length, 150);
+    assert.ok(links.length > 4_500_000 && links.length < MAX_HTML_LENGTH);
+    const rows = { rows: Array.from({ length: 25_000 }, (_, i) => ({ i, name: `row <${i}> & "more"` })) };
+    const pre = (await readCustom(rows)).json();
+    assert.equal(pre.error, null);
+    const escaped = JSON.stringify(rows, null, 2)
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;');
+    assert.equal(pre.html, `<pre>${escaped}</pre>`);
+  });
+
+  it('the cap is exact: HTML of MAX_HTML_LENGTH characters is shown, one more is not', () => {
+    const around = htmlOfValue({ text: '' }).length; // '<pre>{\n  &quot;text&quot;: &quot;&quot;\n}</pre>'
+    assert.equal(htmlOfValue({ text: 'x'.repeat(MAX_HTML_LENGTH - around) }).length, MAX_HTML_LENGTH);
+    assert.throws(() => htmlOfValue({ text: 'x'.repeat(MAX_HTML_LENGTH - around + 1) }), HtmlTooLargeError);
+    assert.equal(htmlOfValue('h'.repeat(MAX_HTML_LENGTH)).length, MAX_HTML_LENGTH);
+    assert.throws(() => htmlOfValue('h'.repeat(MAX_HTML_LENGTH + 1)), HtmlTooLargeError);
   });
 });

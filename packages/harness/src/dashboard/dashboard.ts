@@ -4,8 +4,7 @@ import { mergeForms } from './forms.js';
 import { widgetPixelSize, type PixelSize } from './geometry.js';
 import { summarizeWidget, type DashboardModel } from './model.js';
 import type { FunctionInvoker, HtmlAnalyzer, InvokeOutcome, WidgetAction } from './ports.js';
-import { markdownLengthProblem } from './markdown.js';
-import { htmlOfValue, renderHtml, renderMarkdown, renderOutcome } from './render.js';
+import { contentOf, htmlOfValue, renderHtml, renderMarkdown, renderOutcome, renderText } from './render.js';
 import type {
   ActionEntry,
   CancelledAction,
@@ -208,9 +207,7 @@ export class Dashboard {
           : typeof v === 'object' && v !== null && typeof (v as { markdown?: unknown }).markdown === 'string'
             ? (v as { markdown: string }).markdown
             : null;
-      const tooLong = md === null ? null : markdownLengthProblem(md);
-      if (tooLong !== null) return { markdown: md, html: '', error: { type: 'MarkdownTooLarge', message: tooLong } };
-      return { markdown: md, html: md === null ? htmlOfValue(v) : renderMarkdown(md), error: null };
+      return { markdown: md, ...contentOf(() => (md === null ? htmlOfValue(v) : renderMarkdown(md))) };
     });
   }
 
@@ -291,12 +288,7 @@ export class Dashboard {
     if (current) return current;
     if (w.model.type === 'text') {
       const md = String(w.model.properties.markdown ?? '');
-      w.show({
-        rendered: renderHtml(this.#ctx.analyzer, renderMarkdown(md), md, null),
-        display: 'widget',
-        event: 'load',
-        invocation: null,
-      });
+      w.show({ rendered: renderText(this.#ctx.analyzer, md), display: 'widget', event: 'load', invocation: null });
       return w.current!;
     }
     if (w.model.type !== 'custom') {
