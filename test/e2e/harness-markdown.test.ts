@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { HtmlTooLargeError, MAX_HTML_LENGTH, MAX_MARKDOWN_LENGTH, htmlOfValue } from '../../packages/harness/src/dashboard/index.js';
+import { MAX_MARKDOWN_LENGTH, htmlOfValue } from '../../packages/harness/src/dashboard/index.js';
+import { HtmlTooLargeError, MAX_HTML_LENGTH } from '../../packages/harness/src/dashboard/html-limit.js';
 import { createHarnessApp } from '../../packages/harness/src/harness/index.js';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
