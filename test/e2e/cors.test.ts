@@ -5,7 +5,19 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { ApiKeyAuthenticator, Authenticator, Authorize, Cors, createApp, group, reply, route } from '../../packages/trellis/src/index.js';
+import {
+  ApiKeyAuthenticator,
+  Authenticator,
+  Authorize,
+  Cache,
+  Cors,
+  createApp,
+  group,
+  MemoryResponseCache,
+  reply,
+  ResponseCacheStore,
+  route,
+} from '../../packages/trellis/src/index.js';
 import type { App } from '../../packages/trellis/src/index.js';
 import { RateLimit } from '../../packages/trellis/src/ratelimit/index.js';
 import { lambdaHandler } from '../../packages/trellis/src/lambda/index.js';
@@ -84,8 +96,98 @@ describe('CORS through inject()', () => {
     const foreign = await app.inject({ url: '/orders', headers: { origin: 'https://evil.example', 'x-api-key': 'k' } });
     assert.equal(foreign.headers['access-control-allow-origin'], undefined);
     assert.equal(foreign.headers.vary, 'origin');
-    const sameOrigin = await app.inject({ url: '/public' });
-    assert.equal(sameOrigin.headers['access-control-allow-origin'], undefined, 'no Origin, no CORS headers');
+    const sameOrigin = await app.inject({ url: '/orders', headers: { 'x-api-key': 'k' } });
+    assert.equal(sameOrigin.headers['access-control-allow-origin'], undefined, 'no Origin, no Access-Control-Allow-Origin');
+  });
+
+  it("origins '*' sends a literal * on every response, with or without Origin, and no Vary: Origin", async () => {
+    const app = createApp({ cors: { origins: '*' } }).route(route('GET', '/status', [], () => ({ ok: true })));
+    for (const headers of [{ origin: PAGE }, { origin: 'https://anyone.example' }, {}] as Record<string, string>[]) {
+      const res = await app.inject({ url: '/status', headers });
+      assert.equal(res.headers['access-control-allow-origin'], '*', JSON.stringify(headers));
+      assert.equal(res.headers['access-control-allow-credentials'], undefined);
+      assert.equal(res.headers.vary, undefined, 'the answer is the same for every origin');
+    }
+    const missing = await app.inject({ url: '/nowhere', headers: { origin: PAGE } });
+    assert.deepEqual([missing.statusCode, missing.headers['access-control-allow-origin']], [404, '*']);
+  });
+
+  it("origins '*' with credentials: true is refused where the settings are made, app-wide and on a route, with a code", () => {
+    const refused = {
+      name: 'TypeError',
+      code: 'TRELLIS_CORS_ANY_ORIGIN_WITH_CREDENTIALS',
+      message: /origins '\*' cannot go with credentials: true.*list the origins.*a RegExp.*a function/s,
+    };
+    assert.throws(() => createApp({ cors: { origins: '*', credentials: true } }), refused);
+    assert.throws(() => createApp().route(route('GET', '/me', [Cors({ origins: '*', credentials: true })], () => 'me')), refused);
+    assert.throws(() => Cors({ origins: '*', credentials: true }), { ...refused, message: /^@Cors: / });
+    // What the message points to instead is accepted.
+    createApp({ cors: { origins: [PAGE], credentials: true } });
+    Cors({ origins: [/^https:\/\/[a-z]+\.example\.com$/], credentials: true });
+    Cors({ origins: (origin) => origin.endsWith('.example.com'), credentials: true });
+  });
+});
+
+describe('Vary: Origin on every response of a route whose origins are restricted', () => {
+  it('without an Origin header too: answers, refusals (401, 429), 404 and 405 of the app-wide setting, a route setting, other origins', async () => {
+    const { app } = api();
+    const answers = [
+      await app.inject({ url: '/orders', headers: { 'x-api-key': 'k' } }),
+      await app.inject({ url: '/orders' }),
+      await app.inject({ url: '/orders', headers: { 'x-api-key': 'k' } }),
+      await app.inject({ url: '/nowhere' }),
+      await app.inject({ method: 'DELETE', url: '/orders' }),
+      await app.inject({ url: '/partner' }),
+      await app.inject({ url: '/me', headers: { origin: 'https://evil.example' } }),
+    ];
+    assert.deepEqual(
+      answers.map((res) => [res.statusCode, res.headers.vary]),
+      [
+        [200, 'origin'],
+        [401, 'origin'],
+        [429, 'origin'],
+        [404, 'origin'],
+        [405, 'origin'],
+        [200, 'origin'],
+        [200, 'origin'],
+      ],
+    );
+    assert.equal((await app.inject({ url: '/private' })).headers.vary, undefined, 'Cors(false): the answer does not depend on Origin');
+    assert.equal((await app.inject({ url: '/public' })).headers.vary, undefined, "'*': neither does this one");
+  });
+
+  it("merges with a Vary the handler set, and keeps a handler's Vary: *", async () => {
+    const app = createApp({ cors: { origins: [PAGE] } }).route(
+      route('GET', '/lang', [], () => reply('hej', { headers: { vary: 'Accept-Language' } })),
+      route('GET', '/already', [], () => reply('x', { headers: { vary: 'accept-encoding, Origin' } })),
+      route('GET', '/any', [], () => reply('x', { headers: { vary: '*' } })),
+    );
+    assert.equal((await app.inject({ url: '/lang' })).headers.vary, 'Accept-Language, origin');
+    assert.equal((await app.inject({ url: '/lang', headers: { origin: PAGE } })).headers.vary, 'Accept-Language, origin');
+    assert.equal((await app.inject({ url: '/already' })).headers.vary, 'accept-encoding, Origin');
+    assert.equal((await app.inject({ url: '/any' })).headers.vary, '*');
+  });
+
+  it('@Cache: a public cached answer keeps Vary: Origin (and its own Vary), stored or served, so no shared cache gives an allowed page the answer without CORS', async () => {
+    let calls = 0;
+    const app = createApp({ cors: { origins: [PAGE] } });
+    app.services.replace(ResponseCacheStore, () => new MemoryResponseCache());
+    app.route(
+      route('GET', '/catalogue', [Cache({ seconds: 60 })], () => ({ n: ++calls })),
+      route('GET', '/news', [Cache({ seconds: 60, varyBy: ['header:accept-language'] })], () =>
+        reply({ n: ++calls }, { headers: { vary: 'accept-encoding' } }),
+      ),
+    );
+    const stored = await app.inject({ url: '/catalogue' });
+    assert.deepEqual([stored.headers['cache-control'], stored.headers.vary], ['public, max-age=60', 'origin']);
+    const served = await app.inject({ url: '/catalogue' });
+    assert.deepEqual([served.json(), served.headers.vary, served.headers['access-control-allow-origin']], [{ n: 1 }, 'origin', undefined]);
+    const fromPage = await app.inject({ url: '/catalogue', headers: { origin: PAGE } });
+    assert.deepEqual([fromPage.json(), fromPage.headers.vary, fromPage.headers['access-control-allow-origin']], [{ n: 1 }, 'origin', PAGE]);
+    const news = await app.inject({ url: '/news', headers: { 'accept-language': 'sv' } });
+    assert.equal(news.headers.vary, 'accept-encoding, accept-language, origin', "the handler's Vary, the cache's, CORS's");
+    const newsAgain = await app.inject({ url: '/news', headers: { 'accept-language': 'sv', origin: PAGE } });
+    assert.deepEqual([newsAgain.json(), newsAgain.headers.vary], [{ n: 2 }, 'accept-encoding, accept-language, origin']);
   });
 
   it("a route's own setting replaces the app-wide one; Cors(false) turns it off; patterns match origins", async () => {

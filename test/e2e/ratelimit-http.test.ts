@@ -628,6 +628,7 @@ describe('limits per caller over HTTP', () => {
     const jwt = new SignJWT(plan === undefined ? {} : { plan })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(sub)
+      .setAudience('plans-api')
       .setIssuedAt()
       .setExpirationTime('5m');
     return jwt.sign(key);
@@ -640,7 +641,7 @@ describe('limits per caller over HTTP', () => {
   function planApp(resolver: RateLimitPolicyResolver, clock = new ManualClock(0)) {
     const app = createApp();
     app.services.add(RateLimitStore, () => new InProcessRateLimitStore({ clock }), { type: RegistrationType.Replace });
-    app.services.add(Authenticator, () => new JwtBearerAuthenticator({ secret }));
+    app.services.add(Authenticator, () => new JwtBearerAuthenticator({ secret, audience: 'plans-api' }));
     app.services.add(RateLimitPolicyResolver, () => resolver);
     app.route(
       route('GET', '/api', [RateLimit({ name: 'api', permitLimit: 3, windowSeconds: 60, scope: RateLimitScope.Principal })], () => 'ok'),

@@ -129,9 +129,13 @@ function answerPreflight(deps: DispatchDeps, path: string, headers: IncomingRequ
   return preflightResponse(policy, headers, deps.router.allowedMethods(path));
 }
 
-/** A response with the CORS headers its origin earns, when the request came from a page of another origin. */
+/**
+ * A response with the CORS headers of its route's settings: `Vary: Origin` whatever the request (when origins
+ * are restricted), and the `Access-Control-*` headers its origin earns.
+ */
 function withCors(policy: CorsPolicy | undefined, req: IncomingRequest, response: OutgoingResponse): OutgoingResponse {
+  if (policy === undefined) return response;
   const origin = req.headers.origin;
-  if (policy !== undefined && typeof origin === 'string') addCorsHeaders(policy, origin, response.headers);
+  addCorsHeaders(policy, typeof origin === 'string' ? origin : undefined, response.headers);
   return response;
 }

@@ -10,19 +10,38 @@ export interface JsonWebKeySet {
   keys: object[];
 }
 
-export interface JwtBearerAuthenticatorOptions {
+interface JwtBearerKeyOptions {
   /** An HS256 shared secret (at least 32 bytes). */
   secret?: string | Uint8Array;
   /** A JSON Web Key Set: the object itself, or the URL it is served at. */
   jwks?: JsonWebKeySet | URL | string;
+  /** The issuer (`iss`) tokens must name, or a list of those accepted; default any. */
   issuer?: string | string[];
-  audience?: string | string[];
   /** Claim holding the grants: a space-separated string or an array; default `scope`. */
   grantsClaim?: string;
-  /** Allowed clock skew in seconds; default 5. */
+  /** Allowed clock skew in seconds, for `exp`, `nbf` and `iat`; default 5. */
   clockToleranceSeconds?: number;
   algorithms?: string[];
 }
+
+/**
+ * Settings of a `JwtBearerAuthenticator`: its key (`secret` or `jwks`) and who tokens must be for. `audience`
+ * is required — a token signed by your identity provider for another of its apps verifies with the same key,
+ * and only its `aud` claim tells it apart — unless `allowAnyAudience: true` says every audience is yours.
+ */
+export type JwtBearerAuthenticatorOptions = JwtBearerKeyOptions &
+  (
+    | {
+        audience?: undefined;
+        /** Accept tokens whatever their `aud`: only when the issuer signs tokens for this API alone. */
+        allowAnyAudience: true;
+      }
+    | {
+        /** The audience (`aud`) tokens must name — this API's identifier at the issuer — or a list of those accepted. */
+        audience: string | string[];
+        allowAnyAudience?: false;
+      }
+  );
 
 function grantsOf(payload: JWTPayload, claim: string): string[] {
   const value = payload[claim];
@@ -33,10 +52,16 @@ function grantsOf(payload: JWTPayload, claim: string): string[] {
 
 /**
  * Authenticates `Authorization: Bearer <JWT>` with an HS256 secret or a JWKS (jose). No header: anonymous.
- * A token that does not verify: 401.
+ * A token that does not verify, is for another audience, has no `exp`, has expired or was issued in the future
+ * (`iat` past the clock tolerance): 401. Without `audience` (or `allowAnyAudience: true`) the authenticator is
+ * refused with a `TypeError` whose `code` is `TRELLIS_JWT_AUDIENCE_REQUIRED`.
  *
  * @example
- * app.services.add(Authenticator, () => new JwtBearerAuthenticator({ jwks: 'https://id.example.com/.well-known/jwks.json', issuer: 'https://id.example.com/' }));
+ * app.services.add(Authenticator, () => new JwtBearerAuthenticator({
+ *   jwks: 'https://id.example.com/.well-known/jwks.json',
+ *   issuer: 'https://id.example.com/',
+ *   audience: 'https://orders.example.com',
+ * }));
  */
 export class JwtBearerAuthenticator implements Authenticator {
   readonly scheme = 'Bearer';
@@ -59,6 +84,7 @@ export class JwtBearerAuthenticator implements Authenticator {
       if (!Array.isArray(options.jwks.keys) || !options.jwks.keys.every((k) => typeof k === 'object' && k !== null))
         throw new TypeError('JwtBearerAuthenticator: a JSON Web Key Set is { keys: [...] }.');
     } else throw new TypeError('JwtBearerAuthenticator needs { secret } (HS256) or { jwks } (a key set or its URL).');
+    checkAudience(options);
   }
 
   #verify(): Promise<{ jose: typeof import('jose'); key: Uint8Array | JWTVerifyGetKey }> {
@@ -82,16 +108,22 @@ export class JwtBearerAuthenticator implements Authenticator {
     const o = this.#options;
     try {
       const { jose, key } = await this.#verify();
+      const clockTolerance = o.clockToleranceSeconds ?? 5;
       const verifyOptions = {
         issuer: o.issuer,
-        audience: o.audience,
-        clockTolerance: o.clockToleranceSeconds ?? 5,
+        audience: o.allowAnyAudience === true ? undefined : o.audience,
+        // A token that never expires is good forever to whoever copies it.
+        requiredClaims: ['exp'],
+        clockTolerance,
         algorithms: o.algorithms ?? (key instanceof Uint8Array ? ['HS256'] : undefined),
       };
       const { payload } =
         key instanceof Uint8Array
           ? await jose.jwtVerify(match[1]!, key, verifyOptions)
           : await jose.jwtVerify(match[1]!, key, verifyOptions);
+      // jose checks `iat` against the clock only with maxTokenAge, which would make `iat` required too.
+      if (payload.iat !== undefined && payload.iat > Date.now() / 1000 + clockTolerance)
+        return { kind: 'failure', detail: 'The bearer token was rejected: "iat" claim timestamp check failed (it should be in the past)' };
       if (typeof payload.sub !== 'string' || payload.sub === '')
         return { kind: 'failure', detail: 'The bearer token has no subject (sub).' };
       return {
@@ -106,5 +138,25 @@ export class JwtBearerAuthenticator implements Authenticator {
     } catch (error) {
       return { kind: 'failure', detail: `The bearer token was rejected: ${(error as Error).message}` };
     }
+  }
+}
+
+/** An audience to check tokens against, or the explicit `allowAnyAudience: true`; anything else is refused. */
+function checkAudience(options: JwtBearerAuthenticatorOptions): void {
+  const { audience, allowAnyAudience } = options as { audience?: unknown; allowAnyAudience?: unknown };
+  const named =
+    (typeof audience === 'string' && audience !== '') ||
+    (Array.isArray(audience) && audience.length > 0 && audience.every((a) => typeof a === 'string' && a !== ''));
+  let problem: string | undefined;
+  if (allowAnyAudience === true) {
+    if (audience !== undefined) problem = 'give either audience or allowAnyAudience: true, not both.';
+  } else if (!named) {
+    problem =
+      `an audience is required, got ${audience === undefined ? 'none' : JSON.stringify(audience)}: give audience, the \`aud\` your ` +
+      "tokens name for this API (audience: 'https://orders.example.com'), so that tokens your issuer signs for other apps " +
+      'are refused — or allowAnyAudience: true if the issuer signs tokens for this API alone.';
+  }
+  if (problem !== undefined) {
+    throw Object.assign(new TypeError(`JwtBearerAuthenticator: ${problem}`), { code: 'TRELLIS_JWT_AUDIENCE_REQUIRED' });
   }
 }

@@ -92,7 +92,7 @@ function fullApp(): App {
   }
   const app = createApp();
   app.services.add(Authenticator, () => new ApiKeyAuthenticator({ header: 'X-Orders-Key', keys: {} }));
-  app.services.add(Authenticator, () => new JwtBearerAuthenticator({ secret: 'a secret of enough length for HS256!' }));
+  app.services.add(Authenticator, () => new JwtBearerAuthenticator({ secret: 'a secret of enough length for HS256!', audience: 'orders' }));
   app.controller(Orders);
   app.route(
     group({ prefix: '/files', annotations: [Describe({ tags: ['files'] })] }, [
@@ -252,7 +252,10 @@ describe('createOpenApiDocument', () => {
     const app = createApp().route(route('GET', '/me', [Authorize()], ok));
     app.services.add(Authenticator, () => new Gateway());
     app.services.add(Authenticator, () => new Cookie());
-    app.services.add(Authenticator, () => new JwtBearerAuthenticator({ secret: 'a secret of enough length for HS256!' }));
+    app.services.add(
+      Authenticator,
+      () => new JwtBearerAuthenticator({ secret: 'a secret of enough length for HS256!', audience: 'orders' }),
+    );
     const d = await checkDocument(doc(app));
     assert.deepEqual(d.components.securitySchemes, {
       Bearer: { type: 'http', scheme: 'Bearer' },

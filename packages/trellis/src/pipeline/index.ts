@@ -7,6 +7,7 @@ export { featureOf } from './feature.js';
 export type { Feature, FeatureKind } from './feature.js';
 export { RequestHeaders, ResponseHeaders } from './headers.js';
 export type { HeaderValue } from './headers.js';
+export { addVary } from './vary.js';
 export { FAILURES, failure, problem, statusTitle } from './problem.js';
 export type { FailureCode } from './problem.js';
 export type { ProblemDetails } from './problem.js';

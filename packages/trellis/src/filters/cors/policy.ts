@@ -12,7 +12,10 @@ export type CorsOrigins = '*' | readonly (string | RegExp)[] | ((origin: string)
 export interface CorsOptions {
   /** Origins allowed to read responses: `'*'`, a list of origins (`https://app.example.com`) or RegExps, or a function. */
   readonly origins: CorsOrigins;
-  /** Let the browser send cookies and HTTP authentication, and read the response then; default false. */
+  /**
+   * Let the browser send cookies and HTTP authentication, and read the response then; default false. Needs
+   * `origins` to name who may (a list, RegExps or a function): with `'*'` it is refused.
+   */
   readonly credentials?: boolean;
   /** How long a browser may cache a preflight answer, in seconds; default 600 (browsers cap it: Chromium at 7200). */
   readonly maxAgeSeconds?: number;
@@ -43,7 +46,7 @@ const METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELE
 /** Settings checked once and kept ready for every request. */
 export class CorsPolicy {
   readonly #allows: (origin: string) => boolean;
-  /** `*` for any origin without credentials; otherwise the request's own origin is echoed. */
+  /** Any origin (`'*'`): `Access-Control-Allow-Origin: *` on every response; otherwise an allowed request's own origin. */
   readonly anyOrigin: boolean;
   readonly credentials: boolean;
   readonly maxAge: string;
@@ -64,9 +67,10 @@ export class CorsPolicy {
     } = options;
     this.#allows = originTest(origins, where);
     if (typeof credentials !== 'boolean') throw new TypeError(`${where}: credentials must be true or false, got ${String(credentials)}.`);
+    if (origins === '*' && credentials) throw anyOriginWithCredentials(where);
     if (!Number.isSafeInteger(maxAgeSeconds) || maxAgeSeconds < 0)
       throw new TypeError(`${where}: maxAgeSeconds must be a whole number of seconds >= 0, got ${String(maxAgeSeconds)}.`);
-    this.anyOrigin = origins === '*' && !credentials;
+    this.anyOrigin = origins === '*';
     this.credentials = credentials;
     this.maxAge = String(maxAgeSeconds);
     this.exposedHeaders = headerList(exposedHeaders, 'exposedHeaders', where);
@@ -82,6 +86,18 @@ export class CorsPolicy {
   allows(origin: string): boolean {
     return this.#allows(origin);
   }
+}
+
+/**
+ * `origins: '*'` with `credentials: true` would let every website read a signed-in user's answers; browsers
+ * refuse a literal `*` with credentials, so honouring it would mean echoing every origin. Refused, with a code.
+ */
+function anyOriginWithCredentials(where: string): TypeError {
+  const message =
+    `${where}: origins '*' cannot go with credentials: true — every website could then read the answers of a signed-in user. ` +
+    "Name the pages that may: list the origins (['https://app.example.com']), give a RegExp (/^https:\\/\\/[a-z0-9-]+\\.example\\.com$/) " +
+    'or a function ((origin) => boolean).';
+  return Object.assign(new TypeError(message), { code: 'TRELLIS_CORS_ANY_ORIGIN_WITH_CREDENTIALS' });
 }
 
 function headerList(value: unknown, field: string, where: string): string {

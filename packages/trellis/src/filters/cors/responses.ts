@@ -1,4 +1,4 @@
-import { ResponseHeaders, failure } from '../../pipeline/index.js';
+import { ResponseHeaders, addVary, failure } from '../../pipeline/index.js';
 import type { OutgoingResponse, ProblemDetails } from '../../pipeline/index.js';
 import type { CorsPolicy } from './policy.js';
 
@@ -41,11 +41,20 @@ export function preflightResponse(
   return { status: 204, headers: out, body: null };
 }
 
-/** Adds the CORS headers of an actual (not preflight) request's response, when its origin is allowed. */
-export function addCorsHeaders(policy: CorsPolicy, origin: string, headers: ResponseHeaders): void {
-  if (!policy.anyOrigin) headers.append('vary', 'origin');
-  if (!policy.allows(origin)) return;
-  headers.set('access-control-allow-origin', policy.anyOrigin ? '*' : origin);
-  if (policy.credentials) headers.set('access-control-allow-credentials', 'true');
+/**
+ * Adds the CORS headers of an actual (not preflight) request's response. Any origin (`'*'`): a literal `*` on
+ * every response, which is then the same for every page. Restricted origins: `Vary: Origin` on every response,
+ * with an `Origin` or without, refusals too, so a shared cache keeps one answer per origin; the
+ * `Access-Control-*` headers only for an allowed origin.
+ */
+export function addCorsHeaders(policy: CorsPolicy, origin: string | undefined, headers: ResponseHeaders): void {
+  if (policy.anyOrigin) {
+    headers.set('access-control-allow-origin', '*');
+  } else {
+    addVary(headers, 'origin');
+    if (origin === undefined || !policy.allows(origin)) return;
+    headers.set('access-control-allow-origin', origin);
+    if (policy.credentials) headers.set('access-control-allow-credentials', 'true');
+  }
   if (policy.exposedHeaders) headers.set('access-control-expose-headers', policy.exposedHeaders);
 }

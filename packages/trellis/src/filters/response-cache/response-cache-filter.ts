@@ -1,7 +1,7 @@
 import { CacheKind } from '../../annotations/index.js';
 import type { CacheSettings } from '../../annotations/index.js';
 import type { ExecutionContext, Filter } from '../../pipeline/index.js';
-import { FilterOrder, ResponseHeaders } from '../../pipeline/index.js';
+import { FilterOrder, ResponseHeaders, addVary } from '../../pipeline/index.js';
 import { ResponseCacheStore } from './cache-store.js';
 
 /**
@@ -73,7 +73,8 @@ export const responseCacheFilter: Filter = {
     if (response.body !== null && typeof response.body === 'object' && !Buffer.isBuffer(response.body)) return;
     if (response.headers.has('set-cookie') || String(response.headers.get('cache-control') ?? '').includes('no-store')) return;
     const vary = (settings.varyBy ?? []).filter((v) => v.startsWith('header:')).map((v) => v.slice(7));
-    if (vary.length) response.headers.set('vary', vary.join(', '));
+    // Merged with the handler's own Vary, never in its place (CORS adds Origin after this, stored or served).
+    addVary(response.headers, ...vary);
     response.headers.set('cache-control', cacheControl(who, settings.seconds));
     response.headers.set('age', 0);
     const body = response.body === null ? Buffer.alloc(0) : Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body);
