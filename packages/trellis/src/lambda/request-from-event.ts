@@ -58,6 +58,17 @@ function encodePath(path: string): string {
   return UNSAFE_IN_PATH.test(path) ? path.replace(UNSAFE_IN_PATH_ALL, encodeChar) : path;
 }
 
+/** Characters a request path cannot carry as they are; a `%` is left as it is. */
+const UNSAFE_IN_RAW_PATH_ALL = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/gu;
+
+/**
+ * A path a load balancer passes as the client wrote it, still percent-encoded: a `%` that starts no escape is
+ * the client's mistake, left for routing to refuse (400) as every other door does.
+ */
+function rawPath(path: string): string {
+  return path.replace(UNSAFE_IN_RAW_PATH_ALL, encodeChar);
+}
+
 /** Removes `prefix` (`/v1`) from the front of `path` when it is a whole segment there. */
 function stripPrefix(path: string, prefix: string | undefined): string {
   if (!prefix || prefix === '/') return path;
@@ -143,8 +154,8 @@ function fromAlb(event: AlbEvent, basePath: string | undefined): EventRequest {
   const headers = readHeaders(event.headers, event.multiValueHeaders);
   const { body, bodyError } = eventBody(event.body, event.isBase64Encoded);
   settleLength(headers, body);
-  const path = encodePath(stripPrefix(event.path, basePath));
-  // A load balancer passes the query as the client wrote it, still percent-encoded.
+  // A load balancer passes the path and the query as the client wrote them, still percent-encoded.
+  const path = rawPath(stripPrefix(event.path, basePath));
   const query = encodeQuery(event.queryStringParameters, event.multiValueQueryStringParameters, asIs);
   const forwarded = headers['x-forwarded-for'];
   const list = Array.isArray(forwarded) ? forwarded.join(',') : forwarded;
