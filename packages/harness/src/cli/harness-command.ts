@@ -13,7 +13,7 @@ import {
   type FunctionsConfig,
   type TemplateOptions,
 } from '../dashboard/index.js';
-import { isLoopback, startHarness, type RunningHarness } from '../harness/index.js';
+import { isLoopback, startHarness, type RunningHarness, type WatchOptions } from '../harness/index.js';
 import { DuplicateFunctionError, loadTemplates } from './template-sources.js';
 
 const USAGE = `usage: trellis harness [--functions <file>] [--dashboard <file>]... [--template <file>]...
@@ -253,9 +253,12 @@ export async function run(args: string[]): Promise<number> {
   }
   let functions: FunctionsConfig = { functions: {} };
   const sources: Array<{ file: string; text: string; name?: string }> = [];
+  // What watch mode watches of the templates: each function's code folder, and the templates themselves.
+  let watched: Pick<WatchOptions, 'codeFolders' | 'templates'>;
   try {
     if (options.functions !== undefined) functions = await loadFunctionsFile(options.functions);
     const templates = await loadTemplates(options.templates, options.template, functions, options.functions);
+    watched = { codeFolders: templates.codeFolders, templates: templates.files };
     const unknown = Object.keys(options.template.parameters).filter((name) => !templates.parameterNames.has(name));
     if (unknown.length > 0) throw new UsageError(`--parameter ${unknown[0]}: no template declares a parameter of that name`);
     for (const warning of templates.warnings) process.stderr.write(`trellis harness: ${warning}\n`);
@@ -295,7 +298,7 @@ export async function run(args: string[]): Promise<number> {
       allowedHosts: options.allowedHosts,
       token,
       insecureNoToken: options.insecureNoToken,
-      ...(options.watch ? { watch: { log: (line: string) => process.stderr.write(`trellis harness: ${line}\n`) } } : {}),
+      ...(options.watch ? { watch: { ...watched, log: (line: string) => process.stderr.write(`trellis harness: ${line}\n`) } } : {}),
     });
   } catch (error) {
     process.stderr.write(`trellis harness: cannot listen on ${options.host}:${options.port}: ${(error as Error).message}\n`);

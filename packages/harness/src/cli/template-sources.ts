@@ -1,5 +1,6 @@
 // The templates given to `trellis harness --template`: each one's functions added to the functions
 // configuration (a function configured twice is an error naming both places) and its dashboards preloaded.
+import { resolve } from 'node:path';
 import { loadTemplate, type FunctionsConfig, type TemplateOptions } from '../dashboard/index.js';
 import { parseEndpoint } from '../dashboard/functions/index.js';
 
@@ -16,6 +17,10 @@ export interface LoadedTemplates {
   warnings: string[];
   /** Every parameter some template declares. */
   parameterNames: Set<string>;
+  /** The code folder of each function a template configures, by its key (for watch mode). */
+  codeFolders: Record<string, string>;
+  /** The templates' absolute paths. */
+  files: string[];
 }
 
 /** Two sources configure the same function. */
@@ -46,8 +51,10 @@ export async function loadTemplates(
   const dashboards: TemplateDashboardSource[] = [];
   const warnings: string[] = [];
   const parameterNames = new Set<string>();
+  const codeFolders: Record<string, string> = {};
   for (const file of files) {
     const template = await loadTemplate(file, options);
+    Object.assign(codeFolders, template.codeFolders);
     for (const [key, spec] of Object.entries(template.functions.functions)) {
       const here = `${file} (Resources.${template.functionResources[key]})`;
       for (const [other, where] of origin) {
@@ -63,5 +70,12 @@ export async function loadTemplates(
     warnings.push(...template.warnings);
     for (const name of template.parameterNames) parameterNames.add(name);
   }
-  return { functions: { ...config, functions }, dashboards, warnings, parameterNames };
+  return {
+    functions: { ...config, functions },
+    dashboards,
+    warnings,
+    parameterNames,
+    codeFolders,
+    files: files.map((file) => resolve(file)),
+  };
 }

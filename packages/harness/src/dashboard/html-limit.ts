@@ -2,7 +2,7 @@
 // rendering multiplies: one Markdown reference definition can be used thousands of times, and pretty-printing
 // indents every value of a deeply nested result. Renderers count what they write and stop at this cap, so a
 // small input never makes a huge string.
-import { MAX_RESPONSE_BYTES } from './functions/payload-limit.js';
+import { MAX_RESPONSE_BYTES } from './functions/index.js';
 
 /**
  * Longest HTML of one widget, in UTF-16 code units: 6,291,556, Lambda's response limit in bytes. A function

@@ -22,3 +22,4 @@ export { isErrorDocument } from './invoke-api-target.js';
 export { parseJsonText, type JsonSyntaxProblem, type JsonTextResult } from './json-text.js';
 export { isRecord } from './json-value.js';
 export { privateCodeFolder } from './private-folder.js';
+export { MAX_RESPONSE_BYTES } from './payload-limit.js';

@@ -12,11 +12,13 @@ import { inlineCodeFolder } from './inline-code.js';
 import { isRecord } from '../functions/index.js';
 import { FUNCTION_TYPES, NO_VALUE, type Resolver, type TemplateResource } from './intrinsics.js';
 
-/** One function of a template: its configuration key (an ARN), its logical id and its settings. */
+/** One function of a template: its configuration key (an ARN), its logical id, its settings and its code folder. */
 export interface TemplateFunction {
   key: string;
   logicalId: string;
   spec: FunctionSpec;
+  /** The folder of its code (`CodeUri`, `Code`, or where its inline code is written). */
+  codeFolder: string;
 }
 
 /** Lambda's rule for a function name. */
@@ -202,7 +204,7 @@ function templateFunction(
     environment[variable] = String(value);
   }
   if (Object.keys(environment).length > 0) spec.environment = environment;
-  return { key: resolver.functionArn(id), logicalId: id, spec };
+  return { key: resolver.functionArn(id), logicalId: id, spec, codeFolder: location.folder };
 }
 
 /**

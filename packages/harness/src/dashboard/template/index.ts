@@ -48,6 +48,8 @@ export interface LoadedTemplate {
   functions: FunctionsConfig;
   /** The logical id of each function, by its key in `functions.functions`. */
   functionResources: Record<string, string>;
+  /** The folder of each function's code (its `CodeUri` or `Code`), by its key in `functions.functions`. */
+  codeFolders: Record<string, string>;
   dashboards: TemplateDashboard[];
   /** What was left out or stands in for something that exists only in AWS, one line each. */
   warnings: string[];
@@ -143,9 +145,11 @@ function resolveParsed(
   const dashboards = dashboardsFromTemplate(resolver);
   const raw: Record<string, FunctionSpec> = {};
   const functionResources: Record<string, string> = {};
+  const codeFolders: Record<string, string> = {};
   for (const fn of found.functions) {
     raw[fn.key] = fn.spec;
     functionResources[fn.key] = fn.logicalId;
+    codeFolders[fn.key] = fn.codeFolder;
   }
   let functions: FunctionsConfig;
   try {
@@ -161,6 +165,7 @@ function resolveParsed(
     stackName: stack.stackName,
     functions,
     functionResources,
+    codeFolders,
     dashboards: dashboards.dashboards,
     warnings: [...warnings, ...found.warnings, ...dashboards.warnings],
     parameterNames: isRecord(template.Parameters) ? Object.keys(template.Parameters) : [],
@@ -183,7 +188,21 @@ export function resolveTemplate(template: unknown, options: TemplateOptions & { 
       'invalid',
       file,
     );
-  return resolveParsed(template, options, file, resolve(options.baseDir), () => undefined);
+  return asTemplateError(file, () => resolveParsed(template, options, file, resolve(options.baseDir), () => undefined));
+}
+
+/**
+ * The result of `work`, which reads the template `file`; anything but a TemplateError it throws (a bug, a
+ * limit of the engine such as the longest string) becomes one, so that a template never fails otherwise.
+ */
+function asTemplateError<T>(file: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof TemplateError) throw error;
+    const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    throw new TemplateError(`cannot be read (${what})`, 'invalid', file);
+  }
 }
 
 /**
@@ -213,6 +232,8 @@ export async function loadTemplate(file: string, options: TemplateOptions = {}):
       'invalid',
       path,
     );
-  const parsed = parseTemplateText(text, path);
-  return resolveParsed(parsed.value, options, path, dirname(path), parsed.locate);
+  return asTemplateError(path, () => {
+    const parsed = parseTemplateText(text, path);
+    return resolveParsed(parsed.value, options, path, dirname(path), parsed.locate);
+  });
 }

@@ -3,12 +3,14 @@
  * (a function's `Arn`), `Fn::Sub`, `Fn::Join`, `Fn::Select`, `Fn::Split`, `Fn::If` with `Conditions`,
  * `Fn::FindInMap`, `Fn::Base64`, `Fn::ToJsonString`, `Fn::Length`, and the pseudo parameters. Only what the
  * loader asks for is resolved, so a policy full of `!GetAtt Role.Arn` costs nothing. Every problem is a
- * TemplateError naming the property path and the intrinsic function.
+ * TemplateError naming the property path and the intrinsic function; what resolving may make is bounded
+ * (`resolve-budget.ts`), and anything else thrown while resolving a value becomes a TemplateError naming it.
  */
 import { isRecord } from '../functions/index.js';
 import { pathText, TemplateError, type TemplatePath, type TemplatePosition } from './errors.js';
 import { conditionValue, MAX_DEPTH, type ConditionContext } from './conditions.js';
 import { partitionOf, pseudoParameters, type ParameterValue, type StackSettings } from './parameters.js';
+import { jsonLengthAtLeast, MAX_STRING_LENGTH, ResolveBudget, show } from './resolve-budget.js';
 import { parseSub } from './sub.js';
 
 /** What `Ref: AWS::NoValue` gives: the property (or list item) holding it is left out. */
@@ -55,7 +57,6 @@ export interface ResolverInput {
   parameters: Record<string, ParameterValue>;
 }
 
-const show = (v: unknown): string => (typeof v === 'symbol' ? 'AWS::NoValue' : (JSON.stringify(v) ?? String(v)));
 const isIntrinsicKey = (key: string): boolean => key === 'Ref' || key.startsWith('Fn::');
 
 /**
@@ -78,6 +79,7 @@ export class Resolver {
   private readonly pending = new Set<string>();
   /** Values being resolved, through every name and condition they lead to (a bound on the stack). */
   private level = 0;
+  private readonly budget = new ResolveBudget();
 
   constructor(input: ResolverInput) {
     this.file = input.file;
@@ -197,19 +199,43 @@ export class Resolver {
     this.pending.add(what);
     try {
       return work();
+    } catch (error) {
+      return this.unexpected(error, path);
     } finally {
       this.pending.delete(what);
     }
   }
 
+  /** A TemplateError as it is; anything else thrown while resolving `path` (a bug, a limit of the engine) as one. */
+  private unexpected(error: unknown, path: TemplatePath): never {
+    if (error instanceof TemplateError) throw error;
+    const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return this.fail('invalid', path, `cannot be resolved (${what})`);
+  }
+
   private walk(value: unknown, path: TemplatePath, depth: number, notes: string[] | undefined): unknown {
     if (depth > MAX_DEPTH || this.level > MAX_LEVEL) this.fail('invalid', path, `nested more than ${MAX_DEPTH} levels deep`);
+    this.visit(1, path);
     this.level++;
     try {
       return this.walkOne(value, path, depth, notes);
+    } catch (error) {
+      return this.unexpected(error, path);
     } finally {
       this.level--;
     }
+  }
+
+  /** Counts `count` values visited (or made), failing past the bound. */
+  private visit(count: number, path: TemplatePath): void {
+    const problem = this.budget.visit(count);
+    if (problem) this.fail('invalid', path, problem);
+  }
+
+  /** Counts a string `fn` is about to make, failing past the bounds. */
+  private make(length: number, path: TemplatePath, fn: string, atLeast = false): void {
+    const problem = this.budget.make(length, fn, atLeast);
+    if (problem) this.fail('invalid', path, problem);
   }
 
   private walkOne(value: unknown, path: TemplatePath, depth: number, notes: string[] | undefined): unknown {
@@ -270,7 +296,10 @@ export class Resolver {
         const [delimiter, items] = pair('[delimiter, [values]]');
         if (typeof delimiter !== 'string')
           this.fail('invalid', [...path, 0], `Fn::Join's delimiter must be a string, got ${show(delimiter)}`);
-        return this.strings(sub(items, 1), [...path, 1], 'Fn::Join').join(delimiter);
+        const strings = this.strings(sub(items, 1), [...path, 1], 'Fn::Join');
+        const length = strings.reduce((sum, s) => sum + s.length, 0) + delimiter.length * Math.max(0, strings.length - 1);
+        this.make(length, path, 'Fn::Join');
+        return strings.join(delimiter);
       }
       case 'Fn::Select': {
         const [index, items] = pair('[index, [values]]');
@@ -288,7 +317,9 @@ export class Resolver {
           this.fail('invalid', [...path, 0], `Fn::Split's delimiter must be a non-empty string, got ${show(delimiter)}`);
         const text = sub(source, 1);
         if (typeof text !== 'string') this.fail('invalid', [...path, 1], `Fn::Split splits a string, got ${show(text)}`);
-        return text.split(delimiter);
+        const parts = text.split(delimiter);
+        this.visit(parts.length, path);
+        return parts;
       }
       case 'Fn::If': {
         if (!Array.isArray(args) || args.length !== 3 || typeof args[0] !== 'string') {
@@ -301,10 +332,15 @@ export class Resolver {
       case 'Fn::Base64': {
         const text = sub(args, 0);
         if (typeof text !== 'string') this.fail('invalid', path, `Fn::Base64 encodes a string, got ${show(text)}`);
+        this.make(Math.ceil(Buffer.byteLength(text, 'utf8') / 3) * 4, path, 'Fn::Base64');
         return Buffer.from(text, 'utf8').toString('base64');
       }
-      case 'Fn::ToJsonString':
-        return JSON.stringify(this.walk(args, path, depth + 1, notes));
+      case 'Fn::ToJsonString': {
+        const value = this.walk(args, path, depth + 1, notes);
+        const length = jsonLengthAtLeast(value, MAX_STRING_LENGTH);
+        this.make(Math.min(length, MAX_STRING_LENGTH + 1), path, 'Fn::ToJsonString', length > MAX_STRING_LENGTH);
+        return JSON.stringify(value);
+      }
       case 'Fn::Length': {
         const list = this.walk(args, path, depth + 1, notes);
         if (!Array.isArray(list)) this.fail('invalid', path, `Fn::Length counts a list, got ${show(list)}`);
@@ -391,8 +427,10 @@ export class Resolver {
           path,
           `Fn::Sub: \${${name}} is ${show(value)}, not a string${Array.isArray(value) ? ' (join a list with Fn::Join)' : ''}`,
         );
+      if (out.length + value.length > MAX_STRING_LENGTH) this.make(out.length + value.length, path, 'Fn::Sub');
       out += value;
     }
+    this.make(out.length, path, 'Fn::Sub');
     return this.checked(out, path);
   }
 
