@@ -79,8 +79,8 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    // create-trellis is plain JavaScript, run by Node.js as it is.
-    files: ['packages/create-trellis/**/*.js', 'packages/create-trellis/**/*.mjs'],
+    // create-trellis is plain JavaScript, run by Node.js as it is, and so are the examples' ES module scripts.
+    files: ['packages/create-trellis/**/*.js', 'packages/create-trellis/**/*.mjs', 'examples/**/*.mjs'],
     languageOptions: { globals: globals.node },
   },
   {

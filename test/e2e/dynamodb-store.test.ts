@@ -18,7 +18,7 @@ import {
 import { ManualClock, readRateLimitCounter, type RateLimitDecision } from '../../packages/trellis/src/ratelimit/index.js';
 import { burstPolicy } from '../support/rate-limit-policy.js';
 import { dynaliteWithTable } from '../support/dynamodb-table.js';
-import { parseTemplate } from '../support/cloudformation-yaml.js';
+import { parseTemplate, readTemplate } from '../support/cloudformation-yaml.js';
 import { validateTemplate } from '../support/cloudformation-validate.js';
 
 const TABLE = 'rate-limits';
@@ -287,5 +287,25 @@ describe('the table as the documentation defines it', () => {
     const [statement] = template.Resources.ApiFunction.Properties.Policies[0].Statement;
     assert.deepEqual(statement.Action, ['dynamodb:UpdateItem', 'dynamodb:GetItem', 'dynamodb:DeleteItem']);
     assert.deepEqual(statement.Resource, { 'Fn::GetAtt': ['RateLimitTable', 'Arn'] });
+  });
+
+  test("the Lambda example's template makes that table and names it to its function, as the documentation says", () => {
+    const template = readTemplate(fileURLToPath(new URL('../../examples/lambda-api/template.yaml', import.meta.url))) as any;
+    const table = template.Resources.RateLimitTable;
+    assert.equal(table?.Type, 'AWS::DynamoDB::Table');
+    const { createTable, timeToLive } = dynamoDBRateLimitTable('x');
+    assert.deepEqual(table.Properties.KeySchema, createTable.KeySchema);
+    assert.deepEqual(table.Properties.AttributeDefinitions, createTable.AttributeDefinitions);
+    assert.deepEqual(table.Properties.TimeToLiveSpecification, timeToLive.TimeToLiveSpecification);
+    const fn = template.Resources.OrdersFunction.Properties;
+    assert.deepEqual(fn.Environment.Variables.RATE_LIMIT_TABLE, { Ref: 'RateLimitTable' });
+    const statement = fn.Policies.flatMap((p: any) => p.Statement ?? []).find(
+      (st: any) => st.Resource?.['Fn::GetAtt']?.[0] === 'RateLimitTable',
+    );
+    assert.deepEqual(statement?.Action, ['dynamodb:UpdateItem', 'dynamodb:GetItem']);
+    assert.match(section, /The Lambda example's template makes this table too \(`RateLimitTable`/);
+    assert.match(section, /its policy leaves out `dynamodb:DeleteItem`/);
+    const lambda = readFileSync(fileURLToPath(new URL('../../docs/lambda.md', import.meta.url)), 'utf8');
+    assert.match(lambda, /^ {2}RateLimitTable:\n {4}Type: AWS::DynamoDB::Table$/m, 'docs/lambda.md shows the table in the template');
   });
 });

@@ -35,6 +35,8 @@ interface Guide {
   readonly skip?: () => string | false;
   readonly environment?: Readonly<Record<string, string>>;
   readonly runtimeSdk?: (dir: string) => void;
+  /** A command the guide shows with what it prints, in the `# ` lines under it: the commands must print those lines. */
+  readonly prints?: string;
 }
 
 const LOAD = JSON.parse(readFileSync(join(REPO, 'test', 'fixtures', 'lambda-widget', 'load.json'), 'utf8'));
@@ -49,6 +51,7 @@ const GUIDES: readonly Guide[] = [
     deploy: ['aws ssm', 'sam validate', 'sam build', 'sam deploy', 'curl "$(aws'],
     bundle: 'dist/handler.mjs',
     template: true,
+    prints: 'node local/invoke.mjs',
     environment: { API_KEYS_PARAMETER: '/orders-api/api-keys' },
     runtimeSdk: (dir) =>
       writeSsmStandIn(dir, { '/orders-api/api-keys': JSON.stringify({ k1: { subject: 'ana', grants: ['orders:read'] } }) }),
@@ -97,6 +100,23 @@ function pytestMissing(): string | false {
   const message = 'pytest not found: install it (apt-get install -y python3-pytest) to follow docs/testing.md';
   if (process.env.CI === 'true') throw new Error(message);
   return message;
+}
+
+/** The lines a guide says a command prints: the `# ` lines that follow it in its block. */
+function printedBy(steps: readonly GuideStep[], command: string): string[] {
+  for (const step of steps) {
+    if (step.kind !== 'shell') continue;
+    const lines = step.script.split('\n');
+    const at = lines.findIndex((line) => line.startsWith(command));
+    if (at < 0) continue;
+    const printed: string[] = [];
+    for (const line of lines.slice(at + 1)) {
+      if (!line.startsWith('# ')) break;
+      printed.push(line.slice(2));
+    }
+    return printed;
+  }
+  return [];
 }
 
 /** Every file of a project folder, relative to it, but what the guide's commands make or a reader keeps out. */
@@ -169,6 +189,7 @@ for (const guide of GUIDES) {
     describe('followed in an empty folder', { skip: guide.skip?.() ?? false }, () => {
       let root: string;
       let project: string;
+      let output: string;
       before(async () => {
         root = mkdtempSync(join(tmpdir(), 'trellis-guide-'));
         const packs = join(root, 'packs');
@@ -176,13 +197,24 @@ for (const guide of GUIDES) {
         await packTarballs(packs);
         const work = join(root, 'work');
         mkdirSync(work);
-        ({ cwd: project } = await followGuide(steps, { dir: work, env: { TRELLIS_PACKS: packs } }));
+        ({ cwd: project, output } = await followGuide(steps, { dir: work, env: { TRELLIS_PACKS: packs } }));
       });
       after(() => rmSync(root, { recursive: true, force: true }));
 
       it('ends in the project', () => {
         assert.equal(project, join(root, 'work', guide.project));
       });
+
+      it(
+        `${guide.prints ?? 'its commands'} print${guide.prints ? 's' : ''} what the guide says`,
+        { skip: guide.prints === undefined },
+        () => {
+          const expected = printedBy(steps, guide.prints!);
+          assert.ok(expected.length > 0, `the guide shows what ${guide.prints} prints`);
+          const printed = output.split('\n');
+          for (const line of expected) assert.ok(printed.includes(line), `${guide.prints} prints "${line}":\n${output}`);
+        },
+      );
 
       it('has a valid SAM template', { skip: !guide.template }, () => {
         assert.deepEqual(validateTemplate(readTemplate(join(project, 'template.yaml'))), []);

@@ -1,12 +1,13 @@
 // `trellis harness` as a user runs it: the bundled example, preloaded dashboards, refusing bad files, and a
 // clean shutdown on SIGINT/SIGTERM that takes the widget processes along.
 import assert from 'node:assert/strict';
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, it } from 'node:test';
+import { commands } from '../../packages/harness/src/cli/commands.js';
 import { HarnessClient } from '../../packages/harness/src/harness/index.js';
 import { checkingFetch } from './harness-support.js';
 import { alive } from '../support/process-alive.js';
@@ -222,5 +223,27 @@ describe('trellis harness', () => {
       assert.equal(usage.code, 2, args.join(' '));
       assert.match(usage.stderr, /usage: trellis harness/);
     }
+  });
+});
+
+describe('trellis --help', () => {
+  it('lists every command with its name and its description apart, the descriptions in one column', () => {
+    const help = spawnSync(process.execPath, ['--import', 'tsx', 'packages/harness/src/cli/main.ts', '--help'], { encoding: 'utf8' });
+    assert.equal(help.status, 0, help.stderr);
+    const listed =
+      help.stdout
+        .split('commands:\n')[1]
+        ?.split('\n')
+        .filter((line) => line.trim() !== '') ?? [];
+    const rows = listed.map((line) => {
+      const row = /^ {2}(\S+) {2,}(\S.*)$/.exec(line);
+      assert.ok(row, `"${line}" has the command's name, two spaces or more, then its description`);
+      return { name: row[1]!, summary: row[2]!, column: line.indexOf(row[2]!) };
+    });
+    assert.deepEqual(
+      rows.map((r) => [r.name, r.summary]),
+      Object.entries(commands).map(([name, c]) => [name, c.summary]),
+    );
+    assert.equal(new Set(rows.map((r) => r.column)).size, 1, 'the descriptions start in one column');
   });
 });

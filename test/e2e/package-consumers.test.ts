@@ -1,16 +1,19 @@
 // The packages as users install them (`npm pack`, then `npm install <tarballs>` into an empty project): a
 // CommonJS project, an ES module project and a TypeScript project compiled to CommonJS each load every subpath,
 // and the harness installed there runs a CommonJS widget that requires `trellis/widgets`. The framework alone,
-// installed for production, is small and brings none of the harness's tools.
+// installed for production, is small and brings none of the harness's tools. The harness installed as its
+// README says runs AWS's EC2 and CloudWatch samples with the stubs it ships, and says what to install when an
+// install left their dependency out.
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import semver from 'semver';
 import { linesOf } from '../support/child-lines.js';
-import { installPackedPackage, REPO, type InstalledProject } from '../support/packed-package.js';
+import { installPackedPackage, packTarballs, REPO, type InstalledProject } from '../support/packed-package.js';
 
 const run = promisify(execFile);
 const TSC = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -318,6 +321,75 @@ describe('the framework alone, installed for production', () => {
         .filter(([, p]) => p.hasInstallScript)
         .map(([name]) => name),
       [],
+    );
+  });
+});
+
+describe('the harness installed as packages/harness/README.md says, in an empty project', { timeout: 600_000 }, () => {
+  let root: string;
+  let dir: string;
+  let checkout: string;
+  before(async () => {
+    root = mkdtempSync(join(tmpdir(), 'trellis-harness-readme-'));
+    const packs = join(root, 'packs');
+    dir = join(root, 'project');
+    for (const d of [packs, dir]) mkdirSync(d);
+    // A checkout outside the repository, as a user's is: inside it, the samples would find the repository's AWS
+    // SDK rather than the one the project's harness provides and its stubs use.
+    checkout = join(root, 'samples-checkout');
+    cpSync(join(REPO, 'test', 'fixtures', 'aws-samples-checkout'), checkout, { recursive: true });
+    await packTarballs(packs);
+    writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'widget-tests', version: '1.0.0', private: true }, null, 2)}\n`);
+    const readme = readFileSync(join(REPO, 'packages', 'harness', 'README.md'), 'utf8');
+    const line = readme.split('\n').find((l) => l.startsWith('npm install') && l.includes('trellis-harness-'));
+    assert.ok(line, "the README shows the harness's install line");
+    // The line as shown; npm's own settings only keep it quiet and on the cache.
+    const install = spawnSync('bash', ['-c', `set -euo pipefail\n${line}`], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, TRELLIS_PACKS: packs, npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    assert.equal(install.status, 0, `${line}\n${install.stdout}${install.stderr}`);
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  const samples = (...args: string[]) =>
+    spawnSync(process.execPath, [join('node_modules', '.bin', 'trellis'), 'aws-samples', checkout, ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 240_000,
+      env: { ...process.env, NODE_OPTIONS: undefined },
+    });
+
+  it('installs the harness and the framework it depends on, without the npm registry knowing either', () => {
+    for (const pkg of ['trellis', 'trellis-harness'])
+      assert.ok(existsSync(join(dir, 'node_modules', pkg, 'package.json')), `${pkg} is installed`);
+  });
+
+  it('trellis aws-samples renders the EC2 and the metric samples with the stubs the harness ships', () => {
+    for (const [sample, setup] of [
+      ['ec2Table', 'stub-ec2.cjs, stub-cloudwatch.cjs'],
+      ['cloudWatchMetricDataTable', 'stub-cloudwatch.cjs'],
+    ] as const) {
+      const run = samples('--only', sample);
+      assert.equal(run.status, 0, run.stderr);
+      assert.ok(
+        run.stdout.split('\n').includes(`| ${sample} | Node.js | setup: ${setup} | renders (1/1 widgets) |`),
+        `${sample} renders its table:\n${run.stdout}\n${run.stderr}`,
+      );
+    }
+  });
+
+  it('without aws-sdk-client-mock (an install that left the optional dependencies out), says in one line what to install', () => {
+    rmSync(join(dir, 'node_modules', 'aws-sdk-client-mock'), { recursive: true, force: true });
+    const run = samples('--only', 'ec2Table');
+    assert.equal(run.status, 1);
+    assert.equal(run.stdout, '');
+    assert.equal(
+      run.stderr,
+      'trellis aws-samples: ec2Table needs aws-sdk-client-mock, an optional dependency of trellis-harness that is not installed: ' +
+        'npm install --save-dev aws-sdk-client-mock@4.1.0\n',
     );
   });
 });

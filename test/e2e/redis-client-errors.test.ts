@@ -1,8 +1,12 @@
 // A node-redis client given to the Redis store without an `error` listener, as many setups write it: when
 // Redis goes away the process keeps running (the store listens and warns, at most once a minute), limiting
-// follows the failure mode, and it resumes when Redis comes back.
+// follows the failure mode, and it resumes when Redis comes back. And docs/rate-limiting.md's node-redis
+// blocks: each runs as shown, the client's on a local Redis, the cluster's apart and marked as needing one.
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createClient } from 'redis';
 import { RedisRateLimitStore } from '../../packages/trellis/src/ratelimit/redis/index.js';
 import { RateLimitScope, type RateLimitPolicy } from '../../packages/trellis/src/ratelimit/index.js';
@@ -56,5 +60,73 @@ describe('a node-redis client without an error listener', { skip: redisSkipReaso
       process.off('warning', onWarning);
       client.destroy();
     }
+  });
+});
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The TypeScript blocks of docs/rate-limiting.md's node-redis part: their info string and code. */
+function nodeRedisBlocks(): { info: string; code: string }[] {
+  const doc = readFileSync(join(REPO, 'docs', 'rate-limiting.md'), 'utf8');
+  const part = doc.slice(doc.indexOf('With node-redis, a client or a cluster'), doc.indexOf('The store tells the two libraries apart'));
+  return [...part.matchAll(/^```ts([^\n]*)\n([\s\S]*?)^```$/gm)].map((m) => ({ info: m[1]!.trim(), code: m[2]! }));
+}
+
+describe("docs/rate-limiting.md's node-redis blocks", () => {
+  it('show the client and the cluster in blocks of their own; the cluster is marked as needing one', () => {
+    const blocks = nodeRedisBlocks();
+    assert.equal(blocks.length, 2);
+    const [client, cluster] = blocks as [{ info: string; code: string }, { info: string; code: string }];
+    assert.match(client.code, /createClient\(\{ url: process\.env\.REDIS_URL \}\)/);
+    assert.doesNotMatch(client.code, /createCluster/);
+    assert.equal(client.info, '');
+    assert.match(cluster.code, /createCluster\(/);
+    assert.doesNotMatch(cluster.code, /createClient/);
+    assert.equal(cluster.info, 'needs-cluster');
+  });
+
+  it('no block of the guides connects to a Redis beyond this machine', () => {
+    for (const page of ['README.md', ...readdirSync(join(REPO, 'docs')).map((f) => `docs/${f}`)].filter((f) => f.endsWith('.md'))) {
+      const text = readFileSync(join(REPO, page), 'utf8');
+      for (const [, code] of text.matchAll(/^```(?:ts|js)[^\n]*\n([\s\S]*?)^```$/gm)) {
+        for (const [url] of code!.matchAll(/rediss?:\/\/[^'"`\s]+/g)) {
+          assert.match(url, /^rediss?:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/, `${page} connects to ${url}`);
+        }
+      }
+    }
+  });
+
+  describe('the client block', { skip: redisSkipReason(), timeout: 60_000 }, () => {
+    let server: RedisServerHandle;
+    let dir: string;
+    before(async () => {
+      server = await startRedisServer();
+      // Inside the repository (its .tmp/ is ignored), so that 'redis' and 'trellis/ratelimit/redis' resolve.
+      mkdirSync(join(REPO, '.tmp'), { recursive: true });
+      dir = mkdtempSync(join(REPO, '.tmp', 'rate-limiting-doc-'));
+    });
+    after(async () => {
+      rmSync(dir, { recursive: true, force: true });
+      await server?.close();
+    });
+
+    it('connects to the Redis REDIS_URL names and limits there', async () => {
+      const file = join(dir, 'node-redis-client.ts');
+      writeFileSync(file, `${nodeRedisBlocks()[0]!.code}\nexport { client, store };\n`);
+      const before = process.env.REDIS_URL;
+      process.env.REDIS_URL = server.url;
+      try {
+        const shown = (await import(pathToFileURL(file).href)) as { client: { destroy(): void }; store: RedisRateLimitStore };
+        try {
+          assert.equal(shown.store.clientKind, 'node-redis');
+          assert.equal((await shown.store.acquire('p', policy)).allowed, true);
+        } finally {
+          shown.client.destroy();
+        }
+      } finally {
+        if (before === undefined) delete process.env.REDIS_URL;
+        else process.env.REDIS_URL = before;
+      }
+    });
   });
 });

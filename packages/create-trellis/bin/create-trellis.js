@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // create-trellis: makes a new Trellis project from a template. `npm create trellis <folder> -- --template <name>`
-// runs it from the registry; `npm exec --package ./create-trellis-<version>.tgz -- create-trellis …` from a tarball.
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// runs it from the registry; `npm exec --yes --package ./create-trellis-<version>.tgz -- create-trellis …` from a tarball.
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { URL, fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -15,6 +15,8 @@ const TEMPLATE_ROOT = fileURLToPath(new URL('../templates/', import.meta.url));
 const OWN = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 /** The packages of this release that a template may depend on. */
 const RELEASED = ['trellis', 'trellis-harness'];
+/** The project's folder for the release tarballs it installs, named relatively in its package.json. */
+const VENDOR = 'vendor';
 
 const USAGE = `usage: create-trellis <folder> --template <name> [--packages <folder>] [--name <package name>]
 
@@ -24,7 +26,8 @@ ${Object.entries(TEMPLATES).map(([name, what]) => `  ${name.padEnd(15)}${what}`)
   --template <name>     which template (required)
   --packages <folder>   install trellis and trellis-harness from the release tarballs in <folder>
                         (trellis-${OWN.version}.tgz, trellis-harness-${OWN.version}.tgz; \`npm run pack\` in a
-                        clone of Trellis makes them) instead of from the npm registry
+                        clone of Trellis makes them) instead of from the npm registry: they are copied
+                        into the project's ${VENDOR}/ folder, so it installs wherever it is copied
   --name <name>         the package name (default: the folder's name)
   -v, --version         print create-trellis's version
   -h, --help
@@ -72,16 +75,23 @@ if (!/^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/.test(name) || na
   fail(`"${name}" is not a valid npm package name; give one with --name`);
 }
 
-/** Where each released package comes from: a tarball in --packages, or this release's version range. */
+/**
+ * Where each released package comes from: this release's version range, or with --packages its tarball, copied
+ * into the project's vendor/ folder and named by a path inside the project (so a copy or a clone of the project
+ * installs too).
+ */
 const sources = {};
+/** The tarballs given by --packages, by package: copied into the project when its package.json uses them. */
+const tarballs = {};
 for (const pkg of RELEASED) {
   if (values.packages === undefined) {
     sources[pkg] = `^${OWN.version}`;
     continue;
   }
-  const tarball = resolve(values.packages, `${pkg}-${OWN.version}.tgz`);
-  if (!existsSync(tarball)) fail(`no ${pkg}-${OWN.version}.tgz in ${resolve(values.packages)} (npm run pack in a clone of Trellis ${OWN.version} makes it)`);
-  sources[pkg] = `file:${tarball}`;
+  const file = `${pkg}-${OWN.version}.tgz`;
+  tarballs[pkg] = resolve(values.packages, file);
+  if (!existsSync(tarballs[pkg])) fail(`no ${file} in ${resolve(values.packages)} (npm run pack in a clone of Trellis ${OWN.version} makes it)`);
+  sources[pkg] = `file:./${VENDOR}/${file}`;
 }
 
 mkdirSync(target, { recursive: true });
@@ -91,10 +101,21 @@ if (existsSync(join(target, 'gitignore'))) renameSync(join(target, 'gitignore'),
 const manifestPath = join(target, 'package.json');
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
 manifest.name = name;
+const vendored = [];
 for (const field of ['dependencies', 'devDependencies']) {
-  for (const pkg of RELEASED) if (manifest[field]?.[pkg] !== undefined) manifest[field][pkg] = sources[pkg];
+  for (const pkg of RELEASED) {
+    if (manifest[field]?.[pkg] === undefined) continue;
+    manifest[field][pkg] = sources[pkg];
+    if (tarballs[pkg] !== undefined) vendored.push(pkg);
+  }
 }
+if (vendored.length > 0) mkdirSync(join(target, VENDOR));
+for (const pkg of vendored) copyFileSync(tarballs[pkg], join(target, VENDOR, basename(tarballs[pkg])));
 writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+
+// The template's README is titled with the example's name: title it with the project's.
+const readmePath = join(target, 'README.md');
+if (existsSync(readmePath)) writeFileSync(readmePath, readFileSync(readmePath, 'utf8').replace(/^# .*$/m, `# ${name}`));
 
 const shown = relative(process.cwd(), target) || '.';
 process.stdout.write(`Made ${name} (${values.template}) in ${target}
@@ -103,5 +124,9 @@ process.stdout.write(`Made ${name} (${values.template}) in ${target}
   npm install
   npm test
 
-README.md in the project says what is in it and how to deploy it.
+${
+  vendored.length > 0
+    ? `The release tarballs it installs are in ${VENDOR}/ (${vendored.map((pkg) => basename(tarballs[pkg])).join(', ')}): keep them with the project.\n`
+    : ''
+}README.md in the project says what is in it and how to deploy it.
 `);

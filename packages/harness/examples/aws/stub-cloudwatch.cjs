@@ -1,6 +1,7 @@
 // A setup module that stubs Amazon CloudWatch's GetMetricData for a widget run by the harness: every query gets
 // four data points spread over the requested time range, with values that differ per query, so a table or
-// chart widget has something to show. Uses aws-sdk-client-mock (npm install --save-dev aws-sdk-client-mock).
+// chart widget has something to show. Uses aws-sdk-client-mock, which trellis-harness installs as an optional
+// dependency (a copy of this module in your project needs its own: npm install --save-dev aws-sdk-client-mock).
 const { mockClient } = require('aws-sdk-client-mock');
 const { CloudWatchClient, GetMetricDataCommand } = require('@aws-sdk/client-cloudwatch');
 

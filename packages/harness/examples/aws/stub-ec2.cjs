@@ -1,6 +1,7 @@
 // A setup module (the functions file's "setup" field) that stubs Amazon EC2 for a widget run by the harness:
 // DescribeInstances answers with three running instances, RebootInstances succeeds. It uses
-// aws-sdk-client-mock, so the widget's own code runs unchanged and makes no network call.
+// aws-sdk-client-mock, so the widget's own code runs unchanged and makes no network call. trellis-harness
+// installs aws-sdk-client-mock as an optional dependency; a copy of this module in your project needs its own:
 //   npm install --save-dev aws-sdk-client-mock
 const { mockClient } = require('aws-sdk-client-mock');
 const { EC2Client, DescribeInstancesCommand, RebootInstancesCommand } = require('@aws-sdk/client-ec2');

@@ -8,13 +8,15 @@
 // template loader, with the code read from the sample's folder instead of inlined. Three samples get what they need to
 // show data without an AWS account: s3GetObject reads an S3 emulator (s3rver, on 127.0.0.1) through the
 // harness's awsEndpoint; ec2Table and cloudWatchMetricDataTable load the setup modules in the package's
-// examples/aws/, which
-// stub EC2 and CloudWatch with aws-sdk-client-mock. fetchURL and rssReader are pointed at pages this script
+// examples/aws/, which stub EC2 and CloudWatch with aws-sdk-client-mock. Those packages are optional
+// dependencies of the harness: when one is left out, the run stops at once with one line naming what to
+// install. fetchURL and rssReader are pointed at pages this script
 // serves on 127.0.0.1 instead of the public web (the machine may have no network). Every other sample calls
 // AWS without credentials and must fail with a credentials error before any network call.
 // Exit code 0 when every Node.js sample loads and the three data samples render their data.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -31,6 +33,41 @@ const SETUP: Record<string, string[]> = {
   cloudWatchMetricDataTable: [join(EXAMPLES, 'stub-cloudwatch.cjs')],
 };
 const MUST_RENDER = ['s3GetObject', 'ec2Table', 'cloudWatchMetricDataTable'];
+/** The harness's optional dependencies each of those samples needs here: the emulator, the stubs and their clients. */
+const NEEDS: Record<string, string[]> = {
+  s3GetObject: ['s3rver', '@aws-sdk/client-s3'],
+  ec2Table: ['aws-sdk-client-mock', '@aws-sdk/client-ec2', '@aws-sdk/client-cloudwatch'],
+  cloudWatchMetricDataTable: ['aws-sdk-client-mock', '@aws-sdk/client-cloudwatch'],
+};
+
+/**
+ * What the chosen samples need that is not installed, as one line saying what to install (the versions the
+ * harness asks for), or undefined when nothing is missing. The packages are looked up from the stubs' folder,
+ * as the stubs' `require` and the S3 emulator's `import` find them.
+ */
+function missingDependencies(samples: readonly string[]): string | undefined {
+  const require = createRequire(join(EXAMPLES, 'stub-ec2.cjs'));
+  const wanted = [...new Set(samples.flatMap((sample) => NEEDS[sample] ?? []))];
+  const missing = wanted.filter((name) => {
+    try {
+      require.resolve(name);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (missing.length === 0) return undefined;
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    optionalDependencies?: Record<string, string>;
+  };
+  const users = samples.filter((sample) => NEEDS[sample]?.some((name) => missing.includes(name)));
+  const specs = missing.map((name) => `${name}@${manifest.optionalDependencies?.[name] ?? 'latest'}`);
+  const what =
+    missing.length === 1
+      ? 'an optional dependency of trellis-harness that is not installed'
+      : 'optional dependencies of trellis-harness that are not installed';
+  return `trellis aws-samples: ${users.join(', ')} need${users.length === 1 ? 's' : ''} ${missing.join(', ')}, ${what}: npm install --save-dev ${specs.join(' ')}\n`;
+}
 
 const REPORT =
   '<h2>Power stats</h2><table><tr><th>Site</th><th>kWh</th></tr><tr><td>North</td><td>1,204</td></tr><tr><td>South</td><td>987</td></tr></table>';
@@ -146,6 +183,11 @@ export async function run(args: string[]): Promise<number> {
   const names = readdirSync(samplesDir)
     .filter((n) => existsSync(join(samplesDir, n, 'dashboard.json')) && (!values.only || n === values.only))
     .sort();
+  const missing = missingDependencies(names);
+  if (missing) {
+    process.stderr.write(missing);
+    return 1;
+  }
 
   const servePage = (req: IncomingMessage, res: ServerResponse): void => {
     const page = PAGES[req.url ?? ''];
@@ -156,8 +198,8 @@ export async function run(args: string[]): Promise<number> {
   const pagesPort = await listen(pages);
   // Node.js samples fetch with the https module only: they get the same pages over HTTPS, trusting its certificate.
   const securePages = await startLocalHttps(servePage);
-  const s3 = await startS3Emulator(['custom-widget-demo-bucket']);
-  await s3.put('custom-widget-demo-bucket', 'sample-report.html', REPORT);
+  const s3 = names.includes('s3GetObject') ? await startS3Emulator(['custom-widget-demo-bucket']) : undefined;
+  await s3?.put('custom-widget-demo-bucket', 'sample-report.html', REPORT);
 
   const functions: Record<string, FunctionSpec> = {};
   const runs: Array<{ sample: string; key: string; runtime: Row['runtime']; how: string; dashboard: string | TemplateError }> = [];
@@ -187,7 +229,7 @@ export async function run(args: string[]): Promise<number> {
       }
       const [arn, spec] = Object.entries(stack.functions.functions)[0]!;
       let how = 'no credentials';
-      if (sample === 's3GetObject') {
+      if (sample === 's3GetObject' && s3) {
         spec.awsEndpoint = s3.endpointWithCredentials;
         how = 'awsEndpoint: s3rver';
       } else if (SETUP[sample] && runtime === 'Node.js') {
@@ -255,7 +297,7 @@ export async function run(args: string[]): Promise<number> {
     }
   } finally {
     await harness.close();
-    await s3.close();
+    await s3?.close();
     pages.close();
     securePages?.close();
   }

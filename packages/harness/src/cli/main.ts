@@ -12,8 +12,10 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 const [name, ...args] = process.argv.slice(2);
+// Each command's name, then at least two spaces, then its summary: the column fits the longest name.
+const column = Math.max(...Object.keys(commands).map((n) => n.length)) + 2;
 const usage = `usage: trellis <command> [options]\n       trellis --version\n\ncommands:\n${Object.entries(commands)
-  .map(([n, c]) => `  ${n.padEnd(10)}${c.summary}`)
+  .map(([n, c]) => `  ${n.padEnd(column)}${c.summary}`)
   .join('\n')}\n`;
 
 if (name === '--version' || name === '-v') {
