@@ -19,7 +19,7 @@ await build({
   packages: 'external',
   format: 'esm',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   logLevel: 'warning',
 });
 // Plain JavaScript already: the Lambda peers' apps.

@@ -1,4 +1,4 @@
-// Builds the packages, then runs every test file through Node's test runner with tsx (Node 20 does not expand
+// Builds the packages, then runs every test file through Node's test runner with tsx (Node.js 22 does not expand
 // globs itself). Test files load the packages' TypeScript sources (the "trellis-source" export condition);
 // programs the tests start as a user would (the CLI, bundles, packed tarballs) load the fresh dist/.
 // Usage: npm test [-- path-or-substring ...]  (filters the file list when arguments are given)

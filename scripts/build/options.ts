@@ -1,4 +1,4 @@
-// The tsdown options both packages build with: ES modules and CommonJS for Node.js 20.19, declarations for
+// The tsdown options both packages build with: ES modules and CommonJS for Node.js 22.12, declarations for
 // each, source maps into the shipped sources. Each package's tsdown.config.ts adds its entries and layout.
 // The configs load with `tsdown --config-loader unrun` (the packages' build scripts): on Node.js 24, which can
 // import a TypeScript config itself, that loader still resolves `./options.js` to this file as TypeScript does.
@@ -13,7 +13,7 @@ export function packageOptions(esmOnly: readonly string[] = []): UserConfig {
   return {
     fixedExtension: false,
     platform: 'node',
-    target: 'node20.19',
+    target: 'node22.12',
     tsconfig: 'tsconfig.json',
     dts: true,
     sourcemap: true,

@@ -98,7 +98,7 @@ describe('create-trellis', { timeout: 900_000 }, () => {
       await npm(dir, 'install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error');
       assert.ok(!readFileSync(join(dir, 'package-lock.json'), 'utf8').includes(root), 'the lock names no folder outside the project');
       const tested = await npm(dir, 'test');
-      // node --test's summary: TAP (`# fail 0`) on Node.js 20, its spec reporter (`ℹ fail 0`) on Node.js 24.
+      // node --test's summary: TAP (`# fail 0`) on Node.js 22, its spec reporter (`ℹ fail 0`) on Node.js 24 and 26.
       assert.match(tested, /^(#|ℹ) fail 0$/m, tested);
       assert.match(tested, /^(#|ℹ) pass [1-9]\d*$/m, tested);
       await npm(dir, 'run', 'build');

@@ -1,5 +1,5 @@
 // The widget example bundled as `sam build` bundles it (esbuild with the template's build properties: one ES
-// module for Node.js 20), then run by plain Node.js without a TypeScript loader: the deployable artifact
+// module for the template's Node.js), then run by plain Node.js without a TypeScript loader: the deployable artifact
 // answers widget events, and it holds none of the harness, the dashboard interpreter or the linter.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -54,7 +54,7 @@ describe('the packed package in a new project', () => {
   it('is exported for both import and require, with types for each, and each package states the Node.js versions it runs on', () => {
     for (const pkg of ['trellis', 'trellis-harness']) {
       const manifest = JSON.parse(readFileSync(join(project.dir, 'node_modules', pkg, 'package.json'), 'utf8'));
-      assert.equal(manifest.engines.node, '>=20.19');
+      assert.equal(manifest.engines.node, '>=22.12');
     }
     for (const name of Object.keys(SUBPATHS)) {
       const pkg = name.startsWith('trellis-harness') ? 'trellis-harness' : 'trellis';
@@ -194,7 +194,7 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
     });
   }
 
-  it('every package installed with them runs on the Node.js versions they support (20.19 and later)', () => {
+  it('every package installed with them runs on the Node.js versions they support (22.12 and later)', () => {
     const wrong: string[] = [];
     const walk = (dir: string) => {
       for (const name of readdirSync(dir)) {
@@ -210,7 +210,7 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
           engines?: { node?: string };
         };
         const range = manifest.engines?.node;
-        if (range && !['20.19.0', '22.12.0', '24.0.0'].every((version) => semver.satisfies(version, range)))
+        if (range && !['22.12.0', '24.0.0', '26.0.0'].every((version) => semver.satisfies(version, range)))
           wrong.push(`${manifest.name}@${manifest.version} wants node ${range}`);
         if (existsSync(join(path, 'node_modules'))) walk(join(path, 'node_modules'));
       }

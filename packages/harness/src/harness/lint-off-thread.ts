@@ -27,7 +27,7 @@ let nextId = 1;
 
 function startWorker(): Worker {
   // The build runs lint-worker.js; from source, the worker registers tsx itself before loading the .ts entry
-  // (Node 20 does not apply the parent's loader to a worker's entry module).
+  // (Node.js does not apply the parent's loader to a worker's entry module).
   const fromSource = import.meta.url.endsWith('.ts');
   const w = fromSource
     ? new Worker(
