@@ -225,6 +225,6 @@ describe('trellis openapi', () => {
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /Unknown option '--nope'/);
     const list = await run(process.execPath, ['--import', 'tsx', 'packages/harness/src/cli/main.ts', '--help'], { encoding: 'utf8' });
-    assert.match(list.stdout, /\n {2}openapi {3}write the OpenAPI 3\.1 document of a module's Trellis app\n/);
+    assert.match(list.stdout, /\n {2}openapi +write the OpenAPI 3\.1 document of a module's Trellis app\n/);
   });
 });

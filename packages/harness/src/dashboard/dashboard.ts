@@ -1,4 +1,4 @@
-import { UnprocessableError } from './errors.js';
+import { NotFoundError, UnprocessableError } from './errors.js';
 import { buildEvent, buildWidgetContext } from './event.js';
 import { mergeForms } from './forms.js';
 import { widgetPixelSize, type PixelSize } from './geometry.js';
@@ -28,6 +28,8 @@ export interface DashboardContext {
   clock: () => number;
   /** Hears when what a dashboard remembers grows or shrinks (in characters), so a store can bound memory. */
   onResize?: (dashboard: Dashboard, delta: number) => void;
+  /** Hears every use of a dashboard (a read, an action, a state change: as each starts and as it ends), so a store knows which are idle. */
+  onUse?: (dashboard: Dashboard) => void;
 }
 
 /** Options for running an action. */
@@ -61,6 +63,10 @@ export class Dashboard {
   readonly #widgets: WidgetSession[];
   #state: DashboardState;
   #tail: Promise<unknown> = Promise.resolve();
+  /** Operations asked for and not yet ended. */
+  #pending = 0;
+  /** Why the dashboard is no longer stored, once it is not. */
+  #gone: string | null = null;
 
   constructor(
     readonly id: string,
@@ -78,12 +84,27 @@ export class Dashboard {
 
   /** Id, name, effective state and the widget list. */
   info(): DashboardInfo {
-    return { id: this.id, name: this.name, state: this.getState(), widgets: this.model.widgets.map(summarizeWidget) };
+    this.#use();
+    return { id: this.id, name: this.name, state: this.#copyState(), widgets: this.model.widgets.map(summarizeWidget) };
   }
 
   /** The effective state (a copy). */
   getState(): DashboardState {
-    return structuredClone(this.#state);
+    this.#use();
+    return this.#copyState();
+  }
+
+  /** Whether an operation on this dashboard is running or waiting for its turn. */
+  get busy(): boolean {
+    return this.#pending > 0;
+  }
+
+  /**
+   * Marks the dashboard as no longer stored: every later read, action or state change is refused with
+   * NotFoundError saying `why`. Operations already asked for still end.
+   */
+  retire(why: string): void {
+    this.#gone ??= why;
   }
 
   /**
@@ -94,7 +115,7 @@ export class Dashboard {
    * await dashboard.putState({ timeRange: { relative: '-P7D' }, theme: 'dark' }); // { state, updated: ['widget-0'] }
    */
   putState(input: StateInput): Promise<StateUpdate> {
-    return this.#exclusive(async () => {
+    return this.#operation(async () => {
       const next = normalizeState(input, this.#defaults, this.model.widgets);
       const change = diffState(this.#state, next);
       const before = this.#state;
@@ -114,7 +135,7 @@ export class Dashboard {
         return kind ? [{ w, kind }] : [];
       });
       await Promise.all(due.map(({ w, kind }) => this.#runOwn(w, kind)));
-      return { state: this.getState(), updated: due.map(({ w }) => w.model.widgetId) };
+      return { state: this.#copyState(), updated: due.map(({ w }) => w.model.widgetId) };
     });
   }
 
@@ -126,7 +147,7 @@ export class Dashboard {
    * (await dashboard.readWidget('widget-0')).html;
    */
   readWidget(wid: WidgetRef): Promise<WidgetReading> {
-    return this.#exclusive(async () => {
+    return this.#operation(async () => {
       const w = this.#session(wid);
       return w.result(await this.#ensureRead(w));
     });
@@ -139,7 +160,7 @@ export class Dashboard {
    * (await dashboard.listActions(0)).map((a) => a.text); // ['Refresh', 'Details']
    */
   listActions(wid: WidgetRef): Promise<ActionEntry[]> {
-    return this.#exclusive(async () => {
+    return this.#operation(async () => {
       const w = this.#session(wid);
       return (await this.#ensureRead(w)).rendered.actions().map(entryOf);
     });
@@ -153,7 +174,7 @@ export class Dashboard {
    * await dashboard.runAction(0, 2, { confirm: false }); // { cancelled: true, confirmation: 'Really?' }
    */
   runAction(wid: WidgetRef, index: number | string, options: RunActionOptions = {}): Promise<WidgetReading | CancelledAction> {
-    return this.#exclusive(async () => {
+    return this.#operation(async () => {
       const w = this.#session(wid);
       const view = await this.#ensureRead(w);
       const actions = view.rendered.actions();
@@ -192,7 +213,7 @@ export class Dashboard {
    * (await dashboard.describe(0)).markdown; // '## Hello widget …'
    */
   describe(wid: WidgetRef): Promise<DescribeResult> {
-    return this.#exclusive(async () => {
+    return this.#operation(async () => {
       const w = this.#session(wid);
       const endpoint = this.#customEndpoint(w);
       const context = buildWidgetContext(w.model, this.#state, this.#ctx.clock(), {});
@@ -221,7 +242,7 @@ export class Dashboard {
    */
   refresh(options: RefreshOptions = {}): Promise<RefreshResult> {
     // Checked here too: a driver called from JavaScript could name a mode that does not exist.
-    return this.#exclusive(async () => {
+    return this.#operation(async () => {
       const mode = options.mode ?? 'auto';
       if (mode !== 'auto' && mode !== 'manual') {
         throw new UnprocessableError('mode', `"mode" should be "auto" or "manual"; got ${JSON.stringify(mode)}`);
@@ -270,6 +291,32 @@ export class Dashboard {
     const run = this.#tail.then(fn, fn);
     this.#tail = run.catch(() => undefined);
     return run;
+  }
+
+  /** A use of the dashboard (a read, an action, a state change): in turn, and busy from asked for until ended. */
+  #operation<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      this.#use();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    this.#pending++;
+    const run = this.#exclusive(fn);
+    const ended = (): void => {
+      this.#pending--;
+      this.#ctx.onUse?.(this);
+    };
+    run.then(ended, ended);
+    return run;
+  }
+
+  #use(): void {
+    if (this.#gone !== null) throw new NotFoundError('dashboard', this.#gone);
+    this.#ctx.onUse?.(this);
+  }
+
+  #copyState(): DashboardState {
+    return structuredClone(this.#state);
   }
 
   #session(wid: WidgetRef): WidgetSession {

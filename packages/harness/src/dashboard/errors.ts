@@ -79,7 +79,10 @@ export class UnprocessableError extends DashboardError {
 
 /**
  * A new dashboard would take the harness past what it keeps: its total budget of dashboard bytes, or its number
- * of dashboards. Nothing stored is dropped to make room; delete dashboards first. `budget` names the limit.
+ * of dashboards, and the dashboards that would have to go to make room are in use (used within the last
+ * 60 s, or with an operation in progress). Nothing stored is dropped. `budget` names the limit;
+ * `retryAfterSeconds` says when room comes back if nothing uses those dashboards before then (null when that
+ * waits on operations in progress, or when the dashboard alone passes the budget).
  *
  * @example
  * catch (e) { if (e instanceof OverBudgetError) e.budget; // 'maxDashboardBytes' }
@@ -87,10 +90,12 @@ export class UnprocessableError extends DashboardError {
 export class OverBudgetError extends DashboardError {
   readonly budget: 'maxDashboardBytes' | 'maxDashboards';
   readonly limit: number;
-  constructor(budget: 'maxDashboardBytes' | 'maxDashboards', limit: number, message: string) {
+  readonly retryAfterSeconds: number | null;
+  constructor(budget: 'maxDashboardBytes' | 'maxDashboards', limit: number, message: string, retryAfterSeconds: number | null = null) {
     super('over-budget', message);
     this.name = 'OverBudgetError';
     this.budget = budget;
     this.limit = limit;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }

@@ -12,13 +12,18 @@ export interface DashboardStoreOptions {
   analyzer: HtmlAnalyzer<any>;
   /** Epoch milliseconds; default `Date.now`. */
   clock?: () => number;
-  /** At most this many dashboards are kept; past it a new one is refused (OverBudgetError). Default 1,000. */
+  /**
+   * At most this many dashboards are kept. Past it the least recently used dashboard that has been idle for
+   * {@link DASHBOARD_IDLE_MS} goes to make room; when every one was used more recently, a new one is refused
+   * (OverBudgetError). Default 1,000.
+   */
   maxDashboards?: number;
   /**
-   * The dashboard budget in bytes (UTF-8). Dashboard sources together may take at most this much: past it a
-   * new dashboard is refused (OverBudgetError) and nothing stored is dropped. The widget content the
-   * dashboards remember (HTML, raw values, logs) may take as much again: past it, the content of the least
-   * recently used dashboards is forgotten (those widgets run again when next read). Default 32 MiB.
+   * The dashboard budget in bytes (UTF-8). Dashboard sources together may take at most this much: past it the
+   * least recently used idle dashboards go as for `maxDashboards`, and when that cannot make room a new
+   * dashboard is refused (OverBudgetError). The widget content the dashboards remember (HTML, raw values, logs)
+   * may take as much again: past it, the content of the least recently used dashboards is forgotten (those
+   * widgets run again when next read). Default 32 MiB.
    */
   maxBytes?: number;
   /** Makes dashboard ids; default random UUIDs. */
@@ -28,13 +33,19 @@ export interface DashboardStoreOptions {
 const DEFAULT_NAME = 'dashboard';
 /** Default of {@link DashboardStoreOptions.maxBytes}: 32 MiB of sources (and as much of remembered content). */
 export const DEFAULT_MAX_DASHBOARD_BYTES = 32 * 1024 * 1024;
+/**
+ * How long a dashboard goes unused before it may be dropped to make room for a new one: 60 s. A use is any
+ * lookup, read, action or state change; a dashboard is in use while an operation on it runs or waits.
+ */
+export const DASHBOARD_IDLE_MS = 60_000;
 
 const mib = (bytes: number): string => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${bytes} bytes`);
 
 /**
- * The dashboards of one harness, each isolated from the others, within a budget: a dashboard past it is refused
- * and nothing stored is dropped; remembered widget content past it is forgotten, least recently used first.
- * Every lookup counts as a use.
+ * The dashboards of one harness, each isolated from the others, within a budget: a new dashboard past it takes
+ * the place of the least recently used ones idle for {@link DASHBOARD_IDLE_MS}, and is refused when none is idle;
+ * remembered widget content past it is forgotten, least recently used first. Every lookup, read, action and
+ * state change counts as a use.
  *
  * @example
  * const store = new DashboardStore({ functions: registry, analyzer });
@@ -52,9 +63,12 @@ export class DashboardStore {
   /** Bytes of widget content each dashboard remembers. */
   readonly #content = new Map<string, number>();
   #contentBytes = 0;
-  /** When each dashboard was last used (a count of uses): the order content is forgotten in. */
+  /** When each dashboard was last used (a count of uses): the order content is forgotten and dashboards dropped in. */
   readonly #lastUse = new Map<string, number>();
   #uses = 0;
+  /** When each dashboard was last used, in epoch milliseconds. */
+  readonly #usedAt = new Map<string, number>();
+  readonly #clock: () => number;
   /** Content being forgotten now (counted until its dashboard's operations in progress end). */
   readonly #forgetting = new Set<string>();
   readonly #newId: () => string;
@@ -66,17 +80,23 @@ export class DashboardStore {
     if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new RangeError(`maxBytes should be a positive integer; got ${maxBytes}`);
     this.#max = max;
     this.#maxBytes = maxBytes;
+    this.#clock = options.clock ?? Date.now;
     this.#ctx = {
       functions: options.functions,
       analyzer: options.analyzer,
-      clock: options.clock ?? Date.now,
+      clock: this.#clock,
       onResize: (dashboard, delta) => this.#resize(dashboard, delta),
+      onUse: (dashboard) => {
+        if (this.#dashboards.get(dashboard.id) === dashboard) this.#touch(dashboard.id);
+      },
     };
     this.#newId = options.newId ?? randomUUID;
   }
 
   /**
-   * Validates dashboard JSON text and stores it (the exact text is kept). Throws DashboardValidationError.
+   * Validates dashboard JSON text and stores it (the exact text is kept), dropping the least recently used
+   * idle dashboards when it needs their room. Throws DashboardValidationError, or OverBudgetError when the
+   * dashboards that would have to go are in use.
    *
    * @example
    * store.create('{"widgets":[]}', { name: 'empty' }).id;
@@ -92,30 +112,80 @@ export class DashboardStore {
     if (typeof name !== 'string' || name.length === 0 || name.length > 255) {
       throw new UnprocessableError('name', `"name" should be a string of 1 to 255 characters; got ${JSON.stringify(name)}`);
     }
-    if (this.#dashboards.size >= this.#max) {
-      throw new OverBudgetError(
-        'maxDashboards',
-        this.#max,
-        `This harness keeps at most ${this.#max} dashboards and holds ${this.#dashboards.size}; delete one to add another (nothing stored was dropped)`,
-      );
-    }
     const bytes = Buffer.byteLength(text);
-    if (this.#sourceBytes + bytes > this.#maxBytes) {
-      throw new OverBudgetError(
-        'maxDashboardBytes',
-        this.#maxBytes,
-        `The dashboard is ${mib(bytes)}; with the ${this.#dashboards.size} stored (${mib(this.#sourceBytes)}) it passes this harness's dashboard budget of ${mib(this.#maxBytes)} (maxDashboardBytes); delete dashboards to make room (nothing stored was dropped)`,
-      );
-    }
+    const room = this.#room(bytes);
     const model = parseDashboard(text);
+    for (const old of room) {
+      this.#dashboards
+        .get(old)
+        ?.retire(
+          `Dashboard ${JSON.stringify(old)} was dropped to make room for a new one: it had not been used for ${DASHBOARD_IDLE_MS / 1000} s and was the least recently used of the harness's dashboards`,
+        );
+      this.#forget(old);
+    }
     let id = this.#newId();
     while (this.#dashboards.has(id)) id = this.#newId();
     const dashboard = new Dashboard(id, name, text, model, this.#ctx);
     this.#dashboards.set(id, dashboard);
     this.#sources.set(id, bytes);
     this.#sourceBytes += bytes;
-    this.#lastUse.set(id, ++this.#uses);
+    this.#touch(id);
     return dashboard;
+  }
+
+  /**
+   * The ids of the dashboards to drop so that one of `bytes` more fits, least recently used first, all idle;
+   * or OverBudgetError, saying when room comes back, when the ones that would have to go are in use.
+   */
+  #room(bytes: number): string[] {
+    let count = this.#dashboards.size;
+    let sourceBytes = this.#sourceBytes;
+    const fits = (): boolean => count < this.#max && sourceBytes + bytes <= this.#maxBytes;
+    if (fits()) return [];
+    const budget = count >= this.#max ? 'maxDashboards' : 'maxDashboardBytes';
+    const limit = budget === 'maxDashboards' ? this.#max : this.#maxBytes;
+    if (bytes > this.#maxBytes) {
+      throw new OverBudgetError(
+        'maxDashboardBytes',
+        this.#maxBytes,
+        `The dashboard is ${mib(bytes)}, more than this harness's whole dashboard budget of ${mib(this.#maxBytes)} (maxDashboardBytes) (nothing stored was dropped)`,
+        null,
+      );
+    }
+    const now = this.#clock();
+    // Least recently used first; those with an operation running or waiting stay.
+    const order = [...this.#dashboards.values()]
+      .filter((d) => !d.busy)
+      .sort((a, b) => (this.#lastUse.get(a.id) ?? 0) - (this.#lastUse.get(b.id) ?? 0));
+    const drop: string[] = [];
+    let idleAt = now;
+    for (const d of order) {
+      if (fits()) break;
+      idleAt = Math.max(idleAt, (this.#usedAt.get(d.id) ?? 0) + DASHBOARD_IDLE_MS);
+      drop.push(d.id);
+      count--;
+      sourceBytes -= this.#sources.get(d.id) ?? 0;
+    }
+    if (fits() && idleAt <= now) return drop;
+    // Not now: say when the same dashboards will have been idle long enough, if nothing uses them before.
+    const seconds = fits() ? Math.ceil((idleAt - now) / 1000) : null;
+    const idle = `${DASHBOARD_IDLE_MS / 1000} s`;
+    const those = drop.length === 1 ? 'the least recently used is' : `the ${drop.length} least recently used are`;
+    const when =
+      seconds === null
+        ? `room comes back ${idle} after the operations in progress on ${this.#dashboards.size - order.length} of them end, if nothing uses them again, or when dashboards are deleted`
+        : `room comes back in ${seconds} s if ${those} not used before then, or when dashboards are deleted`;
+    const rule = `a dashboard unused for ${idle} is dropped to make room, least recently used first`;
+    const message =
+      budget === 'maxDashboards'
+        ? `This harness keeps at most ${this.#max} dashboards, and each of the ${this.#dashboards.size} it holds is in use or was used in the last ${idle} (${rule}); ${when} (nothing stored was dropped)`
+        : `The dashboard is ${mib(bytes)}; with the ${this.#dashboards.size} stored (${mib(this.#sourceBytes)}) it passes this harness's dashboard budget of ${mib(this.#maxBytes)} (maxDashboardBytes), and the dashboards that would have to go are in use or were used in the last ${idle} (${rule}); ${when} (nothing stored was dropped)`;
+    throw new OverBudgetError(budget, limit, message, seconds);
+  }
+
+  #touch(id: string): void {
+    this.#lastUse.set(id, ++this.#uses);
+    this.#usedAt.set(id, this.#clock());
   }
 
   /** Bytes kept now: dashboard sources plus the widget content they remember. */
@@ -158,6 +228,7 @@ export class DashboardStore {
     this.#contentBytes -= this.#content.get(id) ?? 0;
     this.#content.delete(id);
     this.#lastUse.delete(id);
+    this.#usedAt.delete(id);
     return true;
   }
 
@@ -170,8 +241,13 @@ export class DashboardStore {
   get(id: unknown): Dashboard {
     const key = typeof id === 'string' ? id : '';
     const dashboard = this.#dashboards.get(key);
-    if (!dashboard) throw new NotFoundError('dashboard', `No dashboard ${JSON.stringify(id)}; it may never have existed or been deleted`);
-    this.#lastUse.set(key, ++this.#uses);
+    if (!dashboard) {
+      throw new NotFoundError(
+        'dashboard',
+        `No dashboard ${JSON.stringify(id)}; it may never have existed, been deleted, or been dropped to make room after ${DASHBOARD_IDLE_MS / 1000} s unused`,
+      );
+    }
+    this.#touch(key);
     return dashboard;
   }
 
@@ -199,7 +275,10 @@ export class DashboardStore {
    */
   delete(id: unknown): void {
     const key = typeof id === 'string' ? id : '';
-    if (!this.#forget(key)) throw new NotFoundError('dashboard', `No dashboard ${JSON.stringify(id)}`);
+    const dashboard = this.#dashboards.get(key);
+    if (!dashboard) throw new NotFoundError('dashboard', `No dashboard ${JSON.stringify(id)}`);
+    dashboard.retire(`Dashboard ${JSON.stringify(key)} was deleted`);
+    this.#forget(key);
   }
 
   /**

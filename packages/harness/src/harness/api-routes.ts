@@ -68,7 +68,14 @@ export function apiRoutes(harness: Interpreter): RouteDefinition[] {
           responses: {
             201: { description: 'Created', headers: { Location: 'The new dashboard.' }, schema: schema('DashboardCreated') },
             400: 'The body is not JSON, has the wrong shape, or the dashboard fails validation (`validationMessages`); or the `name` is not 1–255 characters, once',
-            413: 'The body is over the limit, or a new dashboard would pass the dashboard budget (`budget`: `maxDashboardBytes` or `maxDashboards`, with its `limit`); nothing stored is dropped',
+            413: {
+              description:
+                'The body is over the limit, or a new dashboard would pass the dashboard budget (`budget`: `maxDashboardBytes` or `maxDashboards`, with its `limit`) and the dashboards that would have to go to make room are in use (used in the last 60 s, or with an operation in progress); nothing stored is dropped, and `detail` says when room comes back',
+              headers: {
+                'Retry-After':
+                  'Seconds until the dashboards that would make room have been idle for 60 s, if nothing uses them before then',
+              },
+            },
           },
         }),
       ],

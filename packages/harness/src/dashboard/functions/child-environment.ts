@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { timeoutError } from './lambda-context.js';
 import { LineReader, type OversizeLine } from './line-reader.js';
-import { ENVIRONMENT_MARKER, killEnvironment, residentMiB } from './process-tree.js';
+import { ENVIRONMENT_MARKER, killEnvironment, unreclaimableMiB } from './process-tree.js';
 import { MAX_RESPONSE_BYTES, responseTooLarge } from './payload-limit.js';
 import type { InvokeError } from './types.js';
 
@@ -17,7 +17,7 @@ export interface SpawnSpec {
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** Resident memory the process may use (the function's memory, plus what the harness's own loader costs). */
+  /** Memory the process may hold that the kernel cannot reclaim (the function's memory, plus what the harness's own loader costs). */
   memoryLimitMiB?: number;
   /** A line the harness writes at the head of the process's init logs (e.g. which Node.js it fell back to). */
   initLog?: string;
@@ -221,14 +221,14 @@ export class ChildEnvironment {
     }
   }
 
-  /** Kills the process once its resident memory passes its limit, as Lambda ends a function over its memory. */
+  /** Kills the process once the memory it holds passes its limit, as Lambda ends a function over its memory. */
   private watchMemory(child: ChildProcess): void {
     const limit = this.spec.memoryLimitMiB;
     if (limit === undefined || child.pid === undefined) return;
     const pid = child.pid;
     const timer = setInterval(() => {
-      const rss = residentMiB(pid);
-      if (rss !== null && rss > limit && !this.dead) {
+      const held = unreclaimableMiB(pid);
+      if (held !== null && held > limit && !this.dead) {
         this.outOfMemory = true;
         void this.kill();
       }

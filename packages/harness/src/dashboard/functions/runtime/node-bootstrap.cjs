@@ -40,11 +40,18 @@ if (modulesFrom) {
 }
 
 // `import` finds what NODE_PATH holds (the AWS SDK the harness provides), as `require` does, and inline code's
-// `import` resolves as its `require` does.
+// `import` resolves as its `require` does. In the function's own thread where Node.js can (registerHooks): the
+// loader thread of `register` is memory Lambda's runtime does not spend.
 if (process.env.NODE_PATH || modulesFrom) {
-  require('node:module').register(pathToFileURL(path.join(__dirname, 'node-path-hook.mjs')).href, {
-    data: modulesFrom ? { pinned: pathToFileURL(codeFolder).href + '/', from: pathToFileURL(path.join(modulesFrom, 'package.json')).href } : {},
-  });
+  const pins = modulesFrom ? { pinned: pathToFileURL(codeFolder).href + '/', from: pathToFileURL(path.join(modulesFrom, 'package.json')).href } : {};
+  const Module = require('node:module');
+  if (typeof Module.registerHooks === 'function') {
+    const { nodePathResolve } = require('./node-path-resolve.cjs');
+    const folders = (process.env.NODE_PATH || '').split(path.delimiter).filter(Boolean);
+    Module.registerHooks({ resolve: nodePathResolve(folders, pins.pinned, pins.from) });
+  } else {
+    Module.register(pathToFileURL(path.join(__dirname, 'node-path-hook.mjs')).href, { data: pins });
+  }
 }
 const runtimeMajor = Number((/^nodejs(\d+)\.x$/.exec(runtime) || [])[1] || 0);
 // From nodejs24.x on, Lambda refuses callback-style handlers at init, and the context has no callback helpers.
