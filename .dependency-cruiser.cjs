@@ -5,8 +5,9 @@
 // packages/trellis (the framework) holds the core and what plugs into it; packages/harness (the widget test
 // harness) holds the dashboard interpreter, the linter, the HTTP API and the command line, and imports the
 // framework only by its package name. The core is a stack: services → pipeline → annotations → filters → auth →
-// app, published by packages/trellis/src/index.ts. Capabilities plug in from above through that surface; the
-// harness is where the framework and the dashboard interpreter meet.
+// app, published by packages/trellis/src/index.ts. Capabilities plug in from above through that surface, and
+// reach the pipeline's own surface for what the framework keeps to itself (the guard through which user code is
+// called); the harness is where the framework and the dashboard interpreter meet.
 
 /** Each room (a folder of src/) and the rooms it may import. */
 const rooms = {
@@ -18,7 +19,7 @@ const rooms = {
   auth: ['services', 'pipeline', 'filters'],
   app: ['services', 'pipeline', 'annotations', 'filters'],
   core: ['services', 'pipeline', 'annotations', 'filters', 'auth', 'app'],
-  ratelimit: ['core', 'services'],
+  ratelimit: ['core', 'services', 'pipeline'],
   'ratelimit/redis': ['ratelimit', 'core'],
   'ratelimit/dynamodb': ['ratelimit', 'core'],
   widgets: [],
@@ -26,8 +27,8 @@ const rooms = {
   'dashboard/functions': ['widgets'],
   'dashboard/template': ['dashboard/functions'],
   dashboard: ['dashboard/functions', 'dashboard/template', 'lint', 'widgets'],
-  lambda: ['core', 'widgets', 'ratelimit'],
-  openapi: ['core', 'app', 'ratelimit'],
+  lambda: ['core', 'widgets', 'ratelimit', 'pipeline'],
+  openapi: ['core', 'app', 'ratelimit', 'pipeline'],
   harness: ['core', 'dashboard', 'dashboard/functions', 'lint', 'widgets', 'ratelimit', 'openapi'],
   cli: ['harness', 'dashboard', 'dashboard/functions', 'lint', 'core', 'openapi'],
 };

@@ -157,6 +157,18 @@ for (const kind of kinds) {
       assert.throws(() => new RateLimitConfiguration({ refusal: 'no' as never }), /refusal must be a function/);
     });
 
+    it('an async refusal hook is waited for: the status it resolves to is sent (it used to be ignored)', async () => {
+      const config = new RateLimitConfiguration({
+        refusal: async ({ retryAfter }) => ({ status: 503, problem: { detail: `Busy for ${retryAfter} s.` } }),
+      });
+      const { app } = appWith(kind, [one([RateLimit({ name: 'burst', permitLimit: 1, windowSeconds: 5 })])], config);
+      assert.equal((await app.inject({ url: '/r' })).statusCode, 200);
+      const refused = await app.inject({ url: '/r' });
+      assert.equal(refused.statusCode, 503);
+      assert.equal(refused.json().detail, 'Busy for 5 s.');
+      assert.equal(refused.headers['retry-after'], '5');
+    });
+
     it('a budget is one counter shared by the handlers that name it; an app-wide limit is a budget on every route', async () => {
       const exports = RateLimit({ name: 'exports', budget: 'exports', permitLimit: 3, windowSeconds: 60 });
       const { app } = appWith(kind, [

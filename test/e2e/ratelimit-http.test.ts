@@ -581,14 +581,14 @@ describe('cost over HTTP', () => {
         () => {
           throw new Error('boom');
         },
-        /cost function failed: boom/,
+        /^RateLimitSettings\.cost \(POST \/r#uploads\) threw Error: boom; the request was answered 500/,
       ],
-      [() => 0, /returned 0/],
-      [() => 2.5, /returned 2\.5/],
-      [() => Number.NaN, /returned NaN/],
-      [() => '3', /returned "3"/],
-      [async () => Promise.reject(new Error('late boom')), /late boom/],
-      [async () => -1, /returned -1/],
+      [() => 0, /answered 0, which cannot be used: it must answer a whole number of permits >= 1/],
+      [() => 2.5, /answered 2\.5, which cannot be used/],
+      [() => Number.NaN, /answered NaN, which cannot be used/],
+      [() => '3', /answered "3", which cannot be used/],
+      [async () => Promise.reject(new Error('late boom')), /rejected with Error: late boom/],
+      [async () => -1, /answered -1, which cannot be used/],
     ] as const) {
       const { app, calls } = limitedApp([RateLimit({ name: 'uploads', permitLimit: 2, cost: bad as () => number })]);
       app.services.replace(Logger, () => ({ warn() {}, error: (m: string) => logged.push(m) }));
@@ -838,7 +838,11 @@ describe('observing rate limiting', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
       assert.deepEqual(unhandled, []);
       assert.ok(logged.length >= 4, logged.join('\n'));
-      for (const line of logged) assert.match(line, /^A RateLimitObserver failed; the request went on: (audit|metrics) down$/);
+      for (const line of logged)
+        assert.match(
+          line,
+          /^RateLimitObserver\.(refused|decided) \(GET \/a#a\) rejected with Error: (audit|metrics) down; the request went on: \2 down$/,
+        );
     } finally {
       process.off('unhandledRejection', onUnhandled);
     }

@@ -2,7 +2,7 @@
  * Trellis core: routes, handlers with annotations, the filter pipeline with recorded refusals, services,
  * authentication, grant authorization, the response cache, serialization, the Node host and inject().
  */
-export { App, createApp, Logger, consoleLogger, normalizeAddress } from './app/index.js';
+export { App, createApp, normalizeAddress } from './app/index.js';
 export type {
   AppOptions,
   BoundAddress,
@@ -61,6 +61,8 @@ export {
   FAILURES,
   failure,
   isThenable,
+  Logger,
+  consoleLogger,
   problem,
   statusTitle,
 } from './pipeline/index.js';

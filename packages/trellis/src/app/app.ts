@@ -19,18 +19,25 @@ import {
   serializationFilter,
 } from '../filters/index.js';
 import type { ExecutionContext, Feature, Filter, HttpMethod, OutgoingResponse } from '../pipeline/index.js';
-import { assertApplicationFilter, composeFilters, featureOf, sortFilters } from '../pipeline/index.js';
+import {
+  Logger,
+  assertApplicationFilter,
+  composeFilters,
+  consoleLogger,
+  featureOf,
+  guardedLogger,
+  sortFilters,
+} from '../pipeline/index.js';
 import { ServiceCollection, ServiceProvider } from '../services/index.js';
 import type { ServiceResolver } from '../services/index.js';
 import { dispatch } from './dispatch.js';
 import type { CompiledRoute, DispatchDeps, IncomingRequest } from './dispatch.js';
 import { injectResponse, injectedRequest, recordResponse } from './inject.js';
 import type { InjectRequest, InjectResponse, RecordedResponse } from './inject.js';
-import { Logger, consoleLogger } from './logger.js';
 import { createNodeServer } from './node-host.js';
 import { DEFAULT_MAX_HEADER_SIZE, DEFAULT_MAX_URL_LENGTH, headBytes, headerFieldsTooLarge } from './header-size.js';
 import { Router } from './router.js';
-import { compileTrust, type TrustProxy } from './client-address.js';
+import { compileTrust, guardedTrust, type TrustProxy } from './client-address.js';
 import type { TrustFunction } from './request-info.js';
 import { splitTarget } from './request-info.js';
 
@@ -52,6 +59,8 @@ export interface AppOptions {
   /**
    * Proxies trusted to say who the client is, for `ctx.request.clientAddress`: `false` (default), `true`,
    * a number of hops, addresses or subnets (`'loopback'`, `['10.0.0.0/8']`), or `(address, hop) => boolean`.
+   * The function must answer at once with true or false: one that throws or answers anything else (a promise
+   * included) is logged, and that hop is not trusted.
    */
   trustProxy?: TrustProxy;
   /**
@@ -92,6 +101,8 @@ export class App {
   readonly #errorHandlers: ErrorMapping[] = [];
   readonly #options: Required<Omit<AppOptions, 'maxHeaderSize' | 'trustProxy' | 'cors'>> & { maxHeaderSize: number | undefined };
   readonly #trust: TrustFunction;
+  /** `trustProxy` was a function of the application's: called through the guard. */
+  readonly #trustIsUserCode: boolean;
   readonly #cors: CorsPolicy | undefined;
   #built: { router: Router<CompiledRoute>; provider: ServiceProvider; routes: CompiledRoute[]; deps: DispatchDeps } | null = null;
   #server: Server | null = null;
@@ -110,6 +121,7 @@ export class App {
       maxUrlLength,
     };
     this.#trust = compileTrust(options.trustProxy);
+    this.#trustIsUserCode = typeof options.trustProxy === 'function';
     this.#cors = options.cors === undefined ? undefined : new CorsPolicy(options.cors, 'createApp({ cors })');
   }
 
@@ -144,9 +156,10 @@ export class App {
   /**
    * Maps errors that handlers throw to responses, in one place for the whole app (registrations are tried in
    * order; the first whose class matches, or that takes every error, answers). The handler returns what a
-   * route handler would (a value, `reply(…)`) or throws an `HttpError` for a problem response; anything
-   * else it throws, and errors no registration takes, become the usual 500 problem. Refusals recorded by
-   * filters are not errors and never reach it.
+   * route handler would (a value, `reply(…)`, or a promise of one) or throws an `HttpError` for a problem
+   * response; errors no registration takes become the usual 500 problem. A handler that throws anything else,
+   * rejects, or answers what cannot be sent is logged once (`app.onError(handler) … threw …`) and the 500
+   * problem goes out. Refusals recorded by filters are not errors and never reach it.
    *
    * @example
    * app.onError(NotFoundError, (error) => { throw new HttpError(404, error.message); });
@@ -183,7 +196,7 @@ export class App {
     this.services.addDefault(Logger, () => consoleLogger);
     this.services.addDefault(ResponseCacheStore, () => new MemoryResponseCache());
     this.services.addDefault(SerializationSettings, (s) => {
-      const logger = s.get(Logger);
+      const logger = guardedLogger(s.get(Logger));
       return {
         bodyLimit: options.bodyLimit,
         development: options.development,
@@ -207,12 +220,12 @@ export class App {
       routes.push(compiled);
     }
     router.addImplicitHead(routes.filter((r) => r.info.method === 'GET').map((r) => [r.info.path, r]));
-    const logger = provider.get(Logger);
+    const logger = guardedLogger(provider.get(Logger));
     const deps: DispatchDeps = {
       router,
       provider,
       onError: (error, where) => logger.error(`Request to ${where} failed`, { error }),
-      trust: this.#trust,
+      trust: this.#trustIsUserCode ? guardedTrust(this.#trust!, provider) : this.#trust,
       cors: appCors,
       maxUrlLength: options.maxUrlLength,
     };
@@ -270,7 +283,7 @@ export class App {
   }
 
   #logger(): Logger {
-    return this.build().#built!.provider.get(Logger);
+    return guardedLogger(this.build().#built!.provider.get(Logger));
   }
 
   /**

@@ -1,4 +1,5 @@
 import parseForwarded from 'forwarded-parse';
+import { aBoolean, callUserCodeSync, type FailureLog, type UserHook } from '../pipeline/index.js';
 import { addressBytes, inSubnet, ipVersion, parseSubnet, type Subnet } from './ip-address.js';
 
 /**
@@ -43,6 +44,21 @@ export function compileTrust(trust: TrustProxy | undefined): ((address: string, 
   } catch (error) {
     throw new TypeError(`trustProxy: ${(error as Error).message}`, { cause: error });
   }
+}
+
+const TRUST_PROXY: UserHook<boolean> = {
+  where: 'AppOptions.trustProxy',
+  instead: 'that hop was not trusted (the client is the address it reported from)',
+  accept: aBoolean,
+  fallback: () => false,
+};
+
+/**
+ * A `trustProxy` function, called through the guard: one that throws or answers anything but true or false
+ * (a promise included) is logged, and the hop is not trusted.
+ */
+export function guardedTrust(trust: (address: string, hop: number) => boolean, log: FailureLog): (address: string, hop: number) => boolean {
+  return (address, hop) => callUserCodeSync(log, TRUST_PROXY, () => trust(address, hop), `hop ${hop}, ${address}`);
 }
 
 /**

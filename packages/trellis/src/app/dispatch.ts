@@ -61,7 +61,7 @@ export function dispatch(deps: DispatchDeps, req: IncomingRequest): OutgoingResp
     if (preflight !== undefined) return preflight;
   }
   const match = deps.router.find(req.method, target.path);
-  if (match === null) return withCors(deps.cors, req, unrouted(deps, req.method, target.path));
+  if (match === null) return withCors(deps, deps.cors, req, unrouted(deps, req.method, target.path));
   const route = match.entry;
   const ctx = new ExecutionContext({
     request: new LazyRequestInfo(req.method, req.url, target.path, target.query, req.headers, req.remoteAddress, deps.trust),
@@ -106,7 +106,7 @@ function finished(
   }
   // Every response object is made for this request, so filter headers go straight into it.
   if (ctx.hasResponseHeaders) response.headers.fillFrom(ctx.responseHeaders);
-  return withCors(route.cors, req, response);
+  return withCors(deps, route.cors, req, response);
 }
 
 /** 405 naming the methods the path has, or 404. */
@@ -126,16 +126,16 @@ function answerPreflight(deps: DispatchDeps, path: string, headers: IncomingRequ
   const route = deps.router.find(asked, path)?.entry;
   const policy = route === undefined ? deps.cors : route.cors;
   if (policy === undefined) return undefined;
-  return preflightResponse(policy, headers, deps.router.allowedMethods(path));
+  return preflightResponse(policy, headers, deps.router.allowedMethods(path), deps.provider);
 }
 
 /**
  * A response with the CORS headers of its route's settings: `Vary: Origin` whatever the request (when origins
  * are restricted), and the `Access-Control-*` headers its origin earns.
  */
-function withCors(policy: CorsPolicy | undefined, req: IncomingRequest, response: OutgoingResponse): OutgoingResponse {
+function withCors(deps: DispatchDeps, policy: CorsPolicy | undefined, req: IncomingRequest, response: OutgoingResponse): OutgoingResponse {
   if (policy === undefined) return response;
   const origin = req.headers.origin;
-  addCorsHeaders(policy, typeof origin === 'string' ? origin : undefined, response.headers);
+  addCorsHeaders(policy, typeof origin === 'string' ? origin : undefined, response.headers, deps.provider);
   return response;
 }

@@ -1,5 +1,6 @@
 import type { AuthenticationResult, Authenticator } from '../filters/index.js';
-import type { ExecutionContext } from '../pipeline/index.js';
+import type { ExecutionContext, UserHook } from '../pipeline/index.js';
+import { USER_CODE_FAILED, UserCodeFailed, callUserCode, failedMarker, isThenable } from '../pipeline/index.js';
 
 export interface ApiKeyIdentity {
   readonly subject: string;
@@ -9,9 +10,35 @@ export interface ApiKeyIdentity {
 export interface ApiKeyAuthenticatorOptions {
   /** Header carrying the key; default `x-api-key`. */
   header?: string;
-  /** Known keys, or a lookup (e.g. a database) returning the identity or undefined. */
+  /**
+   * Known keys, or a lookup (e.g. a database) returning the identity or undefined (a promise of either is
+   * waited for). A lookup that throws, rejects or answers anything else is logged, and the request is answered
+   * 500 (`TRELLIS_AUTHENTICATION_BROKEN`): a key that cannot be checked is neither accepted nor called invalid.
+   */
   keys: Readonly<Record<string, ApiKeyIdentity>> | ((key: string) => ApiKeyIdentity | undefined | Promise<ApiKeyIdentity | undefined>);
 }
+
+/** A lookup's answer, checked: an identity with a subject, or undefined (null too) for an unknown key. */
+function identityOrNone(answer: unknown): ApiKeyIdentity | undefined {
+  if (answer === undefined || answer === null) return undefined;
+  const a = answer as Partial<{ subject: unknown; grants: unknown }>;
+  if (
+    typeof answer === 'object' &&
+    typeof a.subject === 'string' &&
+    a.subject !== '' &&
+    (a.grants === undefined || (Array.isArray(a.grants) && a.grants.every((g) => typeof g === 'string')))
+  ) {
+    return answer as ApiKeyIdentity;
+  }
+  throw new TypeError('it must answer { subject, grants? } for a known key, or undefined');
+}
+
+const LOOKUP: UserHook<ApiKeyIdentity | undefined, typeof USER_CODE_FAILED> = {
+  where: 'ApiKeyAuthenticatorOptions.keys',
+  instead: 'the request was answered 500 (TRELLIS_AUTHENTICATION_BROKEN)',
+  accept: identityOrNone,
+  fallback: failedMarker,
+};
 
 /**
  * Authenticates by a static API key header. No header: anonymous. Unknown key: 401.
@@ -23,10 +50,13 @@ export class ApiKeyAuthenticator implements Authenticator {
   readonly scheme = 'ApiKey';
   readonly #header: string;
   readonly #lookup: (key: string) => ApiKeyIdentity | undefined | Promise<ApiKeyIdentity | undefined>;
+  /** The lookup is the application's function (not the key table): called through the guard. */
+  readonly #lookupIsUserCode: boolean;
 
   constructor(options: ApiKeyAuthenticatorOptions) {
     this.#header = (options.header ?? 'x-api-key').toLowerCase();
     const keys = options.keys;
+    this.#lookupIsUserCode = typeof keys === 'function';
     if (typeof keys === 'function') this.#lookup = keys;
     else if (keys && typeof keys === 'object') {
       const table = Object.entries(keys).map(([key, id]) => {
@@ -54,14 +84,15 @@ export class ApiKeyAuthenticator implements Authenticator {
   authenticate(ctx: ExecutionContext): AuthenticationResult | Promise<AuthenticationResult> {
     const key = ctx.request.headers.get(this.#header);
     if (key === undefined) return NONE;
-    const found = key === '' ? undefined : this.#lookup(key);
-    if (found !== undefined && typeof (found as PromiseLike<unknown>).then === 'function') {
-      return Promise.resolve(found).then((identity) => this.#result(identity));
-    }
-    return this.#result(found as ApiKeyIdentity | undefined);
+    if (key === '') return this.#result(undefined);
+    if (!this.#lookupIsUserCode) return this.#result(this.#lookup(key) as ApiKeyIdentity | undefined);
+    const found = callUserCode(ctx.services, LOOKUP, () => this.#lookup(key), ctx.route.id);
+    return isThenable(found) ? found.then((identity) => this.#result(identity)) : this.#result(found);
   }
 
-  #result(identity: ApiKeyIdentity | undefined): AuthenticationResult {
+  /** What an identity means; a lookup that broke (already logged) fails the authenticator without a second line. */
+  #result(identity: ApiKeyIdentity | undefined | typeof USER_CODE_FAILED): AuthenticationResult {
+    if (identity === USER_CODE_FAILED) throw new UserCodeFailed('The API key lookup failed.');
     if (!identity) return { kind: 'failure', detail: `The API key in ${this.#header} is not valid.` };
     return { kind: 'success', principal: { subject: identity.subject, grants: new Set(identity.grants ?? []), scheme: 'api-key' } };
   }

@@ -1,4 +1,5 @@
 import { App, BufferBodySource, HttpError, type BodySource, type IncomingRequest } from '../index.js';
+import { USER_CODE_FAILED, aBoolean, callUserCodeSync, failedMarker, type UserHook } from '../pipeline/index.js';
 import { isBinaryContentType } from './binary-body.js';
 import { httpEventKind, notAnHttpEvent } from './event-kind.js';
 import { checkEventFields } from './event-fields.js';
@@ -13,7 +14,9 @@ export interface LambdaHandlerOptions {
   /**
    * Whether a response body of this `Content-Type` is sent base64-encoded (`isBase64Encoded: true`).
    * Default `isBinaryContentType`: everything but text, JSON, XML and the like. Bodies with a
-   * `Content-Encoding` are always binary; others that are not valid UTF-8 are too, whatever their type.
+   * `Content-Encoding` are always binary; others that are not valid UTF-8 are too, whatever their type. It must
+   * answer at once with true or false: one that throws or answers anything else (a promise included) is
+   * logged, and `isBinaryContentType` decides.
    */
   isBinary?: (contentType: string) => boolean;
   /**
@@ -43,6 +46,21 @@ export interface LambdaHttpHandler {
 export type AppSource = App | (() => App | Promise<App>);
 
 const noContext: GivenLambdaContext = Object.freeze({});
+
+const IS_BINARY: UserHook<boolean, typeof USER_CODE_FAILED> = {
+  where: 'LambdaHandlerOptions.isBinary',
+  instead: 'isBinaryContentType decided',
+  accept: aBoolean,
+  fallback: failedMarker,
+};
+
+/** The application's `isBinary`, called through the guard, with the app's logger for its failures. */
+function guardedIsBinary(isBinary: (contentType: string) => boolean, app: App): (contentType: string) => boolean {
+  return (contentType) => {
+    const binary = callUserCodeSync(app.provider, IS_BINARY, () => isBinary(contentType), contentType);
+    return binary === USER_CODE_FAILED ? isBinaryContentType(contentType) : binary;
+  };
+}
 
 /** A body the event carries but that cannot be read (marked base64 but not base64): a route that reads it gets 400. */
 class UnreadableBody implements BodySource {
@@ -135,8 +153,9 @@ export function checkBasePath(basePath: string | undefined): string | undefined 
  */
 export function lambdaHandler(source: AppSource, options: LambdaHandlerOptions = {}): LambdaHttpHandler {
   const basePath = checkBasePath(options.basePath);
-  const isBinary = options.isBinary ?? isBinaryContentType;
-  if (typeof isBinary !== 'function') throw new TypeError('isBinary is a function of a Content-Type that says whether the body is binary.');
+  const isBinary = options.isBinary;
+  if (isBinary !== undefined && typeof isBinary !== 'function')
+    throw new TypeError('isBinary is a function of a Content-Type that says whether the body is binary.');
   const widget = options.widget ?? {};
   const routeParam = checkWidgetOptions(widget);
   const appFor = lazyApp(source);
@@ -150,8 +169,9 @@ export function lambdaHandler(source: AppSource, options: LambdaHandlerOptions =
     const httpEvent = event as LambdaHttpEvent;
     const request = incomingFromEvent(kind, httpEvent, context, basePath);
     // Lambda holds a buffered response to 6 MB: a streamed body past it is a clear 500, not a failed invocation.
-    const recorded = await (await appFor()).respond(request, { maxBodyBytes: MAX_BUFFERED_RESPONSE_BYTES });
-    return resultForEvent(kind, httpEvent, recorded, isBinary);
+    const app = await appFor();
+    const recorded = await app.respond(request, { maxBodyBytes: MAX_BUFFERED_RESPONSE_BYTES });
+    return resultForEvent(kind, httpEvent, recorded, isBinary === undefined ? isBinaryContentType : guardedIsBinary(isBinary, app));
   };
   return handler as LambdaHttpHandler;
 }

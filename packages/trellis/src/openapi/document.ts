@@ -1,4 +1,5 @@
 import type { RouteInfo, ServiceResolver } from '../index.js';
+import { aBoolean, callUserCodeSync, type UserHook } from '../pipeline/index.js';
 import { SchemaComponents } from './json-schema.js';
 import { operation, routeFacts } from './operation.js';
 import type { DocumentContext } from './operation.js';
@@ -14,6 +15,13 @@ export interface DocumentedApp {
   readonly routes: readonly RouteInfo[];
   readonly provider?: ServiceResolver;
 }
+
+const INCLUDE: UserHook<boolean> = {
+  where: 'OpenApiOptions.include',
+  instead: 'the route was shown',
+  accept: aBoolean,
+  fallback: () => true,
+};
 
 /** OpenAPI's order of the operations of one path. */
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -98,7 +106,8 @@ export function buildDocument(
   options: OpenApiOptions,
 ): OpenApiDocument {
   checkOptions(options);
-  const routes = allRoutes.filter((r) => options.include?.(r) ?? true);
+  const include = options.include;
+  const routes = include === undefined ? allRoutes : allRoutes.filter((r) => callUserCodeSync(services, INCLUDE, () => include(r), r.id));
   const schemas = new SchemaComponents();
   for (const [name, schema] of Object.entries(options.schemas ?? {}).sort(([a], [b]) => byText(a, b))) schemas.add(name, schema);
   const problem = Object.hasOwn(options.schemas ?? {}, 'Problem')
@@ -108,6 +117,7 @@ export function buildDocument(
   const rateLimitFields = rateLimitHeaderFields(services);
   const ctx: DocumentContext = {
     options,
+    log: services,
     schemas,
     problemRef: `#/components/schemas/${problem}`,
     securityNames: [...security.keys()],

@@ -1,3 +1,4 @@
+import { callUserCodeSync, type FailureLog, type UserHook } from '../pipeline/index.js';
 import type { JsonSchemaContext, JsonSchemaConverter, JsonSchemaObject } from './types.js';
 
 /** The extension that marks a schema the document could not convert, saying why. */
@@ -32,20 +33,42 @@ function plain(value: unknown): JsonSchemaObject {
 const unconverted = (reason: string): JsonSchemaObject => ({ [UNCONVERTED]: reason });
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** A converter that failed: why, for the schema's note. */
+class ConverterFailed {
+  constructor(readonly error: unknown) {}
+}
+
+const CONVERTER: UserHook<JsonSchemaObject | undefined, ConverterFailed> = {
+  where: 'OpenApiOptions.jsonSchema',
+  instead: 'the schema was shown as unconverted',
+  accept: (answer) => (answer === undefined ? undefined : plain(answer)),
+  fallback: ({ error }) => new ConverterFailed(error),
+};
+
 /**
  * The JSON Schema of a schema: a JSON Schema object as is; a validation library's schema through the converter
  * the options give, else what the schema itself offers (the Standard JSON Schema interface: the `input` schema
  * for what a request sends, the `output` schema for what a response holds). One that cannot be converted is `{}` with an `x-trellis-unconverted` note
- * saying why; nothing here throws.
+ * saying why; nothing here throws. The converter must answer at once; one that throws or answers what is not a
+ * JSON Schema object is logged (to `log`) besides.
  */
-export function toJsonSchema(schema: object, context: JsonSchemaContext, converter: JsonSchemaConverter | undefined): JsonSchemaObject {
+export function toJsonSchema(
+  schema: object,
+  context: JsonSchemaContext,
+  converter: JsonSchemaConverter | undefined,
+  log: FailureLog,
+): JsonSchemaObject {
   const standard = standardOf(schema);
   const vendor = typeof standard?.vendor === 'string' ? standard.vendor : undefined;
   const what = vendor ? `a ${vendor} schema` : 'a schema';
   try {
     if (!standard) return withoutDialect(plain(schema));
-    const given = converter?.(schema, { ...context, vendor });
-    if (given !== undefined) return withoutDialect(plain(given));
+    const given =
+      converter === undefined
+        ? undefined
+        : callUserCodeSync(log, CONVERTER, () => converter(schema, { ...context, vendor }), `${context.part} of ${context.route.id}`);
+    if (given instanceof ConverterFailed) return unconverted(`${what} that could not be converted: ${messageOf(given.error)}`);
+    if (given !== undefined) return withoutDialect(given);
     // A request must send what the schema takes (its input); a response is what the handler gives (its output).
     const convert = context.part === 'response' ? standard.jsonSchema?.output : standard.jsonSchema?.input;
     if (typeof convert === 'function') return withoutDialect(plain(convert.call(standard.jsonSchema, { target: 'draft-2020-12' })));

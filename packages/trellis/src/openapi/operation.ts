@@ -1,5 +1,5 @@
 import { statusTitle } from '../index.js';
-import type { BodyFormat, BodySettings, DescribeSettings, DescribedResponse, RouteInfo } from '../index.js';
+import type { BodyFormat, BodySettings, DescribeSettings, DescribedResponse, RouteInfo, ServiceResolver } from '../index.js';
 import { SchemaComponents, placeSchema, standardOf, toJsonSchema } from './json-schema.js';
 import type { PathTemplate } from './paths.js';
 import { PROBLEM_JSON, problemResponse } from './problems.js';
@@ -9,6 +9,8 @@ import type { JsonSchemaObject, OpenApiOptions, SchemaPart } from './types.js';
 /** What every operation of one document shares. */
 export interface DocumentContext {
   readonly options: OpenApiOptions;
+  /** Where a failing `jsonSchema` converter is written: the app's services, when the document has them. */
+  readonly log: ServiceResolver | undefined;
   readonly schemas: SchemaComponents;
   /** The `$ref` of the shared `Problem` schema. */
   readonly problemRef: string;
@@ -43,7 +45,7 @@ const RESERVED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 
 /** A schema of a route converted and placed in the document (definitions hoisted, named after the operation). */
 function schemaFor(ctx: DocumentContext, route: RouteInfo, operationId: string, part: SchemaPart, schema: object): JsonSchemaObject {
-  const converted = toJsonSchema(schema, { route, part, vendor: undefined }, ctx.options.jsonSchema);
+  const converted = toJsonSchema(schema, { route, part, vendor: undefined }, ctx.options.jsonSchema, ctx.log);
   return placeSchema(converted, `${pascal(operationId)}${pascal(part)}`, ctx.schemas);
 }
 

@@ -17,7 +17,8 @@ export interface JsonSchemaContext {
 
 /**
  * Turns a validation library's schema into JSON Schema, or answers undefined to leave it to the built-in
- * detection (the Standard JSON Schema interface, which zod 4 and arktype offer). May throw: the schema is then
+ * detection (the Standard JSON Schema interface, which zod 4 and arktype offer). It must answer at once. One
+ * that throws or answers what is not a JSON Schema object (a promise included) is logged, and the schema is
  * shown as unconverted.
  *
  * @example
@@ -55,7 +56,10 @@ export interface OpenApiOptions {
   readonly problemExtensions?: Readonly<Record<string, JsonSchemaObject>>;
   /** Codes the app's own problems carry in `code`, beside the framework's. */
   readonly problemCodes?: readonly string[];
-  /** Which routes the document shows; default all of them. */
+  /**
+   * Which routes the document shows; default all of them. It must answer at once with true or false: one that
+   * throws or answers anything else is logged, and the route is shown.
+   */
   readonly include?: (route: RouteInfo) => boolean;
 }
 

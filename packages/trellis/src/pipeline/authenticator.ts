@@ -10,6 +10,9 @@ export type AuthenticationResult =
 /**
  * Establishes who is calling. Register any number with `RegistrationType.Add`; they are asked in
  * registration order: the first that recognises credentials decides (success or 401), none means anonymous.
+ * `authenticate` may answer with a promise. One that throws, rejects or answers something else is logged and
+ * the request is answered 500 (`TRELLIS_AUTHENTICATION_BROKEN`): a caller is never taken as anonymous because
+ * an authenticator broke.
  */
 export interface Authenticator {
   /** Named in `WWW-Authenticate` on a 401 (e.g. `Bearer`, `ApiKey`). */

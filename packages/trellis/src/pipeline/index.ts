@@ -18,3 +18,15 @@ export { isReadable, nodeStream } from './node-stream.js';
 export { PipelineError, assertApplicationFilter, composeFilters, isThenable, sortFilters } from './runner.js';
 export { Authenticator } from './authenticator.js';
 export type { AuthenticationResult } from './authenticator.js';
+export { Logger, consoleLogger } from './logger.js';
+export {
+  USER_CODE_FAILED,
+  UserCodeFailed,
+  aBoolean,
+  callUserCode,
+  callUserCodeSync,
+  describe as describeError,
+  failedMarker,
+  guardedLogger,
+} from './user-code.js';
+export type { FailureLog, UserCodeFailure, UserHook } from './user-code.js';

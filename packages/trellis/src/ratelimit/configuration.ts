@@ -3,7 +3,11 @@ import { monotonicClock } from './clock.js';
 import type { HeaderFormats, RateLimitHeaderFormat } from './headers.js';
 import type { RateLimitClock, RateLimitDecision, RateLimitPolicy } from './types.js';
 
-/** Decides per request and counter whether a request is left out of a limit: it spends nothing and gets no headers. */
+/**
+ * Decides per request and counter whether a request is left out of a limit: it spends nothing and gets no
+ * headers. It must answer at once with true or false; one that throws or answers anything else (a promise
+ * included) is logged, and the request is counted.
+ */
 export type RateLimitSkip = (ctx: ExecutionContext, policy: RateLimitPolicy) => boolean;
 
 /** What a refusal hook is told about a request refused with 429. */
@@ -31,10 +35,26 @@ export interface RateLimitRefusal {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** Answers a refused request: a `RateLimitRefusal`, or undefined for the default 429. */
-export type RateLimitRefusalHook = (event: RateLimitRefusalEvent) => RateLimitRefusal | undefined;
+/**
+ * Answers a refused request: a `RateLimitRefusal`, or undefined for the default 429 — or a promise of either,
+ * which is waited for. One that throws, rejects or answers something else is logged and the default 429 is sent.
+ */
+export type RateLimitRefusalHook = (
+  event: RateLimitRefusalEvent,
+) => RateLimitRefusal | undefined | PromiseLike<RateLimitRefusal | undefined>;
 
 const FORMATS: readonly RateLimitHeaderFormat[] = ['standard', 'structured', 'legacy'];
+
+/** What `new RateLimitConfiguration(…)` takes; each is described on the property of the same name. */
+export interface RateLimitConfigurationOptions {
+  readonly partitionHeader?: string;
+  readonly maxTrackedPartitions?: number;
+  readonly headers?: readonly RateLimitHeaderFormat[];
+  readonly refusal?: RateLimitRefusalHook;
+  readonly skip?: RateLimitSkip;
+  readonly logIntervalSeconds?: number;
+  readonly clock?: RateLimitClock;
+}
 
 /**
  * Settings of rate limiting. A framework default is registered with `RegistrationType.Try`, so an application
@@ -61,8 +81,8 @@ export class RateLimitConfiguration {
   /** `headers`, as the filters read it on every response. */
   readonly headerFormats: HeaderFormats;
   /**
-   * Answers refused requests in place of the default 429 problem (status, body, headers). A hook that
-   * throws, or answers something unusable, is logged and the default answer is sent.
+   * Answers refused requests in place of the default 429 problem (status, body, headers); it may be async. A
+   * hook that throws, rejects, or answers something unusable, is logged and the default answer is sent.
    *
    * @example
    * new RateLimitConfiguration({ refusal: ({ retryAfter }) => ({ problem: { detail: `Slow down: try again in ${retryAfter} s.` } }) });
@@ -71,7 +91,8 @@ export class RateLimitConfiguration {
   /**
    * Leaves requests out of a limit (health checks, an internal caller): asked before the partition is
    * computed, once per request and counter; a skipped request spends nothing on that counter and carries no
-   * `RateLimit-*` headers for it.
+   * `RateLimit-*` headers for it. It must answer at once (not with a promise): one that throws or answers
+   * anything but true or false is logged, and the request is counted.
    *
    * @example
    * new RateLimitConfiguration({ skip: (ctx) => ctx.request.headers.get('x-internal-token') === process.env.INTERNAL_TOKEN });
@@ -85,17 +106,7 @@ export class RateLimitConfiguration {
   /** Where that interval reads time, in monotonic milliseconds (a `ManualClock` in tests). */
   readonly clock: RateLimitClock;
 
-  constructor(
-    init: {
-      partitionHeader?: string;
-      maxTrackedPartitions?: number;
-      headers?: readonly RateLimitHeaderFormat[];
-      refusal?: RateLimitRefusalHook;
-      skip?: RateLimitSkip;
-      logIntervalSeconds?: number;
-      clock?: RateLimitClock;
-    } = {},
-  ) {
+  constructor(init: RateLimitConfigurationOptions = {}) {
     const {
       partitionHeader,
       maxTrackedPartitions = 10_000,

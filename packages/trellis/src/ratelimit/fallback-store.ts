@@ -1,4 +1,6 @@
 import { isThenable } from '../index.js';
+import { callUserCode, type UserHook } from '../pipeline/index.js';
+import { servicesOf } from './acquire-request.js';
 import { InProcessRateLimitStore } from './in-process-store.js';
 import { STORE_UNAVAILABLE_CODE } from './store-unavailable-error.js';
 import type { AcquireOptions, RateLimitDecision, RateLimitPolicy, RateLimitStore } from './types.js';
@@ -9,9 +11,19 @@ export interface FallbackRateLimitStoreOptions {
   readonly primary: RateLimitStore;
   /** Counts while the primary cannot: default a new `InProcessRateLimitStore` (counts per process). */
   readonly fallback?: RateLimitStore;
-  /** Told each time the fallback decided instead of the primary, with the primary's error. */
+  /**
+   * Told each time the fallback decided instead of the primary, with the primary's error. It may be async and
+   * is not waited for; one that throws or rejects is logged (with the app's `Logger`) and the fallback decides
+   * all the same.
+   */
   readonly onFallback?: (error: unknown, policy: RateLimitPolicy) => void;
 }
+
+const ON_FALLBACK: UserHook<unknown, undefined> = {
+  where: 'FallbackRateLimitStoreOptions.onFallback',
+  instead: 'the fallback store decided all the same',
+  fallback: () => undefined,
+};
 
 /** Errors that mean the primary could not count (as opposed to bad input or the caller giving up). */
 function primaryFailed(error: unknown): boolean {
@@ -79,11 +91,8 @@ export class FallbackRateLimitStore implements RateLimitStore {
     options: AcquireOptions | undefined,
     error: unknown,
   ): RateLimitDecision | Promise<RateLimitDecision> {
-    try {
-      this.#onFallback?.(error, policy);
-    } catch {
-      // A hook that fails does not keep the request from its decision.
-    }
+    const onFallback = this.#onFallback;
+    if (onFallback !== undefined) void callUserCode(servicesOf(options), ON_FALLBACK, () => onFallback(error, policy), policy.key);
     return this.#fallback.acquire(partition, policy, options);
   }
 }

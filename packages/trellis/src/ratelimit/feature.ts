@@ -1,5 +1,6 @@
 import type { Feature, Filter, ServiceCollection } from '../index.js';
 import { Logger } from '../index.js';
+import { guardedLogger } from '../pipeline/index.js';
 import { RateLimitLog, RateLimitLogToken } from './rate-limit-log.js';
 import type { RateLimitKinds } from './policies.js';
 import { RateLimitConfiguration } from './configuration.js';
@@ -31,6 +32,7 @@ function configure(services: ServiceCollection): void {
   services.addDefault(RateLimitPartitioner, (s) => new DefaultRateLimitPartitioner(s.get(RateLimitConfiguration)));
   services.addDefault(RateLimitLogToken, (s) => {
     const { logIntervalSeconds, clock } = s.get(RateLimitConfiguration);
-    return new RateLimitLog(s.tryGet(Logger), logIntervalSeconds * 1000, clock);
+    const logger = s.tryGet(Logger);
+    return new RateLimitLog(logger === undefined ? undefined : guardedLogger(logger), logIntervalSeconds * 1000, clock);
   });
 }

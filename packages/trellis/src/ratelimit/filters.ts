@@ -1,7 +1,9 @@
 import { performance } from 'node:perf_hooks';
-import type { ExecutionContext, Filter, ProblemDetails, RouteInfo } from '../index.js';
-import { FilterOrder, failure, problem, isThenable } from '../index.js';
-import { RateLimitConfiguration, type RateLimitRefusal, type RateLimitRefusalEvent, type RateLimitSkip } from './configuration.js';
+import type { ExecutionContext, Filter, RouteInfo } from '../index.js';
+import { FilterOrder, failure, isThenable } from '../index.js';
+import { USER_CODE_FAILED, callUserCode, callUserCodeSync, type UserHook } from '../pipeline/index.js';
+import { AcquireRequest } from './acquire-request.js';
+import { RateLimitConfiguration, type RateLimitSkip } from './configuration.js';
 import { retryAfterSeconds, writeHeaders, writeSingle } from './headers.js';
 import type { Outcome } from './headers.js';
 import { RateLimitObserver } from './observer.js';
@@ -9,40 +11,19 @@ import { DefaultRateLimitPartitioner, RateLimitPartitioner } from './partitioner
 import { keepCounters, planFor } from './policies.js';
 import type { RateLimitKinds, ScopePlan } from './policies.js';
 import { RateLimitPolicyResolver, policyWith, shortly } from './policy-resolver.js';
-import type { RateLimitPolicyNumbers } from './policy-resolver.js';
+import { refuse } from './refusal.js';
+import { COST, OBSERVED, PARTITION, RESOLVE, SKIP } from './user-hooks.js';
 import { RateLimitLogToken } from './rate-limit-log.js';
 import type { RateLimitLog } from './rate-limit-log.js';
 import { STORE_UNAVAILABLE_CODE } from './store-unavailable-error.js';
 import type { RateLimitStoreUnavailableError } from './store-unavailable-error.js';
 import { RateLimitScope, RateLimitStore } from './types.js';
-import type { AcquireOptions, RateLimitDecision, RateLimitPolicy } from './types.js';
+import type { RateLimitDecision, RateLimitPolicy } from './types.js';
 
 /** Outcomes of both scopes for one request, so the headers report across all counters. */
 const OUTCOMES = Symbol('trellis.ratelimit.outcomes');
 const fallbackPartitioner = new DefaultRateLimitPartitioner();
 const fallbackConfiguration = new RateLimitConfiguration();
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-/**
- * What a store is told besides the partition and the policy. The request's abort signal is made only when a
- * store reads it (one that waits on I/O): a store that answers at once costs no AbortController.
- */
-export class AcquireRequest implements AcquireOptions {
-  readonly #ctx: ExecutionContext;
-  readonly cost: number;
-
-  constructor(ctx: ExecutionContext, cost: number) {
-    this.#ctx = ctx;
-    this.cost = cost;
-  }
-
-  get signal(): AbortSignal {
-    return this.#ctx.signal;
-  }
-}
 
 /** What one request's pass through one scope knows, once it takes more than the one-counter path. */
 interface Pass {
@@ -89,36 +70,22 @@ function storeFailed(pass: Pass, acquired: Acquired, error: unknown): void {
   logOf(ctx)?.storeFailed(acquired.policy, partition, error);
   if (observer?.storeFailed !== undefined) {
     const event = { ctx, policy: acquired.policy, partition, cost: acquired.cost, error, durationMs: performance.now() - acquired.started };
-    tell(ctx, () => observer.storeFailed!(event));
+    tell(ctx, OBSERVED.storeFailed, () => observer.storeFailed!(event), acquired.policy);
   }
 }
 
-/**
- * A cost function or policy resolver that broke: 500 naming the limit, and an error in the log. `unusable`
- * is set when it answered (and the answer was checked here); otherwise it threw or rejected with `error`.
- */
-function limitBroken(ctx: ExecutionContext, policy: RateLimitPolicy, what: string, error: unknown, unusable = false): void {
-  const reason = unusable ? (error as Error).message : `${what} failed: ${error instanceof Error ? error.message : shortly(error)}`;
-  logOf(ctx)?.failed(`Rate limit "${policy.name}" on ${policy.handler}: ${reason}`, error);
+/** A partitioner, cost function or policy resolver that broke (the guard has logged it): 500 naming the limit. */
+function limitBroken(ctx: ExecutionContext, policy: RateLimitPolicy, what: string): void {
   const detail = `The rate limit "${policy.name}" could not be applied to this request: its ${what} did not give a usable answer.`;
   ctx.refuse(500, failure('TRELLIS_RATE_LIMIT_BROKEN', detail, { limit: policy.name }));
 }
 
 /**
- * Calls an observer without waiting for it: what it throws, and what the promise of an async observer rejects
- * with, is logged and never passed on (a rejection left unhandled would end the process).
+ * Calls an observer through the guard without waiting for it: what it throws, and what the promise of an async
+ * observer rejects with, is logged and never passed on (a rejection left unhandled would end the process).
  */
-function tell(ctx: ExecutionContext, call: () => unknown): void {
-  try {
-    const result = call();
-    if (isThenable(result)) result.then(undefined, (error: unknown) => observerFailed(ctx, error));
-  } catch (error) {
-    observerFailed(ctx, error);
-  }
-}
-
-function observerFailed(ctx: ExecutionContext, error: unknown): void {
-  logOf(ctx)?.failed('A RateLimitObserver failed; the request went on', error);
+function tell(ctx: ExecutionContext, hook: UserHook<unknown, undefined>, call: () => unknown, policy: RateLimitPolicy): void {
+  void callUserCode(ctx.services, hook, call, policy.key);
 }
 
 /** Tells the observer and the log what a decision means: every decision, and a refusal or fail-open. */
@@ -132,96 +99,12 @@ function report(pass: Pass, acquired: Acquired, decision: RateLimitDecision): vo
   else if (!decision.allowed) log?.refused(policy, partition, retryAfterSeconds(decision));
   if (observer === undefined) return;
   const event = { ctx, policy, partition, cost: acquired.cost, decision, durationMs: performance.now() - acquired.started };
-  if (observer.decided !== undefined) tell(ctx, () => observer.decided!(event));
+  if (observer.decided !== undefined) tell(ctx, OBSERVED.decided, () => observer.decided!(event), policy);
   if (failedOpen !== undefined) {
-    if (observer.failedOpen !== undefined) tell(ctx, () => observer.failedOpen!(event));
+    if (observer.failedOpen !== undefined) tell(ctx, OBSERVED.failedOpen, () => observer.failedOpen!(event), policy);
   } else if (!decision.allowed && observer.refused !== undefined) {
-    tell(ctx, () => observer.refused!(event));
+    tell(ctx, OBSERVED.refused, () => observer.refused!(event), policy);
   }
-}
-
-/** The default 429 problem: which limit, how long to wait, and the cost when it was more than one permit. */
-function refusalProblem(policy: RateLimitPolicy, cost: number, retryAfter: number, blocked: boolean): ProblemDetails {
-  if (blocked) {
-    const detail = `The rate limit "${policy.name}" was overrun: this caller is refused on it for ${plural(retryAfter, 'more second')}.`;
-    return failure('TRELLIS_RATE_LIMITED', detail, { limit: policy.name, retryAfter, blocked: true });
-  }
-  const limit = `The rate limit "${policy.name}" of ${plural(policy.permitLimit, cost === 1 ? 'request' : 'permit')} per ${plural(policy.windowSeconds, 'second')}`;
-  const detail =
-    cost > policy.permitLimit
-      ? `This request needs ${plural(cost, 'permit')}: more than ${limit.charAt(0).toLowerCase()}${limit.slice(1)} allows at all.`
-      : cost === 1
-        ? `${limit} was reached; retry after ${plural(retryAfter, 'second')}.`
-        : `${limit} has fewer than the ${cost} this request needs left; retry after ${plural(retryAfter, 'second')}.`;
-  return failure(
-    'TRELLIS_RATE_LIMITED',
-    detail,
-    cost === 1 ? { limit: policy.name, retryAfter } : { limit: policy.name, retryAfter, cost },
-  );
-}
-
-/** The configuration's refusal hook's answer, checked; undefined (and a log line) when it broke. */
-function customRefusal(
-  ctx: ExecutionContext,
-  configuration: RateLimitConfiguration,
-  event: RateLimitRefusalEvent,
-): RateLimitRefusal | undefined {
-  // Typed, but a JavaScript hook may answer anything: every field is checked below.
-  let answer: RateLimitRefusal | null | undefined;
-  try {
-    answer = configuration.refusal!(event);
-  } catch (error) {
-    logOf(ctx)?.failed(
-      `The rate-limit refusal hook failed for "${event.policy.name}" on ${event.policy.handler}; the default 429 was sent`,
-      error,
-    );
-    return undefined;
-  }
-  if (answer === undefined) return undefined;
-  const a = answer;
-  const usable =
-    a !== null &&
-    typeof a === 'object' &&
-    (a.status === undefined || (Number.isInteger(a.status) && a.status >= 400 && a.status <= 599)) &&
-    (a.problem === undefined || (typeof a.problem === 'object' && a.problem !== null)) &&
-    (a.headers === undefined ||
-      (typeof a.headers === 'object' && a.headers !== null && Object.values(a.headers).every((v) => typeof v === 'string')));
-  if (usable) return a;
-  logOf(ctx)?.failed(
-    `The rate-limit refusal hook answered ${shortly(answer)} for "${event.policy.name}" on ${event.policy.handler}: not { status? (400-599), problem?, headers? }; the default 429 was sent`,
-    new TypeError('unusable refusal'),
-  );
-  return undefined;
-}
-
-/** Records a refusal with its 429 (or what the refusal hook says) and headers. */
-function refuse(
-  ctx: ExecutionContext,
-  configuration: RateLimitConfiguration,
-  acquired: Acquired,
-  decision: RateLimitDecision,
-  outcomes: readonly Outcome[],
-  blocked = false,
-): void {
-  const { policy, cost } = acquired;
-  const retryAfter = retryAfterSeconds(decision);
-  const standard = refusalProblem(policy, cost, retryAfter, blocked);
-  const custom =
-    configuration.refusal === undefined
-      ? undefined
-      : customRefusal(ctx, configuration, { ctx, policy, decision, cost, retryAfter, problem: standard });
-  if (custom === undefined) {
-    ctx.refuse(429, standard, { 'retry-after': String(retryAfter) });
-    writeHeaders(ctx.refusal!.headers, outcomes, configuration.headerFormats);
-    return;
-  }
-  const status = custom.status ?? 429;
-  const body: ProblemDetails = { ...standard, ...custom.problem, status };
-  if (custom.problem?.title === undefined && status !== 429) body.title = problem(status).title;
-  ctx.refuse(status, body, { 'retry-after': String(retryAfter) });
-  const headers = ctx.refusal!.headers;
-  writeHeaders(headers, outcomes, configuration.headerFormats);
-  for (const [name, value] of Object.entries(custom.headers ?? {})) headers.set(name.toLowerCase(), value);
 }
 
 /** A store's answer is a decision object; anything else is the store failing. */
@@ -249,10 +132,10 @@ function acquireOne(pass: Pass, store: RateLimitStore, policy: RateLimitPolicy):
       (error: unknown) => storeFailed(pass, acquired, error),
     );
   }
-  decideOne(pass, acquired, answer);
+  return decideOne(pass, acquired, answer);
 }
 
-function decideOne(pass: Pass, acquired: Acquired, decision: RateLimitDecision): void {
+function decideOne(pass: Pass, acquired: Acquired, decision: RateLimitDecision): void | Promise<void> {
   if (badDecision(decision)) return storeFailed(pass, acquired, notADecision(decision));
   const { ctx, configuration } = pass;
   if (decision.allowed) {
@@ -261,7 +144,7 @@ function decideOne(pass: Pass, acquired: Acquired, decision: RateLimitDecision):
     return;
   }
   report(pass, acquired, decision);
-  refuse(ctx, configuration, acquired, decision, [{ policy: acquired.policy, decision }]);
+  return refuse(ctx, configuration, { ...acquired, decision }, [{ policy: acquired.policy, decision }]);
 }
 
 /**
@@ -276,34 +159,18 @@ async function acquireEach(pass: Pass, store: RateLimitStore, plan: ScopePlan, o
     const base = plan.policies[i]!;
     let policy = base;
     if (resolver !== undefined) {
-      let numbers: RateLimitPolicyNumbers | undefined;
-      try {
-        numbers = await resolver.resolve(ctx, base);
-      } catch (error) {
-        return limitBroken(ctx, base, 'RateLimitPolicyResolver', error);
-      }
-      try {
-        policy = policyWith(base, numbers);
-      } catch (error) {
-        return limitBroken(ctx, base, 'RateLimitPolicyResolver', error, true);
-      }
+      const numbers = await callUserCode(ctx.services, RESOLVE, () => resolver.resolve(ctx, base), base.key);
+      if (numbers === USER_CODE_FAILED) return limitBroken(ctx, base, 'RateLimitPolicyResolver');
+      policy = policyWith(base, numbers);
     }
     const costOf = plan.costs[i]!;
-    let cost: unknown = costOf;
+    let cost: number;
     if (typeof costOf === 'function') {
-      try {
-        cost = await costOf(ctx, policy);
-      } catch (error) {
-        return limitBroken(ctx, policy, 'cost function', error);
-      }
-      if (typeof cost !== 'number' || !Number.isSafeInteger(cost) || cost < 1) {
-        const error = new TypeError(
-          `The cost function of the rate limit "${policy.name}" must return a whole number of permits >= 1; it returned ${shortly(cost)}.`,
-        );
-        return limitBroken(ctx, policy, 'cost function', error, true);
-      }
-    }
-    const acquired: Acquired = { policy, cost: cost as number, started: observer === undefined ? 0 : performance.now() };
+      const answered = await callUserCode(ctx.services, COST, () => costOf(ctx, policy), policy.key);
+      if (answered === USER_CODE_FAILED) return limitBroken(ctx, policy, 'cost function');
+      cost = answered;
+    } else cost = costOf;
+    const acquired: Acquired = { policy, cost, started: observer === undefined ? 0 : performance.now() };
     const block = plan.blocks[i] === undefined ? undefined : blockPolicy(policy, plan.blocks[i]!);
     if (block !== undefined) {
       // A caller blocked on this limit is refused before its counter is asked.
@@ -323,7 +190,7 @@ async function acquireEach(pass: Pass, store: RateLimitStore, plan: ScopePlan, o
         };
         report(pass, acquired, decision);
         outcomes.push({ policy, decision });
-        return refuse(ctx, pass.configuration, acquired, decision, outcomes, true);
+        return refuse(ctx, pass.configuration, { ...acquired, decision, blocked: true }, outcomes);
       }
     }
     const countOnly = plan.countOnly[i];
@@ -359,7 +226,7 @@ async function acquireEach(pass: Pass, store: RateLimitStore, plan: ScopePlan, o
     }
     report(pass, acquired, decision);
     outcomes.push({ policy, decision });
-    if (!decision.allowed) return refuse(ctx, pass.configuration, acquired, decision, outcomes);
+    if (!decision.allowed) return refuse(ctx, pass.configuration, { ...acquired, decision }, outcomes);
   }
   writeHeaders(ctx.responseHeaders, outcomes, pass.configuration.headerFormats);
 }
@@ -418,10 +285,10 @@ function acquireAll(
   ctx: ExecutionContext,
   plan: ScopePlan,
   store: RateLimitStore,
-  partition: unknown,
+  partition: string | typeof USER_CODE_FAILED,
   configuration: RateLimitConfiguration,
 ): void | Promise<void> {
-  if (typeof partition !== 'string') throw new TypeError('A RateLimitPartitioner must return a string partition key.');
+  if (partition === USER_CODE_FAILED) return limitBroken(ctx, plan.policies[0]!, 'RateLimitPartitioner');
   const observer = ctx.services.tryGet(RateLimitObserver);
   const pass: Pass = { ctx, configuration, observer, partition };
   const { policies, shared } = plan;
@@ -452,15 +319,18 @@ function limit(ctx: ExecutionContext, plan: ScopePlan): void | Promise<void> {
     if (plan.policies.length === 0) return;
   }
   const partitioner = ctx.services.tryGet(RateLimitPartitioner) ?? fallbackPartitioner;
-  const answer = partitioner.partition(ctx);
-  if (typeof answer === 'string') return acquireAll(ctx, plan, store, answer, configuration);
-  return Promise.resolve(answer).then((partition) => acquireAll(ctx, plan, store, partition, configuration));
+  const answer = callUserCode(ctx.services, PARTITION, () => partitioner.partition(ctx), ctx.route.id);
+  if (!isThenable(answer)) return acquireAll(ctx, plan, store, answer, configuration);
+  return answer.then((partition) => acquireAll(ctx, plan, store, partition, configuration));
 }
 
 /** The counters this request is not left out of. */
 function withoutSkipped(ctx: ExecutionContext, plan: ScopePlan, skip: RateLimitSkip): ScopePlan {
   const kept: number[] = [];
-  for (let i = 0; i < plan.policies.length; i++) if (skip(ctx, plan.policies[i]!) !== true) kept.push(i);
+  for (let i = 0; i < plan.policies.length; i++) {
+    const policy = plan.policies[i]!;
+    if (!callUserCodeSync(ctx.services, SKIP, () => skip(ctx, policy), policy.key)) kept.push(i);
+  }
   return kept.length === plan.policies.length ? plan : keepCounters(plan, kept);
 }
 

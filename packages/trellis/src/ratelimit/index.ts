@@ -5,7 +5,13 @@
  */
 export { RateLimit, RateLimitKind, SkipRateLimit, SkipRateLimitKind, rateLimitPolicies } from './annotation.js';
 export { RateLimitConfiguration } from './configuration.js';
-export type { RateLimitRefusal, RateLimitRefusalEvent, RateLimitRefusalHook, RateLimitSkip } from './configuration.js';
+export type {
+  RateLimitConfigurationOptions,
+  RateLimitRefusal,
+  RateLimitRefusalEvent,
+  RateLimitRefusalHook,
+  RateLimitSkip,
+} from './configuration.js';
 export type { RateLimitHeaderFormat } from './headers.js';
 export { DefaultRateLimitPartitioner, RateLimitPartitioner } from './partitioner.js';
 export { RateLimitScope, RateLimitStore } from './types.js';

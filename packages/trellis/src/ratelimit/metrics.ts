@@ -1,3 +1,5 @@
+import type { ServiceResolver } from '../index.js';
+import { callUserCode, type UserHook } from '../pipeline/index.js';
 import type { RateLimitObserver } from './observer.js';
 import type { RateLimitPolicy } from './types.js';
 
@@ -26,6 +28,19 @@ export interface RateLimitMetricsOptions {
   /** The OpenTelemetry meter to record with, e.g. `metrics.getMeter('my-api')` from `@opentelemetry/api`. */
   readonly meter: RateLimitMeter;
 }
+
+// The meter's instruments are the application's (an OpenTelemetry SDK, or a stand-in): each measurement goes
+// through the guard, so one that throws loses that measurement only, with a line saying so.
+const ADD: UserHook<unknown, undefined> = {
+  where: 'RateLimitMeter.createCounter().add',
+  instead: 'the measurement was dropped',
+  fallback: () => undefined,
+};
+const RECORD: UserHook<unknown, undefined> = {
+  where: 'RateLimitMeter.createHistogram().record',
+  instead: 'the measurement was dropped',
+  fallback: () => undefined,
+};
 
 /** Store latency buckets in seconds: an in-process answer takes microseconds, a remote store milliseconds. */
 const LATENCY_BUCKETS_S = [0.000_01, 0.000_05, 0.000_1, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
@@ -65,6 +80,10 @@ export function rateLimitMetrics(options: RateLimitMetricsOptions): RateLimitObs
     unit: 's',
     advice: { explicitBucketBoundaries: LATENCY_BUCKETS_S },
   });
+  const add = (services: ServiceResolver, counter: Counter, a: Attributes) =>
+    void callUserCode(services, ADD, () => counter.add(1, a), a['trellis.ratelimit.handler']);
+  const record = (services: ServiceResolver, durationMs: number, a: Attributes) =>
+    void callUserCode(services, RECORD, () => duration.record(durationMs / 1000, a), a['trellis.ratelimit.handler']);
   const attributesOf = new WeakMap<RateLimitPolicy, Attributes>();
   const attributes = (policy: RateLimitPolicy): Attributes => {
     let a = attributesOf.get(policy);
@@ -75,17 +94,15 @@ export function rateLimitMetrics(options: RateLimitMetricsOptions): RateLimitObs
     return a;
   };
   return {
-    decided({ policy, decision, durationMs }) {
+    decided({ ctx, policy, decision, durationMs }) {
       const a = attributes(policy);
-      duration.record(durationMs / 1000, a);
-      if (decision.failedOpen !== undefined) failedOpen.add(1, a);
-      else if (decision.allowed) allowed.add(1, a);
-      else refused.add(1, a);
+      record(ctx.services, durationMs, a);
+      add(ctx.services, decision.failedOpen !== undefined ? failedOpen : decision.allowed ? allowed : refused, a);
     },
-    storeFailed({ policy, durationMs }) {
+    storeFailed({ ctx, policy, durationMs }) {
       const a = attributes(policy);
-      duration.record(durationMs / 1000, a);
-      storeErrors.add(1, a);
+      record(ctx.services, durationMs, a);
+      add(ctx.services, storeErrors, a);
     },
   };
 }

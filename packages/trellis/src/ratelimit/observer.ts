@@ -31,8 +31,9 @@ export interface RateLimitStoreErrorEvent {
  * `app.services.add(RateLimitObserver, …)` (or `rateLimitMetrics({ meter })` for OpenTelemetry metrics;
  * `combineRateLimitObservers` joins several). Each is called before the response is written and is not waited
  * for: keep synchronous work quick, and an async observer (one returning a promise) finishes on its own time.
- * An observer that throws, or whose promise rejects, is logged (with the app's Logger) and otherwise ignored:
- * the request goes on and the process keeps running. With no observer registered, the filters measure nothing.
+ * An observer that throws, or whose promise rejects, is logged once, naming the method (`RateLimitObserver.refused
+ * threw …`, with the app's Logger), and otherwise ignored: the request goes on and the process keeps running.
+ * With no observer registered, the filters measure nothing.
  *
  * @example
  * app.services.add(RateLimitObserver, () => ({

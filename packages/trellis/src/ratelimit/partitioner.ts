@@ -2,7 +2,11 @@ import type { ExecutionContext } from '../index.js';
 import { createToken } from '../index.js';
 import { RateLimitConfiguration } from './configuration.js';
 
-/** Decides which callers share an allowance. Register a custom one with `RegistrationType.Replace`. */
+/**
+ * Decides which callers share an allowance. Register a custom one with `RegistrationType.Replace`. `partition`
+ * may answer with a promise; one that throws, rejects or answers anything but a string is logged, and the
+ * request is answered 500 naming the limit (`TRELLIS_RATE_LIMIT_BROKEN`).
+ */
 export interface RateLimitPartitioner {
   partition(ctx: ExecutionContext): string | Promise<string>;
 }

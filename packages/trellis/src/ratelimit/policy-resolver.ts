@@ -17,7 +17,8 @@ export interface RateLimitPolicyNumbers {
  * when a caller's plan changes, the permits already taken count against the new numbers.
  *
  * Not registered by default; add one with `app.services.add(RateLimitPolicyResolver, …)`. An answer that is
- * not `undefined` or whole numbers as above — or a resolver that throws — answers 500 naming the limit.
+ * not `undefined` or whole numbers as above — or a resolver that throws or rejects — is logged and answers 500
+ * naming the limit.
  *
  * @example
  * const plans = { free: { permitLimit: 60, windowSeconds: 60 }, pro: { permitLimit: 600, windowSeconds: 60 } };
@@ -42,6 +43,14 @@ function problemWith(answer: RateLimitPolicyNumbers): string | undefined {
     return `its windowSeconds must be a positive, finite number of seconds, got ${shortly(windowSeconds)}`;
   }
   return undefined;
+}
+
+/** `accept` of the resolver's hook: undefined, or numbers that can be used; a TypeError saying what is wrong otherwise. */
+export function policyNumbers(answer: unknown): RateLimitPolicyNumbers | undefined {
+  if (answer === undefined) return undefined;
+  const problem = problemWith(answer as RateLimitPolicyNumbers);
+  if (problem !== undefined) throw new TypeError(problem);
+  return answer as RateLimitPolicyNumbers;
 }
 
 /** A value as it may appear in an error message: short, one line. */

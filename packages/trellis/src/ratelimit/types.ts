@@ -90,7 +90,8 @@ export const RateLimitStore = createToken<RateLimitStore>('RateLimitStore');
 /**
  * What a request spends on a counter, computed before the handler runs: a whole number of permits, at least 1.
  * At transport scope the body has not been read and there is no principal yet; at principal scope
- * `ctx.principal` is set.
+ * `ctx.principal` is set. One that throws, rejects or answers anything else is logged, and the request is
+ * answered 500 naming the limit (`TRELLIS_RATE_LIMIT_BROKEN`); nothing is spent.
  */
 export type RateLimitCostFunction = (ctx: ExecutionContext, policy: RateLimitPolicy) => number | Promise<number>;
 

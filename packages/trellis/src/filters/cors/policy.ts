@@ -1,6 +1,11 @@
-import type { HttpMethod } from '../../pipeline/index.js';
+import type { FailureLog, HttpMethod, UserHook } from '../../pipeline/index.js';
+import { aBoolean, callUserCodeSync } from '../../pipeline/index.js';
 
-/** Which origins may read responses: every one, a list (exact origins or patterns), or a function. */
+/**
+ * Which origins may read responses: every one, a list (exact origins or patterns), or a function. The function
+ * must answer at once with true or false; one that throws or answers anything else (a promise included) is
+ * logged, and the origin is not allowed.
+ */
 export type CorsOrigins = '*' | readonly (string | RegExp)[] | ((origin: string) => boolean);
 
 /**
@@ -45,7 +50,7 @@ const METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELE
 
 /** Settings checked once and kept ready for every request. */
 export class CorsPolicy {
-  readonly #allows: (origin: string) => boolean;
+  readonly #allows: (origin: string, log: FailureLog) => boolean;
   /** Any origin (`'*'`): `Access-Control-Allow-Origin: *` on every response; otherwise an allowed request's own origin. */
   readonly anyOrigin: boolean;
   readonly credentials: boolean;
@@ -82,9 +87,9 @@ export class CorsPolicy {
     this.methods = methods?.join(', ');
   }
 
-  /** Whether a page of `origin` may read the response. */
-  allows(origin: string): boolean {
-    return this.#allows(origin);
+  /** Whether a page of `origin` may read the response; `log` is where an `origins` function's failure is written. */
+  allows(origin: string, log: FailureLog): boolean {
+    return this.#allows(origin, log);
   }
 }
 
@@ -123,17 +128,16 @@ function serialisedOrigin(value: string, where: string): string {
   return url.origin;
 }
 
-function originTest(origins: CorsOrigins, where: string): (origin: string) => boolean {
+const ORIGINS: UserHook<boolean> = {
+  where: 'CorsOptions.origins',
+  instead: 'the origin was not allowed',
+  accept: aBoolean,
+  fallback: () => false,
+};
+
+function originTest(origins: CorsOrigins, where: string): (origin: string, log: FailureLog) => boolean {
   if (origins === '*') return () => true;
-  if (typeof origins === 'function') {
-    return (origin) => {
-      try {
-        return origins(origin) === true;
-      } catch {
-        return false;
-      }
-    };
-  }
+  if (typeof origins === 'function') return (origin, log) => callUserCodeSync(log, ORIGINS, () => origins(origin), origin);
   if (!Array.isArray(origins))
     throw new TypeError(`${where}: origins must be '*', a list of origins or RegExps, or a function, got ${JSON.stringify(origins)}.`);
   const exact = new Set<string>();

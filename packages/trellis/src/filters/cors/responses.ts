@@ -1,5 +1,5 @@
 import { ResponseHeaders, addVary, failure } from '../../pipeline/index.js';
-import type { OutgoingResponse, ProblemDetails } from '../../pipeline/index.js';
+import type { FailureLog, OutgoingResponse, ProblemDetails } from '../../pipeline/index.js';
 import type { CorsPolicy } from './policy.js';
 
 function refusal(details: ProblemDetails, headers: ResponseHeaders): OutgoingResponse {
@@ -22,11 +22,12 @@ export function preflightResponse(
   policy: CorsPolicy,
   headers: Record<string, string | string[] | undefined>,
   pathMethods: readonly string[],
+  log: FailureLog,
 ): OutgoingResponse {
   const origin = headers.origin as string;
   const method = (headers['access-control-request-method'] as string).toUpperCase();
   const vary = new ResponseHeaders({ vary: PREFLIGHT_VARY });
-  if (!policy.allows(origin)) return refusal(failure('TRELLIS_CORS_REFUSED', `Pages of ${origin} may not call this resource.`), vary);
+  if (!policy.allows(origin, log)) return refusal(failure('TRELLIS_CORS_REFUSED', `Pages of ${origin} may not call this resource.`), vary);
   const methods = policy.methods ?? pathMethods.join(', ');
   if (!methods.split(', ').includes(method))
     return refusal(failure('TRELLIS_CORS_REFUSED', `Pages of other origins may not use ${method} here; allowed: ${methods}.`), vary);
@@ -47,12 +48,12 @@ export function preflightResponse(
  * with an `Origin` or without, refusals too, so a shared cache keeps one answer per origin; the
  * `Access-Control-*` headers only for an allowed origin.
  */
-export function addCorsHeaders(policy: CorsPolicy, origin: string | undefined, headers: ResponseHeaders): void {
+export function addCorsHeaders(policy: CorsPolicy, origin: string | undefined, headers: ResponseHeaders, log: FailureLog): void {
   if (policy.anyOrigin) {
     headers.set('access-control-allow-origin', '*');
   } else {
     addVary(headers, 'origin');
-    if (origin === undefined || !policy.allows(origin)) return;
+    if (origin === undefined || !policy.allows(origin, log)) return;
     headers.set('access-control-allow-origin', origin);
     if (policy.credentials) headers.set('access-control-allow-credentials', 'true');
   }

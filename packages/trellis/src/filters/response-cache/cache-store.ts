@@ -10,11 +10,18 @@ export interface CachedResponse {
   readonly expiresAt: number;
 }
 
-/** Where the response cache keeps responses. The default is a bounded in-memory LRU. */
+/**
+ * Where the response cache keeps responses. The default is a bounded in-memory LRU. A store of your own is
+ * called through Trellis's guard: a method that throws, rejects or answers something unusable is logged
+ * (with the app's `Logger`) and the request is answered all the same — as a miss when `get` fails, without
+ * storing when `set` fails, by `Date.now()` when `now` fails.
+ */
 export interface ResponseCacheStore {
-  get(key: string): CachedResponse | undefined;
-  set(key: string, value: CachedResponse): void;
-  /** Wall-clock milliseconds the store judges freshness by; `Date.now()` when absent. */
+  /** The entry stored under `key`, or undefined; a promise of either is waited for. */
+  get(key: string): CachedResponse | undefined | PromiseLike<CachedResponse | undefined>;
+  /** Stores an entry; a promise it returns is not waited for (the response goes out meanwhile). */
+  set(key: string, value: CachedResponse): void | PromiseLike<void>;
+  /** Wall-clock milliseconds the store judges freshness by; `Date.now()` when absent. It must answer at once. */
   now?(): number;
 }
 export const ResponseCacheStore = createToken<ResponseCacheStore>('ResponseCacheStore');

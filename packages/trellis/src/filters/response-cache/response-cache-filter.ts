@@ -1,8 +1,49 @@
 import { CacheKind } from '../../annotations/index.js';
 import type { CacheSettings } from '../../annotations/index.js';
-import type { ExecutionContext, Filter } from '../../pipeline/index.js';
-import { FilterOrder, ResponseHeaders, addVary } from '../../pipeline/index.js';
-import { ResponseCacheStore } from './cache-store.js';
+import type { ExecutionContext, Filter, UserHook } from '../../pipeline/index.js';
+import { FilterOrder, ResponseHeaders, addVary, callUserCode, callUserCodeSync, isThenable } from '../../pipeline/index.js';
+import { ResponseCacheStore, type CachedResponse } from './cache-store.js';
+
+/** A stored entry as `get` answers it, checked: undefined (null too) for none. */
+function cachedOrNone(answer: unknown): CachedResponse | undefined {
+  if (answer === undefined || answer === null) return undefined;
+  const e = answer as Partial<CachedResponse>;
+  if (
+    typeof answer !== 'object' ||
+    !Number.isInteger(e.status) ||
+    e.headers === null ||
+    typeof e.headers !== 'object' ||
+    !Buffer.isBuffer(e.body) ||
+    !Number.isFinite(e.storedAt) ||
+    !Number.isFinite(e.expiresAt)
+  ) {
+    throw new TypeError('it must answer undefined or { status, headers, body (a Buffer), storedAt, expiresAt }');
+  }
+  return answer as CachedResponse;
+}
+
+const GET: UserHook<CachedResponse | undefined> = {
+  where: 'ResponseCacheStore.get',
+  instead: 'the request was answered as a cache miss',
+  accept: cachedOrNone,
+  fallback: () => undefined,
+};
+
+const SET: UserHook<unknown, undefined> = {
+  where: 'ResponseCacheStore.set',
+  instead: 'the response went out without being stored',
+  fallback: () => undefined,
+};
+
+const NOW: UserHook<number> = {
+  where: 'ResponseCacheStore.now',
+  instead: 'Date.now() was used',
+  accept: (answer) => {
+    if (typeof answer !== 'number' || !Number.isFinite(answer)) throw new TypeError('it must answer a number of milliseconds');
+    return answer;
+  },
+  fallback: () => Date.now(),
+};
 
 /**
  * Whose response this is: `shared` (anyone's), a principal's, or `bypass` when the request carries
@@ -56,8 +97,9 @@ export const responseCacheFilter: Filter = {
       return;
     }
     const key = cacheKey(ctx, settings, who);
-    const now = store.now ? store.now() : Date.now();
-    const hit = store.get(key);
+    const now = store.now ? callUserCodeSync(ctx.services, NOW, () => store.now!(), ctx.route.id) : Date.now();
+    const found = callUserCode(ctx.services, GET, () => store.get(key), ctx.route.id);
+    const hit = isThenable(found) ? await found : found;
     if (hit) {
       const headers = new ResponseHeaders(hit.headers);
       headers.set('age', Math.max(0, Math.floor((now - hit.storedAt) / 1000)));
@@ -78,12 +120,13 @@ export const responseCacheFilter: Filter = {
     response.headers.set('cache-control', cacheControl(who, settings.seconds));
     response.headers.set('age', 0);
     const body = response.body === null ? Buffer.alloc(0) : Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body);
-    store.set(key, {
+    const entry: CachedResponse = {
       status: response.status,
       headers: response.headers.toObject(),
       body,
       storedAt: now,
       expiresAt: now + settings.seconds * 1000,
-    });
+    };
+    void callUserCode(ctx.services, SET, () => store.set(key, entry), ctx.route.id);
   },
 };

@@ -1,8 +1,10 @@
 import type { ExecutionContext } from '../../pipeline/index.js';
 
 /**
- * Maps an error a handler threw to a response: return what a handler would return (a value, `reply(…)`), or
- * throw an `HttpError` for a problem response. Whatever else it throws becomes the usual 500 problem.
+ * Maps an error a handler threw to a response: return what a handler would return (a value, `reply(…)`, or a
+ * promise of one, which is waited for), or throw an `HttpError` for a problem response. One that throws anything
+ * else, rejects, or answers what cannot be sent (a BigInt, a cycle) is logged once, naming it, and the usual 500
+ * problem goes out.
  */
 export type ErrorHandler<E = unknown> = (error: E, ctx: ExecutionContext) => unknown;
 

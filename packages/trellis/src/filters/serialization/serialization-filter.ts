@@ -1,8 +1,19 @@
 import { BodyKind, ValidateKind } from '../../annotations/index.js';
 import type { ValidateSchemas } from '../../annotations/index.js';
-import type { ExecutionContext, Filter, OutgoingResponse } from '../../pipeline/index.js';
-import { findErrorHandler } from './error-handlers.js';
-import { ClientAbortedError, FilterOrder, HttpError, PayloadTooLargeError, failure, isThenable } from '../../pipeline/index.js';
+import type { ExecutionContext, Filter, OutgoingResponse, UserHook } from '../../pipeline/index.js';
+import { findErrorHandler, type ErrorHandler } from './error-handlers.js';
+import {
+  ClientAbortedError,
+  FilterOrder,
+  HttpError,
+  PayloadTooLargeError,
+  USER_CODE_FAILED,
+  callUserCode,
+  describeError,
+  failedMarker,
+  failure,
+  isThenable,
+} from '../../pipeline/index.js';
 import { bodyFormat, readBody } from './body-parser.js';
 import { problemResponse, toResponse } from './result.js';
 import { SerializationSettings } from './settings.js';
@@ -48,7 +59,44 @@ function headerObject(ctx: ExecutionContext): Record<string, string> {
   return out;
 }
 
-/** The app's error handler for `error`, when one takes it: its result or its own error becomes the response. */
+/** An error handler's answer that is already a response: what it threw that the framework answers itself (an `HttpError`). */
+class Answered {
+  constructor(readonly response: OutgoingResponse) {}
+}
+
+const ERROR_HANDLER: UserHook<OutgoingResponse, typeof USER_CODE_FAILED> = {
+  where: 'app.onError(handler)',
+  instead: 'the 500 problem was sent',
+  // A value that cannot be sent (a BigInt, a cycle) cannot be used.
+  accept: (answer) => (answer instanceof Answered ? answer.response : toResponse(answer)),
+  fallback: failedMarker,
+};
+
+/** Errors an error handler may throw to answer: the framework turns them into their own responses. */
+function answers(error: unknown): boolean {
+  return error instanceof HttpError || error instanceof PayloadTooLargeError || error instanceof ClientAbortedError;
+}
+
+/** Runs an error handler: what it returns, or, for an `HttpError` it throws (or rejects with), that error's response. */
+function runErrorHandler(ctx: ExecutionContext, handle: ErrorHandler<unknown>, error: unknown, settings: SerializationSettings): unknown {
+  const answered = (thrown: unknown) => {
+    if (answers(thrown)) return new Answered(errorResponse(ctx, thrown, settings));
+    throw thrown;
+  };
+  let result: unknown;
+  try {
+    result = handle(error, ctx);
+  } catch (thrown) {
+    return answered(thrown);
+  }
+  return isThenable(result) ? Promise.resolve(result).then(undefined, answered) : result;
+}
+
+/**
+ * The app's error handler for `error`, when one takes it: its result, or the response of the `HttpError` it
+ * throws. A handler that fails otherwise (throws, rejects, answers what cannot be sent) is logged, once, and the
+ * 500 problem goes out.
+ */
 function mappedErrorResponse(
   ctx: ExecutionContext,
   error: unknown,
@@ -56,13 +104,11 @@ function mappedErrorResponse(
 ): OutgoingResponse | Promise<OutgoingResponse> {
   const handle = settings.errorHandlers && findErrorHandler(settings.errorHandlers, error);
   if (handle === undefined) return errorResponse(ctx, error, settings);
-  return (async () => {
-    try {
-      return toResponse(await handle(error, ctx));
-    } catch (mapped) {
-      return errorResponse(ctx, mapped, settings);
-    }
-  })();
+  const about = `${ctx.route.id}, for ${describeError(error)}`;
+  const mapped = callUserCode(ctx.services, ERROR_HANDLER, () => runErrorHandler(ctx, handle, error, settings), about);
+  const settled = (response: OutgoingResponse | typeof USER_CODE_FAILED) =>
+    response === USER_CODE_FAILED ? handlerFailed(error, settings) : response;
+  return mapped instanceof Promise ? mapped.then(settled) : settled(mapped);
 }
 
 function errorResponse(ctx: ExecutionContext, error: unknown, settings: SerializationSettings): OutgoingResponse {
@@ -78,6 +124,11 @@ function errorResponse(ctx: ExecutionContext, error: unknown, settings: Serializ
     return problemResponse(failure('TRELLIS_CLIENT_ABORTED', error.message));
   }
   settings.onError(error, ctx.route.id);
+  return handlerFailed(error, settings);
+}
+
+/** The 500 problem of a handler that failed (its stack only in development mode). */
+function handlerFailed(error: unknown, settings: SerializationSettings): OutgoingResponse {
   const extensions: Record<string, unknown> = {};
   if (settings.development && error instanceof Error) extensions.stack = error.stack;
   return problemResponse(

@@ -1,6 +1,7 @@
 // `describe` events: Markdown documentation generated from the app's routes, their summaries and schemas.
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import { Describe, DescribeKind, Validate, type App, type DescribeSettings, type RouteInfo } from '../../index.js';
+import { USER_CODE_FAILED, aBoolean, callUserCodeSync, failedMarker, type UserHook } from '../../pipeline/index.js';
 import { RateLimitKind, type RateLimitSettings } from '../../ratelimit/index.js';
 
 // The annotation is the core's: the same `Describe` gives the app's OpenAPI document its summaries.
@@ -12,9 +13,21 @@ export interface DescribeOptions {
   readonly title?: string;
   /** Markdown shown under the heading. */
   readonly introduction?: string;
-  /** Which routes to list; default every GET and POST route. */
+  /**
+   * Which routes to list; default every GET and POST route. It must answer at once with true or false: one
+   * that throws or answers anything else (a promise included) is logged, and the route is listed by the default.
+   */
   readonly include?: (route: RouteInfo) => boolean;
 }
+
+const INCLUDE: UserHook<boolean, typeof USER_CODE_FAILED> = {
+  where: 'DescribeOptions.include',
+  instead: 'the default decided (GET and POST routes are listed)',
+  accept: aBoolean,
+  fallback: failedMarker,
+};
+
+const listedByDefault = (route: RouteInfo): boolean => route.method === 'GET' || route.method === 'POST';
 
 const ValidateKind = Validate({}).kind;
 
@@ -92,7 +105,14 @@ function limits(route: RouteInfo): string[] {
  * describeWidgetRoutes(app, 'route', { title: 'Orders widget' });
  */
 export function describeWidgetRoutes(app: App, routeParam: string, options: DescribeOptions = {}): string {
-  const include = options.include ?? ((r: RouteInfo) => r.method === 'GET' || r.method === 'POST');
+  const given = options.include;
+  const include =
+    given === undefined
+      ? listedByDefault
+      : (route: RouteInfo) => {
+          const listed = callUserCodeSync(app.provider, INCLUDE, () => given(route), route.id);
+          return listed === USER_CODE_FAILED ? listedByDefault(route) : listed;
+        };
   const routes = app.routes.filter(include);
   const out = [`## ${options.title ?? 'Widget routes'}`, ''];
   if (options.introduction) out.push(options.introduction.trim(), '');

@@ -1,6 +1,11 @@
 import { createToken } from '../services/index.js';
 
-/** Where the framework reports problems it recovers from. */
+/**
+ * Where the framework reports problems it recovers from. Register your own with
+ * `app.services.replace(Logger, () => myLogger)`. A method that throws, or returns a promise that rejects, does
+ * not stop the request or the process: the line goes to stderr instead, with one more line naming the method
+ * (`Logger.error threw …`).
+ */
 export interface Logger {
   /** Routine events worth a line when debugging (e.g. a client that left mid-upload). */
   debug?(message: string, details?: Record<string, unknown>): void;
