@@ -2,10 +2,10 @@
 // an API path that reaches an API handler meets the token and cross-origin checks, and every other spelling is
 // answered 400/404/405 without a handler running.
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { startHarness, type RunningHarness } from '../../packages/harness/src/harness/index.js';
+import { sendRaw } from './harness-support.js';
 
 const TOKEN = 'guard-encodings-token';
 const DASHBOARD = JSON.stringify({ widgets: [{ type: 'custom', properties: { endpoint: 'greeter' } }] });
@@ -85,24 +85,6 @@ const SPELLINGS: Record<string, Spelling> = {
   },
 };
 
-interface Answer {
-  status: number;
-  body: string;
-}
-
-function send(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${url}${path}`, { method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 describe('harness guard: every spelling of an API path', () => {
   let running: RunningHarness;
   let id: string;
@@ -115,7 +97,7 @@ describe('harness guard: every spelling of an API path', () => {
       token: TOKEN,
       functions: { functions: { greeter: { handler: () => (calls++, '<p>hi</p>') } } },
     });
-    const created = await send(
+    const created = await sendRaw(
       running.url,
       'POST',
       '/api/dashboards',
@@ -123,7 +105,7 @@ describe('harness guard: every spelling of an API path', () => {
       JSON.stringify(DASHBOARD),
     );
     assert.equal(created.status, 201);
-    id = (JSON.parse(created.body) as { id: string }).id;
+    id = (created.body as { id: string }).id;
     requests = [
       { method: 'GET', path: '/api/dashboards' },
       { method: 'GET', path: `/api/dashboards/${id}` },
@@ -204,9 +186,10 @@ describe('harness guard: every spelling of an API path', () => {
       ['POST', '/ap%69/dashboards', { 'content-type': 'application/json' }, JSON.stringify(DASHBOARD)],
     ];
     for (const [method, path, headers, body] of cases) {
-      const res = await send(running.url, method, path, headers, body);
-      assert.ok(NOT_A_HANDLER.has(res.status), `${method} ${path}: ${res.status} ${res.body.slice(0, 200)}`);
-      assert.doesNotMatch(res.body, /"id"|<p>hi<\/p>/, `${method} ${path} leaked a handler's answer`);
+      const res = await sendRaw(running.url, method, path, headers, body);
+      const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
+      assert.ok(NOT_A_HANDLER.has(res.status), `${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
+      assert.doesNotMatch(text, /"id"|<p>hi<\/p>/, `${method} ${path} leaked a handler's answer`);
     }
     assert.deepEqual({ calls, dashboards: await count() }, before);
   });

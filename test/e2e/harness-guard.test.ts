@@ -3,37 +3,11 @@
 // calls that carry it.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { request } from 'node:http';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { chromiumSkipReason, launchChromium } from '../support/chromium.js';
+import { sendRaw as send } from './harness-support.js';
 import { HarnessApiError, HarnessClient, isLoopback, startHarness, type RunningHarness } from '../../packages/harness/src/harness/index.js';
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: any;
-}
-
-/** A raw request, so that `Host`, `Origin` and `Sec-Fetch-*` are exactly what a browser under attack sends. */
-function send(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${url}${path}`, { method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode!,
-          headers: res.headers,
-          body: text && /json/.test(res.headers['content-type'] ?? '') ? JSON.parse(text) : text,
-        }),
-      );
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 const DASHBOARD = JSON.stringify({ widgets: [{ type: 'custom', properties: { endpoint: 'greeter' } }] });
 const GREETER = `<p>hi</p><a>Again</a><cwdb-action action="call" endpoint="greeter"></cwdb-action>`;

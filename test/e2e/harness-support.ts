@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 // Shared by the harness tests: a harness over a real socket with in-process widget functions, and a fetch
 // wrapper that checks every response against the OpenAPI document's response schemas.
 import assert from 'node:assert/strict';
@@ -191,4 +192,31 @@ export async function createTestDashboard(base: string, name?: string): Promise<
   const res = await call(base, 'POST', `/api/dashboards${name ? `?name=${encodeURIComponent(name)}` : ''}`, JSON.stringify(testDashboard));
   assert.equal(res.status, 201, res.text);
   return res.json().id;
+}
+
+/** A raw answer: status, headers, and the body (parsed when it is JSON). */
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+}
+
+/** A raw request, so that `Host`, `Origin` and `Sec-Fetch-*` are exactly what a browser under attack sends. */
+export function sendRaw(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${path}`, { method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (text += d));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode!,
+          headers: res.headers,
+          body: text && /json/.test(res.headers['content-type'] ?? '') ? JSON.parse(text) : text,
+        }),
+      );
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
