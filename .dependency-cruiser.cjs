@@ -1,11 +1,14 @@
 // The shape of the packages' sources, checked by `npm run lint` (dependency-cruiser): no import cycles
 // (type-only imports count), imports that point down the stack, and rooms that reach each other only through
-// their index.ts.
+// their index.ts, the surface a room shows its sibling rooms. What users get is apart: each package's
+// src/public/ holds one file per subpath of its package.json "exports", which picks names from the rooms'
+// index.ts files; no file of the package imports those, and the harness reaches the framework only through them
+// (by the framework's package name).
 //
 // packages/trellis (the framework) holds the core and what plugs into it; packages/harness (the widget test
 // harness) holds the dashboard interpreter, the linter, the HTTP API and the command line, and imports the
 // framework only by its package name. The core is a stack: services → pipeline → annotations → filters → auth →
-// app, published by packages/trellis/src/index.ts. Capabilities plug in from above through that surface, and
+// app, gathered by packages/trellis/src/index.ts. Capabilities plug in from above through that surface, and
 // reach the pipeline's own surface for what the framework keeps to itself (the guard through which user code is
 // called); the harness is where the framework and the dashboard interpreter meet.
 
@@ -38,10 +41,17 @@ const HARNESS = new Set(['lint', 'dashboard/functions', 'dashboard/template', 'd
 /** The source folder of the package that holds a room. */
 const srcOf = (room) => `packages/${HARNESS.has(room) ? 'harness' : 'trellis'}/src`;
 const CORE = '^packages/trellis/src/index\\.ts$';
-/** The files of a room: `core` is the framework's src/index.ts, the core's public surface; other rooms are folders. */
+/** The files of a room: `core` is the framework's src/index.ts, the core's surface for its siblings; other rooms are folders. */
 const filesOf = (room) => (room === 'core' ? CORE : `^${srcOf(room)}/${room}/`);
-/** A room's public surface. */
+/** A room's surface for sibling rooms. */
 const surfaceOf = (room) => (room === 'core' ? CORE : `^${srcOf(room)}/${room}/index\\.ts$`);
+/** The entry points users get: a package's src/public/, one file per subpath it exports. */
+const PUBLIC = '^packages/[^/]+/src/public/';
+/**
+ * What a harness room imports of a framework room: the framework's entry point for it (`trellis` for the core,
+ * `trellis/widgets` for widgets, …), by package name, which resolves to its file in src/public/.
+ */
+const entryOf = (room) => `^packages/trellis/src/public/${room === 'core' ? 'index' : room.replace(/\//g, '-')}\\.ts$`;
 /** A folder room's own files, not those of the rooms nested in it. */
 const ownFiles = (room) => {
   if (room === 'core') return filesOf(room);
@@ -77,13 +87,30 @@ const forbidden = [
     name: 'room-unknown',
     comment: 'Every folder of a package\'s src/ is a room listed in .dependency-cruiser.cjs, with the rooms it may import.',
     severity: 'error',
-    from: { path: '^packages/[^/]+/src/[^/]+/', pathNot: `(${Object.keys(rooms).filter((r) => r !== 'core').map(filesOf).join('|')})` },
+    from: {
+      path: '^packages/[^/]+/src/[^/]+/',
+      pathNot: `(${[...Object.keys(rooms).filter((r) => r !== 'core').map(filesOf), PUBLIC].join('|')})`,
+    },
     to: {},
+  },
+  {
+    name: 'public-from-surfaces',
+    comment: "A package's entry points (src/public/) pick what users get from the rooms' index.ts files, and nothing else.",
+    severity: 'error',
+    from: { path: PUBLIC },
+    to: { path: '^packages/[^/]+/src/', pathNot: `(${Object.keys(rooms).map(surfaceOf).join('|')})` },
+  },
+  {
+    name: 'public-not-imported',
+    comment: "No file of a package imports its own entry points: rooms use each other's index.ts.",
+    severity: 'error',
+    from: { path: '^packages/([^/]+)/src/' },
+    to: { path: '^packages/$1/src/public/' },
   },
 ];
 
 for (const [room, allowed] of Object.entries(rooms)) {
-  const mayReach = [room, ...allowed].map(ownFiles);
+  const mayReach = [room, ...allowed].map((r) => (HARNESS.has(room) && !HARNESS.has(r) ? entryOf(r) : ownFiles(r)));
   forbidden.push({
     name: `stack:${room}`,
     comment: `${room} imports only ${allowed.length ? allowed.join(', ') : 'no other room'} (imports point down the stack).`,

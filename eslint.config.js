@@ -56,8 +56,13 @@ export default tseslint.config(
   },
   {
     // Subpaths a Lambda bundle may pack without using them: no module-level import of a `node:` built-in or
-    // of the AWS SDK, which a bundler would hoist into every cold start (CONTRIBUTING.md, "Cold starts").
-    files: ['packages/trellis/src/ratelimit/redis/**/*.ts', 'packages/trellis/src/ratelimit/dynamodb/**/*.ts'],
+    // of the AWS SDK, which a bundler would hoist into every cold start (CONTRIBUTING.md, "Cold starts"). The
+    // store kit's contract suite loads node:test only when a test file calls it.
+    files: [
+      'packages/trellis/src/ratelimit/redis/**/*.ts',
+      'packages/trellis/src/ratelimit/dynamodb/**/*.ts',
+      'packages/trellis/src/ratelimit/store-contract.ts',
+    ],
     ignores: ['**/*.test.ts', '**/*.test-suite.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [

@@ -11,7 +11,8 @@ import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { InProcessRateLimitStore, ManualClock, RateLimitScope, type RateLimitPolicy } from 'trellis/ratelimit';
+import { InProcessRateLimitStore, RateLimitScope, type RateLimitPolicy } from 'trellis/ratelimit';
+import { ManualClock } from 'trellis/testing';
 
 const POLICY: RateLimitPolicy = {
   key: 'GET /bench:default',

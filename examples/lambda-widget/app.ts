@@ -1,7 +1,7 @@
 // A CloudWatch custom widget built as a Trellis app: each view is a route, picked by the `route` parameter.
 import { z } from 'zod';
-import { createApp, HttpError, RegistrationType, route, Validate, type ExecutionContext } from 'trellis';
-import { Describe, routeAction, widgetContext, WidgetRateLimitPartitioner } from 'trellis/lambda';
+import { createApp, Describe, HttpError, RegistrationType, route, Validate, type ExecutionContext } from 'trellis';
+import { routeAction, widgetContext, WidgetRateLimitPartitioner } from 'trellis/lambda';
 import { RateLimit, RateLimitPartitioner } from 'trellis/ratelimit';
 import { checkbox, html, markdown, select } from 'trellis/widgets';
 

@@ -4,10 +4,11 @@ import { packageOptions } from '../../scripts/build/options.js';
 // The harness keeps its source layout in dist/ (one output file per source file): modules find the files they
 // read at run time (the web page's assets, the programs function child processes run, the lint worker) beside
 // themselves, as they do in src/.
-const common = { ...packageOptions(['parse5']), unbundle: true } satisfies UserConfig;
+// `root` keeps that layout however few entries a build has (the CommonJS one builds the library's alone).
+const common = { ...packageOptions(['parse5']), unbundle: true, root: 'src' } satisfies UserConfig;
 
-/** The subpaths the package exports, for `import` and for `require`. */
-const library = ['src/harness/index.ts', 'src/dashboard/index.ts', 'src/lint/index.ts'];
+/** The subpaths the package exports, for `import` and for `require`: their files in src/public/ (what users get). */
+const library = ['src/public/index.ts', 'src/public/dashboard.ts', 'src/public/lint.ts'];
 
 export default defineConfig([
   {

@@ -2,23 +2,45 @@ import { defineConfig } from 'tsdown';
 import { packageOptions } from '../../scripts/build/options.js';
 import { builtinsOfBundledPackages, thirdPartyLicences } from '../../scripts/build/plugins.mjs';
 
-// Every subpath the package exports is an entry; code two entries share goes into a shared file, so each class
-// exists once per module format however the package is imported, and a cold start reads a few files.
+// Every subpath the package exports is an entry, built from its file in src/public/ (what users get) into the
+// folder the subpath names; code two entries share goes into a shared file, so each class exists once per module
+// format however the package is imported, and a cold start reads a few files.
 // The CommonJS packages the core needs on every request are bundled: Node.js loads a CommonJS package imported
 // from an ES module through a second loader that reads, scans and wraps each of its files, which cost a cold
 // start more than all of Trellis's own code.
+const options = packageOptions();
+
 export default defineConfig({
-  ...packageOptions(),
+  ...options,
   entry: {
-    index: 'src/index.ts',
-    'ratelimit/index': 'src/ratelimit/index.ts',
-    'ratelimit/redis/index': 'src/ratelimit/redis/index.ts',
-    'ratelimit/dynamodb/index': 'src/ratelimit/dynamodb/index.ts',
-    'lambda/index': 'src/lambda/index.ts',
-    'widgets/index': 'src/widgets/index.ts',
-    'openapi/index': 'src/openapi/index.ts',
+    index: 'src/public/index.ts',
+    'ratelimit/index': 'src/public/ratelimit.ts',
+    'ratelimit/redis/index': 'src/public/ratelimit-redis.ts',
+    'ratelimit/dynamodb/index': 'src/public/ratelimit-dynamodb.ts',
+    'ratelimit/store-kit/index': 'src/public/ratelimit-store-kit.ts',
+    'lambda/index': 'src/public/lambda.ts',
+    'widgets/index': 'src/public/widgets.ts',
+    'openapi/index': 'src/public/openapi.ts',
+    'testing/index': 'src/public/testing.ts',
   },
   format: ['esm', 'cjs'],
+  outputOptions: {
+    ...(options.outputOptions as object),
+    // One shared file for the core, one for rate limiting and one for widgets, whichever entries use them (left to
+    // itself, the bundler makes a file for each set of entries that shares a module). The store contract and the
+    // manual clock stay out of rate limiting's file: only the store kit and trellis/testing load them. Sources
+    // only (.ts, not the .d.ts the declarations are bundled from).
+    codeSplitting: {
+      groups: [
+        {
+          name: 'core',
+          test: /rolldown[\\/]runtime|[\\/]src[\\/](index|(services|pipeline|annotations|filters|auth|app)[\\/].*)(?<!\.d)\.ts$/,
+        },
+        { name: 'ratelimit', test: /[\\/]src[\\/]ratelimit[\\/](?!store-contract|manual-clock)[^\\/]+(?<!\.d)\.ts$/ },
+        { name: 'widgets', test: /[\\/]src[\\/]widgets[\\/].*(?<!\.d)\.ts$/ },
+      ],
+    },
+  },
   deps: {
     alwaysBundle: ['forwarded-parse'],
     // Everything that may end up bundled: it and what it requires (nothing). Anything else is an error.

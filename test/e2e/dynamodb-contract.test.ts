@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBRateLimitStore } from '../../packages/trellis/src/ratelimit/dynamodb/index.js';
-import { rateLimitStoreContract } from '../../packages/trellis/src/ratelimit/store-contract.test-suite.js';
+import { rateLimitStoreContract } from 'trellis/ratelimit/store-kit';
 import { dynamoClient, startDynalite, type DynaliteHandle } from '../support/dynalite-server.js';
 import { createRateLimitTable } from '../support/dynamodb-table.js';
 

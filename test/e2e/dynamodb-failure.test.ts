@@ -4,11 +4,8 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  DynamoDBRateLimitStore,
-  RateLimitStoreUnavailableError,
-  type DynamoDBRateLimitStoreOptions,
-} from '../../packages/trellis/src/ratelimit/dynamodb/index.js';
+import { DynamoDBRateLimitStore, type DynamoDBRateLimitStoreOptions } from '../../packages/trellis/src/ratelimit/dynamodb/index.js';
+import { RateLimitStoreUnavailableError } from '../../packages/trellis/src/ratelimit/index.js';
 import type { RateLimitDecision } from '../../packages/trellis/src/ratelimit/types.js';
 import { burstPolicy } from '../support/rate-limit-policy.js';
 import type { DynaliteHandle } from '../support/dynalite-server.js';

@@ -11,11 +11,15 @@ import { fileURLToPath } from 'node:url';
 import { GetItemCommand, PutItemCommand, ScanCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DynamoDBRateLimitStore,
-  RateLimitStoreUnavailableError,
   dynamoDBRateLimitTable,
   type DynamoDBRateLimitStoreOptions,
 } from '../../packages/trellis/src/ratelimit/dynamodb/index.js';
-import { ManualClock, readRateLimitCounter, type RateLimitDecision } from '../../packages/trellis/src/ratelimit/index.js';
+import {
+  ManualClock,
+  RateLimitStoreUnavailableError,
+  readRateLimitCounter,
+  type RateLimitDecision,
+} from '../../packages/trellis/src/ratelimit/index.js';
 import { burstPolicy } from '../support/rate-limit-policy.js';
 import { dynaliteWithTable } from '../support/dynamodb-table.js';
 import { parseTemplate, readTemplate } from '../support/cloudformation-yaml.js';

@@ -21,7 +21,9 @@ const TSC = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
 /** Each subpath with one export it must have. `trellis/ratelimit/redis` needs the optional peer `ioredis`. */
 const SUBPATHS: Record<string, string> = {
   trellis: 'createApp',
-  'trellis/ratelimit': 'ManualClock',
+  'trellis/ratelimit': 'RateLimit',
+  'trellis/ratelimit/store-kit': 'rateLimitStoreContract',
+  'trellis/testing': 'ManualClock',
   'trellis/widgets': 'html',
   'trellis-harness/lint': 'lint',
   'trellis-harness/dashboard': 'createInterpreter',
@@ -145,6 +147,22 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
     assert.match(made!, /the `url` option needs the ioredis package \(npm install ioredis\)/);
   });
 
+  it('trellis/ratelimit/store-kit gives a store its checks without fast-check installed; its contract suite says what to install', async () => {
+    writeFileSync(
+      join(project.dir, 'store-kit.js'),
+      `const kit = require('trellis/ratelimit/store-kit');
+console.log(kit.checkCost('MyStore', undefined), kit.failOpenDecision(10, 60).remaining);
+try { kit.checkCost('MyStore', 0); } catch (e) { console.log(e.message); }
+try { kit.rateLimitStoreContract('MyStore', () => undefined); } catch (e) { console.log(e.message); }
+`,
+    );
+    assert.deepEqual((await node('store-kit.js')).split('\n'), [
+      '1 9',
+      'MyStore.acquire: cost must be a whole number of permits, at least 1; got 0',
+      'rateLimitStoreContract needs fast-check, an optional peer dependency of trellis: npm install --save-dev fast-check',
+    ]);
+  });
+
   // node16 reads the CommonJS declarations (.d.cts), so they are checked in full there; nodenext (and node20)
   // read the ES module ones, which the repository's own typecheck covers; commonjs is what older tsc --init wrote.
   for (const [module, skipLibCheck] of [
@@ -161,7 +179,7 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
           `import { html, type WidgetHandler } from 'trellis/widgets';`,
           `import { createInterpreter } from 'trellis-harness/dashboard';`,
           `import { HarnessClient } from 'trellis-harness';`,
-          `import { ManualClock } from 'trellis/ratelimit';`,
+          `import { ManualClock } from 'trellis/testing';`,
           `import { lint } from 'trellis-harness/lint';`,
           `import { createApp } from 'trellis';`,
           `const handler: WidgetHandler<{ name: string }> = async (event) => html\`<p>Hello \${event.name}</p>\`;`,

@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
-import { RedisRateLimitStore, RedisFailureMode, type RedisScriptClient } from '../../packages/trellis/src/ratelimit/redis/index.js';
-import { ManualClock, RateLimitStoreUnavailableError } from '../../packages/trellis/src/ratelimit/index.js';
+import { RedisRateLimitStore, type RedisScriptClient } from '../../packages/trellis/src/ratelimit/redis/index.js';
+import { ManualClock, RateLimitFailureMode, RateLimitStoreUnavailableError } from '../../packages/trellis/src/ratelimit/index.js';
 import type { RateLimitDecision } from '../../packages/trellis/src/ratelimit/types.js';
 import { burstPolicy as policy } from '../support/rate-limit-policy.js';
 import { redisSkipReason, startRedisServer, type RedisServerHandle } from '../support/redis-server.js';
@@ -66,7 +66,7 @@ describe('RedisRateLimitStore batches the acquires of one turn', { skip }, () =>
     test(`one acquire's error is its own: the others in its batch are decided (${kind})`, async () => {
       const client = clients().find(([k]) => k === kind)![1];
       const keyPrefix = prefix();
-      const store = new RedisRateLimitStore({ client, keyPrefix, timeoutMs: 5_000, failureMode: RedisFailureMode.FailClosed });
+      const store = new RedisRateLimitStore({ client, keyPrefix, timeoutMs: 5_000, failureMode: RateLimitFailureMode.FailClosed });
       const p = policy(3, 60);
       // Something else wrote a list where the counter of partition "taken" lives.
       await admin.rpush(`${keyPrefix}{${p.key}|taken}:sw3`, 'x');

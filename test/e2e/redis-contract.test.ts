@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { RedisRateLimitStore } from '../../packages/trellis/src/ratelimit/redis/index.js';
-import { rateLimitStoreContract } from '../../packages/trellis/src/ratelimit/store-contract.test-suite.js';
+import { rateLimitStoreContract } from 'trellis/ratelimit/store-kit';
 import { redisSkipReason, startRedisServer, type RedisServerHandle } from '../support/redis-server.js';
 
 const skip = redisSkipReason();

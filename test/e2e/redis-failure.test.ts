@@ -4,11 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import {
-  RateLimitStoreUnavailableError,
-  RedisRateLimitStore,
-  type RedisRateLimitStoreOptions,
-} from '../../packages/trellis/src/ratelimit/redis/index.js';
+import { RedisRateLimitStore, type RedisRateLimitStoreOptions } from '../../packages/trellis/src/ratelimit/redis/index.js';
+import { RateLimitStoreUnavailableError } from '../../packages/trellis/src/ratelimit/index.js';
 import type { RateLimitDecision, RateLimitPolicy } from '../../packages/trellis/src/ratelimit/types.js';
 import { redisSkipReason, startRedisServer, type RedisServerHandle } from '../support/redis-server.js';
 

@@ -2,8 +2,10 @@
  * Every function-typed member of what the trellis package's entry points export, read from the declarations
  * with the TypeScript compiler: properties of exported interfaces and type aliases, the parameters of exported
  * functions, of exported classes' constructors and of their public methods, followed through the option types
- * they name (and the objects those functions answer with), each named as a user reads it:
- * `RateLimitConfigurationOptions.refusal`, `App.onError(handler)`, `RateLimitMeter.createCounter().add`.
+ * they name (and the objects those functions answer with) and the classes whose instances they hand out
+ * (`app.services`), each named as a user reads it, by the interface that declares it whether or not an entry
+ * point exports that interface by name: `RateLimitConfigurationOptions.refusal`, `App.onError(handler)`,
+ * `RateLimitMeter.createCounter().add`.
  *
  * @example
  * const members = functionTypedOptions(); // Map { 'CorsOptions.origins' => 'packages/trellis/src/filters/cors/policy.ts', … }
@@ -48,10 +50,27 @@ export function functionTypedOptions(): Map<string, string> {
       exported.add(target);
     }
   }
+  /** What the entry points export by name (`exported` grows with the types their signatures name). */
+  const entryExports = new Set(exported);
 
   const parts = (type: ts.Type): readonly ts.Type[] => (type.isUnion() || type.isIntersection() ? type.types : [type]);
   const callable = (type: ts.Type) => parts(type).some((t) => t.getCallSignatures().length > 0 || t.getConstructSignatures().length > 0);
   const isClassInstance = (type: ts.Type) => ((type.getSymbol()?.flags ?? 0) & ts.SymbolFlags.Class) !== 0;
+  /**
+   * An interface, type alias or class that an entry point exports, or that its own module exports (a name the
+   * package's declarations carry, such as `AppOptions`): members it declares are named after it.
+   */
+  const named = (symbol: ts.Symbol | undefined): symbol is ts.Symbol => {
+    if (symbol === undefined) return false;
+    if (entryExports.has(symbol)) return true;
+    const declaration = symbol.declarations?.[0];
+    return (
+      (symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Class)) !== 0 &&
+      declaration !== undefined &&
+      !foreign(declaration) &&
+      (ts.getCombinedModifierFlags(declaration) & ts.ModifierFlags.Export) !== 0
+    );
+  };
   const seen = new Set<string>();
 
   const record = (name: string, declaration: ts.Node | undefined) => {
@@ -84,7 +103,7 @@ export function functionTypedOptions(): Map<string, string> {
         const declaration = property.valueDeclaration ?? property.declarations?.[0];
         if (foreign(declaration)) continue;
         const parent = (property as ts.Symbol & { parent?: ts.Symbol }).parent;
-        const ownerName = parent !== undefined && exported.has(parent) ? parent.name : label;
+        const ownerName = named(parent) ? parent.name : label;
         const name = `${ownerName}.${property.name}`;
         const propertyType = checker.getNonNullableType(checker.getTypeOfSymbol(property));
         if (callable(propertyType)) {
@@ -110,7 +129,54 @@ export function functionTypedOptions(): Map<string, string> {
     }
   };
 
+  // The interfaces, type aliases and classes of the package that the exports' signatures name, and those these
+  // name in turn: what a user of the entry points meets, exported by name or not (`app.services`, the answer of
+  // `app.inject()`), as API Extractor's reports show them. They join the roots.
+  const OWN_TYPE = ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Class;
+  const reachSignatures = (signatures: readonly ts.Signature[]) => {
+    for (const signature of signatures) {
+      for (const parameter of signature.parameters) reach(checker.getTypeOfSymbol(parameter));
+      reach(signature.getReturnType());
+    }
+  };
+  const reachMembers = (type: ts.Type) => {
+    for (const property of type.getProperties()) {
+      const declaration = property.valueDeclaration ?? property.declarations?.[0];
+      if (property.name.startsWith('#') || property.name.startsWith('__#') || foreign(declaration)) continue;
+      if (declaration !== undefined && ts.getCombinedModifierFlags(declaration) & ts.ModifierFlags.Private) continue;
+      reach(checker.getTypeOfSymbol(property));
+    }
+    reachSignatures(type.getCallSignatures());
+    reachSignatures(type.getConstructSignatures());
+  };
+  const reached = new Set<ts.Type>();
+  function reach(type: ts.Type): void {
+    if (reached.has(type)) return;
+    reached.add(type);
+    const owner = type.aliasSymbol ?? type.getSymbol();
+    const ownType = owner !== undefined && (owner.flags & OWN_TYPE) !== 0 && !foreign(owner.declarations?.[0]);
+    if (ownType && !exported.has(owner)) {
+      exported.add(owner);
+      roots.push(owner);
+    }
+    for (const argument of type.aliasTypeArguments ?? []) reach(argument);
+    if ((type.flags & ts.TypeFlags.Object) !== 0 && ((type as ts.ObjectType).objectFlags & ts.ObjectFlags.Reference) !== 0)
+      for (const argument of checker.getTypeArguments(type as ts.TypeReference)) reach(argument);
+    if (ownType) return;
+    if (type.isUnion() || type.isIntersection()) for (const part of type.types) reach(part);
+    else if (!foreign(owner?.declarations?.[0]) && (type.flags & ts.TypeFlags.Object) !== 0) reachMembers(type);
+  }
   for (const symbol of roots) {
+    if (symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias)) reachMembers(checker.getDeclaredTypeOfSymbol(symbol));
+    if (symbol.flags & (ts.SymbolFlags.Function | ts.SymbolFlags.Variable)) reach(checker.getTypeOfSymbol(symbol));
+    if (symbol.flags & ts.SymbolFlags.Class) {
+      reachMembers(checker.getDeclaredTypeOfSymbol(symbol));
+      reachMembers(checker.getTypeOfSymbol(symbol));
+    }
+  }
+
+  // A type without a name of its own (one its module keeps to itself) is read where a named one leads to it.
+  for (const symbol of roots.filter(named)) {
     if (symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias)) visit(checker.getDeclaredTypeOfSymbol(symbol), symbol.name);
     if (symbol.flags & ts.SymbolFlags.Function) visitParameters(checker.getTypeOfSymbol(symbol).getCallSignatures(), symbol.name);
     if (symbol.flags & ts.SymbolFlags.Class) {

@@ -39,10 +39,10 @@ export type PackageName = keyof typeof PACKAGES;
 
 function built(): boolean {
   return [
-    ['trellis', 'widgets'],
-    ['harness', 'lint'],
-  ].every(([pkg, room]) => {
-    const marker = join(REPO, 'packages', pkg!, 'dist', room!, 'index.d.cts');
+    ['trellis', 'widgets/index.d.cts'],
+    ['harness', 'public/lint.d.cts'],
+  ].every(([pkg, file]) => {
+    const marker = join(REPO, 'packages', pkg!, 'dist', file!);
     return existsSync(marker) && statSync(marker).mtimeMs >= newest(join(REPO, 'packages', pkg!, 'src'), /\.test(-suite)?\.ts$/);
   });
 }

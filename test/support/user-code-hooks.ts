@@ -11,15 +11,16 @@ import {
   Cache,
   createApp,
   Logger,
-  MemoryResponseCache,
   ResponseCacheStore,
   route,
   Validate,
   type AnnotationDecorator,
   type App,
-  type InjectRequest,
 } from 'trellis';
-import { handleWidgetEvent, lambdaHandler, WidgetRateLimitPartitioner } from 'trellis/lambda';
+import { lambdaHandler, WidgetRateLimitPartitioner } from 'trellis/lambda';
+// Names the packages keep to themselves, from the modules that hold them.
+import { MemoryResponseCache, type InjectRequest } from '../../packages/trellis/src/index.js';
+import { handleWidgetEvent } from '../../packages/trellis/src/lambda/index.js';
 import { openApiRoute } from 'trellis/openapi';
 import {
   FallbackRateLimitStore,
@@ -403,13 +404,17 @@ export const NOT_HOOKS: Readonly<Record<string, string>> = {
   'ServiceCollection.addDefault(factory)': FACTORY,
   'ServiceCollection.replace(factory)': FACTORY,
   'ServiceCollection.tryAdd(factory)': FACTORY,
+  'Registration.token': `what ServiceCollection.seal() answers, as registered: ${TOKEN}`,
+  'Registration.factory': `what ServiceCollection.seal() answers, as registered: ${FACTORY}`,
   'RateLimitStore.acquire':
     'a store has its own failure contract: a throw, a rejection or an answer that is not a decision answers 503 (TRELLIS_RATE_LIMIT_UNAVAILABLE), tells RateLimitObserver.storeFailed and writes a throttled warning',
   'RateLimitStore.reset': "called by the application's own code (an admin route), which gets what it throws",
   'RateLimitMeter.createCounter': "called once, during the user's own call to rateLimitMetrics(), which gets what it throws",
   'RateLimitMeter.createHistogram': "called once, during the user's own call to rateLimitMetrics(), which gets what it throws",
   'RateLimitClock.now': CLOCK,
-  'CacheClock.now': "MemoryResponseCache's clock: one that fails is that store failing, guarded as ResponseCacheStore.get and .now",
+  'rateLimitStoreContract(makeStore)':
+    "a store author's test code, called by the contract's tests under node:test: what it throws fails that test",
+  'rateLimitStoreContract(teardown)': "a store author's test code, called once after the contract's tests: what it throws fails the run",
   'IoredisScriptClient.eval': REDIS_CLIENT,
   'IoredisScriptClient.evalsha': REDIS_CLIENT,
   'IoredisScriptClient.quit': REDIS_CLIENT,

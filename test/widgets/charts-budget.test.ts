@@ -3,7 +3,8 @@
 // `npm run bench -- charts`, not here: a benchmark is never a test with a time limit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lineChart, type ChartTheme } from 'trellis/widgets';
+import { lineChart } from 'trellis/widgets';
+import type { ChartTheme } from '../../packages/trellis/src/widgets/index.js';
 import { lint } from 'trellis-harness/lint';
 import { chartGeometry, outside } from './chart-geometry.js';
 

@@ -2,7 +2,7 @@
 // 3:1 against its theme's background (graphical objects), every text colour at least 4.5:1 (small text).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CHART_PALETTES } from 'trellis/widgets';
+import { CHART_PALETTES } from '../../packages/trellis/src/widgets/index.js';
 
 /** Relative luminance of an sRGB hex colour (WCAG 2.x). */
 function luminance(hex: string): number {

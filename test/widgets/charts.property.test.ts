@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { areaChart, barChart, lineChart, pieChart, sparkline, type ChartTheme, type ChartTimeZone } from 'trellis/widgets';
+import { areaChart, barChart, lineChart, pieChart, sparkline } from 'trellis/widgets';
+import type { ChartTheme, ChartTimeZone } from '../../packages/trellis/src/widgets/index.js';
 import { lint } from 'trellis-harness/lint';
 import { chartGeometry, outside, tableRows } from './chart-geometry.js';
 

@@ -10,10 +10,10 @@ import {
   lineChart,
   pieChart,
   sparkline,
-  SafeHtml,
   type WidgetContext,
   type WidgetEvent,
 } from 'trellis/widgets';
+import { SafeHtml } from '../../packages/trellis/src/widgets/index.js';
 import { lint } from 'trellis-harness/lint';
 import { chartGeometry, outside, tableRows } from './chart-geometry.js';
 

@@ -1,6 +1,8 @@
 /**
  * Trellis core: routes, handlers with annotations, the filter pipeline with recorded refusals, services,
- * authentication, grant authorization, the response cache, serialization, the Node host and inject().
+ * authentication, grant authorization, the response cache, serialization, the Node host and inject(). This is
+ * the core's surface for the rooms that plug into it (rate limiting, the Lambda doors, OpenAPI); `trellis`
+ * publishes what users call from it (src/public/index.ts).
  */
 export { App, createApp, normalizeAddress } from './app/index.js';
 export type {

@@ -1,6 +1,7 @@
 /**
- * `trellis-harness/dashboard`: an interpreter that behaves like the CloudWatch console for dashboards with custom
- * widgets, a store of dashboards for an HTTP layer, and an in-process driver for TypeScript tests.
+ * An interpreter that behaves like the CloudWatch console for dashboards with custom widgets, a store of
+ * dashboards for an HTTP layer, and an in-process driver for TypeScript tests. This is the room's surface for the
+ * other rooms and the tests; `trellis-harness/dashboard` publishes what users call from it (src/public/dashboard.ts).
  */
 export { DashboardError, DashboardValidationError, NotFoundError, OverBudgetError, UnprocessableError } from './errors.js';
 export type { DashboardErrorKind, NotFoundTarget, ValidationMessage } from './errors.js';

@@ -1,7 +1,8 @@
 /**
- * `trellis-harness`: the dashboard harness over HTTP — a Trellis app that serves the interpreter of
- * `trellis-harness/dashboard` so that click-through tests can be written in any language — with its OpenAPI
- * document and a typed client.
+ * The dashboard harness over HTTP — a Trellis app that serves the interpreter of `trellis-harness/dashboard` so
+ * that click-through tests can be written in any language — with its OpenAPI document and a typed client. This is
+ * the room's surface for the command line and the tests; `trellis-harness` publishes what users call from it
+ * (src/public/index.ts).
  */
 export { DEFAULT_BODY_LIMIT, createHarnessApp, startHarness } from './app.js';
 export type { HarnessApp, HarnessAppOptions, RunningHarness, StartHarnessOptions } from './app.js';

@@ -1,4 +1,5 @@
-// trellis-harness/lint: the console's HTML model — parsing, the sanitizer linter, actions and forms.
+// The console's HTML model — parsing, the sanitizer linter, actions and forms — for the other rooms and the tests;
+// `trellis-harness/lint` publishes what users call from it (src/public/lint.ts).
 export { parseWidgetHtml, type ParsedWidgetHtml } from './parse.js';
 export { lint } from './lint.js';
 export { RULES, type Finding, type RuleId } from './rules.js';

@@ -1,7 +1,8 @@
 /**
- * trellis/lambda: a Trellis app on AWS Lambda. HTTP front doors — API Gateway REST APIs (payload 1.0), HTTP
- * APIs (2.0), function URLs and Application Load Balancers — and CloudWatch custom-widget events, answered by
- * the same pipeline as `listen()` and `inject()`.
+ * A Trellis app on AWS Lambda. HTTP front doors — API Gateway REST APIs (payload 1.0), HTTP APIs (2.0), function
+ * URLs and Application Load Balancers — and CloudWatch custom-widget events, answered by the same pipeline as
+ * `listen()` and `inject()`. The room's surface for the tests; `trellis/lambda` publishes what users call from it
+ * (src/public/lambda.ts).
  */
 export { lambdaHandler } from './handler.js';
 export type { AppSource, LambdaHandlerOptions, LambdaHttpHandler } from './handler.js';

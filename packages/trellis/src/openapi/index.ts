@@ -1,6 +1,7 @@
 /**
  * OpenAPI 3.1 documents of Trellis apps, made from their routes: `createOpenApiDocument(app, options)` builds one,
- * `openApiRoute(app, options)` serves it.
+ * `openApiRoute(app, options)` serves it. The room's surface for the tests; `trellis/openapi` publishes what users
+ * call from it (src/public/openapi.ts).
  */
 export { createOpenApiDocument } from './document.js';
 export type { DocumentedApp } from './document.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InProcessRateLimitStore } from './in-process-store.js';
-import { rateLimitStoreContract } from './store-contract.test-suite.js';
+import { rateLimitStoreContract } from './store-contract.js';
 import type { AcquireOptions, RateLimitDecision, RateLimitPolicy } from './types.js';
 
 rateLimitStoreContract('InProcessRateLimitStore', (clock) => new InProcessRateLimitStore({ clock }));

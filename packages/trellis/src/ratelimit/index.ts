@@ -1,7 +1,9 @@
 /**
  * Rate limiting: `@RateLimit` on handlers, sliding-window counters per handler, partition and name, at
  * two pipeline stages; per-request cost; replaceable store, partitioner and policy resolver; an observer
- * and OpenTelemetry metrics.
+ * and OpenTelemetry metrics. This is the room's surface for sibling rooms (the stores, the Lambda doors,
+ * OpenAPI); what users import is picked from it by src/public/ratelimit.ts, ratelimit-store-kit.ts and
+ * testing.ts.
  */
 export { RateLimit, RateLimitKind, SkipRateLimit, SkipRateLimitKind, rateLimitPolicies } from './annotation.js';
 export { RateLimitConfiguration } from './configuration.js';
@@ -40,3 +42,4 @@ export { ManualClock } from './manual-clock.js';
 export { RateLimitFailureMode, acquireAbortedError, checkCost, checkPartition, checkPolicy, failOpenDecision } from './store-checks.js';
 export { EXACT_PERMIT_LIMIT, WINDOW_SEGMENTS } from './sliding-window.js';
 export { RateLimitStoreUnavailableError } from './store-unavailable-error.js';
+export { rateLimitStoreContract } from './store-contract.js';

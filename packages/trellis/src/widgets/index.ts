@@ -1,4 +1,5 @@
-// trellis/widgets: helpers for writing CloudWatch custom-widget functions (plain Lambda handlers).
+// Helpers for writing CloudWatch custom-widget functions (plain Lambda handlers), for the other rooms and the
+// tests; `trellis/widgets` publishes what users call from it (src/public/widgets.ts).
 export { html, trusted, escapeHtml, SafeHtml } from './html.js';
 export { callAction, htmlAction, jsonContent, type CallActionOptions, type HtmlActionOptions } from './actions.js';
 export { textInput, textarea, checkbox, radioGroup, select, type Choice } from './forms.js';

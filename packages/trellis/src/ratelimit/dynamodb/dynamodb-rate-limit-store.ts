@@ -1,16 +1,17 @@
-import { RateLimitStoreUnavailableError, acquireAbortedError, checkCost, checkPartition, checkPolicy, failOpenDecision } from '../index.js';
+import {
+  RateLimitFailureMode,
+  RateLimitStoreUnavailableError,
+  acquireAbortedError,
+  checkCost,
+  checkPartition,
+  checkPolicy,
+  failOpenDecision,
+} from '../index.js';
 import type { AcquireOptions, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../index.js';
 import { counterKey, deleteInput } from './counter-item.js';
 import { Ask, Counter, CounterContentionError, Flight, FlightRunner } from './counter-flight.js';
 import { dynamoDBCommands } from './sdk-commands.js';
-import {
-  DynamoDBFailureMode,
-  MAX_WINDOW_SECONDS,
-  STORE,
-  storeSettings,
-  type DynamoDBRateLimitStoreOptions,
-  type StoreSettings,
-} from './store-options.js';
+import { MAX_WINDOW_SECONDS, STORE, storeSettings, type DynamoDBRateLimitStoreOptions, type StoreSettings } from './store-options.js';
 import { windowShape, type WindowShape } from './window-state.js';
 
 function describe(error: unknown): string {
@@ -215,7 +216,7 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
     if (!this.#warned) {
       this.#warned = true;
       const meanwhile =
-        this.#settings.failureMode === DynamoDBFailureMode.FailClosed
+        this.#settings.failureMode === RateLimitFailureMode.FailClosed
           ? 'limited requests are answered 503'
           : 'limited requests are admitted without being counted';
       const advice =
@@ -228,7 +229,7 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
         { type: 'DynamoDBRateLimitStoreWarning' },
       );
     }
-    if (this.#settings.failureMode === DynamoDBFailureMode.FailClosed) {
+    if (this.#settings.failureMode === RateLimitFailureMode.FailClosed) {
       ask.fail(new RateLimitStoreUnavailableError(`rate limit store unavailable: ${describe(error)}`, { cause: error }));
     } else {
       ask.answer(failOpenDecision(ask.policy.permitLimit, ask.policy.windowSeconds, { cost: ask.cost, error }));

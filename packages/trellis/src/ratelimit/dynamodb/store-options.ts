@@ -6,10 +6,6 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EXACT_PERMIT_LIMIT, RateLimitFailureMode, WINDOW_SEGMENTS, type RateLimitClock } from '../index.js';
 import { checkKeyPrefix } from './counter-item.js';
 
-/** What happens when DynamoDB is unreachable, fails or stays silent past the timeout: `RateLimitFailureMode`. */
-export const DynamoDBFailureMode = RateLimitFailureMode;
-export type DynamoDBFailureMode = RateLimitFailureMode;
-
 /**
  * Settings of `DynamoDBRateLimitStore`; `client` and `tableName` are required.
  *
@@ -29,7 +25,7 @@ export interface DynamoDBRateLimitStoreOptions {
    */
   readonly timeoutMs?: number;
   /** Default `failOpen`. */
-  readonly failureMode?: DynamoDBFailureMode;
+  readonly failureMode?: RateLimitFailureMode;
   /**
    * How often one batch of acquires decides and writes again after another process changed the counter first
    * (a failed condition); default 8. Past that the batch follows the failure mode.
@@ -73,7 +69,7 @@ export interface StoreSettings {
   readonly tableName: string;
   readonly prefix: string;
   readonly timeoutMs: number;
-  readonly failureMode: DynamoDBFailureMode;
+  readonly failureMode: RateLimitFailureMode;
   readonly conflictRetries: number;
   readonly exactLimit: number;
   readonly segments: number;
@@ -94,8 +90,8 @@ export function storeSettings(options: DynamoDBRateLimitStoreOptions): StoreSett
       `${STORE} needs \`tableName\`: 3 to 255 letters, digits, "_", "-" or "." (got ${JSON.stringify(options.tableName)})`,
     );
   }
-  const failureMode = options.failureMode ?? DynamoDBFailureMode.FailOpen;
-  if (failureMode !== DynamoDBFailureMode.FailOpen && failureMode !== DynamoDBFailureMode.FailClosed) {
+  const failureMode = options.failureMode ?? RateLimitFailureMode.FailOpen;
+  if (failureMode !== RateLimitFailureMode.FailOpen && failureMode !== RateLimitFailureMode.FailClosed) {
     throw new RangeError(`${STORE}: failureMode must be "failOpen" or "failClosed" (got ${JSON.stringify(failureMode)})`);
   }
   if (options.clock !== undefined && typeof options.clock?.now !== 'function') {

@@ -21,10 +21,6 @@ import type { RedisScriptClient, ScriptRunner } from './redis-client.js';
 // Not an import, so a bundle that packs this module unused never loads crypto (CONTRIBUTING.md, "Cold starts").
 const { createHash } = process.getBuiltinModule('node:crypto');
 
-/** What happens when Redis is unreachable, fails or stays silent past the timeout: `RateLimitFailureMode`. */
-export const RedisFailureMode = RateLimitFailureMode;
-export type RedisFailureMode = RateLimitFailureMode;
-
 /**
  * Settings of {@link RedisRateLimitStore}; only `client` or `url` is required.
  *
@@ -48,7 +44,7 @@ export interface RedisRateLimitStoreOptions {
    */
   readonly timeoutMs?: number;
   /** Default `failOpen`. */
-  readonly failureMode?: RedisFailureMode;
+  readonly failureMode?: RateLimitFailureMode;
   /** Most acquires waiting on Redis at once; default 1,000. */
   readonly maxInFlight?: number;
   /**
@@ -112,9 +108,9 @@ const RESET_SHA = createHash('sha1').update(RESET_SCRIPT).digest('hex');
  * Calls keep timing out and Redis has answered nothing for a while: said once per silence, with what to do.
  * A client that says it is ready but never sends (node-redis before 5.10 after a Redis restart) looks so.
  */
-function warnStuck(silentMs: number, mode: RedisFailureMode): void {
+function warnStuck(silentMs: number, mode: RateLimitFailureMode): void {
   const meanwhile =
-    mode === RedisFailureMode.FailClosed
+    mode === RateLimitFailureMode.FailClosed
       ? 'every limited request is answered 503'
       : 'every limited request is admitted without being counted';
   process.emitWarning(
@@ -169,7 +165,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #runner: ScriptRunner;
   readonly #ownsClient: boolean;
   readonly #prefix: string;
-  readonly #failureMode: RedisFailureMode;
+  readonly #failureMode: RateLimitFailureMode;
   readonly #exactLimit: number;
   readonly #segments: number;
   readonly #clock: RateLimitClock | undefined;
@@ -193,8 +189,8 @@ export class RedisRateLimitStore implements RateLimitStore {
     const timeoutMs = positiveInteger('timeoutMs', options.timeoutMs, 200);
     this.#timeoutMs = timeoutMs;
     this.#prefix = checkKeyPrefix(options.keyPrefix ?? 'trellis:rl:');
-    const mode = options.failureMode ?? RedisFailureMode.FailOpen;
-    if (mode !== RedisFailureMode.FailOpen && mode !== RedisFailureMode.FailClosed) {
+    const mode = options.failureMode ?? RateLimitFailureMode.FailOpen;
+    if (mode !== RateLimitFailureMode.FailOpen && mode !== RateLimitFailureMode.FailClosed) {
       throw new RangeError(`failureMode must be "failOpen" or "failClosed" (got ${JSON.stringify(mode)})`);
     }
     this.#failureMode = mode;
@@ -341,14 +337,14 @@ export class RedisRateLimitStore implements RateLimitStore {
  * error. Nothing is logged here: the rate-limit filters report fail-opens and store errors.
  */
 function failInto(
-  mode: RedisFailureMode,
+  mode: RateLimitFailureMode,
   error: unknown,
   policy: RateLimitPolicy,
   cost: number,
   resolve: (d: RateLimitDecision) => void,
   reject: (e: unknown) => void,
 ): void {
-  if (mode === RedisFailureMode.FailClosed) {
+  if (mode === RateLimitFailureMode.FailClosed) {
     reject(new RateLimitStoreUnavailableError(`rate limit store unavailable: ${describe(error)}`, { cause: error }));
     return;
   }
@@ -384,7 +380,7 @@ class AcquireCall extends FlightCall implements BatchedAcquire {
     readonly tail: string,
     private readonly policy: RateLimitPolicy,
     private readonly cost: number,
-    private readonly mode: RedisFailureMode,
+    private readonly mode: RateLimitFailureMode,
     options: AcquireOptions | undefined,
   ) {
     super();

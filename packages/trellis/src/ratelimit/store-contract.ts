@@ -1,21 +1,25 @@
 /**
  * The behaviour every `RateLimitStore` must show, as node:test tests that use only the store interface and an
- * injected clock. Run it for a store with
+ * injected clock (`trellis/ratelimit/store-kit`). Call it at the top level of a test file that `node --test`
+ * runs:
  *
  * @example
- * rateLimitStoreContract('InProcessRateLimitStore', (clock) => new InProcessRateLimitStore({ clock }));
+ * import { rateLimitStoreContract } from 'trellis/ratelimit/store-kit';
+ * rateLimitStoreContract('MyStore', (clock) => new MyStore({ clock }), () => server.close());
  *
  * Each test makes its own store with `makeStore` and uses partitions and keys unique to this run, so a
  * store backed by a shared server (Redis) needs no cleanup between tests; `teardown` runs once at the end.
  * The scripted timelines use limits of at most 5, where a store must be exact: every decision, numbers
  * included, is compared with an exact sliding log. Time is whole milliseconds on the injected clock.
+ *
+ * The suite loads node:test, node:assert and fast-check (an optional peer dependency: install it beside your
+ * tests) when it is called, never when the store kit is imported, so a store that imports the kit's checks
+ * loads none of them in production.
  */
-import { after, describe, test } from 'node:test';
-import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import fc from 'fast-check';
+import type NodeAssert from 'node:assert/strict';
+import type FastCheck from 'fast-check';
 import { ManualClock } from './manual-clock.js';
-import { RateLimitScope, type RateLimitDecision, type RateLimitPolicy, type RateLimitStore } from './types.js';
+import { RateLimitScope, type RateLimitClock, type RateLimitDecision, type RateLimitPolicy, type RateLimitStore } from './types.js';
 
 /** Far from 0 and off any round boundary, so neither "0 means never" nor fixed windows pass by luck. */
 const START_MS = 1_700_000_012_345;
@@ -120,12 +124,32 @@ const scriptedTimelines: ReadonlyArray<{
   },
 ];
 
+/** fast-check, from the project that runs the suite; a clear error when it is not installed. */
+function loadFastCheck(): typeof FastCheck {
+  const load = process.getBuiltinModule('node:module').createRequire(import.meta.url);
+  try {
+    return load('fast-check') as typeof FastCheck;
+  } catch (error) {
+    throw new Error('rateLimitStoreContract needs fast-check, an optional peer dependency of trellis: npm install --save-dev fast-check', {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Registers the contract's tests for one store with node:test. `makeStore` is called once per test with a clock
+ * the test moves; the store must read time only from it.
+ */
 export function rateLimitStoreContract(
   name: string,
-  makeStore: (clock: ManualClock) => RateLimitStore | Promise<RateLimitStore>,
+  makeStore: (clock: RateLimitClock) => RateLimitStore | Promise<RateLimitStore>,
   teardown?: () => Promise<void>,
 ): void {
-  const run = randomUUID().slice(0, 8);
+  const { after, describe, test } = process.getBuiltinModule('node:test');
+  // Annotated: TypeScript calls assertion functions only through names declared with their type.
+  const assert: typeof NodeAssert = process.getBuiltinModule('node:assert/strict');
+  const fc = loadFastCheck();
+  const run = process.getBuiltinModule('node:crypto').randomUUID().slice(0, 8);
   let counter = 0;
 
   async function fixture(startMs = START_MS): Promise<Fixture> {
