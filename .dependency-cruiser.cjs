@@ -6,7 +6,7 @@
 // (by the framework's package name).
 //
 // packages/trellis (the framework) holds the core and what plugs into it; packages/harness (the widget test
-// harness) holds the dashboard interpreter, the linter, the HTTP API and the command line, and imports the
+// harness) holds the dashboard interpreter, the linter, widget images, the HTTP API and the command line, and imports the
 // framework only by its package name. The core is a stack: services → pipeline → annotations → filters → auth →
 // app, gathered by packages/trellis/src/index.ts. Capabilities plug in from above through that surface, and
 // reach the pipeline's own surface for what the framework keeps to itself (the guard through which user code is
@@ -32,12 +32,13 @@ const rooms = {
   dashboard: ['dashboard/functions', 'dashboard/template', 'lint', 'widgets'],
   lambda: ['core', 'widgets', 'ratelimit', 'pipeline'],
   openapi: ['core', 'app', 'ratelimit', 'pipeline'],
-  harness: ['core', 'dashboard', 'dashboard/functions', 'lint', 'widgets', 'ratelimit', 'openapi'],
-  cli: ['harness', 'dashboard', 'dashboard/functions', 'lint', 'core', 'openapi'],
+  snapshot: ['dashboard'],
+  harness: ['core', 'dashboard', 'dashboard/functions', 'lint', 'widgets', 'ratelimit', 'openapi', 'snapshot'],
+  cli: ['harness', 'dashboard', 'dashboard/functions', 'lint', 'core', 'openapi', 'snapshot'],
 };
 
 /** The rooms of the harness package; every other room is the framework's. */
-const HARNESS = new Set(['lint', 'dashboard/functions', 'dashboard/template', 'dashboard', 'harness', 'cli']);
+const HARNESS = new Set(['lint', 'dashboard/functions', 'dashboard/template', 'dashboard', 'snapshot', 'harness', 'cli']);
 /** The source folder of the package that holds a room. */
 const srcOf = (room) => `packages/${HARNESS.has(room) ? 'harness' : 'trellis'}/src`;
 const CORE = '^packages/trellis/src/index\\.ts$';

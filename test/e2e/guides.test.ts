@@ -10,6 +10,7 @@ import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { readTemplate } from '../support/cloudformation-yaml.js';
 import { validateTemplate } from '../support/cloudformation-validate.js';
+import { chromiumSkipReason } from '../support/chromium.js';
 import { followGuide, readGuide, type GuideStep } from '../support/guide.js';
 import { httpEvent } from '../support/lambda-events.js';
 import { packTarballs, REPO } from '../support/packed-package.js';
@@ -88,7 +89,9 @@ const GUIDES: readonly Guide[] = [
     project: 'widget-tests',
     deploy: [],
     template: false,
-    skip: pytestMissing,
+    // Its visual tests and `trellis snapshot` draw with chromium.
+    skip: () => pytestMissing() || chromiumSkipReason(),
+    prints: 'npx trellis snapshot --compare screenshots/all',
   },
 ];
 
@@ -120,7 +123,11 @@ function printedBy(steps: readonly GuideStep[], command: string): string[] {
 }
 
 /** Every file of a project folder, relative to it, but what the guide's commands make or a reader keeps out. */
-function projectFiles(dir: string, skip = new Set(['node_modules', 'dist', 'README.md', '.gitignore', 'package-lock.json'])): string[] {
+function projectFiles(
+  dir: string,
+  // test/screenshots/: the golden images the example's visual test writes where it runs, per platform.
+  skip = new Set(['node_modules', 'dist', 'README.md', '.gitignore', 'package-lock.json', 'screenshots']),
+): string[] {
   const files: string[] = [];
   const walk = (at: string) => {
     for (const name of readdirSync(at)) {

@@ -386,6 +386,7 @@ describe('harness API: lint and OpenAPI', () => {
       'readWidget',
       'refresh',
       'runAction',
+      'widgetImage',
     ]);
     assert.deepEqual(
       doc.components.schemas.Problem.properties.code.enum.includes('TRELLIS_VALIDATION_FAILED'),

@@ -9,7 +9,8 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const examples = fileURLToPath(new URL('../../../examples/', import.meta.url));
 /** Template name → example folder. */
 const TEMPLATES = { 'lambda-api': 'lambda-api', 'widget-lambda': 'lambda-widget', 'widget-project': 'widget-project' };
-const SKIP = new Set(['node_modules', 'dist', '.aws-sam', 'package-lock.json']);
+// screenshots: golden images a run of an example's visual test wrote in the repository, for its platform only.
+const SKIP = new Set(['node_modules', 'dist', '.aws-sam', 'package-lock.json', 'screenshots']);
 
 const templates = join(root, 'templates');
 rmSync(templates, { recursive: true, force: true });

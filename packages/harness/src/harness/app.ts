@@ -8,12 +8,14 @@ import {
   type FunctionsConfig,
   type Interpreter,
 } from '../dashboard/index.js';
+import { WidgetImages, type WidgetImagesOptions } from '../snapshot/index.js';
 import { createApp, type App, type RouteDefinition } from 'trellis';
 import { ChangeFeed } from './change-feed.js';
 import { changesRoutes } from './changes-route.js';
 import { dashboardErrorToProblem } from './errors.js';
 import { watchFunctions, type FunctionWatch, type WatchOptions } from './function-watch.js';
 import { isLoopback } from './hosts.js';
+import { imageRoutes } from './image-route.js';
 import { requestGuard } from './request-guard.js';
 import { harnessRoutes } from './routes.js';
 import { webRoutes } from './web/index.js';
@@ -48,6 +50,11 @@ export interface HarnessAppOptions {
   token?: string;
   /** What `GET /api/changes` reports; default a feed of a harness that does not watch (no change ever comes). */
   changes?: ChangeFeed;
+  /**
+   * How `GET …/widgets/{wid}/image` draws widgets: the Chromium program, remote images, the time bound. Chromium
+   * starts on the first image.
+   */
+  images?: WidgetImagesOptions;
 }
 
 /** The harness app and the interpreter behind it. */
@@ -56,6 +63,8 @@ export interface HarnessApp {
   harness: Interpreter;
   /** The changes `GET /api/changes` reports. */
   changes: ChangeFeed;
+  /** What draws widget images; `close()` it with the harness (`startHarness` does). */
+  images: WidgetImages;
 }
 
 /**
@@ -80,11 +89,13 @@ export function createHarnessApp(options: HarnessAppOptions): HarnessApp {
   app.filter(requestGuard({ allowedHosts: options.allowedHosts, token: options.token }));
   app.onError(DashboardError, dashboardErrorToProblem);
   const changes = options.changes ?? new ChangeFeed(false);
+  const images = new WidgetImages(options.images);
   app.route(harnessRoutes(harness));
+  app.route(imageRoutes(harness, images));
   app.route(changesRoutes(changes));
   if (options.web !== false) app.route(webRoutes());
   if (options.extraRoutes) app.route(options.extraRoutes);
-  return { app, harness, changes };
+  return { app, harness, changes, images };
 }
 
 /** Options of {@link startHarness}. */
@@ -119,7 +130,7 @@ export interface RunningHarness extends HarnessApp {
   token: string | null;
   /** The watch, in watch mode (`roots` are the folders watched), else null. */
   watch: FunctionWatch | null;
-  /** Stops watching and listening, then stops the functions' child processes (when the harness was made here). */
+  /** Stops watching and listening, closes the browser of widget images, then stops the functions' child processes (when the harness was made here). */
   close(): Promise<void>;
 }
 
@@ -143,12 +154,13 @@ export async function startHarness(options: StartHarnessOptions): Promise<Runnin
     throw new TypeError('watch needs "functions" to be a functions configuration (the harness restarts the functions it starts itself)');
   }
   const changes = new ChangeFeed(watching);
-  const { app, harness } = createHarnessApp({ ...options, token, allowedHosts, changes });
+  const { app, harness, images } = createHarnessApp({ ...options, token, allowedHosts, changes });
   const owned = options.harness === undefined;
   let bound;
   try {
     bound = await app.listen({ port: options.port ?? 4600, host });
   } catch (error) {
+    await images.close();
     if (owned) await harness.close();
     throw error;
   }
@@ -167,6 +179,7 @@ export async function startHarness(options: StartHarnessOptions): Promise<Runnin
     app,
     harness,
     changes,
+    images,
     watch,
     url: bound.url,
     host: bound.host,
@@ -177,6 +190,7 @@ export async function startHarness(options: StartHarnessOptions): Promise<Runnin
         watch?.close();
         changes.close();
         await app.close();
+        await images.close();
         if (owned) await harness.close();
       })()),
   };

@@ -135,6 +135,27 @@ export class HarnessClient {
   }
 
   /**
+   * A custom widget as a PNG, drawn as the harness page draws it (`GET …/widgets/{wid}/image`). Without a
+   * browser on the harness's machine this throws HarnessApiError 503 (`problem.code`
+   * `TRELLIS_IMAGE_BROWSER_UNAVAILABLE`), whose detail says what to install.
+   *
+   * @example
+   * await client.putState(id, { theme: 'dark' });
+   * const png = await client.widgetImage(id, 0, { scale: 2 });
+   */
+  async widgetImage(
+    id: string,
+    wid: WidgetRef,
+    options: { theme?: 'light' | 'dark'; width?: number; height?: number; scale?: number } = {},
+  ): Promise<Uint8Array> {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(options)) if (value !== undefined) query.set(name, String(value));
+    const text = query.toString();
+    const res = await this.#send('GET', `${this.#widget(id, wid)}/image${text ? `?${text}` : ''}`);
+    return new Uint8Array(await res.arrayBuffer());
+  }
+
+  /**
    * The action whose text is exactly `text` after whitespace normalisation (or that matches a RegExp).
    * Throws when none or several match, listing the candidates.
    */

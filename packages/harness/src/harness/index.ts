@@ -19,4 +19,6 @@ export { dashboardErrorToProblem } from './errors.js';
 export { Accepts, AcceptsKind } from './accepts.js';
 export { openApiDocument } from './openapi.js';
 export { HarnessApiError, HarnessClient } from './client.js';
+export { WidgetImages, compareWidgetImage } from '../snapshot/index.js';
+export type { ImageComparison, WidgetImage } from '../snapshot/index.js';
 export type { CreatedDashboard, DashboardDetails, HarnessClientOptions } from './client.js';

@@ -1,9 +1,11 @@
 import type { Interpreter } from '../dashboard/index.js';
+import { IMAGE_FAILURES, type WidgetImages } from '../snapshot/index.js';
 import { Describe, createApp, route, type RouteDefinition } from 'trellis';
 import { createOpenApiDocument } from 'trellis/openapi';
 import { apiRoutes, guardResponses } from './api-routes.js';
 import { ChangeFeed } from './change-feed.js';
 import { changesRoutes } from './changes-route.js';
+import { imageRoutes } from './image-route.js';
 import { schemas } from './openapi-schemas.js';
 
 const { Problem: problem, ...named } = schemas as Record<string, { properties?: Record<string, Record<string, unknown>> }>;
@@ -23,7 +25,12 @@ let cached: object | null = null;
 export function openApiDocument(): object {
   if (cached) return cached;
   // The routes only: nothing runs, so they need no interpreter and no feed that anything writes to.
-  const app = createApp().route(apiRoutes({} as Interpreter), changesRoutes(new ChangeFeed(false)), openApiDocumentRoute());
+  const app = createApp().route(
+    apiRoutes({} as Interpreter),
+    imageRoutes({} as Interpreter, {} as WidgetImages),
+    changesRoutes(new ChangeFeed(false)),
+    openApiDocumentRoute(),
+  );
   const document = createOpenApiDocument(app, {
     info: {
       title: 'Trellis dashboard harness',
@@ -34,6 +41,7 @@ export function openApiDocument(): object {
     servers: [{ url: 'http://127.0.0.1:4600' }],
     schemas: named,
     problemExtensions,
+    problemCodes: Object.keys(IMAGE_FAILURES),
   });
   cached = {
     ...document,

@@ -2,6 +2,7 @@ import { isRecord } from '../dashboard/functions/index.js';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { MAX_JSON_DEPTH, STATE_FIELDS, tooDeep } from '../dashboard/index.js';
 import type { RefreshOptions, RunActionOptions, StateInput } from '../dashboard/index.js';
+import { MAX_IMAGE_SCALE, MAX_IMAGE_SIDE } from '../snapshot/index.js';
 
 /** A failed check: what is wrong, and the field it is about (none: the body as a whole). */
 type Failure = { message: string; path?: readonly string[] };
@@ -171,4 +172,17 @@ export const dashboardQuery = queryOf({
 export const changesQuery = queryOf({
   after: { type: 'integer', minimum: 0, description: 'The last change number seen.' },
   wait: { type: 'integer', minimum: 0, maximum: 60, description: 'Seconds to wait for a change; default 25, at most 60.' },
+});
+
+/** The query of GET /api/dashboards/{id}/widgets/{wid}/image. */
+export const imageQuery = queryOf({
+  theme: { type: 'string', enum: ['light', 'dark'], description: "The frame's theme; default the dashboard's." },
+  width: {
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_IMAGE_SIDE,
+    description: "CSS pixels; default the widget's width at the dashboard's width (what its function is told).",
+  },
+  height: { type: 'integer', minimum: 1, maximum: MAX_IMAGE_SIDE, description: "CSS pixels; default the widget's height." },
+  scale: { type: 'integer', minimum: 1, maximum: MAX_IMAGE_SCALE, description: 'Device pixels per CSS pixel; default 1.' },
 });

@@ -31,6 +31,7 @@ export const WEB_ASSETS: readonly string[] = [
   'panels.js',
   'placeholder.js',
   'zone.js',
+  'image.js',
   'app.css',
   'widget.css',
 ];

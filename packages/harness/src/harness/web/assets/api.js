@@ -54,6 +54,31 @@ async function call(method, path, body) {
 
 const d = (id) => `/api/dashboards/${encodeURIComponent(id)}`;
 
+/** A PNG of a widget: resolves to { ok, status, blob, filename } or, for a problem, { ok: false, status, body }. */
+async function image(id, wid, scale) {
+  const headers = { accept: 'image/png, application/problem+json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const path = `${d(id)}/widgets/${encodeURIComponent(wid)}/image?scale=${scale}`;
+  let res;
+  try {
+    res = await fetch(path, { headers });
+  } catch (e) {
+    return { ok: false, status: 0, body: { title: 'The harness did not answer', detail: String(e) } };
+  }
+  if (!res.ok) {
+    const text = await res.text();
+    let body = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: shown as text
+    }
+    return { ok: false, status: res.status, body };
+  }
+  const filename = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `${wid}.png`;
+  return { ok: true, status: res.status, blob: await res.blob(), filename };
+}
+
 export const api = {
   list: () => call('GET', '/api/dashboards'),
   /** The dashboard JSON is sent as a JSON string holding its text, as the API asks. */
@@ -70,6 +95,8 @@ export const api = {
   functions: () => call('GET', '/api/functions'),
   /** Watch mode: the latest change number (no `after`), or the changes after `after`, waiting for one. */
   changes: (after) => call('GET', after === undefined ? '/api/changes' : `/api/changes?after=${after}`),
+  /** The widget drawn as a PNG by the harness (GET …/image). */
+  image,
 };
 
 /** One line for a failed call: the problem's title and detail, or the status. */

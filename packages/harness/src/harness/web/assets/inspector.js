@@ -175,6 +175,14 @@ function bindSizeForm(w, handlers) {
   document.getElementById('insp-size-cell')?.addEventListener('click', () => handlers.onSize(w, null));
 }
 
+/** Says in the inspector how the image download went. */
+function imageStatus(text, bad = false) {
+  const el = document.getElementById('insp-image-status');
+  if (!el) return;
+  el.textContent = text;
+  el.classList.toggle('bad', bad);
+}
+
 /**
  * Renders the inspector for a widget record (see app.js) into the aside.
  * @param {object|null} w
@@ -191,6 +199,9 @@ export function renderInspector(w, handlers) {
   const head = `<h3 class="insp-title">${escapeHtml(w.title || w.widgetId)} <span class="muted">${escapeHtml(w.widgetId)} · ${escapeHtml(w.type)}</span></h3>
     ${w.endpoint ? `<p class="muted">endpoint <code>${escapeHtml(w.endpoint)}</code>${w.updateOn ? ` · updateOn ${escapeHtml(Object.entries(w.updateOn).filter(([, v]) => v).map(([k]) => k).join(', ') || 'nothing')}` : ''}</p>${awsLine(w.endpoint)}` : ''}`;
   let html = head;
+  if (w.type === 'custom') {
+    html += `<p class="image-tools"><button type="button" class="btn btn-small" id="insp-image">Download image (PNG)</button> <span id="insp-image-status" class="muted small" role="status"></span></p>`;
+  }
   if (w.problem) html += `<div class="error-box" role="alert"><strong>Request failed</strong><div>${escapeHtml(w.problem)}</div></div>`;
   if (r) {
     const call = r.invocation ?? null;
@@ -235,5 +246,6 @@ export function renderInspector(w, handlers) {
     d.addEventListener('toggle', () => remembered.set(d.dataset.key, d.open));
   }
   document.getElementById('insp-describe')?.addEventListener('click', () => onDescribe(w));
+  document.getElementById('insp-image')?.addEventListener('click', () => handlers.onImage?.(w, imageStatus));
   bindSizeForm(w, handlers);
 }

@@ -11,6 +11,7 @@ import { $, page, status, logRequest } from './page.js';
 import { layoutGrid, sizeFrame } from './geometry.js';
 import { placeholderHtml } from './placeholder.js';
 import { openPanel } from './panels.js';
+import { downloadImage } from './image.js';
 
 export function renderGrid() {
   const grid = $('grid');
@@ -195,6 +196,7 @@ async function describe(w) {
 
 export const inspectorHandlers = {
   onDescribe: (w) => void describe(w),
+  onImage: (w, say) => void downloadImage(w, say),
   defaultCss: () => page.defaultCss,
   size: () => ({ state: page.current?.state, width: page.width }),
   onSize: null,
