@@ -15,8 +15,13 @@
  * the same silence rule) or are rejected at once (`'reject'`).
  */
 
-/** The flight control's clock: monotonic milliseconds. */
-const now = (): number => performance.now();
+/** A clock of milliseconds. */
+export interface FlightClock {
+  now(): number;
+}
+
+/** The flight control's clock unless it is given another: monotonic milliseconds. */
+const monotonic: FlightClock = { now: () => performance.now() };
 
 /** What happens to a call that finds `maxInFlight` calls already waiting on Redis. */
 export type RedisOverflow = 'queue' | 'reject';
@@ -38,7 +43,7 @@ export abstract class FlightCall {
   control: FlightControl | undefined = undefined;
   /** The command leaves now (it may have waited for company since it started): its silence counts from here. */
   sending(): void {
-    this.startedAt = now();
+    this.startedAt = (this.control?.clock ?? monotonic).now();
   }
   /** Redis's answer to the command arrived: tell the control, which frees the slot and settles the call. */
   reply(reply: unknown): void {
@@ -102,13 +107,14 @@ export class FlightControl {
   #sweep: ReturnType<typeof setTimeout> | undefined;
   readonly #sweepMs: number;
   /** When Redis last answered anything (or the control was made). */
-  #answeredAt = now();
+  #answeredAt: number;
   /** Whether `onStuck` was told of the silence going on now. */
   #stuckTold = false;
 
   /**
    * `onStuck` is told once, with how long Redis has been silent, when calls keep timing out and Redis has
    * answered nothing for `stuckMs`; again after Redis has answered and then falls silent that long once more.
+   * Time is read from `clock` (tests give theirs, with mocked timers).
    */
   constructor(
     readonly timeoutMs: number,
@@ -116,8 +122,10 @@ export class FlightControl {
     readonly overflow: RedisOverflow,
     private readonly onStuck?: (silentMs: number) => void,
     readonly stuckMs: number = Math.max(10_000, 20 * timeoutMs),
+    readonly clock: FlightClock = monotonic,
   ) {
     this.#sweepMs = Math.max(1, Math.floor(timeoutMs / 8));
+    this.#answeredAt = clock.now();
   }
 
   /** Commands sent and not yet answered. */
@@ -131,7 +139,7 @@ export class FlightControl {
    */
   start(call: FlightCall): boolean {
     if (this.#inFlight >= this.maxInFlight && this.overflow === 'reject') return false;
-    call.startedAt = now();
+    call.startedAt = this.clock.now();
     if (this.#inFlight < this.maxInFlight) this.#send(call);
     else {
       this.#queue.push(call);
@@ -175,7 +183,7 @@ export class FlightControl {
     tracked.replied = true;
     this.#inFlight--;
     if (fromRedis) {
-      this.#answeredAt = now();
+      this.#answeredAt = this.clock.now();
       this.#stuckTold = false;
       if (this.#wire.peek() === tracked) this.#progressAt = this.#answeredAt;
     }
@@ -190,7 +198,7 @@ export class FlightControl {
     // Which calls are due is judged now, before this turn of the event loop reads its sockets; they are
     // timed out only after it has (setImmediate runs after the I/O phase), unless Redis's answer came then.
     // A call sent during that I/O phase is not due yet: its answer may be in the socket, unread.
-    const cutoff = now();
+    const cutoff = this.clock.now();
     setImmediate(() => this.#sweepNow(cutoff));
   };
 
@@ -217,7 +225,7 @@ export class FlightControl {
           continue;
         }
         t.settled = true;
-        t.timedOut(now() - since);
+        t.timedOut(this.clock.now() - since);
         const silentMs = cutoff - this.#answeredAt;
         if (!this.#stuckTold && silentMs >= this.stuckMs) {
           this.#stuckTold = true;
