@@ -44,7 +44,7 @@ describe('Node host', () => {
       name: 'gate',
       order: 150,
       run(ctx, next) {
-        if (ctx.request.headers.get('x-refuse')) ctx.refuse(429, problem(429, 'refused early'), { 'retry-after': '1' });
+        if (ctx.request.headers.get('x-refuse')) ctx.refuse(problem(429, 'refused early'), { 'retry-after': '1' });
         return next();
       },
     });

@@ -32,7 +32,7 @@ function parityApp(): App {
     name: 'maintenance',
     order: FilterOrder.Authentication - 10,
     run: async (ctx, next) => {
-      if (ctx.request.headers.get('x-maintenance') === 'on') ctx.refuse(503, problem(503, 'Back soon.'), { 'retry-after': '120' });
+      if (ctx.request.headers.get('x-maintenance') === 'on') ctx.refuse(problem(503, 'Back soon.'), { 'retry-after': '120' });
       await next();
     },
   });

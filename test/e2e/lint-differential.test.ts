@@ -1,4 +1,4 @@
-// Holds the linter to the console model (SPEC §4.2): DOMPurify with the console's configuration, on jsdom.
+// Holds the linter to the console model (docs/linter.md): DOMPurify with the console's configuration, on jsdom.
 // Every element or attribute DOMPurify removes must have a finding at that element or attribute, and every
 // finding (the cwdb-action rules aside) must match a removal.
 import { test } from 'node:test';

@@ -20,7 +20,7 @@ import {
 import { lambdaHandler, WidgetRateLimitPartitioner } from 'trellis/lambda';
 // Names the packages keep to themselves, from the modules that hold them.
 import { MemoryResponseCache, type InjectRequest } from '../../packages/trellis/src/index.js';
-import { handleWidgetEvent } from '../../packages/trellis/src/lambda/index.js';
+import { widgetHandler } from '../../packages/trellis/src/lambda/index.js';
 import { openApiRoute } from 'trellis/openapi';
 import {
   FallbackRateLimitStore,
@@ -209,7 +209,7 @@ export const HOOKS: Readonly<Record<string, Scenario>> = {
     run: async (hook, logger) => {
       const app = appWith(logger, oneAllowed());
       app.services.replace(RateLimitPartitioner, () => new WidgetRateLimitPartitioner({ by: hook }));
-      return [String(await handleWidgetEvent(app, widgetEvent))];
+      return [String(await widgetHandler(app)(widgetEvent))];
     },
   },
   'Authenticator.authenticate': {
@@ -326,7 +326,7 @@ export const HOOKS: Readonly<Record<string, Scenario>> = {
     unusable: { value: 'yes' },
     expect: ['lists /'],
     run: async (hook, logger) => {
-      const text = String(await handleWidgetEvent(appWith(logger), { describe: true }, undefined, { describe: { include: hook } }));
+      const text = String(await widgetHandler(appWith(logger), { describe: { include: hook } })({ describe: true }));
       return [text.includes('### `/`') ? 'lists /' : text];
     },
   },
@@ -382,7 +382,7 @@ export const NOT_HOOKS: Readonly<Record<string, string>> = {
   'RouteDefinition.handler': APPLICATION,
   'route(handler)': APPLICATION,
   'App.controller(controller)': `the application's class, made when its handlers first run: ${APPLICATION}`,
-  'describe(handler)': "a widget function's own handler, which describe() wraps and calls as the Lambda runtime would",
+  'documented(handler)': "a widget function's own handler, which documented() wraps and calls as the Lambda runtime would",
   'App.onError(type)': 'a class of errors, matched with instanceof, never called',
   'BodySource.read': REQUEST_PART,
   'BodySource.stream': REQUEST_PART,

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import {
   callAction,
   checkbox,
-  describe,
+  documented,
   html,
   htmlAction,
   markdown,
@@ -81,9 +81,9 @@ test('form builders produce fields the console collects with the intended values
   assert.deepEqual(lint(String(out)), []);
 });
 
-test('markdown() and describe() follow the console conventions', async () => {
+test('markdown() and documented() follow the console conventions', async () => {
   assert.deepEqual(markdown('# Hi'), { markdown: '# Hi' });
-  const handler = describe('Shows **CPU**.', async (event: WidgetEvent<{ name?: string }>) => html`<p>${event.name}</p>`);
+  const handler = documented('Shows **CPU**.', async (event: WidgetEvent<{ name?: string }>) => html`<p>${event.name}</p>`);
   const context = {} as LambdaContext;
   const noop = () => {};
   const widgetContext = {} as WidgetEvent['widgetContext'];

@@ -54,6 +54,7 @@ export {
   ExecutionContext,
   FilterOrder,
   HttpError,
+  failureError,
   PayloadTooLargeError,
   ClientAbortedError,
   PipelineError,
@@ -65,6 +66,7 @@ export {
   isThenable,
   Logger,
   consoleLogger,
+  errorText,
   problem,
   statusTitle,
 } from './pipeline/index.js';

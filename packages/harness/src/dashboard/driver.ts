@@ -9,7 +9,7 @@ import { logsOf } from './widget-session.js';
  * A loaded dashboard, driven from TypeScript: set state, read widgets, find and click actions, refresh.
  *
  * @example
- * const dash = await harness.load(json, { name: 'ops' });
+ * const dash = await interpreter.load(json, { name: 'ops' });
  * await dash.setState({ timeRange: { relative: '-P7D' } });
  * const w = await dash.widget(0);
  * const after = await w.action('Refresh').click({ forms: { size: 'large' } });

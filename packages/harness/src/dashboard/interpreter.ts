@@ -64,18 +64,18 @@ export class Interpreter {
    * A driver for a dashboard loaded earlier, by id.
    *
    * @example
-   * harness.dashboard(dash.id).widget(0);
+   * interpreter.dashboard(dash.id).widget(0);
    */
   dashboard(id: string): DashboardDriver {
     return new DashboardDriver(this.store.get(id));
   }
 
   /**
-   * Stops the functions this harness started from a configuration (child processes of module targets).
+   * Stops the functions this interpreter started from a configuration (child processes of module targets).
    * A registry passed in is left to its owner.
    *
    * @example
-   * after(() => harness.close());
+   * after(() => interpreter.close());
    */
   async close(): Promise<void> {
     await this.#owned?.close();

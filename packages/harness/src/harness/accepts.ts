@@ -21,7 +21,6 @@ const acceptsFilter: Filter = {
       const type = mediaType(ctx.request.headers.get('content-type'));
       if (!matches(type, accepted)) {
         ctx.refuse(
-          415,
           problem(415, `This endpoint takes ${accepted.join(' or ')}; got ${type ? JSON.stringify(type) : 'no Content-Type'}.`, {
             supported: [...accepted],
           }),

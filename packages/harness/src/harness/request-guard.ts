@@ -67,7 +67,6 @@ export function requestGuard(options: RequestGuardOptions = {}): Filter {
       }
       if (host !== undefined && host !== lastAllowed) {
         ctx.refuse(
-          403,
           problem(
             403,
             `This harness does not answer to the host ${JSON.stringify(host)}. It answers to IP addresses, localhost and the names allowed with --allowed-host (allowedHosts).`,
@@ -82,7 +81,6 @@ export function requestGuard(options: RequestGuardOptions = {}): Filter {
       const reason = crossSiteReason(ctx, host);
       if (reason !== null) {
         ctx.refuse(
-          403,
           problem(
             403,
             `The harness API refuses requests from other web pages: ${reason}. Call it from its own page or from a test client.`,
@@ -97,7 +95,7 @@ export function requestGuard(options: RequestGuardOptions = {}): Filter {
             sent === undefined
               ? 'This harness needs its token: send "Authorization: Bearer <token>" (the token is printed when the harness starts; the page takes it from the URL printed there).'
               : "The token sent is not this harness's token.";
-          ctx.refuse(401, problem(401, detail), { 'www-authenticate': 'Bearer realm="trellis-harness"' });
+          ctx.refuse(problem(401, detail), { 'www-authenticate': 'Bearer realm="trellis-harness"' });
         }
       }
       return next();

@@ -15,7 +15,7 @@ import {
 import { attributePosition, elementPosition } from './locate.js';
 import { makeFinding, type Finding } from './rules.js';
 
-/** One `<cwdb-action>` as the console reads it (SPEC §4.1), with its defaults applied. */
+/** One `<cwdb-action>` as the console reads it, with its defaults applied (docs/linter.md). */
 export interface WidgetAction {
   /** Position among the widget's actions in document order, 0-based. */
   index: number;

@@ -1,4 +1,4 @@
-// Form fields as the console collects them for `widgetContext.forms.all` (SPEC §4.1).
+// Form fields as the console collects them for `widgetContext.forms.all` (docs/widgets.md, "Form fields").
 import { asParsed, type ParsedWidgetHtml } from './parse.js';
 import { HTML_NS, getAttr, hasAttr, isElement, normalizeWhitespace, textContent, walk, type Element } from './tree.js';
 

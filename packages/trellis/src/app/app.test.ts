@@ -153,7 +153,7 @@ describe('app.onError: errors mapped in one place', () => {
       name: 'gate',
       order: 450,
       run(ctx, next) {
-        if (ctx.route.path === '/refused') ctx.refuse(403, problem(403, 'no'));
+        if (ctx.route.path === '/refused') ctx.refuse(problem(403, 'no'));
         return next();
       },
     });

@@ -269,7 +269,7 @@ export class App {
    * Dispatches one request and writes its response the way every host does (so a header node:http would
    * refuse becomes the same 500 here), recording status, headers and bytes: the path inject() and the AWS
    * Lambda front doors share. A streamed body is read whole, up to `maxBodyBytes` (past it, a 500 problem
-   * saying so). Never rejects.
+   * saying so). Rejects only as `handle()` does, when the app cannot be built.
    */
   async respond(request: IncomingRequest, options: { maxBodyBytes?: number } = {}): Promise<RecordedResponse> {
     // The same header limit as listen(), where node:http enforces it before the app sees the request.
@@ -289,7 +289,9 @@ export class App {
   /**
    * Dispatches one request (for custom hosts, and the streaming Lambda door), with the header limit
    * `listen()` has from node:http: a larger head is answered 431. A streamed body is left for the host to
-   * write. Never rejects.
+   * write. Every failure of the request is answered (a problem response), not rejected; the promise rejects
+   * only when the app cannot be built — the error `build()` throws for routes that conflict, on the first
+   * request of an app not built before.
    */
   handle(request: IncomingRequest): Promise<OutgoingResponse> {
     if (headBytes(request) > (this.#options.maxHeaderSize ?? DEFAULT_MAX_HEADER_SIZE)) return Promise.resolve(headerFieldsTooLarge());

@@ -1,6 +1,6 @@
 import type { BodySource, OutgoingResponse, RouteInfo } from '../pipeline/index.js';
-import { ExecutionContext, failure } from '../pipeline/index.js';
-import { addCorsHeaders, isPreflight, preflightResponse, problemResponse } from '../filters/index.js';
+import { ExecutionContext, failure, problemResponse } from '../pipeline/index.js';
+import { addCorsHeaders, isPreflight, preflightResponse } from '../filters/index.js';
 import type { CorsPolicy } from '../filters/index.js';
 import type { ServiceProvider } from '../services/index.js';
 import { LazyRequestInfo, splitTarget, type TrustFunction } from './request-info.js';

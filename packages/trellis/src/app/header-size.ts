@@ -1,6 +1,5 @@
-import { problemResponse } from '../filters/index.js';
 import type { OutgoingResponse } from '../pipeline/index.js';
-import { failure } from '../pipeline/index.js';
+import { failure, problemResponse } from '../pipeline/index.js';
 import type { IncomingRequest } from './dispatch.js';
 
 /** node:http's default `maxHeaderSize`, which `listen()` also uses when none is set. */

@@ -1,6 +1,5 @@
 import type { OutgoingResponse } from '../pipeline/index.js';
-import { BufferBodySource, failure } from '../pipeline/index.js';
-import { problemResponse } from '../filters/index.js';
+import { BufferBodySource, failure, problemResponse } from '../pipeline/index.js';
 import type { IncomingRequest } from './dispatch.js';
 import { ResponseTooLargeError, deliver, isStreamed, readWhole, type ResponseSink, type WholeResponse } from './response-writer.js';
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { failure } from '../pipeline/index.js';
+import { failure, problemResponse } from '../pipeline/index.js';
 import type { OutgoingResponse } from '../pipeline/index.js';
 import type { IncomingRequest } from './dispatch.js';
 import { closeAfterAnswer } from './lingering-close.js';
@@ -34,15 +34,19 @@ function clientErrorResponse(code: string | undefined): string {
 export function createNodeServer(dispatcher: Dispatcher, options: { maxHeaderSize?: number; onError: (e: unknown) => void }): Server {
   const handle = (req: IncomingMessage, res: ServerResponse, expectContinue: boolean) => {
     const body = new NodeBodySource(req, res, expectContinue);
+    const method = req.method ?? 'GET';
+    // What dispatch or the writer threw (neither should): a 500 problem if the head has not gone, as every
+    // failure is answered, and the connection closed.
     const fail = (error: unknown) => {
       options.onError(error);
-      if (!res.headersSent) {
-        res.statusCode = 500;
-        res.setHeader('connection', 'close');
-        res.end();
-      } else res.destroy();
+      if (res.headersSent) return void res.destroy();
+      try {
+        const response = problemResponse(failure('TRELLIS_PIPELINE_FAILED', 'The request failed inside the server.'));
+        deliver(res, method, response as WholeResponse, true, options.onError);
+      } catch {
+        res.destroy();
+      }
     };
-    const method = req.method ?? 'GET';
     const write = (response: OutgoingResponse) => {
       const bodyUnread = !body.complete;
       if (bodyUnread) closeAfterAnswer(req);

@@ -1,7 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { OutgoingResponse } from '../pipeline/index.js';
-import { failure, isReadable, nodeStream } from '../pipeline/index.js';
-import { problemResponse } from '../filters/index.js';
+import { failure, isReadable, nodeStream, problemResponse } from '../pipeline/index.js';
 
 /** Where a response goes: a node:http `ServerResponse`, or inject()'s recording of one. */
 export interface ResponseSink {

@@ -7,7 +7,6 @@ export {
   Reply,
   SerializationSettings,
   formatServerSentEvent,
-  problemResponse,
   reply,
   serializationFilter,
   serverSentEvents,

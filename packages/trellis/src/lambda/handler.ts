@@ -1,10 +1,10 @@
-import { App, BufferBodySource, HttpError, type BodySource, type IncomingRequest } from '../index.js';
+import { App, BufferBodySource, failureError, type BodySource, type IncomingRequest } from '../index.js';
 import { USER_CODE_FAILED, aBoolean, callUserCodeSync, failedMarker, type UserHook } from '../pipeline/index.js';
 import { isBinaryContentType } from './binary-body.js';
 import { httpEventKind, notAnHttpEvent } from './event-kind.js';
 import { checkEventFields } from './event-fields.js';
 import type { GivenLambdaContext, LambdaEventKind, LambdaHttpEvent, LambdaHttpResult } from './events.js';
-import { invocationItem, invocationOf } from './invocation.js';
+import { invocationItem, makeLambdaInvocation } from './invocation.js';
 import { requestFromEvent } from './request-from-event.js';
 import { resultForEvent } from './result-for-event.js';
 import { answerWidgetEvent, checkWidgetOptions, type WidgetEventOptions, type WidgetOutput } from './widget/handler.js';
@@ -75,7 +75,7 @@ class UnreadableBody implements BodySource {
 
   read(): Promise<Buffer> {
     this.#consumed = true;
-    return Promise.reject(new HttpError(400, this.reason, { code: 'TRELLIS_INVALID_BASE64' }));
+    return Promise.reject(failureError('TRELLIS_INVALID_BASE64', this.reason));
   }
 }
 
@@ -124,7 +124,7 @@ export function incomingFromEvent(
     body: request.bodyError === undefined ? new BufferBodySource(request.body) : new UnreadableBody(request.bodyError),
     signal: () => new AbortController().signal,
     remoteAddress: request.sourceIp,
-    items: new Map([invocationItem.entry(invocationOf(kind, event, context ?? noContext, request.sourceIp))]),
+    items: new Map([invocationItem.entry(makeLambdaInvocation(kind, event, context ?? noContext, request.sourceIp))]),
   };
 }
 

@@ -77,7 +77,7 @@ function httpAuthorizer(event: ApiGatewayHttpEvent): AuthorizerFacts | undefined
 }
 
 /** Reads the invocation facts of an event of a known kind. */
-export function invocationOf(
+export function makeLambdaInvocation(
   kind: LambdaEventKind,
   event: LambdaHttpEvent,
   context: GivenLambdaContext,

@@ -601,13 +601,13 @@ describe('Describe', () => {
   it("takes a summary alone, the form a widget function's describe answer reads too", async () => {
     const d = doc(createApp().route(route('GET', '/alarms', [Describe('  Lists **alarms**.  ')], ok)));
     assert.equal(op(d, 'get', '/alarms').summary, 'Lists **alarms**.');
-    const { Describe: fromLambda, handleWidgetEvent } = await import('../lambda/index.js');
+    const { Describe: fromLambda, widgetHandler } = await import('../lambda/index.js');
     assert.equal(fromLambda, Describe, 'trellis/lambda exports the same annotation');
     const widgets = createApp().route(
       route('GET', '/', [Describe({ summary: 'The overview.', description: 'Every alarm, newest first.' })], () => 'x'),
     );
     assert.match(
-      String(await handleWidgetEvent(widgets, { describe: true, widgetContext: {} })),
+      String(await widgetHandler(widgets)({ describe: true, widgetContext: {} })),
       /The overview\.\n\nEvery alarm, newest first\./,
     );
   });

@@ -2,7 +2,7 @@ import { statusTitle } from '../index.js';
 import type { BodyFormat, BodySettings, DescribeSettings, DescribedResponse, RouteInfo, ServiceResolver } from '../index.js';
 import { SchemaComponents, placeSchema, standardOf, toJsonSchema } from './json-schema.js';
 import type { PathTemplate } from './paths.js';
-import { PROBLEM_JSON, problemResponse } from './problems.js';
+import { PROBLEM_JSON, problemResponseObject } from './problems.js';
 import { describeLimit, routeLimits } from './rate-limits.js';
 import type { JsonSchemaObject, OpenApiOptions, SchemaPart } from './types.js';
 
@@ -219,7 +219,7 @@ function responses(ctx: DocumentContext, route: RouteInfo, operationId: string, 
     }
   }
   const failure = (status: number, description: string, headers?: Record<string, unknown>) => {
-    if (out[status] === undefined) out[status] = problemResponse(description, ctx.problemRef, headers);
+    if (out[status] === undefined) out[status] = problemResponseObject(description, ctx.problemRef, headers);
   };
   const bad: string[] = [];
   if (facts.validates) bad.push(`${code('TRELLIS_VALIDATION_FAILED')}: the request does not fit its schema (\`issues\`, \`field\`)`);
@@ -261,7 +261,7 @@ function responses(ctx: DocumentContext, route: RouteInfo, operationId: string, 
       headerRefs(ctx, ['Retry-After', ...ctx.rateLimitHeaders]),
     );
   }
-  out.default = problemResponse('Any other failure, as a problem document: 404, 405, 500, ….', ctx.problemRef);
+  out.default = problemResponseObject('Any other failure, as a problem document: 404, 405, 500, ….', ctx.problemRef);
   return Object.fromEntries(
     Object.entries(out).sort(([a], [b]) => (a === 'default' ? 1 : b === 'default' ? -1 : a < b ? -1 : a > b ? 1 : 0)),
   );

@@ -47,7 +47,7 @@ export function problemSchema(
 }
 
 /** A failure response: a description and the shared `Problem` schema. */
-export function problemResponse(
+export function problemResponseObject(
   description: string,
   problemRef: string,
   headers?: Readonly<Record<string, unknown>>,

@@ -153,15 +153,25 @@ export class ExecutionContext {
   }
 
   /**
-   * Records a refusal. The first one wins; returns false (and changes nothing) when the request was already
-   * decided. The caller still calls `next()`.
+   * Records a refusal: the problem document to answer with (its `status`, 4xx or 5xx, is the response's) and
+   * headers. The first one wins; returns false (and changes nothing) when the request was already decided. The
+   * caller still calls `next()`.
+   *
+   * @example
+   * ctx.refuse(problem(403, 'The grant "orders:write" is required.'));
    */
-  refuse(status: number, problem: ProblemDetails, headers?: Record<string, HeaderValue>): boolean {
+  refuse(problem: ProblemDetails, headers?: Record<string, HeaderValue>): boolean {
     if (this.decided) return false;
-    if (!Number.isInteger(status) || status < 400 || status > 599) {
-      throw new RangeError(`A refusal needs a 4xx or 5xx status, got ${String(status)}.`);
+    const given: unknown = problem;
+    const status = (problem as ProblemDetails | null)?.status;
+    if (!Number.isInteger(status) || status! < 400 || status! > 599) {
+      throw new TypeError(
+        typeof given === 'number'
+          ? `ctx.refuse takes a problem document, whose status is the response's: ctx.refuse(problem(${given}, detail), headers).`
+          : `A refusal needs a problem document with a 4xx or 5xx status, got ${JSON.stringify(status)}.`,
+      );
     }
-    this.#refusal = { status, problem: { ...problem, status }, headers: new ResponseHeaders(headers), by: this.currentFilter };
+    this.#refusal = { status: status!, problem: { ...problem }, headers: new ResponseHeaders(headers), by: this.currentFilter };
     return true;
   }
 

@@ -7,9 +7,9 @@ export type Next = () => Promise<void>;
  * recording a refusal.
  *
  * @example
- * app.filter({ name: 'request-id', order: 50, observesDecided: true, async run(ctx, next) {
+ * app.filter({ name: 'request-id', order: 50, observesDecided: true, run(ctx, next) {
  *   ctx.responseHeaders.set('x-request-id', crypto.randomUUID());
- *   await next();
+ *   return next();
  * } });
  */
 export interface Filter {

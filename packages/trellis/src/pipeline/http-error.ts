@@ -1,5 +1,5 @@
-import { problem } from './problem.js';
-import type { ProblemDetails } from './problem.js';
+import { FAILURES, problem } from './problem.js';
+import type { FailureCode, ProblemDetails } from './problem.js';
 
 /**
  * Thrown by a handler (or a filter) to answer with a problem-details error instead of a 500.
@@ -24,4 +24,17 @@ export class HttpError extends Error {
   get status(): number {
     return this.problem.status;
   }
+}
+
+/**
+ * The HttpError of one of the framework's own failures: its status from the table (unless `status` is given, as
+ * for a validation failure configured to answer 422), its standard title and its stable `code`.
+ */
+export function failureError(
+  code: FailureCode,
+  detail: string,
+  extensions: Record<string, unknown> = {},
+  status: number = FAILURES[code],
+): HttpError {
+  return new HttpError(status, detail, { code, ...extensions });
 }

@@ -9,9 +9,10 @@ export { RequestHeaders, ResponseHeaders } from './headers.js';
 export type { HeaderValue } from './headers.js';
 export { addVary } from './vary.js';
 export { FAILURES, failure, problem, statusTitle } from './problem.js';
+export { problemResponse } from './problem-response.js';
 export type { FailureCode } from './problem.js';
 export type { ProblemDetails } from './problem.js';
-export { HttpError } from './http-error.js';
+export { HttpError, failureError } from './http-error.js';
 export { BufferBodySource, ClientAbortedError, PayloadTooLargeError, bodyStream } from './body-source.js';
 export type { BodySource } from './body-source.js';
 export { isReadable, nodeStream } from './node-stream.js';
@@ -25,7 +26,7 @@ export {
   aBoolean,
   callUserCode,
   callUserCodeSync,
-  describe as describeError,
+  errorText,
   failedMarker,
   guardedLogger,
 } from './user-code.js';

@@ -55,7 +55,7 @@ describe('pipeline', () => {
       name: 'refuser',
       order: 150,
       run(ctx, next) {
-        ctx.refuse(429, problem(429, 'slow down'), { 'retry-after': '7' });
+        ctx.refuse(problem(429, 'slow down'), { 'retry-after': '7' });
         log.push('refused');
         return next();
       },
@@ -67,7 +67,7 @@ describe('pipeline', () => {
       order: 470,
       observesDecided: true,
       run(ctx, next) {
-        log.push(`overwrite:${ctx.refuse(403, problem(403))}`);
+        log.push(`overwrite:${ctx.refuse(problem(403))}`);
         return next();
       },
     });
@@ -94,7 +94,7 @@ describe('pipeline', () => {
       name: 'refuser',
       order: 10,
       run(ctx, next) {
-        ctx.refuse(401, problem(401));
+        ctx.refuse(problem(401));
         return next();
       },
     });
@@ -120,7 +120,7 @@ describe('pipeline', () => {
       name: 'bare',
       order: 10,
       run(ctx, next) {
-        ctx.refuse(418, { title: '', status: 0 });
+        ctx.refuse({ title: '', status: 418 });
         return next();
       },
     });
@@ -129,6 +129,33 @@ describe('pipeline', () => {
     assert.equal(res.statusCode, 418);
     assert.ok(res.body.length > 0);
     assert.equal(res.json().status, 418);
+  });
+
+  it("a refusal's status is its problem's: a problem without a 4xx or 5xx status, or a status given apart, is a clear error", async () => {
+    const thrown: string[] = [];
+    const app = createApp();
+    app.filter({
+      name: 'refuses-wrongly',
+      order: 10,
+      run(ctx, next) {
+        for (const args of [[{ title: 'Fine', status: 200 }], [403, problem(403, 'no')], [null]]) {
+          try {
+            (ctx.refuse as (...a: unknown[]) => boolean)(...args);
+          } catch (error) {
+            thrown.push(`${(error as Error).name}: ${(error as Error).message}`);
+          }
+        }
+        return next();
+      },
+    });
+    app.route(route('GET', '/', () => 'x'));
+    const res = await app.inject({ url: '/' });
+    assert.equal(res.statusCode, 200, 'nothing was recorded');
+    assert.deepEqual(thrown, [
+      'TypeError: A refusal needs a problem document with a 4xx or 5xx status, got 200.',
+      "TypeError: ctx.refuse takes a problem document, whose status is the response's: ctx.refuse(problem(403, detail), headers).",
+      'TypeError: A refusal needs a problem document with a 4xx or 5xx status, got undefined.',
+    ]);
   });
 
   it('calling next() twice is an error, answered as a 500 problem', async () => {
@@ -170,7 +197,7 @@ describe('pipeline', () => {
       name: 'gate',
       order: 150,
       run(ctx, next) {
-        if (deny) ctx.refuse(403, problem(403, 'no'));
+        if (deny) ctx.refuse(problem(403, 'no'));
         return next();
       },
     });

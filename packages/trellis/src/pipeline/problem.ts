@@ -75,7 +75,7 @@ export function statusTitle(status: number): string {
  * Builds a problem document.
  *
  * @example
- * ctx.refuse(403, problem(403, 'The grant "orders:write" is required.'));
+ * ctx.refuse(problem(403, 'The grant "orders:write" is required.'));
  */
 export function problem(status: number, detail?: string, extensions: Record<string, unknown> = {}): ProblemDetails {
   const doc: ProblemDetails = { type: 'about:blank', title: statusTitle(status), status };

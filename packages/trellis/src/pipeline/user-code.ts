@@ -105,9 +105,9 @@ function failed<T, F>(
   if (!(error instanceof UserCodeFailed)) {
     const said =
       how === 'threw'
-        ? `threw ${describe(error)}`
+        ? `threw ${errorText(error)}`
         : how === 'rejected'
-          ? `rejected with ${describe(error)}`
+          ? `rejected with ${errorText(error)}`
           : `answered ${shown(answer)}, which cannot be used: ${error instanceof Error ? error.message : shown(error)}`;
     const message = `${hook.where}${about === undefined ? '' : ` (${about})`} ${said}; ${hook.instead}`;
     writeLog(log, 'error', message, { hook: hook.where, error });
@@ -116,7 +116,7 @@ function failed<T, F>(
 }
 
 /** An error as a log line shows it. */
-export function describe(error: unknown): string {
+export function errorText(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return shown(error);
 }

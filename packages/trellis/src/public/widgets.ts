@@ -3,6 +3,6 @@ export { escapeHtml, html, trusted } from '../widgets/index.js';
 export type { SafeHtml } from '../widgets/index.js';
 export { callAction, htmlAction } from '../widgets/index.js';
 export { checkbox, radioGroup, select, textInput, textarea } from '../widgets/index.js';
-export { describe, markdown } from '../widgets/index.js';
+export { documented, markdown } from '../widgets/index.js';
 export { areaChart, barChart, dataTable, lineChart, pieChart, sparkline } from '../widgets/index.js';
 export type { LambdaContext, MarkdownResult, WidgetContext, WidgetEvent, WidgetHandler, WidgetTimezone } from '../widgets/index.js';

@@ -55,7 +55,7 @@ function refuseUnavailable(ctx: ExecutionContext, error: unknown): void {
   const status = typed && Number.isInteger(typed.status) && typed.status >= 500 && typed.status <= 599 ? typed.status : 503;
   const retryAfter = typed && Number.isFinite(typed.retryAfter) && typed.retryAfter >= 1 ? Math.ceil(typed.retryAfter) : 1;
   const detail = 'The rate limiter could not reach its store; try again shortly.';
-  ctx.refuse(status, failure('TRELLIS_RATE_LIMIT_UNAVAILABLE', detail, { reason: (error as Error)?.name ?? 'Error', retryAfter }, status), {
+  ctx.refuse(failure('TRELLIS_RATE_LIMIT_UNAVAILABLE', detail, { reason: (error as Error)?.name ?? 'Error', retryAfter }, status), {
     'retry-after': String(retryAfter),
   });
 }
@@ -77,7 +77,7 @@ function storeFailed(pass: Pass, acquired: Acquired, error: unknown): void {
 /** A partitioner, cost function or policy resolver that broke (the guard has logged it): 500 naming the limit. */
 function limitBroken(ctx: ExecutionContext, policy: RateLimitPolicy, what: string): void {
   const detail = `The rate limit "${policy.name}" could not be applied to this request: its ${what} did not give a usable answer.`;
-  ctx.refuse(500, failure('TRELLIS_RATE_LIMIT_BROKEN', detail, { limit: policy.name }));
+  ctx.refuse(failure('TRELLIS_RATE_LIMIT_BROKEN', detail, { limit: policy.name }));
 }
 
 /**

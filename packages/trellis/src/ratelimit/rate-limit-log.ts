@@ -1,5 +1,5 @@
 import type { Logger } from '../index.js';
-import { createToken } from '../index.js';
+import { createToken, errorText } from '../index.js';
 import type { RateLimitClock, RateLimitPolicy } from './types.js';
 
 interface Throttle {
@@ -10,11 +10,6 @@ interface Throttle {
 }
 
 const MAX_THROTTLES = 10_000;
-
-function describeError(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return String(error);
-}
 
 /**
  * What rate limiting writes to the app's `Logger`: refusals at debug, fail-opens and store failures at warn.
@@ -45,7 +40,7 @@ export class RateLimitLog {
     const held = this.#pass('failed-open', policy);
     if (held < 0) return;
     this.logger.warn(
-      `Rate limit "${policy.name}" on ${policy.handler} failed open: the store could not count, so requests pass unlimited (${describeError(error)})${more(held)}`,
+      `Rate limit "${policy.name}" on ${policy.handler} failed open: the store could not count, so requests pass unlimited (${errorText(error)})${more(held)}`,
       { policy: policy.key, partition, error, suppressed: held },
     );
   }
@@ -55,7 +50,7 @@ export class RateLimitLog {
     const held = this.#pass('store-failed', policy);
     if (held < 0) return;
     this.logger.warn(
-      `Rate limit "${policy.name}" on ${policy.handler} could not reach its store; requests are refused with 503 (${describeError(error)})${more(held)}`,
+      `Rate limit "${policy.name}" on ${policy.handler} could not reach its store; requests are refused with 503 (${errorText(error)})${more(held)}`,
       { policy: policy.key, partition, error, suppressed: held },
     );
   }

@@ -90,14 +90,14 @@ function record(
   custom: RateLimitRefusal | undefined,
 ): void {
   if (custom === undefined) {
-    ctx.refuse(429, standard, { 'retry-after': String(retryAfter) });
+    ctx.refuse(standard, { 'retry-after': String(retryAfter) });
     writeHeaders(ctx.refusal!.headers, outcomes, configuration.headerFormats);
     return;
   }
   const status = custom.status ?? 429;
   const body: ProblemDetails = { ...standard, ...custom.problem, status };
   if (custom.problem?.title === undefined && status !== 429) body.title = problem(status).title;
-  ctx.refuse(status, body, { 'retry-after': String(retryAfter) });
+  ctx.refuse(body, { 'retry-after': String(retryAfter) });
   const headers = ctx.refusal!.headers;
   writeHeaders(headers, outcomes, configuration.headerFormats);
   for (const [name, value] of Object.entries(custom.headers ?? {})) headers.set(name.toLowerCase(), value);

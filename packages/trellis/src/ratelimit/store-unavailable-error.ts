@@ -1,15 +1,17 @@
+import type { FailureCode } from '../index.js';
 /**
  * Thrown by a rate-limit store configured to fail closed when its backing service cannot answer in time.
  * The rate-limit filters answer it with a `status` (503) problem and a `Retry-After` of `retryAfter` seconds
- * instead of guessing. It lives in `trellis/ratelimit`, so custom stores (and code that only checks for it)
- * never load a Redis client; `trellis/ratelimit/redis` re-exports it.
+ * instead of guessing. Its `code` is that problem's, `TRELLIS_RATE_LIMIT_UNAVAILABLE`, one of the framework's
+ * failure codes; the filters tell it by that code, so a copy of the class from another package version counts.
+ * Store writers import it from `trellis/ratelimit/store-kit`.
  *
  * @example
  * // in a custom store that cannot reach its backend:
  * throw new RateLimitStoreUnavailableError('counter service timed out', { cause: error, retryAfter: 5 });
  */
-/** The `code` of every `RateLimitStoreUnavailableError`. */
-export const STORE_UNAVAILABLE_CODE = 'RATE_LIMIT_STORE_UNAVAILABLE';
+/** The `code` of every `RateLimitStoreUnavailableError`: the failure code of the 503 it is answered with. */
+export const STORE_UNAVAILABLE_CODE = 'TRELLIS_RATE_LIMIT_UNAVAILABLE' satisfies FailureCode;
 
 export class RateLimitStoreUnavailableError extends Error {
   /** A stable code for checks across package copies (where `instanceof` fails). */

@@ -3,7 +3,7 @@
 export { html, trusted, escapeHtml, SafeHtml } from './html.js';
 export { callAction, htmlAction, jsonContent, type CallActionOptions, type HtmlActionOptions } from './actions.js';
 export { textInput, textarea, checkbox, radioGroup, select, type Choice } from './forms.js';
-export { markdown, describe } from './results.js';
+export { markdown, documented } from './results.js';
 export {
   lineChart,
   areaChart,

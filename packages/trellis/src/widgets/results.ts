@@ -1,4 +1,4 @@
-// Result helpers: Markdown results and the `describe` convention of custom widgets.
+// Result helpers: Markdown results, and documentation for the `describe: true` events of custom widgets.
 import type { LambdaCallback, LambdaContext, MarkdownResult, WidgetEvent, WidgetHandler, WidgetResult } from './types.js';
 
 /**
@@ -17,9 +17,9 @@ export function markdown(text: string): MarkdownResult {
  * Lambda handler.
  *
  * @example
- * export const handler = describe('Shows the **CPU** of an instance. Params: `instanceId`.', async (event) => html`…`);
+ * export const handler = documented('Shows the **CPU** of an instance. Params: `instanceId`.', async (event) => html`…`);
  */
-export function describe<Params = Record<string, unknown>, WidgetParams = unknown>(
+export function documented<Params = Record<string, unknown>, WidgetParams = unknown>(
   documentation: string,
   handler: WidgetHandler<Params, WidgetParams>,
 ): WidgetHandler<Params, WidgetParams> {

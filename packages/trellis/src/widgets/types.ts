@@ -1,4 +1,4 @@
-// The shapes a custom-widget function receives and returns (SPEC §4.1), as the console and Lambda send them.
+// The shapes a custom-widget function receives and returns, as the console and Lambda send them.
 import type { SafeHtml } from './html.js';
 
 /** The dashboard's timezone as the console sends it. */

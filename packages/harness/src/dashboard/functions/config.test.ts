@@ -70,7 +70,7 @@ describe('parseEndpoint', () => {
 });
 
 describe('validateFunctionsConfig', () => {
-  test('accepts the SPEC example shape and resolves against the folder', () => {
+  test('accepts the documented example shape and resolves against the folder', () => {
     const config = validateFunctionsConfig(
       {
         functions: {

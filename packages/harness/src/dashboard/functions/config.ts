@@ -1,5 +1,5 @@
 /**
- * The functions file (SPEC §4.5): which code answers which endpoint. Validation is strict so that a typo stops
+ * The functions file (docs/functions-file.md): which code answers which endpoint. Validation is strict so that a typo stops
  * the start with a message naming the entry, instead of surfacing later as a widget error.
  */
 import { isRecord } from './json-value.js';

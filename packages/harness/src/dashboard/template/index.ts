@@ -214,8 +214,8 @@ function asTemplateError<T>(file: string, work: () => T): T {
  *
  * @example
  * const t = await loadTemplate('examples/lambda-widget/template.yaml', { region: 'eu-west-1', parameters: { DashboardName: 'ops' } });
- * const harness = createInterpreter({ functions: t.functions });
- * const dash = await harness.load(t.dashboards[0]!.text, { name: t.dashboards[0]!.name });
+ * const interpreter = createInterpreter({ functions: t.functions });
+ * const dash = await interpreter.load(t.dashboards[0]!.text, { name: t.dashboards[0]!.name });
  */
 export async function loadTemplate(file: string, options: TemplateOptions = {}): Promise<LoadedTemplate> {
   const path = resolve(file);

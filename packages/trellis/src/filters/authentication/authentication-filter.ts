@@ -34,13 +34,13 @@ function ask(ctx: ExecutionContext, authenticator: Authenticator): Answer | Prom
 function apply(ctx: ExecutionContext, authenticator: Authenticator, result: Answer): boolean {
   if (result === USER_CODE_FAILED) {
     const detail = 'The request could not be authenticated: an authenticator failed.';
-    ctx.refuse(500, failure('TRELLIS_AUTHENTICATION_BROKEN', detail));
+    ctx.refuse(failure('TRELLIS_AUTHENTICATION_BROKEN', detail));
     return true;
   }
   if (result.kind === 'none') return false;
   if (result.kind === 'success') ctx.principal = result.principal;
   else
-    ctx.refuse(401, failure('TRELLIS_INVALID_CREDENTIALS', result.detail), {
+    ctx.refuse(failure('TRELLIS_INVALID_CREDENTIALS', result.detail), {
       'www-authenticate': `${authenticator.scheme} error="invalid_token"`,
     });
   return true;

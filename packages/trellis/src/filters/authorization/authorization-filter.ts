@@ -18,7 +18,6 @@ export const authorizationFilter: Filter = {
       // The challenge names the schemes the app registered; with none, no scheme can be named.
       const schemes = ctx.services.getAll(Authenticator).map((a) => a.scheme);
       ctx.refuse(
-        401,
         failure('TRELLIS_UNAUTHENTICATED', 'This endpoint needs an authenticated caller.'),
         schemes.length > 0 ? { 'www-authenticate': [...new Set(schemes)].join(', ') } : {},
       );
@@ -26,7 +25,6 @@ export const authorizationFilter: Filter = {
       const missing = required.filter((g) => !principal.grants.has(g));
       if (missing.length > 0) {
         ctx.refuse(
-          403,
           failure(
             'TRELLIS_MISSING_GRANT',
             `The caller lacks the grant${missing.length > 1 ? 's' : ''} ${missing.map((g) => `"${g}"`).join(', ')}.`,

@@ -1,11 +1,6 @@
-import { ResponseHeaders, addVary, failure } from '../../pipeline/index.js';
-import type { FailureLog, OutgoingResponse, ProblemDetails } from '../../pipeline/index.js';
+import { ResponseHeaders, addVary, failure, problemResponse } from '../../pipeline/index.js';
+import type { FailureLog, OutgoingResponse } from '../../pipeline/index.js';
 import type { CorsPolicy } from './policy.js';
-
-function refusal(details: ProblemDetails, headers: ResponseHeaders): OutgoingResponse {
-  headers.set('content-type', 'application/problem+json; charset=utf-8');
-  return { status: details.status, headers, body: JSON.stringify(details) };
-}
 
 const PREFLIGHT_VARY = 'origin, access-control-request-method, access-control-request-headers';
 
@@ -27,10 +22,14 @@ export function preflightResponse(
   const origin = headers.origin as string;
   const method = (headers['access-control-request-method'] as string).toUpperCase();
   const vary = new ResponseHeaders({ vary: PREFLIGHT_VARY });
-  if (!policy.allows(origin, log)) return refusal(failure('TRELLIS_CORS_REFUSED', `Pages of ${origin} may not call this resource.`), vary);
+  if (!policy.allows(origin, log))
+    return problemResponse(failure('TRELLIS_CORS_REFUSED', `Pages of ${origin} may not call this resource.`), vary);
   const methods = policy.methods ?? pathMethods.join(', ');
   if (!methods.split(', ').includes(method))
-    return refusal(failure('TRELLIS_CORS_REFUSED', `Pages of other origins may not use ${method} here; allowed: ${methods}.`), vary);
+    return problemResponse(
+      failure('TRELLIS_CORS_REFUSED', `Pages of other origins may not use ${method} here; allowed: ${methods}.`),
+      vary,
+    );
   const out = vary;
   out.set('access-control-allow-origin', policy.anyOrigin ? '*' : origin);
   if (policy.credentials) out.set('access-control-allow-credentials', 'true');

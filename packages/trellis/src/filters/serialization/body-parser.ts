@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import type { BodyFormat, BodySettings } from '../../annotations/index.js';
-import { HttpError, bodyStream } from '../../pipeline/index.js';
+import { bodyStream, failureError } from '../../pipeline/index.js';
 import type { BodySource } from '../../pipeline/index.js';
 
 /** What a route takes without a `Body` annotation. */
@@ -58,10 +58,13 @@ export function bodyFormat(contentType: string | undefined, settings: BodySettin
   const format = formatFor(type, settings);
   if (format !== undefined) return format;
   const takes = supported(settings);
-  throw new HttpError(415, `Unsupported content type ${JSON.stringify(type || '(none)')}; this route takes ${takes.join(', ')}.`, {
-    supported: takes,
-    code: 'TRELLIS_UNSUPPORTED_MEDIA_TYPE',
-  });
+  throw failureError(
+    'TRELLIS_UNSUPPORTED_MEDIA_TYPE',
+    `Unsupported content type ${JSON.stringify(type || '(none)')}; this route takes ${takes.join(', ')}.`,
+    {
+      supported: takes,
+    },
+  );
 }
 
 /** Reads a body as its format says: parsed JSON, form fields, text, the raw bytes, or a stream of them. */
@@ -75,7 +78,7 @@ export async function readBody(source: BodySource, format: BodyFormat, limit: nu
     try {
       return JSON.parse(text) as unknown;
     } catch (error) {
-      throw new HttpError(400, `The request body is not valid JSON: ${(error as Error).message}`, { code: 'TRELLIS_INVALID_JSON' });
+      throw failureError('TRELLIS_INVALID_JSON', `The request body is not valid JSON: ${(error as Error).message}`);
     }
   }
   if (format === 'form') {
@@ -91,7 +94,7 @@ export async function readBody(source: BodySource, format: BodyFormat, limit: nu
 
 /** The body as text; a body that is not UTF-8 is refused rather than read with replacement characters. */
 function decodeUtf8(raw: Buffer): string {
-  if (!isUtf8(raw)) throw new HttpError(400, 'The request body is not valid UTF-8.', { code: 'TRELLIS_INVALID_UTF8' });
+  if (!isUtf8(raw)) throw failureError('TRELLIS_INVALID_UTF8', 'The request body is not valid UTF-8.');
   // A leading byte order mark is not text, as TextDecoder leaves it out too.
   return raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? raw.toString('utf8', 3) : raw.toString('utf8');
 }

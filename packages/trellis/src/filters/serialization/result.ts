@@ -1,6 +1,5 @@
 import type { OutgoingResponse } from '../../pipeline/index.js';
 import { ResponseHeaders } from '../../pipeline/index.js';
-import type { ProblemDetails } from '../../pipeline/index.js';
 import { Reply } from './reply.js';
 import { isStreamBody, toByteStream } from './streams.js';
 
@@ -36,11 +35,4 @@ export function toResponse(result: unknown): OutgoingResponse {
   }
   if (!headers.has('content-type')) headers.set('content-type', JSON_TYPE);
   return { status, headers, body: JSON.stringify(body) };
-}
-
-/** A problem-details response. */
-export function problemResponse(problem: ProblemDetails, headers?: ResponseHeaders): OutgoingResponse {
-  const out = new ResponseHeaders(headers);
-  out.set('content-type', 'application/problem+json; charset=utf-8');
-  return { status: problem.status, headers: out, body: JSON.stringify(problem) };
 }

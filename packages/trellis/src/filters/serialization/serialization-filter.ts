@@ -9,13 +9,14 @@ import {
   PayloadTooLargeError,
   USER_CODE_FAILED,
   callUserCode,
-  describeError,
+  errorText,
   failedMarker,
   failure,
   isThenable,
+  problemResponse,
 } from '../../pipeline/index.js';
 import { bodyFormat, readBody } from './body-parser.js';
-import { problemResponse, toResponse } from './result.js';
+import { toResponse } from './result.js';
 import { SerializationSettings } from './settings.js';
 import { validate } from './validation.js';
 
@@ -104,7 +105,7 @@ function mappedErrorResponse(
 ): OutgoingResponse | Promise<OutgoingResponse> {
   const handle = settings.errorHandlers && findErrorHandler(settings.errorHandlers, error);
   if (handle === undefined) return errorResponse(ctx, error, settings);
-  const about = `${ctx.route.id}, for ${describeError(error)}`;
+  const about = `${ctx.route.id}, for ${errorText(error)}`;
   const mapped = callUserCode(ctx.services, ERROR_HANDLER, () => runErrorHandler(ctx, handle, error, settings), about);
   const settled = (response: OutgoingResponse | typeof USER_CODE_FAILED) =>
     response === USER_CODE_FAILED ? handlerFailed(error, settings) : response;

@@ -11,12 +11,12 @@ describe('serialization', () => {
     const app = createApp();
     app.route(
       route('GET', '/sync', (ctx) => {
-        ctx.refuse(409, problem(409, 'taken'), { 'x-why': 'taken' });
+        ctx.refuse(problem(409, 'taken'), { 'x-why': 'taken' });
       }),
     );
     app.route(
       route('GET', '/async', async (ctx) => {
-        ctx.refuse(403, problem(403, 'no'));
+        ctx.refuse(problem(403, 'no'));
         return { ignored: true };
       }),
     );

@@ -1,5 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { HttpError } from '../../pipeline/index.js';
+import { failureError } from '../../pipeline/index.js';
 
 /**
  * Runs a Standard Schema validator; failures become problems listing the issues and the `field` the first one
@@ -31,9 +31,5 @@ function validated(
   const field = issues[0]?.path.join('.') ?? '';
   const what = part === 'params' ? 'path parameters are' : part === 'headers' ? 'headers are' : `${part} is`;
   const detail = `The request ${what} invalid: ${issues.map((i) => (i.path.length ? `${i.path.join('.')}: ` : '') + i.message).join('; ')}`;
-  throw new HttpError(
-    field ? fieldStatus : 400,
-    detail,
-    field ? { code: 'TRELLIS_VALIDATION_FAILED', issues, field } : { code: 'TRELLIS_VALIDATION_FAILED', issues },
-  );
+  throw failureError('TRELLIS_VALIDATION_FAILED', detail, field ? { issues, field } : { issues }, field ? fieldStatus : 400);
 }

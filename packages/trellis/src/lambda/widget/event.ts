@@ -20,7 +20,8 @@ const HTTP_KEYS = ['requestContext', 'httpMethod', 'rawPath', 'routeKey'] as con
  * widget events (they carry `requestContext`, `httpMethod` or `rawPath`).
  *
  * @example
- * export const handler = (event, context) => (isWidgetEvent(event) ? handleWidgetEvent(app, event, context) : httpHandler(event, context));
+ * const widgets = widgetHandler(app);
+ * export const handler = (event, context) => (isWidgetEvent(event) ? widgets(event, context) : httpHandler(event, context));
  */
 export function isWidgetEvent(event: unknown): event is WidgetLambdaEvent {
   if (!isRecord(event)) return false;

@@ -1,12 +1,12 @@
 // The widget front door: a CloudWatch custom-widget event in, through the app's own pipeline, widget output out.
-import { ResponseHeaders } from '../../index.js';
+import { ResponseHeaders, failure } from '../../index.js';
 import type { App, OutgoingResponse } from '../../index.js';
 import type { LambdaContext } from '../../widgets/index.js';
 import { describeWidgetRoutes, type DescribeOptions } from './describe.js';
 import { isWidgetEvent } from './event.js';
 import { messageHtml, widgetOutput } from './output.js';
 import { DEFAULT_ROUTE_PARAM, mergeParams, queryOf, routeProblem } from './params.js';
-import { invocationOf, widgetRequest } from './request.js';
+import { makeWidgetInvocation, widgetRequest, type WidgetInvocation } from './request.js';
 
 export interface WidgetEventOptions {
   /** The parameter that picks the route; default `route`. Its value is a path such as `/` or `/orders/42`. */
@@ -52,45 +52,24 @@ function describeOnce(app: App, routeParam: string, options: DescribeOptions | u
 /** Lambda's limit on a function's response; a widget's output has to fit in it. */
 const MAX_WIDGET_RESPONSE_BYTES = 6 * 1024 * 1024;
 
-/** The route's answer, written the way every door writes one (a streamed body is read whole, within Lambda's limit). */
-async function respond(
-  app: App,
-  method: 'GET' | 'POST',
-  path: string,
-  query: string,
-  invocation: ReturnType<typeof invocationOf>,
-): Promise<OutgoingResponse> {
-  const recorded = await app.respond(widgetRequest(method, path, query, invocation), { maxBodyBytes: MAX_WIDGET_RESPONSE_BYTES });
-  return { status: recorded.statusCode, headers: new ResponseHeaders(recorded.headers), body: recorded.rawBody };
-}
-
-/** A widget event is a GET, unless its path answers POST and not GET (an action that changes something). */
-function dispatch(app: App, path: string, query: string, invocation: ReturnType<typeof invocationOf>): Promise<OutgoingResponse> {
+/**
+ * The route's answer, written the way every door writes one (a streamed body is read whole, within Lambda's
+ * limit). A widget event is a GET, unless its path answers POST and not GET (an action that changes something).
+ */
+async function runRoute(app: App, path: string, query: string, invocation: WidgetInvocation): Promise<OutgoingResponse> {
   const methods = app.methodsOf(path);
   const method = methods.includes('POST') && !methods.includes('GET') ? 'POST' : 'GET';
-  return respond(app, method, path, query, invocation);
+  const recorded = await app.respond(widgetRequest(method, path, query, invocation), { maxBodyBytes: MAX_WIDGET_RESPONSE_BYTES });
+  return { status: recorded.statusCode, headers: new ResponseHeaders(recorded.headers), body: recorded.rawBody };
 }
 
 /**
  * Answers one CloudWatch custom-widget event with the app: the route named by the `route` parameter runs
  * through the app's pipeline (rate limits, authentication, cache, validation, serialization) and its
  * result becomes widget output; a refusal or error becomes a readable HTML message; `describe` events get
- * Markdown generated from the routes. Never rejects for a widget event; throws a TypeError for any other.
- *
- * @example
- * export const handler = async (event, context) =>
- *   isWidgetEvent(event) ? handleWidgetEvent(app, event, context) : httpHandler(event, context);
+ * Markdown generated from the routes. Never rejects for a widget event; rejects with a TypeError for any other. `routeParam` is the options' route parameter, checked when
+ * the handler was made.
  */
-export async function handleWidgetEvent(
-  app: App,
-  event: unknown,
-  context?: Partial<LambdaContext>,
-  options: WidgetEventOptions = {},
-): Promise<WidgetOutput> {
-  return answerWidgetEvent(app, event, context, checkWidgetOptions(options), options);
-}
-
-/** `handleWidgetEvent` with options already checked when the handler was made (`routeParam` is their route parameter). */
 export async function answerWidgetEvent(
   app: App,
   event: unknown,
@@ -99,25 +78,20 @@ export async function answerWidgetEvent(
   options: WidgetEventOptions,
 ): Promise<WidgetOutput> {
   if (!isWidgetEvent(event)) {
-    throw new TypeError('handleWidgetEvent takes a CloudWatch custom-widget event (an object with widgetContext, or { describe: true }).');
+    throw new TypeError('A widget handler takes a CloudWatch custom-widget event (an object with widgetContext, or { describe: true }).');
   }
   const development = options.development ?? process.env.NODE_ENV === 'development';
   try {
     if (event.describe === true) return describeOnce(app, routeParam, options.describe);
     const { route, values } = mergeParams(event, routeParam);
     const problem = routeProblem(route, routeParam);
-    if (problem !== null) return messageHtml(400, 'Bad Request', problem).toString();
-    const invocation = invocationOf(event, context, values, routeParam);
-    return widgetOutput(await dispatch(app, route as string, queryOf(values), invocation));
+    if (problem !== null) return messageHtml(failure('TRELLIS_BAD_TARGET', problem)).toString();
+    const invocation = makeWidgetInvocation(event, context, values, routeParam);
+    return widgetOutput(await runRoute(app, route as string, queryOf(values), invocation));
   } catch (error) {
-    const message = development && error instanceof Error ? error.message : 'The widget function failed.';
-    return messageHtml(
-      500,
-      'Internal Server Error',
-      message,
-      undefined,
-      development && error instanceof Error ? error.stack : undefined,
-    ).toString();
+    const shown = development && error instanceof Error;
+    const message = shown ? error.message : 'The widget function failed.';
+    return messageHtml(failure('TRELLIS_PIPELINE_FAILED', message, shown && error.stack ? { stack: error.stack } : {})).toString();
   }
 }
 

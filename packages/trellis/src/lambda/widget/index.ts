@@ -1,9 +1,9 @@
 // CloudWatch custom-widget events answered by a Trellis app.
-export { handleWidgetEvent, widgetHandler } from './handler.js';
+export { widgetHandler } from './handler.js';
 export type { WidgetEventOptions, WidgetOutput } from './handler.js';
 export { isWidgetEvent } from './event.js';
 export type { WidgetLambdaEvent } from './event.js';
-export { isWidgetRequest, widgetContext, widgetInvocation } from './request.js';
+export { widgetContext, widgetInvocation } from './request.js';
 export type { WidgetInvocation } from './request.js';
 export { Describe, DescribeKind, describeWidgetRoutes } from './describe.js';
 export type { DescribeOptions } from './describe.js';

@@ -1,5 +1,5 @@
 // A finished response as widget output: what the route returned, or a readable message for a refusal or error.
-import { statusTitle } from '../../index.js';
+import { failure, statusTitle } from '../../index.js';
 import type { OutgoingResponse, ProblemDetails } from '../../index.js';
 import { html, type SafeHtml } from '../../widgets/index.js';
 
@@ -30,17 +30,19 @@ function seconds(n: number): string {
 }
 
 /**
- * The message a dashboard shows for a response that is not a success: status and title, the problem's
- * detail, for a 429 when to try again, and the stack only when the app put one in the problem (development
- * mode).
+ * The message a dashboard shows for a problem, the one way the widget door shows every failure: status and
+ * title, the detail, for a 429 when to try again, the stack only when the app put one in the problem
+ * (development mode), and the problem's `code` in `data-code` (kept by the console, shown by nothing).
  *
  * @example
- * messageHtml(429, 'Too Many Requests', 'The limit "default" allows 5 requests per 60 seconds.', 12).toString();
+ * messageHtml(failure('TRELLIS_RATE_LIMITED', 'The limit "default" allows 5 requests per 60 seconds.'), 12).toString();
  */
-export function messageHtml(status: number, title: string, detail: string | undefined, retryAfter?: number, stack?: string): SafeHtml {
+export function messageHtml(problem: ProblemDetails, retryAfter?: number): SafeHtml {
+  const { status, title, detail, code, stack } = problem;
   const retry = retryAfter !== undefined ? html`<p class="trellis-widget-retry">Try again in ${seconds(retryAfter)}.</p>` : '';
-  const trace = stack ? html`<pre class="trellis-widget-stack">${stack}</pre>` : '';
-  return html`<div class="trellis-widget-error" role="alert"><h4>${status} ${title}</h4>${detail ? html`<p>${detail}</p>` : ''}${retry}${trace}</div>`;
+  const trace = typeof stack === 'string' && stack ? html`<pre class="trellis-widget-stack">${stack}</pre>` : '';
+  const codeAttribute = typeof code === 'string' && code ? html` data-code="${code}"` : html``;
+  return html`<div class="trellis-widget-error" role="alert"${codeAttribute}><h4>${status} ${title}</h4>${detail ? html`<p>${detail}</p>` : ''}${retry}${trace}</div>`;
 }
 
 function retryAfterOf(response: OutgoingResponse, problem: Record<string, unknown>): number | undefined {
@@ -63,14 +65,12 @@ export function widgetOutput(response: OutgoingResponse): unknown {
       try {
         return JSON.parse(text(response.body));
       } catch {
-        return messageHtml(500, statusTitle(500), 'The route answered JSON that does not parse.').toString();
+        return messageHtml(failure('TRELLIS_RESPONSE_UNWRITABLE', 'The route answered JSON that does not parse.')).toString();
       }
     }
     if (type === '' || type.startsWith('text/')) return text(response.body);
     return messageHtml(
-      500,
-      statusTitle(500),
-      `The route answered ${type}, which a widget cannot show; return HTML, { markdown } or JSON.`,
+      failure('TRELLIS_RESPONSE_UNWRITABLE', `The route answered ${type}, which a widget cannot show; return HTML, { markdown } or JSON.`),
     ).toString();
   }
   const problem = problemOf(response);
@@ -78,6 +78,8 @@ export function widgetOutput(response: OutgoingResponse): unknown {
   let detail = typeof problem.detail === 'string' ? problem.detail : undefined;
   if (status >= 300 && status < 400)
     detail ??= `The route redirects to ${String(response.headers.get('location') ?? 'another location')}, which a widget cannot follow.`;
-  const stack = typeof problem.stack === 'string' ? problem.stack : undefined;
-  return messageHtml(status, title, detail, status === 429 ? retryAfterOf(response, problem) : undefined, stack).toString();
+  const shown: ProblemDetails = { ...problem, status, title };
+  if (detail === undefined) delete shown.detail;
+  else shown.detail = detail;
+  return messageHtml(shown, status === 429 ? retryAfterOf(response, problem) : undefined).toString();
 }

@@ -64,7 +64,7 @@ export function widgetRequest(method: string, path: string, query: string, invoc
 }
 
 /** Builds what handlers read of an event. */
-export function invocationOf(
+export function makeWidgetInvocation(
   event: WidgetLambdaEvent,
   lambdaContext: Partial<LambdaContext> | undefined,
   values: Record<string, unknown>,
@@ -84,15 +84,10 @@ export function widgetInvocation<WidgetParams = unknown>(ctx: ExecutionContext):
   return widgetItem.of(ctx) as WidgetInvocation<WidgetParams> | undefined;
 }
 
-/** True when the request came from a CloudWatch custom-widget event. */
-export function isWidgetRequest(ctx: ExecutionContext): boolean {
-  return widgetItem.of(ctx) !== undefined;
-}
-
 /**
  * The `widgetContext` of the widget event behind a request: dashboard, widget id, account, time range,
  * theme, form values, the widget's own params, size. Throws a TypeError for a request that did not come
- * from a widget event; check with `isWidgetRequest(ctx)` on routes that also answer HTTP.
+ * from a widget event; check with `widgetInvocation(ctx)` on routes that also answer HTTP.
  *
  * @example
  * route('GET', '/', (ctx) => html`<p>${widgetContext(ctx).dashboardName}</p>`);
@@ -101,7 +96,7 @@ export function widgetContext<WidgetParams = unknown>(ctx: ExecutionContext): Wi
   const invocation = widgetInvocation<WidgetParams>(ctx);
   if (!invocation?.widgetContext) {
     throw new TypeError(
-      `${ctx.route.id} read widgetContext(ctx), but this request did not come from a CloudWatch custom-widget event (check isWidgetRequest(ctx) first).`,
+      `${ctx.route.id} read widgetContext(ctx), but this request did not come from a CloudWatch custom-widget event (check widgetInvocation(ctx) !== undefined first).`,
     );
   }
   return invocation.widgetContext;

@@ -24,15 +24,17 @@ import { InProcessRateLimitStore, ManualClock, RateLimit, RateLimitPartitioner, 
 import { html, markdown, type LambdaContext, type WidgetContext } from '../../widgets/index.js';
 import {
   Describe,
-  handleWidgetEvent,
   routeAction,
   isWidgetEvent,
-  isWidgetRequest,
   widgetContext,
   widgetHandler,
   widgetInvocation,
   WidgetRateLimitPartitioner,
 } from '../index.js';
+
+/** One widget event answered by a handler made for it, as Lambda would call `widgetHandler(app, options)`. */
+const answer = (app: App, event: unknown, context?: Partial<LambdaContext>, options?: Parameters<typeof widgetHandler>[1]) =>
+  widgetHandler(app, options)(event, context);
 
 const fixture = (name: string): Record<string, any> =>
   JSON.parse(readFileSync(new URL(`../../../../../test/fixtures/lambda-widget/${name}.json`, import.meta.url), 'utf8'));
@@ -84,7 +86,7 @@ describe('widget events', () => {
   });
 
   it('a load with no route parameter runs GET / with the widget params as JSON body and query; the handler reads widgetContext and the Lambda context', async () => {
-    const out = await handleWidgetEvent(echoApp(), LOAD, lambdaContext);
+    const out = await answer(echoApp(), LOAD, lambdaContext);
     assert.deepEqual(out, {
       path: '/',
       method: 'GET',
@@ -99,7 +101,7 @@ describe('widget events', () => {
   });
 
   it("an action call merges widget params < the call's own params < form values, and the route parameter picks the path", async () => {
-    const out = (await handleWidgetEvent(echoApp(), CALL, lambdaContext)) as Record<string, any>;
+    const out = (await answer(echoApp(), CALL, lambdaContext)) as Record<string, any>;
     assert.equal(out.path, '/orders');
     // region: the form (us-east-1) beats the widget param (eu-west-1); page: the action's own; view: the widget's.
     assert.deepEqual(out.body, { view: 'summary', region: 'us-east-1', page: 2, status: ['open', 'late'], note: '' });
@@ -112,7 +114,7 @@ describe('widget events', () => {
       ['note', ''],
     ]);
     assert.equal('route' in out.body, false, 'the route parameter is the path, not a value');
-    assert.deepEqual(await handleWidgetEvent(echoApp(), load({ route: '/orders/42' })), { id: '42' });
+    assert.deepEqual(await answer(echoApp(), load({ route: '/orders/42' })), { id: '42' });
   });
 
   it('the merge order holds for any three sources (property)', async () => {
@@ -136,7 +138,7 @@ describe('widget events', () => {
             Object.defineProperty(expected, k, { value: val, enumerable: true, writable: true, configurable: true });
         const chosen = 'route' in expected ? expected.route : '/';
         delete expected.route;
-        const out = (await handleWidgetEvent(app, event)) as any;
+        const out = (await answer(app, event)) as any;
         if (chosen === '/' || chosen === '/picked') {
           assert.deepEqual(JSON.parse(JSON.stringify(out.body)), JSON.parse(JSON.stringify(expected)));
           assert.equal(Object.getPrototypeOf(out.body), Object.prototype, 'a "__proto__" parameter stays a plain key');
@@ -150,16 +152,16 @@ describe('widget events', () => {
 
   it('the route parameter can be renamed; a bad route value or an unknown route is a readable message', async () => {
     const app = echoApp();
-    assert.equal(((await handleWidgetEvent(app, load({ view: '/orders' }), undefined, { routeParam: 'view' })) as any).path, '/orders');
+    assert.equal(((await answer(app, load({ view: '/orders' }), undefined, { routeParam: 'view' })) as any).path, '/orders');
     for (const bad of [42, 'orders', '//evil.example/x', '/a?b=1', null]) {
-      const out = String(await handleWidgetEvent(app, load({ route: bad })));
-      assert.match(out, /<h4>400 Bad Request<\/h4>/);
+      const out = String(await answer(app, load({ route: bad })));
+      assert.match(out, /data-code="TRELLIS_BAD_TARGET"><h4>400 Bad Request<\/h4>/);
       assert.match(out, /The &quot;route&quot; parameter must be a path/);
     }
-    const missing = String(await handleWidgetEvent(app, load({ route: '/nowhere' })));
-    assert.match(missing, /<h4>404 Not Found<\/h4><p>No handler for GET \/nowhere\.<\/p>/);
+    const missing = String(await answer(app, load({ route: '/nowhere' })));
+    assert.match(missing, /data-code="TRELLIS_NOT_FOUND"><h4>404 Not Found<\/h4><p>No handler for GET \/nowhere\.<\/p>/);
     assert.throws(() => widgetHandler(app, { routeParam: 'widgetContext' }), /routeParam must be a parameter name/);
-    await assert.rejects(handleWidgetEvent(app, { httpMethod: 'GET' }), /takes a CloudWatch custom-widget event/);
+    await assert.rejects(answer(app, { httpMethod: 'GET' }), /takes a CloudWatch custom-widget event/);
   });
 
   it('return values become widget output: html template and strings are HTML, { markdown }, other JSON as is, nothing as empty', async () => {
@@ -173,7 +175,7 @@ describe('widget events', () => {
       route('GET', '/bytes', () => new Uint8Array([1, 2, 3])),
       route('GET', '/created', () => reply(html`<p>made</p>`, { status: 201 })),
     );
-    const call = (path: string) => handleWidgetEvent(app, load({ route: path }));
+    const call = (path: string) => answer(app, load({ route: path }));
     assert.equal(await call('/html'), '<p>&lt;b&gt;</p>');
     assert.equal(await call('/string'), '<h1>Hi</h1>');
     assert.deepEqual(await call('/md'), { markdown: '# Title' });
@@ -195,11 +197,14 @@ describe('widget events', () => {
           throw new HttpError(404, 'No such report.');
         }),
       );
-      const out = String(await handleWidgetEvent(app, LOAD));
-      assert.match(out, /^<div class="trellis-widget-error" role="alert"><h4>500 Internal Server Error<\/h4>/);
+      const out = String(await answer(app, LOAD));
+      assert.match(
+        out,
+        /^<div class="trellis-widget-error" role="alert" data-code="TRELLIS_HANDLER_FAILED"><h4>500 Internal Server Error<\/h4>/,
+      );
       assert.equal(out.includes('secret detail'), development);
       assert.equal(out.includes('widget.test.ts'), development, 'a stack only in development mode');
-      assert.match(String(await handleWidgetEvent(app, load({ route: '/gone' }))), /<h4>404 Not Found<\/h4><p>No such report\.<\/p>/);
+      assert.match(String(await answer(app, load({ route: '/gone' }))), /<h4>404 Not Found<\/h4><p>No such report\.<\/p>/);
     }
   });
 
@@ -210,11 +215,11 @@ describe('widget events', () => {
     app.route(
       route('GET', '/q', [Validate({ query: v.object({ view: v.picklist(['summary', 'detail']) }) })], (ctx) => ctx.validatedQuery),
     );
-    assert.deepEqual(await handleWidgetEvent(app, CALL), { page: 2, region: 'us-east-1' });
-    const bad = String(await handleWidgetEvent(app, { ...CALL, page: 0 }));
+    assert.deepEqual(await answer(app, CALL), { page: 2, region: 'us-east-1' });
+    const bad = String(await answer(app, { ...CALL, page: 0 }));
     assert.match(bad, /<h4>400 Bad Request<\/h4><p>The request body is invalid: page: /);
-    assert.deepEqual(await handleWidgetEvent(app, load({ route: '/q', view: 'detail' })), { view: 'detail' });
-    assert.match(String(await handleWidgetEvent(app, load({ route: '/q', view: 'other' }))), /400 Bad Request/);
+    assert.deepEqual(await answer(app, load({ route: '/q', view: 'detail' })), { view: 'detail' });
+    assert.match(String(await answer(app, load({ route: '/q', view: 'other' }))), /400 Bad Request/);
   });
 
   it('a path that answers only POST gets a POST; one with GET gets GET', async () => {
@@ -230,9 +235,9 @@ describe('widget events', () => {
       route('GET', '/both', () => 'get'),
       route('POST', '/both', () => 'post'),
     );
-    assert.equal(await handleWidgetEvent(app, load({ route: '/restart', id: 'i-1' })), '<p>restarted i-1</p>');
+    assert.equal(await answer(app, load({ route: '/restart', id: 'i-1' })), '<p>restarted i-1</p>');
     assert.deepEqual(seen, ['POST']);
-    assert.equal(await handleWidgetEvent(app, load({ route: '/both' })), 'get');
+    assert.equal(await answer(app, load({ route: '/both' })), 'get');
   });
 
   it('rate limits refuse with a 429 message saying when to try again; partitions by dashboard keep dashboards apart', async () => {
@@ -266,7 +271,7 @@ describe('widget events', () => {
       app.services.addValue(RateLimitStore, store, { type: RegistrationType.Replace });
       app.services.addValue(RateLimitPartitioner, new WidgetRateLimitPartitioner({ by }), { type: RegistrationType.Replace });
       app.route(route('GET', '/', [RateLimit()], () => 'ok'));
-      await handleWidgetEvent(app, LOAD);
+      await answer(app, LOAD);
       await app.inject({ url: '/' });
     }
     assert.deepEqual(keys, [
@@ -291,7 +296,7 @@ describe('widget events', () => {
     app.route(route('GET', '/', (ctx) => ({ key: partitioner.partition(ctx) })));
     const keyOf = async (accountId: string, dashboardName: string, widgetId: string): Promise<string> => {
       const widgetContext = { ...LOAD.widgetContext, accountId, dashboardName, widgetId };
-      return ((await handleWidgetEvent(app, { widgetContext })) as { key: string }).key;
+      return ((await answer(app, { widgetContext })) as { key: string }).key;
     };
     const text = fc.string({ maxLength: 6 });
     await fc.assert(
@@ -314,9 +319,8 @@ describe('widget events', () => {
         return html`<p>${String((ctx.body as any).region)} #${runs}</p>`;
       }),
     );
-    assert.match(String(await handleWidgetEvent(app, load({ route: '/secret' }))), /<h4>401 Unauthorized<\/h4>/);
-    const cached = (region: string, context: Partial<WidgetContext> = {}) =>
-      handleWidgetEvent(app, load({ route: '/cached', region }, context));
+    assert.match(String(await answer(app, load({ route: '/secret' }))), /<h4>401 Unauthorized<\/h4>/);
+    const cached = (region: string, context: Partial<WidgetContext> = {}) => answer(app, load({ route: '/cached', region }, context));
     assert.equal(await cached('eu'), '<p>eu #1</p>');
     assert.equal(await cached('eu'), '<p>eu #1</p>', 'served from the cache');
     assert.equal(await cached('us'), '<p>us #2</p>', 'other params, another entry');
@@ -330,7 +334,7 @@ describe('widget events', () => {
   it('widgetContext(ctx) is only for widget events: an HTTP request cannot forge one', async () => {
     const app = createApp();
     app.services.addValue(Logger, quiet);
-    app.route(route('POST', '/', (ctx) => (isWidgetRequest(ctx) ? widgetContext(ctx).accountId : 'http')));
+    app.route(route('POST', '/', (ctx) => (widgetInvocation(ctx) !== undefined ? widgetContext(ctx).accountId : 'http')));
     app.route(route('GET', '/strict', (ctx) => widgetContext(ctx).accountId));
     assert.equal(
       (await app.inject({ method: 'POST', url: '/', body: { widgetContext: LOAD.widgetContext }, headers: { 'x-widget-account': '1' } }))
@@ -338,7 +342,7 @@ describe('widget events', () => {
       'http',
     );
     assert.equal((await app.inject({ url: '/strict' })).statusCode, 500);
-    assert.equal(await handleWidgetEvent(app, LOAD), '111122223333');
+    assert.equal(await answer(app, LOAD), '111122223333');
   });
 
   it('widgetHandler builds the app once, at creation: a conflicting declaration fails the cold start', () => {
@@ -365,7 +369,7 @@ describe('routeAction', () => {
     );
     app.route(route('GET', '/http', (ctx) => routeAction(ctx, '/x')));
     const arn = 'arn:aws:lambda:eu-west-1:111122223333:function:orders-widget';
-    const out = await handleWidgetEvent(app, LOAD, { ...lambdaContext, invokedFunctionArn: arn }, { routeParam: 'screen' });
+    const out = await answer(app, LOAD, { ...lambdaContext, invokedFunctionArn: arn }, { routeParam: 'screen' });
     assert.equal(
       out,
       `<button>Next</button><cwdb-action action="call" endpoint="${arn}" display="popup" confirmation="Sure?">{&quot;page&quot;:2,&quot;screen&quot;:&quot;/orders&quot;}</cwdb-action>`,
@@ -393,9 +397,7 @@ describe('describe events', () => {
     );
     app.route(route('POST', '/restart', [Validate({ body: v.object({ id: v.string() }) })], () => 'x'));
     app.route(route('DELETE', '/hidden', () => 'x'));
-    const md = String(
-      await handleWidgetEvent(app, DESCRIBE, undefined, { describe: { title: 'Orders widget', introduction: 'Shows orders.' } }),
-    );
+    const md = String(await answer(app, DESCRIBE, undefined, { describe: { title: 'Orders widget', introduction: 'Shows orders.' } }));
     assert.equal(
       md,
       `## Orders widget
@@ -427,7 +429,7 @@ Parameters are checked by a valibot schema that does not describe itself.
 `,
     );
     assert.match(
-      String(await handleWidgetEvent(createApp(), { describe: true, widgetContext: LOAD.widgetContext })),
+      String(await answer(createApp(), { describe: true, widgetContext: LOAD.widgetContext })),
       /This function has no widget routes\./,
     );
   });
@@ -445,10 +447,10 @@ Parameters are checked by a valibot schema that does not describe itself.
     }
     const app = createApp();
     app.controller(Alarms);
-    const md = String(await handleWidgetEvent(app, DESCRIBE));
+    const md = String(await answer(app, DESCRIBE));
     assert.match(md, /### `\/alarms`\n\nAlarms in ALARM state\.\n\nNo declared parameters\./);
     assert.match(md, /### `\/alarms\/muted`\n\nEvery view of the alarms widget\.\n/);
-    assert.equal(await handleWidgetEvent(app, load({ route: '/alarms/muted' })), '<p>muted</p>');
+    assert.equal(await answer(app, load({ route: '/alarms/muted' })), '<p>muted</p>');
     assert.throws(() => Describe('  '), /non-empty Markdown summary/);
   });
 });

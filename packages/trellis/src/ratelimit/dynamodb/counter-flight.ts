@@ -22,7 +22,7 @@ import { acquireAbortedError, type RateLimitDecision, type RateLimitPolicy } fro
 import { readInput, windowBytesOf, writeInput } from './counter-item.js';
 import { dynamoDBCommands } from './sdk-commands.js';
 import { decodeWindow, encodeWindow } from './window-codec.js';
-import { decide, emptyWindow, freedAt, type WindowShape, type WindowState } from './window-state.js';
+import { decide, emptyWindow, freedAt, type RecordLayout, type WindowState } from './window-state.js';
 
 const settledAlready = (): void => undefined;
 
@@ -40,7 +40,7 @@ export class Ask {
   constructor(
     readonly cost: number,
     readonly policy: RateLimitPolicy,
-    readonly shape: WindowShape,
+    readonly shape: RecordLayout,
     /** performance.now() when the acquire started: its timeout counts from here. */
     readonly startedAt: number,
     signal: AbortSignal | undefined,

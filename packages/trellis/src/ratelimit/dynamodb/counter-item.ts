@@ -57,7 +57,7 @@ const LONE_SURROGATE = /\p{Cs}/u;
 const READABLE_KEY_LENGTH = 512;
 
 /** Checks a key prefix: a string of at most 256 characters. */
-export function checkKeyPrefix(prefix: unknown): string {
+export function checkDynamoDBKeyPrefix(prefix: unknown): string {
   if (typeof prefix !== 'string' || prefix.length > 256) {
     throw new TypeError(`keyPrefix must be a string of at most 256 characters (got ${JSON.stringify(prefix)}), e.g. "myapp:rl:"`);
   }

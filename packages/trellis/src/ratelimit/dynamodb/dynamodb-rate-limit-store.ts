@@ -7,23 +7,20 @@ import {
   checkPolicy,
   failOpenDecision,
 } from '../index.js';
+import { errorText } from '../../index.js';
 import type { AcquireOptions, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../index.js';
 import { counterKey, deleteInput } from './counter-item.js';
 import { Ask, Counter, CounterContentionError, Flight, FlightRunner } from './counter-flight.js';
 import { dynamoDBCommands } from './sdk-commands.js';
 import { MAX_WINDOW_SECONDS, STORE, storeSettings, type DynamoDBRateLimitStoreOptions, type StoreSettings } from './store-options.js';
-import { windowShape, type WindowShape } from './window-state.js';
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
+import { recordLayout, type RecordLayout } from './window-state.js';
 
 /** What every acquire of one policy object needs, validated once. */
 interface PolicyPlan {
   readonly key: string;
   readonly permitLimit: number;
   readonly windowSeconds: number;
-  readonly shape: WindowShape;
+  readonly shape: RecordLayout;
 }
 
 /**
@@ -118,7 +115,7 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
         abortSignal: AbortSignal.timeout(this.#settings.timeoutMs),
       });
     } catch (error) {
-      throw new RateLimitStoreUnavailableError(`rate limit store unavailable: ${describe(error)}`, { cause: error });
+      throw new RateLimitStoreUnavailableError(`rate limit store unavailable: ${errorText(error)}`, { cause: error });
     }
     const counter = this.#counters.get(key);
     // A flight out now may have written before or after the deletion: its next write finds out either way.
@@ -142,7 +139,7 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
       key,
       permitLimit,
       windowSeconds,
-      shape: windowShape(permitLimit, windowSeconds, this.#settings.exactLimit, this.#settings.segments),
+      shape: recordLayout(permitLimit, windowSeconds, this.#settings.exactLimit, this.#settings.segments),
     };
     this.#plans.set(policy, plan);
     return plan;
@@ -224,13 +221,13 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
           ? 'Many processes write this counter at once; raise conflictRetries if that is expected.'
           : "Check the table, its region and the function's permissions (dynamodb:UpdateItem, dynamodb:GetItem, dynamodb:DeleteItem).";
       process.emitWarning(
-        `DynamoDB could not count a rate-limit acquire on table "${this.#settings.tableName}" (${describe(error)}); until it counts again, ${meanwhile}. ${advice} ` +
+        `DynamoDB could not count a rate-limit acquire on table "${this.#settings.tableName}" (${errorText(error)}); until it counts again, ${meanwhile}. ${advice} ` +
           'This is said once until DynamoDB counts again.',
         { type: 'DynamoDBRateLimitStoreWarning' },
       );
     }
     if (this.#settings.failureMode === RateLimitFailureMode.FailClosed) {
-      ask.fail(new RateLimitStoreUnavailableError(`rate limit store unavailable: ${describe(error)}`, { cause: error }));
+      ask.fail(new RateLimitStoreUnavailableError(`rate limit store unavailable: ${errorText(error)}`, { cause: error }));
     } else {
       ask.answer(failOpenDecision(ask.policy.permitLimit, ask.policy.windowSeconds, { cost: ask.cost, error }));
     }

@@ -4,7 +4,7 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EXACT_PERMIT_LIMIT, RateLimitFailureMode, WINDOW_SEGMENTS, type RateLimitClock } from '../index.js';
-import { checkKeyPrefix } from './counter-item.js';
+import { checkDynamoDBKeyPrefix } from './counter-item.js';
 
 /**
  * Settings of `DynamoDBRateLimitStore`; `client` and `tableName` are required.
@@ -100,7 +100,7 @@ export function storeSettings(options: DynamoDBRateLimitStoreOptions): StoreSett
   return {
     client: options.client,
     tableName: options.tableName,
-    prefix: checkKeyPrefix(options.keyPrefix ?? 'trellis:rl:'),
+    prefix: checkDynamoDBKeyPrefix(options.keyPrefix ?? 'trellis:rl:'),
     timeoutMs: positiveInteger('timeoutMs', options.timeoutMs, 200),
     failureMode,
     conflictRetries: positiveInteger('conflictRetries', options.conflictRetries, 8, 100, 0),

@@ -13,7 +13,7 @@
 import type { RateLimitDecision } from '../index.js';
 
 /** What one policy's numbers make of a window: fixed for a policy, derived once. */
-export interface WindowShape {
+export interface RecordLayout {
   readonly limit: number;
   readonly windowUs: number;
   /** The window in whole seconds, rounded up: the longest wait a decision ever names. */
@@ -40,7 +40,7 @@ export interface WindowState {
 /** A 256th of a segment: fine enough that rounding to it costs a permit little, coarse enough for small records. */
 const GRID_STEPS_PER_SEGMENT = 256;
 
-export function windowShape(limit: number, windowSeconds: number, exactLimit: number, segments: number): WindowShape {
+export function recordLayout(limit: number, windowSeconds: number, exactLimit: number, segments: number): RecordLayout {
   const windowUs = Math.max(1, Math.round(windowSeconds * 1_000_000));
   const windowWhole = Math.ceil(windowUs / 1_000_000);
   if (limit <= exactLimit) return { limit, windowUs, windowWhole, segmentUs: 0, unit: 1, joinUs: 0, maxRecords: Number.POSITIVE_INFINITY };
@@ -90,7 +90,7 @@ function regrid(state: WindowState, unit: number): void {
  * admission changes in place; a refusal only drops the records that left the window. A clock behind the
  * newest record (another process's clock ran ahead) stands still at that record.
  */
-export function decide(state: WindowState, shape: WindowShape, nowMs: number, cost: number): RateLimitDecision {
+export function decide(state: WindowState, shape: RecordLayout, nowMs: number, cost: number): RateLimitDecision {
   if (state.unit !== shape.unit) regrid(state, shape.unit);
   const { times, counts } = state;
   const { limit, windowUs } = shape;
@@ -128,7 +128,7 @@ export function decide(state: WindowState, shape: WindowShape, nowMs: number, co
  * A refusal: `remaining` is the permits left (fewer than `cost`), `reset` the wait for the oldest permit,
  * `retryAfter` the wait until `cost` permits fit (one window for a cost above the limit, which never fits).
  */
-function refusal(state: WindowState, shape: WindowShape, nowLo: number, used: number, cost: number): RateLimitDecision {
+function refusal(state: WindowState, shape: RecordLayout, nowLo: number, used: number, cost: number): RateLimitDecision {
   const { times, counts } = state;
   let reset = shape.windowWhole;
   let retryAfter = shape.windowWhole;
@@ -146,7 +146,7 @@ function refusal(state: WindowState, shape: WindowShape, nowLo: number, used: nu
 }
 
 /** Whole seconds for a wait of `us`: at least 1, at most the window. */
-function seconds(us: number, shape: WindowShape): number {
+function seconds(us: number, shape: RecordLayout): number {
   const s = Math.ceil(us / 1_000_000);
   return s < 1 ? 1 : s > shape.windowWhole ? shape.windowWhole : s;
 }

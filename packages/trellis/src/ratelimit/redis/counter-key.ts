@@ -12,7 +12,7 @@ export function escapeName(name: string): string {
 }
 
 /** Checks a key prefix: a string without braces (they would move the hash tag). */
-export function checkKeyPrefix(prefix: unknown): string {
+export function checkRedisKeyPrefix(prefix: unknown): string {
   if (typeof prefix !== 'string' || /[{}]/.test(prefix)) {
     throw new TypeError(`keyPrefix must be a string without "{" or "}" (got ${JSON.stringify(prefix)}), e.g. "myapp:rl:"`);
   }

@@ -8,8 +8,9 @@ import {
   checkPartition,
   checkPolicy,
 } from '../index.js';
+import { errorText } from '../../index.js';
 import type { AcquireOptions, RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../index.js';
-import { checkKeyPrefix, counterKeyParts, escapeName } from './counter-key.js';
+import { checkRedisKeyPrefix, counterKeyParts, escapeName } from './counter-key.js';
 import { checkCounterLayout, checkLayoutOptions, clockMicros, counterLayout } from './counter-layout.js';
 import { AcquireBatches, type BatchedAcquire } from './acquire-batches.js';
 import { FlightCall, FlightControl, type RedisOverflow } from './flight-control.js';
@@ -87,10 +88,6 @@ function positiveInteger(name: string, value: unknown, fallback: number): number
 
 const STORE = 'RedisRateLimitStore';
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** The event-emitter side of a client, which node-redis and ioredis both have. */
 interface ErrorEmitter {
   listenerCount(event: 'error'): number;
@@ -142,7 +139,7 @@ function listenForErrors(client: RedisScriptClient): void {
     const more = held > 0 ? ` (${held} more since the last such line)` : '';
     held = 0;
     process.emitWarning(
-      `the Redis client reported an error: ${describe(error)}${more}. Rate limits follow the store's failure mode until Redis answers again. ` +
+      `the Redis client reported an error: ${errorText(error)}${more}. Rate limits follow the store's failure mode until Redis answers again. ` +
         "Add your own client.on('error', …) listener to handle these errors yourself.",
       { type: 'RedisRateLimitStoreWarning' },
     );
@@ -188,7 +185,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     const runner = client === undefined ? undefined : scriptRunner(client, SLIDING_WINDOW_SHA, SLIDING_WINDOW_SCRIPT);
     const timeoutMs = positiveInteger('timeoutMs', options.timeoutMs, 200);
     this.#timeoutMs = timeoutMs;
-    this.#prefix = checkKeyPrefix(options.keyPrefix ?? 'trellis:rl:');
+    this.#prefix = checkRedisKeyPrefix(options.keyPrefix ?? 'trellis:rl:');
     const mode = options.failureMode ?? RateLimitFailureMode.FailOpen;
     if (mode !== RateLimitFailureMode.FailOpen && mode !== RateLimitFailureMode.FailClosed) {
       throw new RangeError(`failureMode must be "failOpen" or "failClosed" (got ${JSON.stringify(mode)})`);
@@ -288,7 +285,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       ]);
     } catch (error) {
       if (error instanceof RateLimitStoreUnavailableError) throw error;
-      throw new RateLimitStoreUnavailableError(`rate limit store unavailable: ${describe(error)}`, { cause: error });
+      throw new RateLimitStoreUnavailableError(`rate limit store unavailable: ${errorText(error)}`, { cause: error });
     } finally {
       clearTimeout(timer);
     }
@@ -345,7 +342,7 @@ function failInto(
   reject: (e: unknown) => void,
 ): void {
   if (mode === RateLimitFailureMode.FailClosed) {
-    reject(new RateLimitStoreUnavailableError(`rate limit store unavailable: ${describe(error)}`, { cause: error }));
+    reject(new RateLimitStoreUnavailableError(`rate limit store unavailable: ${errorText(error)}`, { cause: error }));
     return;
   }
   // What a fresh counter would say after this request, as the in-process store does when it fails open.
