@@ -10,6 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import { pinLoadGenerator } from './cpu-pinning.js';
 import { startServerProcess } from './server-process.js';
 import { median, roundOrder, roundsFromEnvironment } from './rounds.js';
 
@@ -66,6 +67,7 @@ export interface HttpBenchOptions {
 }
 
 export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Map<string, Measurement>> {
+  const placement = pinLoadGenerator();
   const rounds = options.rounds ?? roundsFromEnvironment(6);
   const seconds = options.seconds ?? 3;
   // Each pair a goal compares stands side by side, so its two servers are measured one right after the other.
@@ -110,6 +112,7 @@ export async function runHttpBench(options: HttpBenchOptions = {}): Promise<Map<
   }
   const rps = (k: string) => best.get(k)!.requests;
   console.log('\nHTTP: GET /hello → {"hello":"world"} (autocannon, 64 connections, best of %d × %d s)', rounds, seconds);
+  console.log(placement);
   console.log('server                      req/s      p50 ms  p99 ms  errors  server CPU µs/req (least of the rounds)');
   for (const [kind, m] of best) {
     const least = leastCpu.get(kind);

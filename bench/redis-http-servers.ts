@@ -47,13 +47,18 @@ async function fastify(url: string): Promise<number> {
   return (app.server.address() as AddressInfo).port;
 }
 
-const kinds: Record<string, (url: string) => Promise<number>> = { 'trellis-redis': trellis, 'fastify-redis': fastify };
-const [kind = '', url = ''] = process.argv.slice(2);
-const start = kinds[kind];
-if (!start || !/^redis:\/\//.test(url)) {
-  console.error(`usage: redis-http-servers.ts <${Object.keys(kinds).join('|')}> <redis://host:port>`);
-  process.exit(2);
+/** Each server: starts it on a free loopback port with its limits in the Redis at the URL; resolves to the port. */
+export const redisHttpServers: Record<string, (url: string) => Promise<number>> = { 'trellis-redis': trellis, 'fastify-redis': fastify };
+
+// Run as a program (not when another benchmark's process imports the servers): start one, print its port.
+if (/redis-http-servers\.m?[jt]s$/.test(process.argv[1] ?? '')) {
+  const [kind = '', url = ''] = process.argv.slice(2);
+  const start = redisHttpServers[kind];
+  if (!start || !/^redis:\/\//.test(url)) {
+    console.error(`usage: redis-http-servers.ts <${Object.keys(redisHttpServers).join('|')}> <redis://host:port>`);
+    process.exit(2);
+  }
+  const port = await start(url);
+  process.stdout.write(`${port}\n`);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0));
 }
-const port = await start(url);
-process.stdout.write(`${port}\n`);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0));

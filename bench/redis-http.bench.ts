@@ -14,6 +14,7 @@ import { once } from 'node:events';
 import { loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import { pinLoadGenerator } from './cpu-pinning.js';
 import { startServerProcess } from './server-process.js';
 import { Redis } from 'ioredis';
 import { redisServerAvailable, startRedisServer } from '../test/support/redis-server.js';
@@ -50,6 +51,7 @@ function scriptStats(commandstats: string): { calls: number; micros: number } {
 }
 
 export async function runRedisHttpBench(options: { rounds?: number; seconds?: number } = {}): Promise<Map<string, Measurement>> {
+  const placement = pinLoadGenerator();
   const rounds = options.rounds ?? roundsFromEnvironment(6);
   const seconds = options.seconds ?? 3;
   if (!redisServerAvailable())
@@ -108,7 +110,7 @@ export async function runRedisHttpBench(options: { rounds?: number; seconds?: nu
   console.log(
     `load average ${loadavg()
       .map((l) => l.toFixed(2))
-      .join(' / ')} (1 / 5 / 15 min)`,
+      .join(' / ')} (1 / 5 / 15 min); ${placement}; redis-server not pinned`,
   );
   console.log(
     'server              req/s   p99 ms  errors  server CPU µs/req  redis-server CPU µs/req  Redis script µs/req  req/script call',

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark, each measuring Trellis against a named peer in the same run.
- * Pass names to run some: `npm run bench -- http store store-scale redis dynamodb scale redis-http harness lint driver lambda lambda-bundle lambda-widget charts widget-image`.
+ * Pass names to run some: `npm run bench -- http store store-scale redis dynamodb scale redis-http harness lint driver lambda lambda-bundle lambda-widget charts widget-image request-path`.
  *
  * Each benchmark runs in a process of its own, so that one's heap, JIT state and engine flags (the store
  * benchmark exposes `gc` to measure retained memory) cannot move another's figures.
@@ -24,6 +24,7 @@ const BENCHES: Record<string, string> = {
   'lambda-widget': './lambda-widget.bench.ts',
   charts: './charts.bench.ts',
   'widget-image': './widget-image.bench.ts',
+  'request-path': './request-path.bench.ts',
 };
 
 const wanted = process.argv.slice(2);
