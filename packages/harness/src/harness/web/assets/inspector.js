@@ -5,6 +5,7 @@
 import { escapeHtml } from './sanitize.js';
 import { createFrame, fitFrame } from './frame.js';
 import { widgetSize } from './geometry.js';
+import { page } from './page.js';
 
 // The configured functions (GET /api/functions): which got real AWS credentials, an endpoint, setup modules.
 let functionList = [];
@@ -175,12 +176,28 @@ function bindSizeForm(w, handlers) {
   document.getElementById('insp-size-cell')?.addEventListener('click', () => handlers.onSize(w, null));
 }
 
-/** Says in the inspector how the image download went. */
-function imageStatus(text, bad = false) {
+/**
+ * The last word on each widget's image download (by dashboard and widget): the inspector is drawn again whenever
+ * its widget changes (a refresh, a new size), and shows it again then.
+ */
+const imageStatuses = new Map();
+const imageKey = (widgetId) => `${page.current?.id ?? ''} ${widgetId}`;
+
+/** Shows a widget's image status in the inspector, if the inspector shows that widget. */
+function showImageStatus(widgetId) {
   const el = document.getElementById('insp-image-status');
-  if (!el) return;
-  el.textContent = text;
-  el.classList.toggle('bad', bad);
+  const status = imageStatuses.get(imageKey(widgetId));
+  if (!el || el.dataset.imageOf !== widgetId || !status) return;
+  el.textContent = status.text;
+  el.classList.toggle('bad', status.bad);
+}
+
+/** Says in the inspector how a widget's image download went. */
+function imageStatusOf(widgetId) {
+  return (text, bad = false) => {
+    imageStatuses.set(imageKey(widgetId), { text, bad });
+    showImageStatus(widgetId);
+  };
 }
 
 /**
@@ -200,7 +217,7 @@ export function renderInspector(w, handlers) {
     ${w.endpoint ? `<p class="muted">endpoint <code>${escapeHtml(w.endpoint)}</code>${w.updateOn ? ` · updateOn ${escapeHtml(Object.entries(w.updateOn).filter(([, v]) => v).map(([k]) => k).join(', ') || 'nothing')}` : ''}</p>${awsLine(w.endpoint)}` : ''}`;
   let html = head;
   if (w.type === 'custom') {
-    html += `<p class="image-tools"><button type="button" class="btn btn-small" id="insp-image">Download image (PNG)</button> <span id="insp-image-status" class="muted small" role="status"></span></p>`;
+    html += `<p class="image-tools"><button type="button" class="btn btn-small" id="insp-image">Download image (PNG)</button> <span id="insp-image-status" class="muted small" role="status" data-image-of="${escapeHtml(w.widgetId)}"></span></p>`;
   }
   if (w.problem) html += `<div class="error-box" role="alert"><strong>Request failed</strong><div>${escapeHtml(w.problem)}</div></div>`;
   if (r) {
@@ -246,6 +263,7 @@ export function renderInspector(w, handlers) {
     d.addEventListener('toggle', () => remembered.set(d.dataset.key, d.open));
   }
   document.getElementById('insp-describe')?.addEventListener('click', () => onDescribe(w));
-  document.getElementById('insp-image')?.addEventListener('click', () => handlers.onImage?.(w, imageStatus));
+  document.getElementById('insp-image')?.addEventListener('click', () => handlers.onImage?.(w, imageStatusOf(w.widgetId)));
+  showImageStatus(w.widgetId);
   bindSizeForm(w, handlers);
 }
