@@ -112,6 +112,8 @@ export async function show(w, result) {
     w.frame = await createFrame(w.body, { html: result.html, theme, defaultCss: page.defaultCss, title: w.title || w.widgetId });
     sizeFrame(w, page.current.state, page.width);
   }
+  // The count and badges change with the content, not after the actions are read.
+  updateBadges(w);
   if (w.type === 'custom') {
     const res = await api.actions(page.current.id, w.widgetId);
     logRequest(w, 'GET', `/widgets/${w.widgetId}/actions`, res);
