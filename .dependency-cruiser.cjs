@@ -7,31 +7,33 @@
 //
 // packages/trellis (the framework) holds the core and what plugs into it; packages/harness (the widget test
 // harness) holds the dashboard interpreter, the linter, widget images, the HTTP API and the command line, and imports the
-// framework only by its package name. The core is a stack: services → pipeline → annotations → filters → auth →
+// framework only by its package name. Below everything, errors holds the stable codes of errors in how the
+// framework is used. The core is a stack: services → pipeline → annotations → filters → auth →
 // app, gathered by packages/trellis/src/index.ts. Capabilities plug in from above through that surface, and
 // reach the pipeline's own surface for what the framework keeps to itself (the guard through which user code is
 // called); the harness is where the framework and the dashboard interpreter meet.
 
 /** Each room (a folder of src/) and the rooms it may import. */
 const rooms = {
-  services: [],
-  pipeline: ['services'],
-  annotations: ['services', 'pipeline'],
-  'filters/[^/]+': ['services', 'pipeline', 'annotations'],
+  errors: [],
+  services: ['errors'],
+  pipeline: ['errors', 'services'],
+  annotations: ['errors', 'services', 'pipeline'],
+  'filters/[^/]+': ['errors', 'services', 'pipeline', 'annotations'],
   filters: ['filters/[^/]+'],
-  auth: ['services', 'pipeline', 'filters'],
-  app: ['services', 'pipeline', 'annotations', 'filters'],
-  core: ['services', 'pipeline', 'annotations', 'filters', 'auth', 'app'],
-  ratelimit: ['core', 'services', 'pipeline'],
-  'ratelimit/redis': ['ratelimit', 'core'],
-  'ratelimit/dynamodb': ['ratelimit', 'core'],
-  widgets: [],
+  auth: ['errors', 'services', 'pipeline', 'filters'],
+  app: ['errors', 'services', 'pipeline', 'annotations', 'filters'],
+  core: ['errors', 'services', 'pipeline', 'annotations', 'filters', 'auth', 'app'],
+  ratelimit: ['errors', 'core', 'services', 'pipeline'],
+  'ratelimit/redis': ['errors', 'ratelimit', 'core'],
+  'ratelimit/dynamodb': ['errors', 'ratelimit', 'core'],
+  widgets: ['errors'],
   lint: [],
   'dashboard/functions': ['widgets'],
   'dashboard/template': ['dashboard/functions'],
   dashboard: ['dashboard/functions', 'dashboard/template', 'lint', 'widgets'],
-  lambda: ['core', 'widgets', 'ratelimit', 'pipeline'],
-  openapi: ['core', 'app', 'ratelimit', 'pipeline'],
+  lambda: ['errors', 'core', 'widgets', 'ratelimit', 'pipeline'],
+  openapi: ['errors', 'core', 'app', 'ratelimit', 'pipeline'],
   snapshot: ['dashboard'],
   harness: ['core', 'dashboard', 'dashboard/functions', 'lint', 'widgets', 'ratelimit', 'openapi', 'snapshot'],
   cli: ['harness', 'dashboard', 'dashboard/functions', 'lint', 'core', 'openapi', 'snapshot'],

@@ -87,6 +87,7 @@ export type {
   RequestInfo,
   RouteInfo,
 } from './pipeline/index.js';
+export type { UsageErrorCode } from './errors/index.js';
 export {
   Lifetime,
   RegistrationType,

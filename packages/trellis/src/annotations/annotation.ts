@@ -1,6 +1,7 @@
 import './symbol-metadata.js';
 import type { Annotation, AnnotationKind } from '../pipeline/index.js';
 import { recordClassAnnotation, recordMethodAnnotation } from './metadata.js';
+import { usageError } from '../errors/index.js';
 
 export type AnnotationDecorator<T> = Annotation<T> &
   ((target: unknown, context: ClassDecoratorContext | ClassMethodDecoratorContext) => void);
@@ -12,10 +13,14 @@ export function annotation<T>(kind: AnnotationKind<T>, value: T): AnnotationDeco
     if (context.kind === 'class') recordClassAnnotation(context.metadata, item);
     else if (context.kind === 'method') {
       if (context.private || typeof context.name === 'symbol') {
-        throw new TypeError(`@${kind.name} can only decorate public methods with string names.`);
+        throw usageError('TRELLIS_INVALID_ANNOTATION', `@${kind.name} can only decorate public methods with string names.`);
       }
       recordMethodAnnotation(context.metadata, context.name, item);
-    } else throw new TypeError(`@${kind.name} decorates classes and methods, not ${(context as { kind: string }).kind}s.`);
+    } else
+      throw usageError(
+        'TRELLIS_INVALID_ANNOTATION',
+        `@${kind.name} decorates classes and methods, not ${(context as { kind: string }).kind}s.`,
+      );
   };
   return Object.assign(decorator, { kind, value }) as AnnotationDecorator<T>;
 }

@@ -1,6 +1,7 @@
 import { annotation } from './annotation.js';
 import type { AnnotationDecorator } from './annotation.js';
 import type { AnnotationKind } from '../pipeline/index.js';
+import { usageError } from '../errors/index.js';
 
 /**
  * What a route makes of a request body: `json` (parsed), `form` (urlencoded fields), `text` (a string),
@@ -52,21 +53,30 @@ export function Body(
   const list = typeof formats === 'string' ? [formats] : formats;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers
   if (!Array.isArray(list) || list.length === 0 || list.some((f) => !FORMATS.includes(f))) {
-    throw new TypeError(`@Body takes one or more of ${FORMATS.map((f) => `"${f}"`).join(', ')}, got ${JSON.stringify(formats)}.`);
+    throw usageError(
+      'TRELLIS_INVALID_ANNOTATION',
+      `@Body takes one or more of ${FORMATS.map((f) => `"${f}"`).join(', ')}, got ${JSON.stringify(formats)}.`,
+    );
   }
   if (list.includes('stream') && list.length > 1)
-    throw new TypeError('@Body("stream") cannot be combined with other formats: the handler reads the body itself.');
+    throw usageError(
+      'TRELLIS_INVALID_ANNOTATION',
+      '@Body("stream") cannot be combined with other formats: the handler reads the body itself.',
+    );
   const { types, limit } = options ?? {};
   if (
     types !== undefined &&
     (!Array.isArray(types) || types.length === 0 || types.some((t) => typeof t !== 'string' || !MEDIA_TYPE.test(t.toLowerCase())))
   ) {
-    throw new TypeError(`@Body types must be media types such as "image/png" or "image/*", got ${JSON.stringify(types)}.`);
+    throw usageError(
+      'TRELLIS_INVALID_ANNOTATION',
+      `@Body types must be media types such as "image/png" or "image/*", got ${JSON.stringify(types)}.`,
+    );
   }
   if (types !== undefined && !list.includes('bytes') && !list.includes('stream'))
-    throw new TypeError('@Body types apply to "bytes" and "stream" bodies.');
+    throw usageError('TRELLIS_INVALID_ANNOTATION', '@Body types apply to "bytes" and "stream" bodies.');
   if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0))
-    throw new TypeError(`@Body limit must be a whole number of bytes, got ${String(limit)}.`);
+    throw usageError('TRELLIS_INVALID_ANNOTATION', `@Body limit must be a whole number of bytes, got ${String(limit)}.`);
   // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers
   const settings: { -readonly [K in keyof BodySettings]: BodySettings[K] } = { formats: Object.freeze([...new Set(list)]) };
   // eslint-disable-next-line @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers

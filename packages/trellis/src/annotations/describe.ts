@@ -1,6 +1,7 @@
 import { annotation } from './annotation.js';
 import type { AnnotationDecorator } from './annotation.js';
 import type { AnnotationKind } from '../pipeline/index.js';
+import { usageError } from '../errors/index.js';
 
 /** One response a handler gives, as its OpenAPI document shows it. */
 export interface DescribedResponse {
@@ -46,7 +47,8 @@ function mergeLevel(values: readonly DescribeSettings[], handler: string): Descr
   const tags = new Set<string>();
   const params: Record<string, string> = {};
   const responses: Record<number, string | DescribedResponse> = {};
-  const clash = (what: string) => new TypeError(`${handler}: @Describe is applied more than once with different ${what}; keep one.`);
+  const clash = (what: string) =>
+    usageError('TRELLIS_CONFLICTING_ANNOTATIONS', `${handler}: @Describe is applied more than once with different ${what}; keep one.`);
   for (const v of values) {
     for (const field of FIELDS) {
       if (v[field] === undefined) continue;
@@ -107,29 +109,42 @@ const text = (v: unknown) => typeof v === 'string' && v.trim() !== '';
 export function Describe(summaryOrSettings: string | DescribeSettings): AnnotationDecorator<DescribeSettings> {
   if (typeof summaryOrSettings === 'string') {
     if (!text(summaryOrSettings))
-      throw new TypeError('@Describe takes a non-empty Markdown summary of the route, or { summary, description, tags, … }.');
+      throw usageError(
+        'TRELLIS_INVALID_ANNOTATION',
+        '@Describe takes a non-empty Markdown summary of the route, or { summary, description, tags, … }.',
+      );
     return annotation(DescribeKind, Object.freeze({ summary: summaryOrSettings.trim() }));
   }
   const settings = summaryOrSettings;
   if (settings === null || typeof settings !== 'object')
-    throw new TypeError(`@Describe takes a summary, or { summary, description, tags, … }; got ${String(settings)}.`);
+    throw usageError(
+      'TRELLIS_INVALID_ANNOTATION',
+      `@Describe takes a summary, or { summary, description, tags, … }; got ${String(settings)}.`,
+    );
   const { summary, description, tags, operationId, deprecated, params, responses } = settings;
   for (const [name, value] of Object.entries({ summary, description, operationId })) {
     if (value !== undefined && !text(value))
-      throw new TypeError(`@Describe: "${name}" must be a non-empty string, got ${JSON.stringify(value)}.`);
+      throw usageError('TRELLIS_INVALID_ANNOTATION', `@Describe: "${name}" must be a non-empty string, got ${JSON.stringify(value)}.`);
   }
   if (deprecated !== undefined && typeof deprecated !== 'boolean')
-    throw new TypeError(`@Describe: "deprecated" must be true or false, got ${JSON.stringify(deprecated)}.`);
+    throw usageError('TRELLIS_INVALID_ANNOTATION', `@Describe: "deprecated" must be true or false, got ${JSON.stringify(deprecated)}.`);
   if (tags !== undefined && (!Array.isArray(tags) || !tags.every(text)))
-    throw new TypeError(`@Describe: "tags" must be a list of non-empty strings, got ${JSON.stringify(tags)}.`);
+    throw usageError('TRELLIS_INVALID_ANNOTATION', `@Describe: "tags" must be a list of non-empty strings, got ${JSON.stringify(tags)}.`);
   for (const [name, value] of Object.entries(params ?? {})) {
     if (!text(value))
-      throw new TypeError(`@Describe: the parameter "${name}" needs a non-empty description, got ${JSON.stringify(value)}.`);
+      throw usageError(
+        'TRELLIS_INVALID_ANNOTATION',
+        `@Describe: the parameter "${name}" needs a non-empty description, got ${JSON.stringify(value)}.`,
+      );
   }
   for (const [status, response] of Object.entries(responses ?? {})) {
-    if (!/^[1-5][0-9][0-9]$/.test(status)) throw new TypeError(`@Describe: responses are keyed by status (100 to 599), got "${status}".`);
+    if (!/^[1-5][0-9][0-9]$/.test(status))
+      throw usageError('TRELLIS_INVALID_ANNOTATION', `@Describe: responses are keyed by status (100 to 599), got "${status}".`);
     if (typeof response === 'string' ? !text(response) : response === null || typeof response !== 'object') {
-      throw new TypeError(`@Describe: the ${status} response must be a description or { description, schema, contentType, headers }.`);
+      throw usageError(
+        'TRELLIS_INVALID_ANNOTATION',
+        `@Describe: the ${status} response must be a description or { description, schema, contentType, headers }.`,
+      );
     }
   }
   return annotation(DescribeKind, Object.freeze({ ...settings, ...(tags ? { tags: Object.freeze([...new Set(tags)].sort()) } : {}) }));

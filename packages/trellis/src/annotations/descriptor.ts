@@ -5,6 +5,7 @@ import { readClassDeclarations } from './metadata.js';
 import { metadataSymbol } from './symbol-metadata.js';
 import { assertMethod, assertPath } from './routes.js';
 import type { RouteContext } from './typed-input.js';
+import { usageError } from '../errors/index.js';
 
 /** A request handler: returns the response body (object → JSON, string → text, undefined → 204) or a `reply()`. */
 export type Handler = (ctx: ExecutionContext) => unknown;
@@ -27,7 +28,10 @@ function joinPath(prefix: string, path: string): string {
 function checkAnnotations(list: readonly unknown[], where: string): Annotation[] {
   list.forEach((a, i) => {
     if (!isAnnotation(a))
-      throw new TypeError(`${where}: item ${i} is not an annotation (use RateLimit(...), Authorize(...), Cache(...), …).`);
+      throw usageError(
+        'TRELLIS_INVALID_ANNOTATION',
+        `${where}: item ${i} is not an annotation (use RateLimit(...), Authorize(...), Cache(...), …).`,
+      );
   });
   return list as Annotation[];
 }
@@ -51,7 +55,8 @@ export function route(method: string, path: string, a: readonly Annotation[] | H
   const annotations = Array.isArray(a) ? a : [];
   const m = assertMethod(method);
   assertPath(path, 'route()');
-  if (typeof handler !== 'function') throw new TypeError(`route(${m} ${path}): the handler must be a function (ctx) => result.`);
+  if (typeof handler !== 'function')
+    throw usageError('TRELLIS_INVALID_ROUTE', `route(${m} ${path}): the handler must be a function (ctx) => result.`);
   return Object.freeze({
     method: m,
     path,
@@ -106,7 +111,7 @@ export function describeController(
     }
   }
   if (out.length === 0) {
-    throw new TypeError(`${controller.name} declares no routes: decorate its methods with @Get, @Post, … .`);
+    throw usageError('TRELLIS_INVALID_ROUTE', `${controller.name} declares no routes: decorate its methods with @Get, @Post, … .`);
   }
   return out;
 }

@@ -40,6 +40,7 @@ import { Router } from './router.js';
 import { compileTrust, guardedTrust, type TrustProxy } from './client-address.js';
 import type { TrustFunction } from './request-info.js';
 import { splitTarget } from './request-info.js';
+import { usageError } from '../errors/index.js';
 
 export interface AppOptions {
   /** Largest accepted request body in bytes; default 1 MiB. */
@@ -110,10 +111,18 @@ export class App {
   constructor(options: AppOptions = {}) {
     const bodyLimit = options.bodyLimit ?? 1024 * 1024;
     if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0)
-      throw new RangeError(`bodyLimit must be a whole number of bytes, got ${String(options.bodyLimit)}.`);
+      throw usageError(
+        'TRELLIS_INVALID_APP_OPTIONS',
+        `bodyLimit must be a whole number of bytes, got ${String(options.bodyLimit)}.`,
+        RangeError,
+      );
     const maxUrlLength = options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
     if (!Number.isSafeInteger(maxUrlLength) || maxUrlLength < 1)
-      throw new RangeError(`maxUrlLength must be a whole number of bytes >= 1, got ${String(options.maxUrlLength)}.`);
+      throw usageError(
+        'TRELLIS_INVALID_APP_OPTIONS',
+        `maxUrlLength must be a whole number of bytes >= 1, got ${String(options.maxUrlLength)}.`,
+        RangeError,
+      );
     this.#options = {
       bodyLimit,
       development: options.development ?? process.env.NODE_ENV === 'development',
@@ -170,11 +179,12 @@ export class App {
   onError<E>(typeOrHandler: ErrorClass<E> | ErrorHandler<unknown>, handler?: ErrorHandler<E>): this {
     this.#assertOpen();
     if (handler === undefined) {
-      if (typeof typeOrHandler !== 'function') throw new TypeError('onError takes a handler function, or an error class and a handler.');
+      if (typeof typeOrHandler !== 'function')
+        throw usageError('TRELLIS_INVALID_APP_OPTIONS', 'onError takes a handler function, or an error class and a handler.');
       this.#errorHandlers.push({ type: undefined, handle: typeOrHandler as ErrorHandler<unknown> });
     } else {
       if (typeof typeOrHandler !== 'function' || typeof handler !== 'function') {
-        throw new TypeError('onError(type, handler) takes an error class and a handler function.');
+        throw usageError('TRELLIS_INVALID_APP_OPTIONS', 'onError(type, handler) takes an error class and a handler function.');
       }
       this.#errorHandlers.push({ type: typeOrHandler as ErrorClass<E>, handle: handler });
     }
@@ -304,7 +314,7 @@ export class App {
 
   /** Starts a node:http server on 127.0.0.1 unless another host is given. */
   async listen(options: ListenOptions = {}): Promise<BoundAddress> {
-    if (this.#server) throw new Error('The app is already listening; close() it first.');
+    if (this.#server) throw usageError('TRELLIS_APP_LISTENING', 'The app is already listening; close() it first.', Error);
     const logger = this.#logger();
     // node:http has held the head to maxHeaderSize already.
     const deps = this.build().#built!.deps;
@@ -339,7 +349,11 @@ export class App {
 
   #assertOpen(): void {
     if (this.#built)
-      throw new Error('Routes and filters cannot change once the app is built (after the first listen(), inject() or build()).');
+      throw usageError(
+        'TRELLIS_APP_BUILT',
+        'Routes and filters cannot change once the app is built (after the first listen(), inject() or build()).',
+        Error,
+      );
   }
 }
 

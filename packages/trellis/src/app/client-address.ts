@@ -1,6 +1,7 @@
 import parseForwarded from 'forwarded-parse';
 import { aBoolean, callUserCodeSync, type FailureLog, type UserHook } from '../pipeline/index.js';
 import { addressBytes, inSubnet, ipVersion, parseSubnet, type Subnet } from './ip-address.js';
+import { usageError } from '../errors/index.js';
 
 /**
  * Which proxies in front of the app are trusted to say who the client is (in `X-Forwarded-For` or
@@ -33,7 +34,11 @@ export function compileTrust(trust: TrustProxy | undefined): ((address: string, 
   if (trust === true) return () => true;
   if (typeof trust === 'number') {
     if (!Number.isSafeInteger(trust) || trust < 0)
-      throw new RangeError(`trustProxy as a number counts hops: a whole number ≥ 0, got ${String(trust)}.`);
+      throw usageError(
+        'TRELLIS_INVALID_APP_OPTIONS',
+        `trustProxy as a number counts hops: a whole number ≥ 0, got ${String(trust)}.`,
+        RangeError,
+      );
     return (_address, hop) => hop < trust;
   }
   if (typeof trust === 'function') return trust;
@@ -42,7 +47,7 @@ export function compileTrust(trust: TrustProxy | undefined): ((address: string, 
     if (!Array.isArray(trust)) throw new TypeError('unsupported trust argument');
     return trustSubnets([...(trust as readonly string[])]);
   } catch (error) {
-    throw new TypeError(`trustProxy: ${(error as Error).message}`, { cause: error });
+    throw usageError('TRELLIS_INVALID_APP_OPTIONS', `trustProxy: ${(error as Error).message}`, TypeError, error);
   }
 }
 

@@ -2,6 +2,7 @@ import type { OutgoingResponse } from '../pipeline/index.js';
 import { BufferBodySource, failure, problemResponse } from '../pipeline/index.js';
 import type { IncomingRequest } from './dispatch.js';
 import { ResponseTooLargeError, deliver, isStreamed, readWhole, type ResponseSink, type WholeResponse } from './response-writer.js';
+import { usageError } from '../errors/index.js';
 
 export interface InjectRequest {
   method?: string;
@@ -23,7 +24,8 @@ export interface InjectResponse {
 
 /** Builds the dispatcher's request from an inject() call. */
 export function injectedRequest(input: InjectRequest): IncomingRequest {
-  if (!input || typeof input.url !== 'string') throw new TypeError('inject() needs { url } (and optionally method, headers, body).');
+  if (!input || typeof input.url !== 'string')
+    throw usageError('TRELLIS_INVALID_ARGUMENT', 'inject() needs { url } (and optionally method, headers, body).');
   const headers: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(input.headers ?? {})) headers[k.toLowerCase()] = v;
   let buffer: Buffer | null = null;

@@ -1,5 +1,6 @@
 import type { HttpMethod } from '../pipeline/index.js';
 import { expandOptional, parseRoutePath, type RoutePart } from './route-pattern.js';
+import { usageError } from '../errors/index.js';
 
 /** What the router keeps per route: anything the dispatcher needs, computed once at build time. */
 export interface RouteMatch<T> {
@@ -202,7 +203,7 @@ export class Router<T> {
 
 /** A route the router cannot take, with a stable code: TRELLIS_DUPLICATE_ROUTE or TRELLIS_INVALID_ROUTE. */
 function routeError(message: string, code: 'TRELLIS_DUPLICATE_ROUTE' | 'TRELLIS_INVALID_ROUTE'): TypeError {
-  return Object.assign(new TypeError(message), { code });
+  return usageError(code, message);
 }
 
 /** A candidate to come back to: a node to try at a place in the path with so many values taken. */

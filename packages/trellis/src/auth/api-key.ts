@@ -1,6 +1,7 @@
 import type { AuthenticationResult, Authenticator } from '../filters/index.js';
 import type { ExecutionContext, UserHook } from '../pipeline/index.js';
 import { USER_CODE_FAILED, UserCodeFailed, callUserCode, failedMarker, isThenable } from '../pipeline/index.js';
+import { usageError } from '../errors/index.js';
 
 export interface ApiKeyIdentity {
   readonly subject: string;
@@ -60,7 +61,7 @@ export class ApiKeyAuthenticator implements Authenticator {
     if (typeof keys === 'function') this.#lookup = keys;
     else if (keys && typeof keys === 'object') {
       const table = Object.entries(keys).map(([key, id]) => {
-        if (key === '') throw new TypeError('ApiKeyAuthenticator: an API key cannot be the empty string.');
+        if (key === '') throw usageError('TRELLIS_INVALID_AUTH_OPTIONS', 'ApiKeyAuthenticator: an API key cannot be the empty string.');
         return { key, id };
       });
       // A key longer than every known one matches none; refusing it at once bounds the work a request can cause
@@ -73,7 +74,11 @@ export class ApiKeyAuthenticator implements Authenticator {
         for (const entry of table) if (sameKey(presented, entry.key)) found = entry.id;
         return found;
       };
-    } else throw new TypeError('ApiKeyAuthenticator needs { keys }: an object of key → { subject, grants } or a lookup function.');
+    } else
+      throw usageError(
+        'TRELLIS_INVALID_AUTH_OPTIONS',
+        'ApiKeyAuthenticator needs { keys }: an object of key → { subject, grants } or a lookup function.',
+      );
   }
 
   /** An API key in its header, for the OpenAPI document. */

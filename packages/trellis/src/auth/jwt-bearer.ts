@@ -1,6 +1,7 @@
 import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
 import type { AuthenticationResult, Authenticator } from '../filters/index.js';
 import type { ExecutionContext } from '../pipeline/index.js';
+import { usageError } from '../errors/index.js';
 
 /**
  * A JSON Web Key Set (RFC 7517): `{ keys: [...] }`. Trellis's own name for it, so the package's declarations
@@ -76,14 +77,19 @@ export class JwtBearerAuthenticator implements Authenticator {
     this.#options = options;
     if (options.secret !== undefined) {
       const secret = typeof options.secret === 'string' ? new TextEncoder().encode(options.secret) : options.secret;
-      if (secret.length < 32) throw new RangeError('JwtBearerAuthenticator: an HS256 secret needs at least 32 bytes.');
+      if (secret.length < 32)
+        throw usageError('TRELLIS_INVALID_AUTH_OPTIONS', 'JwtBearerAuthenticator: an HS256 secret needs at least 32 bytes.', RangeError);
       this.#secret = secret;
     } else if (typeof options.jwks === 'string' || options.jwks instanceof URL) {
       new URL(options.jwks);
     } else if (options.jwks && typeof options.jwks === 'object') {
       if (!Array.isArray(options.jwks.keys) || !options.jwks.keys.every((k) => typeof k === 'object' && k !== null))
-        throw new TypeError('JwtBearerAuthenticator: a JSON Web Key Set is { keys: [...] }.');
-    } else throw new TypeError('JwtBearerAuthenticator needs { secret } (HS256) or { jwks } (a key set or its URL).');
+        throw usageError('TRELLIS_INVALID_AUTH_OPTIONS', 'JwtBearerAuthenticator: a JSON Web Key Set is { keys: [...] }.');
+    } else
+      throw usageError(
+        'TRELLIS_INVALID_AUTH_OPTIONS',
+        'JwtBearerAuthenticator needs { secret } (HS256) or { jwks } (a key set or its URL).',
+      );
     checkAudience(options);
   }
 
@@ -157,6 +163,6 @@ function checkAudience(options: JwtBearerAuthenticatorOptions): void {
       'are refused — or allowAnyAudience: true if the issuer signs tokens for this API alone.';
   }
   if (problem !== undefined) {
-    throw Object.assign(new TypeError(`JwtBearerAuthenticator: ${problem}`), { code: 'TRELLIS_JWT_AUDIENCE_REQUIRED' });
+    throw usageError('TRELLIS_JWT_AUDIENCE_REQUIRED', `JwtBearerAuthenticator: ${problem}`);
   }
 }

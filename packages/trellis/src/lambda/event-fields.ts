@@ -1,4 +1,5 @@
 import type { LambdaEventKind } from './events.js';
+import { usageError } from '../errors/index.js';
 
 const NAMES: Record<LambdaEventKind, string> = {
   'api-gateway-rest': 'API Gateway REST API event',
@@ -18,7 +19,7 @@ const describeValue = (value: unknown): string =>
 
 /** A field of a hand-written or damaged event that is not what the front door sends. */
 function wrong(kind: LambdaEventKind, field: string, expected: string, value: unknown): TypeError {
-  return new TypeError(`The ${NAMES[kind]}'s ${field} must be ${expected}, not ${describeValue(value)}.`);
+  return usageError('TRELLIS_INVALID_EVENT', `The ${NAMES[kind]}'s ${field} must be ${expected}, not ${describeValue(value)}.`);
 }
 
 function optional(kind: LambdaEventKind, event: Record<string, unknown>, field: string, type: 'string' | 'boolean', path = field): void {

@@ -1,4 +1,5 @@
 import type { LambdaEventKind } from './events.js';
+import { usageError } from '../errors/index.js';
 
 /** An object that is not null and not an array. */
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -29,7 +30,8 @@ export function notAnHttpEvent(event: unknown): TypeError {
     : event === null
       ? 'null'
       : `a ${typeof event}`;
-  return new TypeError(
+  return usageError(
+    'TRELLIS_INVALID_EVENT',
     `The Lambda handler got ${shape}, which is not an event it answers. It answers API Gateway REST API events ` +
       '(payload 1.0: httpMethod, path, requestContext), HTTP API and function URL events (payload 2.0: version "2.0", ' +
       'rawPath, requestContext.http), Application Load Balancer events (requestContext.elb), and CloudWatch ' +

@@ -9,6 +9,7 @@ import { requestFromEvent } from './request-from-event.js';
 import { resultForEvent } from './result-for-event.js';
 import { answerWidgetEvent, checkWidgetOptions, type WidgetEventOptions, type WidgetOutput } from './widget/handler.js';
 import { isWidgetEvent, type WidgetLambdaEvent } from './widget/event.js';
+import { usageError } from '../errors/index.js';
 
 export interface LambdaHandlerOptions {
   /**
@@ -91,13 +92,17 @@ export function lazyApp(source: AppSource): () => App | Promise<App> {
   let making: Promise<App> | undefined;
   if (source instanceof App) app = source.build();
   else if (typeof source !== 'function')
-    throw new TypeError('lambdaHandler takes an App (from createApp()) or a function that returns one.');
+    throw usageError('TRELLIS_INVALID_LAMBDA_OPTIONS', 'lambdaHandler takes an App (from createApp()) or a function that returns one.');
   return () => {
     if (app) return app;
     making ??= (async () => {
       try {
         const made = await (source as () => App | Promise<App>)();
-        if (!(made instanceof App)) throw new TypeError('The app factory given to lambdaHandler must return an App (from createApp()).');
+        if (!(made instanceof App))
+          throw usageError(
+            'TRELLIS_INVALID_LAMBDA_OPTIONS',
+            'The app factory given to lambdaHandler must return an App (from createApp()).',
+          );
         app = made.build();
         return app;
       } finally {
@@ -131,7 +136,10 @@ export function incomingFromEvent(
 export function checkBasePath(basePath: string | undefined): string | undefined {
   if (basePath === undefined || basePath === '' || basePath === '/') return undefined;
   if (typeof basePath !== 'string' || !basePath.startsWith('/') || basePath.endsWith('/')) {
-    throw new TypeError(`basePath is a path prefix such as "/v1" (a leading "/", none at the end), got ${JSON.stringify(basePath)}.`);
+    throw usageError(
+      'TRELLIS_INVALID_LAMBDA_OPTIONS',
+      `basePath is a path prefix such as "/v1" (a leading "/", none at the end), got ${JSON.stringify(basePath)}.`,
+    );
   }
   return basePath;
 }
@@ -155,7 +163,7 @@ export function lambdaHandler(source: AppSource, options: LambdaHandlerOptions =
   const basePath = checkBasePath(options.basePath);
   const isBinary = options.isBinary;
   if (isBinary !== undefined && typeof isBinary !== 'function')
-    throw new TypeError('isBinary is a function of a Content-Type that says whether the body is binary.');
+    throw usageError('TRELLIS_INVALID_LAMBDA_OPTIONS', 'isBinary is a function of a Content-Type that says whether the body is binary.');
   const widget = options.widget ?? {};
   const routeParam = checkWidgetOptions(widget);
   const appFor = lazyApp(source);

@@ -3,6 +3,7 @@ import type { OutgoingResponse } from '../index.js';
 import { httpEventKind, notAnHttpEvent } from './event-kind.js';
 import type { GivenLambdaContext, LambdaHttpEvent } from './events.js';
 import { checkBasePath, incomingFromEvent, lazyApp, type AppSource } from './handler.js';
+import { usageError } from '../errors/index.js';
 
 /** How Lambda's Node.js runtime knows a handler streams its response (what `awslambda.streamifyResponse` sets). */
 const HANDLER_STREAMING = Symbol.for('aws.lambda.runtime.handler.streaming');
@@ -49,7 +50,8 @@ export function lambdaStreamingHandler(source: AppSource, options: { basePath?: 
     // Only a function URL reads the prelude: API Gateway and a load balancer would pass it, the NUL bytes and the
     // body on to the client as one garbled payload.
     if (kind !== 'function-url') {
-      throw new TypeError(
+      throw usageError(
+        'TRELLIS_INVALID_EVENT',
         `lambdaStreamingHandler answers function URL events (payload 2.0, requestContext.domainName *.lambda-url.*); this is an ${kind} event, which cannot stream: use lambdaHandler for it.`,
       );
     }

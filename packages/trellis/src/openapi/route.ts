@@ -3,6 +3,7 @@ import type { RouteDefinition } from '../index.js';
 import { buildDocument } from './document.js';
 import type { DocumentedApp } from './document.js';
 import type { OpenApiOptions } from './types.js';
+import { usageError } from '../errors/index.js';
 
 /** Options of `openApiRoute`: the document's, and where it is served. */
 export interface OpenApiRouteOptions extends OpenApiOptions {
@@ -22,7 +23,10 @@ export interface OpenApiRouteOptions extends OpenApiOptions {
 export function openApiRoute(app: DocumentedApp, options: OpenApiRouteOptions): RouteDefinition {
   const { path = '/openapi.json', ...documentOptions } = options ?? ({} as OpenApiRouteOptions);
   if (app === null || typeof app !== 'object' || !('routes' in app))
-    throw new TypeError('openApiRoute takes the app it describes, then options: openApiRoute(app, { info }).');
+    throw usageError(
+      'TRELLIS_INVALID_OPENAPI_OPTIONS',
+      'openApiRoute takes the app it describes, then options: openApiRoute(app, { info }).',
+    );
   let text: string | undefined;
   const describe = Describe({
     summary: 'This OpenAPI document',

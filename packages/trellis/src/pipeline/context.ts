@@ -5,6 +5,7 @@ import type { BodySource } from './body-source.js';
 import { RequestHeaders, ResponseHeaders } from './headers.js';
 import type { HeaderValue } from './headers.js';
 import type { ProblemDetails } from './problem.js';
+import { usageError } from '../errors/index.js';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
@@ -165,7 +166,8 @@ export class ExecutionContext {
     const given: unknown = problem;
     const status = (problem as ProblemDetails | null)?.status;
     if (!Number.isInteger(status) || status! < 400 || status! > 599) {
-      throw new TypeError(
+      throw usageError(
+        'TRELLIS_INVALID_ARGUMENT',
         typeof given === 'number'
           ? `ctx.refuse takes a problem document, whose status is the response's: ctx.refuse(problem(${given}, detail), headers).`
           : `A refusal needs a problem document with a 4xx or 5xx status, got ${JSON.stringify(status)}.`,

@@ -1,5 +1,6 @@
 import { FAILURES, problem } from './problem.js';
 import type { FailureCode, ProblemDetails } from './problem.js';
+import { usageError } from '../errors/index.js';
 
 /**
  * Thrown by a handler (or a filter) to answer with a problem-details error instead of a 500.
@@ -14,7 +15,7 @@ export class HttpError extends Error {
 
   constructor(status: number, detail?: string, extensions: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
     if (!Number.isInteger(status) || status < 400 || status > 599) {
-      throw new RangeError(`HttpError needs a 4xx or 5xx status, got ${String(status)}.`);
+      throw usageError('TRELLIS_INVALID_ARGUMENT', `HttpError needs a 4xx or 5xx status, got ${String(status)}.`, RangeError);
     }
     super(detail ?? `HTTP ${status}`);
     this.problem = problem(status, detail, extensions);

@@ -1,6 +1,7 @@
 import type { ExecutionContext } from './context.js';
 import type { Filter } from './filter.js';
 import { FilterOrder } from './filter-order.js';
+import { usageError } from '../errors/index.js';
 
 /** Thrown when a filter breaks the pipeline's rules (e.g. calls `next()` twice). */
 export class PipelineError extends Error {
@@ -60,12 +61,14 @@ export function composeFilters(sorted: readonly Filter[]): (ctx: ExecutionContex
 /** Application filters must run before the terminal serialization stage. */
 export function assertApplicationFilter(filter: Filter): void {
   if (typeof filter?.run !== 'function' || typeof filter.name !== 'string' || filter.name === '') {
-    throw new TypeError('A filter needs a non-empty name, a numeric order and a run(ctx, next) function.');
+    throw usageError('TRELLIS_INVALID_FILTER', 'A filter needs a non-empty name, a numeric order and a run(ctx, next) function.');
   }
   if (!Number.isFinite(filter.order) || filter.order >= FilterOrder.Serialization) {
-    throw new RangeError(
+    throw usageError(
+      'TRELLIS_INVALID_FILTER',
       `Filter "${filter.name}" has order ${String(filter.order)}; application filters need an order below ` +
         `FilterOrder.Serialization (${FilterOrder.Serialization}), which is terminal.`,
+      RangeError,
     );
   }
 }

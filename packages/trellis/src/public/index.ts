@@ -39,7 +39,7 @@ export type {
   ValidatedContext,
 } from '../index.js';
 export { FilterOrder, HttpError, Logger, failure, problem, reply, serverSentEvents } from '../index.js';
-export type { ErrorHandler, Filter, Next, Principal, ProblemDetails, Reply, RouteInfo } from '../index.js';
+export type { ErrorHandler, FailureCode, Filter, Next, Principal, ProblemDetails, Reply, RouteInfo, UsageErrorCode } from '../index.js';
 export { Lifetime, RegistrationType, createToken } from '../index.js';
 export type { TypedToken } from '../index.js';
 export { ApiKeyAuthenticator, Authenticator, JwtBearerAuthenticator } from '../index.js';

@@ -4,6 +4,7 @@ import { RateLimitScope } from './types.js';
 import type { RateLimitPolicy, RateLimitSettings } from './types.js';
 import { planFor } from './policies.js';
 import { rateLimitFeature } from './feature.js';
+import { usageError } from '../errors/index.js';
 
 const describeCost = (cost: RateLimitSettings['cost']) =>
   typeof cost === 'function' ? `cost: ${cost.name || 'a function'}` : `cost: ${cost}`;
@@ -23,7 +24,8 @@ function oneLevel(values: RateLimitSettings[], handler: string, level: string): 
   for (const v of values) {
     const seen = byName.get(v.name);
     if (seen && !same(seen, v)) {
-      throw new TypeError(
+      throw usageError(
+        'TRELLIS_CONFLICTING_ANNOTATIONS',
         `${handler}: two ${level}-level rate limits share the name "${v.name}" but differ: ${describe(seen)} and ${describe(v)}. ` +
           'One name is one counter with one limit, window and scope: give them different names or the same settings.',
       );
@@ -51,7 +53,8 @@ export const RateLimitKind: FeatureKind<RateLimitSettings> = {
       if (v.budget === undefined) continue;
       const seen = budgets.get(v.budget);
       if (seen) {
-        throw new TypeError(
+        throw usageError(
+          'TRELLIS_CONFLICTING_ANNOTATIONS',
           `${handler}: two rate limits spend the budget "${v.budget}": ${describe(seen)} and ${describe(v)}. A request would be counted twice on one counter; keep one.`,
         );
       }
@@ -104,28 +107,47 @@ export function RateLimit(options: Partial<RateLimitSettings> = {}): AnnotationD
     countOnly,
   } = options ?? {};
   if (countOnly !== undefined && countOnly !== 'failures' && countOnly !== 'successes') {
-    throw new TypeError(`@RateLimit: countOnly must be "failures" or "successes", got ${JSON.stringify(countOnly)}.`);
+    throw usageError(
+      'TRELLIS_INVALID_RATE_LIMIT',
+      `@RateLimit: countOnly must be "failures" or "successes", got ${JSON.stringify(countOnly)}.`,
+    );
   }
   if (blockSeconds !== undefined && (typeof blockSeconds !== 'number' || !Number.isFinite(blockSeconds) || blockSeconds <= 0)) {
-    throw new TypeError(`@RateLimit: blockSeconds must be a positive number of seconds, got ${String(blockSeconds)}.`);
+    throw usageError(
+      'TRELLIS_INVALID_RATE_LIMIT',
+      `@RateLimit: blockSeconds must be a positive number of seconds, got ${String(blockSeconds)}.`,
+    );
   }
   if (budget !== undefined && (typeof budget !== 'string' || budget === '' || budget.length > 200)) {
-    throw new TypeError(`@RateLimit: budget must be a non-empty string (at most 200 characters), got ${JSON.stringify(budget)}.`);
+    throw usageError(
+      'TRELLIS_INVALID_RATE_LIMIT',
+      `@RateLimit: budget must be a non-empty string (at most 200 characters), got ${JSON.stringify(budget)}.`,
+    );
   }
   if (!Number.isSafeInteger(permitLimit) || permitLimit < 1) {
-    throw new TypeError(`@RateLimit: permitLimit must be a positive whole number, got ${String(permitLimit)}.`);
+    throw usageError('TRELLIS_INVALID_RATE_LIMIT', `@RateLimit: permitLimit must be a positive whole number, got ${String(permitLimit)}.`);
   }
   if (!Number.isFinite(windowSeconds) || windowSeconds <= 0) {
-    throw new TypeError(`@RateLimit: windowSeconds must be a positive number of seconds, got ${String(windowSeconds)}.`);
+    throw usageError(
+      'TRELLIS_INVALID_RATE_LIMIT',
+      `@RateLimit: windowSeconds must be a positive number of seconds, got ${String(windowSeconds)}.`,
+    );
   }
   if (typeof name !== 'string' || name === '' || name.length > 200) {
-    throw new TypeError(`@RateLimit: name must be a non-empty string (at most 200 characters), got ${JSON.stringify(name)}.`);
+    throw usageError(
+      'TRELLIS_INVALID_RATE_LIMIT',
+      `@RateLimit: name must be a non-empty string (at most 200 characters), got ${JSON.stringify(name)}.`,
+    );
   }
   if (scope !== RateLimitScope.Transport && scope !== RateLimitScope.Principal) {
-    throw new TypeError(`@RateLimit: scope must be RateLimitScope.Transport or RateLimitScope.Principal, got ${JSON.stringify(scope)}.`);
+    throw usageError(
+      'TRELLIS_INVALID_RATE_LIMIT',
+      `@RateLimit: scope must be RateLimitScope.Transport or RateLimitScope.Principal, got ${JSON.stringify(scope)}.`,
+    );
   }
   if (typeof cost !== 'function' && (typeof cost !== 'number' || !Number.isSafeInteger(cost) || cost < 1)) {
-    throw new TypeError(
+    throw usageError(
+      'TRELLIS_INVALID_RATE_LIMIT',
       `@RateLimit: cost must be a whole number of permits (at least 1) or a function (ctx, policy) => number, got ${String(cost)}.`,
     );
   }
@@ -150,7 +172,7 @@ export function RateLimit(options: Partial<RateLimitSettings> = {}): AnnotationD
 export function SkipRateLimit(...names: string[]): AnnotationDecorator<readonly string[]> {
   for (const n of names) {
     if (typeof n !== 'string' || n === '')
-      throw new TypeError(`@SkipRateLimit: names must be non-empty strings, got ${JSON.stringify(n)}.`);
+      throw usageError('TRELLIS_INVALID_RATE_LIMIT', `@SkipRateLimit: names must be non-empty strings, got ${JSON.stringify(n)}.`);
   }
   return annotation(SkipRateLimitKind, Object.freeze([...names]));
 }

@@ -2,6 +2,7 @@ import type { ExecutionContext, ProblemDetails } from '../index.js';
 import { monotonicClock } from './clock.js';
 import type { HeaderFormats, RateLimitHeaderFormat } from './headers.js';
 import type { RateLimitClock, RateLimitDecision, RateLimitPolicy } from './types.js';
+import { usageError } from '../errors/index.js';
 
 /**
  * Decides per request and counter whether a request is left out of a limit: it spends nothing and gets no
@@ -118,31 +119,46 @@ export class RateLimitConfiguration {
     } = init;
     // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers
     if (!Array.isArray(headers) || headers.some((f) => !FORMATS.includes(f))) {
-      throw new TypeError(
+      throw usageError(
+        'TRELLIS_INVALID_RATE_LIMIT_CONFIGURATION',
         `RateLimitConfiguration: headers must be a list of ${FORMATS.map((f) => `"${f}"`).join(', ')} (or [] for none), got ${JSON.stringify(headers)}.`,
       );
     }
     if (refusal !== undefined && typeof refusal !== 'function') {
-      throw new TypeError(
+      throw usageError(
+        'TRELLIS_INVALID_RATE_LIMIT_CONFIGURATION',
         `RateLimitConfiguration: refusal must be a function (event) => ({ status?, problem?, headers? }) | undefined, got ${typeof refusal}.`,
       );
     }
     if (typeof logIntervalSeconds !== 'number' || !(logIntervalSeconds >= 0) || !Number.isFinite(logIntervalSeconds)) {
-      throw new TypeError(
+      throw usageError(
+        'TRELLIS_INVALID_RATE_LIMIT_CONFIGURATION',
         `RateLimitConfiguration: logIntervalSeconds must be a finite number of seconds >= 0, got ${String(logIntervalSeconds)}.`,
       );
     }
     if (typeof clock?.now !== 'function') {
-      throw new TypeError('RateLimitConfiguration: clock must have a now() method returning milliseconds.');
+      throw usageError(
+        'TRELLIS_INVALID_RATE_LIMIT_CONFIGURATION',
+        'RateLimitConfiguration: clock must have a now() method returning milliseconds.',
+      );
     }
     if (skip !== undefined && typeof skip !== 'function') {
-      throw new TypeError(`RateLimitConfiguration: skip must be a function (ctx, policy) => boolean, got ${typeof skip}.`);
+      throw usageError(
+        'TRELLIS_INVALID_RATE_LIMIT_CONFIGURATION',
+        `RateLimitConfiguration: skip must be a function (ctx, policy) => boolean, got ${typeof skip}.`,
+      );
     }
     if (partitionHeader !== undefined && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(partitionHeader)) {
-      throw new TypeError(`RateLimitConfiguration: partitionHeader must be a header name, got ${JSON.stringify(partitionHeader)}.`);
+      throw usageError(
+        'TRELLIS_INVALID_RATE_LIMIT_CONFIGURATION',
+        `RateLimitConfiguration: partitionHeader must be a header name, got ${JSON.stringify(partitionHeader)}.`,
+      );
     }
     if (!Number.isSafeInteger(maxTrackedPartitions) || maxTrackedPartitions < 1) {
-      throw new TypeError(`RateLimitConfiguration: maxTrackedPartitions must be a positive integer, got ${String(maxTrackedPartitions)}.`);
+      throw usageError(
+        'TRELLIS_INVALID_RATE_LIMIT_CONFIGURATION',
+        `RateLimitConfiguration: maxTrackedPartitions must be a positive integer, got ${String(maxTrackedPartitions)}.`,
+      );
     }
     this.partitionHeader = partitionHeader?.toLowerCase();
     this.maxTrackedPartitions = maxTrackedPartitions;

@@ -4,6 +4,7 @@ import { servicesOf } from './acquire-request.js';
 import { InProcessRateLimitStore } from './in-process-store.js';
 import { STORE_UNAVAILABLE_CODE } from './store-unavailable-error.js';
 import type { AcquireOptions, RateLimitDecision, RateLimitPolicy, RateLimitStore } from './types.js';
+import { usageError } from '../errors/index.js';
 
 /** Options of {@link FallbackRateLimitStore}. */
 export interface FallbackRateLimitStoreOptions {
@@ -49,12 +50,12 @@ export class FallbackRateLimitStore implements RateLimitStore {
 
   constructor(options: FallbackRateLimitStoreOptions) {
     if (typeof options?.primary?.acquire !== 'function')
-      throw new TypeError('FallbackRateLimitStore: primary must be a RateLimitStore (it has acquire()).');
+      throw usageError('TRELLIS_INVALID_STORE_OPTIONS', 'FallbackRateLimitStore: primary must be a RateLimitStore (it has acquire()).');
     if (options.fallback !== undefined && typeof options.fallback.acquire !== 'function') {
-      throw new TypeError('FallbackRateLimitStore: fallback must be a RateLimitStore (it has acquire()).');
+      throw usageError('TRELLIS_INVALID_STORE_OPTIONS', 'FallbackRateLimitStore: fallback must be a RateLimitStore (it has acquire()).');
     }
     if (options.onFallback !== undefined && typeof options.onFallback !== 'function')
-      throw new TypeError('FallbackRateLimitStore: onFallback must be a function.');
+      throw usageError('TRELLIS_INVALID_STORE_OPTIONS', 'FallbackRateLimitStore: onFallback must be a function.');
     this.#primary = options.primary;
     this.#fallback = options.fallback ?? new InProcessRateLimitStore();
     this.#onFallback = options.onFallback;

@@ -4,6 +4,7 @@ import { SlidingWindowCounter } from './sliding-window.js';
 import { windowShape, type WindowShape } from './window-shape.js';
 import { checkCost, checkPartition, checkPolicy, failOpenDecision } from './store-checks.js';
 import type { AcquireOptions, RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from './types.js';
+import { usageError } from '../errors/index.js';
 
 /** Options of {@link InProcessRateLimitStore}. */
 export interface InProcessRateLimitStoreOptions {
@@ -80,11 +81,14 @@ export class InProcessRateLimitStore implements RateLimitStore {
   constructor(options: InProcessRateLimitStoreOptions = {}) {
     const max = options.maxTrackedPartitions ?? DEFAULT_MAX_TRACKED_PARTITIONS;
     if (typeof max !== 'number' || !Number.isSafeInteger(max) || max < 1) {
-      throw new TypeError(`InProcessRateLimitStore: maxTrackedPartitions must be a positive integer; got ${String(max)}`);
+      throw usageError(
+        'TRELLIS_INVALID_STORE_OPTIONS',
+        `InProcessRateLimitStore: maxTrackedPartitions must be a positive integer; got ${String(max)}`,
+      );
     }
     const clock = options.clock ?? monotonicClock;
     if (typeof clock?.now !== 'function') {
-      throw new TypeError('InProcessRateLimitStore: clock must have a now() method returning milliseconds');
+      throw usageError('TRELLIS_INVALID_STORE_OPTIONS', 'InProcessRateLimitStore: clock must have a now() method returning milliseconds');
     }
     this.maxTrackedPartitions = max;
     this.#clock = clock;
@@ -201,7 +205,10 @@ export class InProcessRateLimitStore implements RateLimitStore {
   #earlierOrInvalid(now: number): number {
     if (!Number.isFinite(now)) {
       // An infinite or NaN time would expire every permit at once: refuse it rather than stop limiting.
-      throw new TypeError(`InProcessRateLimitStore: clock.now() must return finite milliseconds; got ${String(now)}`);
+      throw usageError(
+        'TRELLIS_INVALID_STORE_OPTIONS',
+        `InProcessRateLimitStore: clock.now() must return finite milliseconds; got ${String(now)}`,
+      );
     }
     return this.#lastNow;
   }

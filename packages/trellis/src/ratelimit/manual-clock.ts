@@ -1,8 +1,13 @@
 import type { RateLimitClock } from './types.js';
+import { usageError } from '../errors/index.js';
 
 function checkMilliseconds(what: string, ms: number): void {
   if (typeof ms !== 'number' || !Number.isFinite(ms)) {
-    throw new RangeError(`ManualClock.${what} needs a finite number of milliseconds; got ${String(ms)}`);
+    throw usageError(
+      'TRELLIS_INVALID_ARGUMENT',
+      `ManualClock.${what} needs a finite number of milliseconds; got ${String(ms)}`,
+      RangeError,
+    );
   }
 }
 
@@ -32,7 +37,8 @@ export class ManualClock implements RateLimitClock {
   /** Moves the clock forward by `ms` milliseconds and returns the new reading. */
   advance(ms: number): number {
     checkMilliseconds('advance(ms)', ms);
-    if (ms < 0) throw new RangeError(`ManualClock.advance(ms) needs ms >= 0 (the clock is monotonic); got ${ms}`);
+    if (ms < 0)
+      throw usageError('TRELLIS_INVALID_ARGUMENT', `ManualClock.advance(ms) needs ms >= 0 (the clock is monotonic); got ${ms}`, RangeError);
     this.#now += ms;
     return this.#now;
   }
@@ -41,7 +47,11 @@ export class ManualClock implements RateLimitClock {
   set(ms: number): number {
     checkMilliseconds('set(ms)', ms);
     if (ms < this.#now) {
-      throw new RangeError(`ManualClock.set(ms) cannot go back in time: now() is ${this.#now}, got ${ms}`);
+      throw usageError(
+        'TRELLIS_INVALID_ARGUMENT',
+        `ManualClock.set(ms) cannot go back in time: now() is ${this.#now}, got ${ms}`,
+        RangeError,
+      );
     }
     this.#now = ms;
     return this.#now;

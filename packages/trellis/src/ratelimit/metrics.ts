@@ -2,6 +2,7 @@ import type { ServiceResolver } from '../index.js';
 import { callUserCode, type UserHook } from '../pipeline/index.js';
 import type { RateLimitObserver } from './observer.js';
 import type { RateLimitPolicy } from './types.js';
+import { usageError } from '../errors/index.js';
 
 type Attributes = Readonly<Record<string, string>>;
 interface Counter {
@@ -64,7 +65,10 @@ const LATENCY_BUCKETS_S = [0.000_01, 0.000_05, 0.000_1, 0.000_5, 0.001, 0.002_5,
 export function rateLimitMetrics(options: RateLimitMetricsOptions): RateLimitObserver {
   const meter = options?.meter;
   if (typeof meter?.createCounter !== 'function' || typeof meter.createHistogram !== 'function') {
-    throw new TypeError('rateLimitMetrics: options.meter must be an OpenTelemetry Meter (from metrics.getMeter(name)).');
+    throw usageError(
+      'TRELLIS_INVALID_RATE_LIMIT_CONFIGURATION',
+      'rateLimitMetrics: options.meter must be an OpenTelemetry Meter (from metrics.getMeter(name)).',
+    );
   }
   const requests = (name: string, description: string): Counter =>
     meter.createCounter(`trellis.ratelimit.${name}`, { description, unit: '{request}' });

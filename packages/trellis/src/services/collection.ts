@@ -3,6 +3,7 @@ import { Lifetime, RegistrationType } from './registration.js';
 import type { Factory, Registration, RegistrationOptions } from './registration.js';
 import { tokenName } from './token.js';
 import type { Token } from './token.js';
+import { usageError } from '../errors/index.js';
 
 /**
  * The application's service registrations. Framework defaults are kept apart and applied with
@@ -73,12 +74,13 @@ export class ServiceCollection {
     this.#assertOpen();
     const { token } = entry;
     if (!Object.values(Lifetime).includes(entry.lifetime)) {
-      throw new TypeError(
+      throw usageError(
+        'TRELLIS_INVALID_SERVICE',
         `Unknown lifetime "${String(entry.lifetime)}" for ${tokenName(token)}; use Lifetime.Singleton, Scoped or Transient.`,
       );
     }
     if (typeof entry.factory !== 'function') {
-      throw new TypeError(`The factory for ${tokenName(token)} must be a function (services) => instance.`);
+      throw usageError('TRELLIS_INVALID_SERVICE', `The factory for ${tokenName(token)} must be a function (services) => instance.`);
     }
     const list = this.#entries.get(token) ?? [];
     switch (type) {
@@ -93,7 +95,10 @@ export class ServiceCollection {
         list.push(entry);
         break;
       default:
-        throw new TypeError(`Unknown registration type "${String(type)}"; use RegistrationType.Add, Try or Replace.`);
+        throw usageError(
+          'TRELLIS_INVALID_SERVICE',
+          `Unknown registration type "${String(type)}"; use RegistrationType.Add, Try or Replace.`,
+        );
     }
     this.#entries.set(token, list);
     return this;

@@ -1,5 +1,6 @@
 // Builders for <cwdb-action>: the attributes the console reads, and JSON params the parser gives back intact.
 import { SafeHtml, escapeHtml } from './html.js';
+import { usageError } from '../errors/index.js';
 
 interface CommonOptions {
   /** `widget` (default) replaces the widget's content with the result; `popup` shows it in a popup. */
@@ -34,7 +35,10 @@ const DISPLAYS = ['popup', 'widget'];
 
 function check(name: string, value: string | undefined, allowed: string[]): void {
   if (value !== undefined && !allowed.includes(value)) {
-    throw new TypeError(`${name} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}; got ${JSON.stringify(value)}`);
+    throw usageError(
+      'TRELLIS_INVALID_ARGUMENT',
+      `${name} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}; got ${JSON.stringify(value)}`,
+    );
   }
 }
 
@@ -49,9 +53,10 @@ export function jsonContent(params: unknown): string {
   try {
     json = JSON.stringify(params);
   } catch (e) {
-    throw new TypeError(`action params must be JSON-serializable: ${(e as Error).message}`, { cause: e });
+    throw usageError('TRELLIS_INVALID_ARGUMENT', `action params must be JSON-serializable: ${(e as Error).message}`, TypeError, e);
   }
-  if (json === undefined) throw new TypeError('action params must be a JSON value (got undefined, a function or a symbol)');
+  if (json === undefined)
+    throw usageError('TRELLIS_INVALID_ARGUMENT', 'action params must be a JSON value (got undefined, a function or a symbol)');
   return escapeHtml(json);
 }
 
@@ -63,7 +68,7 @@ export function jsonContent(params: unknown): string {
  */
 export function callAction(options: CallActionOptions): SafeHtml {
   if (typeof options?.endpoint !== 'string' || options.endpoint.trim() === '') {
-    throw new TypeError('callAction needs an endpoint: the name or ARN of the Lambda function to call');
+    throw usageError('TRELLIS_INVALID_ARGUMENT', 'callAction needs an endpoint: the name or ARN of the Lambda function to call');
   }
   check('display', options.display, DISPLAYS);
   check('event', options.event, ['click', 'dblclick']);

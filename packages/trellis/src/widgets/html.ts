@@ -1,4 +1,5 @@
 // The `html` tagged template: every interpolation is escaped for where it stands, unless marked trusted.
+import { usageError } from '../errors/index.js';
 
 /**
  * HTML that is safe to insert as is: made by `html`, by the builders, or explicitly by `trusted()`.
@@ -134,7 +135,8 @@ function render(value: unknown, context: Context, before: string): string {
     case 'unquoted':
       return escapeUnquoted(text);
     case 'tag':
-      throw new TypeError(
+      throw usageError(
+        'TRELLIS_INVALID_ARGUMENT',
         `html: a value inside a tag must be an attribute value (name="\${value}"), not attribute names or markup; got ${JSON.stringify(text)}. Wrap markup you trust in trusted()`,
       );
   }

@@ -1,5 +1,6 @@
 import type { FailureLog, HttpMethod, UserHook } from '../../pipeline/index.js';
 import { aBoolean, callUserCodeSync } from '../../pipeline/index.js';
+import { usageError } from '../../errors/index.js';
 
 /**
  * Which origins may read responses: every one, a list (exact origins or patterns), or a function. The function
@@ -61,7 +62,10 @@ export class CorsPolicy {
 
   constructor(options: CorsOptions, where: string) {
     if (options === null || typeof options !== 'object')
-      throw new TypeError(`${where}: CORS settings must be an object such as { origins: ['https://app.example.com'] }.`);
+      throw usageError(
+        'TRELLIS_INVALID_CORS_OPTIONS',
+        `${where}: CORS settings must be an object such as { origins: ['https://app.example.com'] }.`,
+      );
     const {
       origins,
       credentials = false,
@@ -71,10 +75,14 @@ export class CorsPolicy {
       methods,
     } = options;
     this.#allows = originTest(origins, where);
-    if (typeof credentials !== 'boolean') throw new TypeError(`${where}: credentials must be true or false, got ${String(credentials)}.`);
+    if (typeof credentials !== 'boolean')
+      throw usageError('TRELLIS_INVALID_CORS_OPTIONS', `${where}: credentials must be true or false, got ${String(credentials)}.`);
     if (origins === '*' && credentials) throw anyOriginWithCredentials(where);
     if (!Number.isSafeInteger(maxAgeSeconds) || maxAgeSeconds < 0)
-      throw new TypeError(`${where}: maxAgeSeconds must be a whole number of seconds >= 0, got ${String(maxAgeSeconds)}.`);
+      throw usageError(
+        'TRELLIS_INVALID_CORS_OPTIONS',
+        `${where}: maxAgeSeconds must be a whole number of seconds >= 0, got ${String(maxAgeSeconds)}.`,
+      );
     this.anyOrigin = origins === '*';
     this.credentials = credentials;
     this.maxAge = String(maxAgeSeconds);
@@ -82,7 +90,10 @@ export class CorsPolicy {
     this.allowedHeaders = allowedHeaders === undefined ? undefined : headerList(allowedHeaders, 'allowedHeaders', where);
     // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers
     if (methods !== undefined && (!Array.isArray(methods) || methods.some((m) => !METHODS.includes(m)))) {
-      throw new TypeError(`${where}: methods must be a list of ${METHODS.join(', ')}, got ${JSON.stringify(methods)}.`);
+      throw usageError(
+        'TRELLIS_INVALID_CORS_OPTIONS',
+        `${where}: methods must be a list of ${METHODS.join(', ')}, got ${JSON.stringify(methods)}.`,
+      );
     }
     this.methods = methods?.join(', ');
   }
@@ -102,12 +113,12 @@ function anyOriginWithCredentials(where: string): TypeError {
     `${where}: origins '*' cannot go with credentials: true — every website could then read the answers of a signed-in user. ` +
     "Name the pages that may: list the origins (['https://app.example.com']), give a RegExp (/^https:\\/\\/[a-z0-9-]+\\.example\\.com$/) " +
     'or a function ((origin) => boolean).';
-  return Object.assign(new TypeError(message), { code: 'TRELLIS_CORS_ANY_ORIGIN_WITH_CREDENTIALS' });
+  return usageError('TRELLIS_CORS_ANY_ORIGIN_WITH_CREDENTIALS', message);
 }
 
 function headerList(value: unknown, field: string, where: string): string {
   if (!Array.isArray(value) || value.some((h) => typeof h !== 'string' || !TOKEN.test(h))) {
-    throw new TypeError(`${where}: ${field} must be a list of header names, got ${JSON.stringify(value)}.`);
+    throw usageError('TRELLIS_INVALID_CORS_OPTIONS', `${where}: ${field} must be a list of header names, got ${JSON.stringify(value)}.`);
   }
   return value.join(', ');
 }
@@ -118,10 +129,14 @@ function serialisedOrigin(value: string, where: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new TypeError(`${where}: ${JSON.stringify(value)} is not an origin such as "https://app.example.com".`);
+    throw usageError(
+      'TRELLIS_INVALID_CORS_OPTIONS',
+      `${where}: ${JSON.stringify(value)} is not an origin such as "https://app.example.com".`,
+    );
   }
   if (url.origin === 'null' || url.origin !== value.replace(/\/$/, '').toLowerCase()) {
-    throw new TypeError(
+    throw usageError(
+      'TRELLIS_INVALID_CORS_OPTIONS',
       `${where}: ${JSON.stringify(value)} is not an origin such as "https://app.example.com" (scheme, host and port only).`,
     );
   }
@@ -139,13 +154,16 @@ function originTest(origins: CorsOrigins, where: string): (origin: string, log: 
   if (origins === '*') return () => true;
   if (typeof origins === 'function') return (origin, log) => callUserCodeSync(log, ORIGINS, () => origins(origin), origin);
   if (!Array.isArray(origins))
-    throw new TypeError(`${where}: origins must be '*', a list of origins or RegExps, or a function, got ${JSON.stringify(origins)}.`);
+    throw usageError(
+      'TRELLIS_INVALID_CORS_OPTIONS',
+      `${where}: origins must be '*', a list of origins or RegExps, or a function, got ${JSON.stringify(origins)}.`,
+    );
   const exact = new Set<string>();
   const patterns: RegExp[] = [];
   for (const o of origins) {
     if (o instanceof RegExp) patterns.push(new RegExp(o.source, o.flags.replace(/[gy]/g, '')));
     else if (typeof o === 'string') exact.add(serialisedOrigin(o, where));
-    else throw new TypeError(`${where}: origins must hold origins (strings) or RegExps, got ${String(o)}.`);
+    else throw usageError('TRELLIS_INVALID_CORS_OPTIONS', `${where}: origins must hold origins (strings) or RegExps, got ${String(o)}.`);
   }
   return (origin) => exact.has(origin) || patterns.some((p) => p.test(origin));
 }

@@ -1,4 +1,5 @@
 import { createToken } from '../../services/index.js';
+import { usageError } from '../../errors/index.js';
 
 /** One stored response. */
 export interface CachedResponse {
@@ -32,10 +33,8 @@ export interface CacheClock {
 }
 
 /**
- * A least-recently-used in-memory store bounded by entry count and by total body bytes.
- *
- * @example
- * app.services.replace(ResponseCacheStore, () => new MemoryResponseCache({ maxEntries: 5_000 }));
+ * A least-recently-used in-memory store bounded by entry count and by total body bytes: the app's default
+ * ResponseCacheStore.
  */
 export class MemoryResponseCache implements ResponseCacheStore {
   readonly #entries = new Map<string, CachedResponse>();
@@ -48,7 +47,8 @@ export class MemoryResponseCache implements ResponseCacheStore {
     this.#maxEntries = options.maxEntries ?? 1_000;
     this.#maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
     this.#clock = options.clock ?? { now: Date.now };
-    if (!(this.#maxEntries >= 1) || !(this.#maxBytes >= 1)) throw new RangeError('MemoryResponseCache needs maxEntries and maxBytes >= 1.');
+    if (!(this.#maxEntries >= 1) || !(this.#maxBytes >= 1))
+      throw usageError('TRELLIS_INVALID_ARGUMENT', 'MemoryResponseCache needs maxEntries and maxBytes >= 1.', RangeError);
   }
 
   get size(): number {

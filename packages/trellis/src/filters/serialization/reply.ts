@@ -1,4 +1,5 @@
 import type { HeaderValue } from '../../pipeline/index.js';
+import { usageError } from '../../errors/index.js';
 
 /** A handler result with an explicit status and headers. */
 export class Reply {
@@ -19,6 +20,6 @@ export class Reply {
 export function reply(body: unknown, init: { status?: number; headers?: Record<string, HeaderValue> } = {}): Reply {
   const status = init.status ?? (body === undefined ? 204 : 200);
   if (!Number.isInteger(status) || status < 100 || status > 599)
-    throw new RangeError(`reply(): status must be 100–599, got ${String(status)}.`);
+    throw usageError('TRELLIS_INVALID_ARGUMENT', `reply(): status must be 100–599, got ${String(status)}.`, RangeError);
   return new Reply(body, status, init.headers ?? {});
 }

@@ -7,6 +7,7 @@ import { isWidgetEvent } from './event.js';
 import { messageHtml, widgetOutput } from './output.js';
 import { DEFAULT_ROUTE_PARAM, mergeParams, queryOf, routeProblem } from './params.js';
 import { makeWidgetInvocation, widgetRequest, type WidgetInvocation } from './request.js';
+import { usageError } from '../../errors/index.js';
 
 export interface WidgetEventOptions {
   /** The parameter that picks the route; default `route`. Its value is a path such as `/` or `/orders/42`. */
@@ -30,7 +31,8 @@ const ROUTE_PARAM = /^[A-Za-z_$][\w$-]*$/;
 export function checkWidgetOptions(options: WidgetEventOptions): string {
   const routeParam = options.routeParam ?? DEFAULT_ROUTE_PARAM;
   if (typeof routeParam !== 'string' || !ROUTE_PARAM.test(routeParam) || routeParam === 'widgetContext' || routeParam === 'describe') {
-    throw new TypeError(
+    throw usageError(
+      'TRELLIS_INVALID_LAMBDA_OPTIONS',
       `routeParam must be a parameter name such as "route" (not widgetContext or describe), got ${JSON.stringify(routeParam)}.`,
     );
   }
@@ -78,7 +80,10 @@ export async function answerWidgetEvent(
   options: WidgetEventOptions,
 ): Promise<WidgetOutput> {
   if (!isWidgetEvent(event)) {
-    throw new TypeError('A widget handler takes a CloudWatch custom-widget event (an object with widgetContext, or { describe: true }).');
+    throw usageError(
+      'TRELLIS_INVALID_EVENT',
+      'A widget handler takes a CloudWatch custom-widget event (an object with widgetContext, or { describe: true }).',
+    );
   }
   const development = options.development ?? process.env.NODE_ENV === 'development';
   try {

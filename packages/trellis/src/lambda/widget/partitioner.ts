@@ -5,6 +5,7 @@ import { USER_CODE_FAILED, callUserCode, failedMarker, type UserHook } from '../
 import { DefaultRateLimitPartitioner, RateLimitConfiguration, type RateLimitPartitioner } from '../../ratelimit/index.js';
 import type { WidgetContext } from '../../widgets/index.js';
 import { widgetInvocation } from './request.js';
+import { usageError } from '../../errors/index.js';
 
 /** What widget events share an allowance by. */
 export type WidgetPartitionBy =
@@ -54,7 +55,8 @@ export class WidgetRateLimitPartitioner implements RateLimitPartitioner {
   constructor(options: WidgetRateLimitPartitionerOptions = {}) {
     const by = options.by ?? 'dashboard';
     if (typeof by !== 'function' && !BY.includes(by)) {
-      throw new TypeError(
+      throw usageError(
+        'TRELLIS_INVALID_LAMBDA_OPTIONS',
         `WidgetRateLimitPartitioner: "by" must be ${BY.map((b) => `"${b}"`).join(', ')} or a function, got ${JSON.stringify(by)}.`,
       );
     }

@@ -3,6 +3,7 @@ import { BufferBodySource, type ExecutionContext, type IncomingRequest } from '.
 import { RequestItem } from '../request-item.js';
 import type { LambdaContext, WidgetContext } from '../../widgets/index.js';
 import { contextOf, type WidgetLambdaEvent } from './event.js';
+import { usageError } from '../../errors/index.js';
 
 /** What a handler can read of the widget event that started its request. */
 export interface WidgetInvocation<WidgetParams = unknown> {
@@ -95,7 +96,8 @@ export function widgetInvocation<WidgetParams = unknown>(ctx: ExecutionContext):
 export function widgetContext<WidgetParams = unknown>(ctx: ExecutionContext): WidgetContext<WidgetParams> {
   const invocation = widgetInvocation<WidgetParams>(ctx);
   if (!invocation?.widgetContext) {
-    throw new TypeError(
+    throw usageError(
+      'TRELLIS_INVALID_ARGUMENT',
       `${ctx.route.id} read widgetContext(ctx), but this request did not come from a CloudWatch custom-widget event (check widgetInvocation(ctx) !== undefined first).`,
     );
   }

@@ -3,6 +3,7 @@ import type { ExecutionContext } from '../../index.js';
 import { callAction, type CallActionOptions, type SafeHtml } from '../../widgets/index.js';
 import { DEFAULT_ROUTE_PARAM } from './params.js';
 import { widgetInvocation } from './request.js';
+import { usageError } from '../../errors/index.js';
 
 export interface RouteActionOptions extends Omit<CallActionOptions, 'endpoint' | 'params'> {
   /** The function to call; default the one answering this event (its ARN from the Lambda context). */
@@ -25,11 +26,12 @@ export function routeAction(
   options: RouteActionOptions = {},
 ): SafeHtml {
   if (typeof path !== 'string' || !path.startsWith('/'))
-    throw new TypeError(`routeAction takes a path starting with "/", got ${JSON.stringify(path)}.`);
+    throw usageError('TRELLIS_INVALID_LAMBDA_OPTIONS', `routeAction takes a path starting with "/", got ${JSON.stringify(path)}.`);
   const invocation = widgetInvocation(ctx);
   const endpoint = options.endpoint ?? invocation?.lambdaContext?.invokedFunctionArn;
   if (!endpoint) {
-    throw new TypeError(
+    throw usageError(
+      'TRELLIS_INVALID_LAMBDA_OPTIONS',
       `routeAction(ctx, ${JSON.stringify(path)}) needs the function's ARN: call it while answering a widget event with a Lambda context, or pass { endpoint }.`,
     );
   }

@@ -11,6 +11,7 @@ import type {
   UpdateItemCommandInput,
   UpdateTimeToLiveCommandInput,
 } from '@aws-sdk/client-dynamodb';
+import { usageError } from '../../errors/index.js';
 
 // Not an import, so a bundle that packs this module unused never loads crypto (CONTRIBUTING.md, "Cold starts").
 const { createHash } = process.getBuiltinModule('node:crypto');
@@ -59,7 +60,10 @@ const READABLE_KEY_LENGTH = 512;
 /** Checks a key prefix: a string of at most 256 characters. */
 export function checkDynamoDBKeyPrefix(prefix: unknown): string {
   if (typeof prefix !== 'string' || prefix.length > 256) {
-    throw new TypeError(`keyPrefix must be a string of at most 256 characters (got ${JSON.stringify(prefix)}), e.g. "myapp:rl:"`);
+    throw usageError(
+      'TRELLIS_INVALID_STORE_OPTIONS',
+      `keyPrefix must be a string of at most 256 characters (got ${JSON.stringify(prefix)}), e.g. "myapp:rl:"`,
+    );
   }
   return prefix;
 }

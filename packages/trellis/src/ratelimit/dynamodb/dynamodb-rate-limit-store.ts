@@ -14,6 +14,7 @@ import { Ask, Counter, CounterContentionError, Flight, FlightRunner } from './co
 import { dynamoDBCommands } from './sdk-commands.js';
 import { MAX_WINDOW_SECONDS, STORE, storeSettings, type DynamoDBRateLimitStoreOptions, type StoreSettings } from './store-options.js';
 import { recordLayout, type RecordLayout } from './window-state.js';
+import { usageError } from '../../errors/index.js';
 
 /** What every acquire of one policy object needs, validated once. */
 interface PolicyPlan {
@@ -130,7 +131,8 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
     }
     checkPolicy(STORE, policy);
     if (policy.windowSeconds > MAX_WINDOW_SECONDS) {
-      throw new TypeError(
+      throw usageError(
+        'TRELLIS_INVALID_RATE_LIMIT',
         `Rate-limit policy "${policy.key}": windowSeconds must be at most ${MAX_WINDOW_SECONDS} (about 8.9 years); got ${String(policy.windowSeconds)}`,
       );
     }
@@ -149,7 +151,10 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
   #now(): number {
     const ms = this.#settings.clock.now();
     if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || ms * 1000 >= Number.MAX_SAFE_INTEGER / 2) {
-      throw new TypeError(`${STORE}: clock.now() must return non-negative finite epoch milliseconds; got ${String(ms)}`);
+      throw usageError(
+        'TRELLIS_INVALID_STORE_OPTIONS',
+        `${STORE}: clock.now() must return non-negative finite epoch milliseconds; got ${String(ms)}`,
+      );
     }
     if (ms > this.#lastMs) this.#lastMs = ms;
     return this.#lastMs;

@@ -1,3 +1,4 @@
+import { usageError } from '../../errors/index.js';
 /**
  * The AWS SDK's DynamoDB command classes, loaded when the store first sends rather than when it is imported.
  * A Lambda bundle leaves the SDK out (the runtime brings it), and a bundler hoists the SDK imports of every
@@ -18,9 +19,11 @@ export function dynamoDBCommands(): DynamoDBCommands | Promise<DynamoDBCommands>
       (sdk) => (loaded = sdk),
       (error: unknown) => {
         loading = undefined;
-        throw new Error(
+        throw usageError(
+          'TRELLIS_MISSING_DEPENDENCY',
           `the DynamoDB rate-limit store needs @aws-sdk/client-dynamodb (version 3.400 or later): ${error instanceof Error ? error.message : String(error)}`,
-          { cause: error },
+          Error,
+          error,
         );
       },
     ))

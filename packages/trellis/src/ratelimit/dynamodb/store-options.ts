@@ -5,6 +5,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EXACT_PERMIT_LIMIT, RateLimitFailureMode, WINDOW_SEGMENTS, type RateLimitClock } from '../index.js';
 import { checkDynamoDBKeyPrefix } from './counter-item.js';
+import { usageError } from '../../errors/index.js';
 
 /**
  * Settings of `DynamoDBRateLimitStore`; `client` and `tableName` are required.
@@ -58,7 +59,11 @@ const wallClock: RateLimitClock = { now: () => Date.now() };
 function positiveInteger(name: string, value: unknown, fallback: number, max = Number.MAX_SAFE_INTEGER, min = 1): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new RangeError(`${STORE}: ${name} must be an integer from ${min} to ${max} (got ${String(value)})`);
+    throw usageError(
+      'TRELLIS_INVALID_STORE_OPTIONS',
+      `${STORE}: ${name} must be an integer from ${min} to ${max} (got ${String(value)})`,
+      RangeError,
+    );
   }
   return value;
 }
@@ -80,22 +85,30 @@ export interface StoreSettings {
 /** Checks the options; throws a TypeError or RangeError naming the first one that is wrong. */
 export function storeSettings(options: DynamoDBRateLimitStoreOptions): StoreSettings {
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`${STORE} needs options with a \`client\` (a DynamoDBClient) and a \`tableName\``);
+    throw usageError('TRELLIS_INVALID_STORE_OPTIONS', `${STORE} needs options with a \`client\` (a DynamoDBClient) and a \`tableName\``);
   }
   if (typeof (options.client as { send?: unknown } | undefined)?.send !== 'function') {
-    throw new TypeError(`${STORE} needs \`client\`: a DynamoDBClient from @aws-sdk/client-dynamodb (got ${typeof options.client})`);
+    throw usageError(
+      'TRELLIS_INVALID_STORE_OPTIONS',
+      `${STORE} needs \`client\`: a DynamoDBClient from @aws-sdk/client-dynamodb (got ${typeof options.client})`,
+    );
   }
   if (typeof options.tableName !== 'string' || !TABLE_NAME.test(options.tableName)) {
-    throw new TypeError(
+    throw usageError(
+      'TRELLIS_INVALID_STORE_OPTIONS',
       `${STORE} needs \`tableName\`: 3 to 255 letters, digits, "_", "-" or "." (got ${JSON.stringify(options.tableName)})`,
     );
   }
   const failureMode = options.failureMode ?? RateLimitFailureMode.FailOpen;
   if (failureMode !== RateLimitFailureMode.FailOpen && failureMode !== RateLimitFailureMode.FailClosed) {
-    throw new RangeError(`${STORE}: failureMode must be "failOpen" or "failClosed" (got ${JSON.stringify(failureMode)})`);
+    throw usageError(
+      'TRELLIS_INVALID_STORE_OPTIONS',
+      `${STORE}: failureMode must be "failOpen" or "failClosed" (got ${JSON.stringify(failureMode)})`,
+      RangeError,
+    );
   }
   if (options.clock !== undefined && typeof options.clock?.now !== 'function') {
-    throw new TypeError(`${STORE}: clock must have a now() method returning epoch milliseconds`);
+    throw usageError('TRELLIS_INVALID_STORE_OPTIONS', `${STORE}: clock must have a now() method returning epoch milliseconds`);
   }
   return {
     client: options.client,

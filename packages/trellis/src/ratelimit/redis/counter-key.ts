@@ -1,3 +1,4 @@
+import { usageError } from '../../errors/index.js';
 /**
  * Key layout: `<prefix>{<policy key>|<partition>}:sw3`. Everything between the braces is the cluster
  * hash tag, so every key of one counter lands in one slot. Braces, `|` and `%` inside the two names are
@@ -14,7 +15,10 @@ export function escapeName(name: string): string {
 /** Checks a key prefix: a string without braces (they would move the hash tag). */
 export function checkRedisKeyPrefix(prefix: unknown): string {
   if (typeof prefix !== 'string' || /[{}]/.test(prefix)) {
-    throw new TypeError(`keyPrefix must be a string without "{" or "}" (got ${JSON.stringify(prefix)}), e.g. "myapp:rl:"`);
+    throw usageError(
+      'TRELLIS_INVALID_STORE_OPTIONS',
+      `keyPrefix must be a string without "{" or "}" (got ${JSON.stringify(prefix)}), e.g. "myapp:rl:"`,
+    );
   }
   return prefix;
 }

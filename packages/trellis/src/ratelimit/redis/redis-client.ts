@@ -1,4 +1,5 @@
 import type { Redis, RedisOptions } from 'ioredis';
+import { usageError } from '../../errors/index.js';
 
 /**
  * ioredis, loaded only when the store creates its own client from a URL (node-redis users need not install it).
@@ -13,11 +14,11 @@ function loadIoredis(): new (url: string, options: RedisOptions) => Redis {
       }
     ).Redis;
   } catch (error) {
-    throw new Error(
+    throw usageError(
+      'TRELLIS_MISSING_DEPENDENCY',
       'RedisRateLimitStore: the `url` option needs the ioredis package (npm install ioredis), or pass a connected node-redis client as `client`',
-      {
-        cause: error,
-      },
+      Error,
+      error,
     );
   }
 }
@@ -116,7 +117,8 @@ export function scriptRunner(client: unknown, sha: string, script: string): Scri
       load: (keys, args) => nr.eval(script, { keys: keys as string[], arguments: args as string[] }),
     };
   }
-  throw new TypeError(
+  throw usageError(
+    'TRELLIS_INVALID_STORE_OPTIONS',
     'RedisRateLimitStore: `client` must be an ioredis Redis or Cluster (it has evalsha and eval) or a node-redis v5 client or cluster (evalSha and eval)',
   );
 }
@@ -130,7 +132,7 @@ export function scriptRunner(client: unknown, sha: string, script: string): Scri
  */
 export function createRedisClient(url: string, timeoutMs: number): Redis {
   if (typeof url !== 'string' || !/^rediss?:\/\//.test(url)) {
-    throw new TypeError(`url must be a redis:// or rediss:// URL (got ${JSON.stringify(url)})`);
+    throw usageError('TRELLIS_INVALID_STORE_OPTIONS', `url must be a redis:// or rediss:// URL (got ${JSON.stringify(url)})`);
   }
   const IoRedis = loadIoredis();
   const client = new IoRedis(url, {

@@ -18,6 +18,7 @@ import { SLIDING_WINDOW_SCRIPT, SLIDING_WINDOW_SHA } from './sliding-window-scri
 import { acquireTail } from './script-codec.js';
 import { createRedisClient, isNoScript, scriptRunner } from './redis-client.js';
 import type { RedisScriptClient, ScriptRunner } from './redis-client.js';
+import { usageError } from '../../errors/index.js';
 
 // Not an import, so a bundle that packs this module unused never loads crypto (CONTRIBUTING.md, "Cold starts").
 const { createHash } = process.getBuiltinModule('node:crypto');
@@ -81,7 +82,7 @@ interface CounterPlan {
 function positiveInteger(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new RangeError(`${name} must be a positive integer (got ${String(value)})`);
+    throw usageError('TRELLIS_INVALID_STORE_OPTIONS', `${name} must be a positive integer (got ${String(value)})`, RangeError);
   }
   return value;
 }
@@ -174,11 +175,15 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   constructor(options: RedisRateLimitStoreOptions) {
     if (options === null || typeof options !== 'object') {
-      throw new TypeError('RedisRateLimitStore needs options with a `client` (ioredis or node-redis) or a `url`');
+      throw usageError(
+        'TRELLIS_INVALID_STORE_OPTIONS',
+        'RedisRateLimitStore needs options with a `client` (ioredis or node-redis) or a `url`',
+      );
     }
     const { client, url } = options;
     if ((client === undefined) === (url === undefined)) {
-      throw new TypeError(
+      throw usageError(
+        'TRELLIS_INVALID_STORE_OPTIONS',
         'RedisRateLimitStore needs exactly one of `client` (an ioredis or node-redis client) or `url` (redis://host:port)',
       );
     }
@@ -188,19 +193,27 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.#prefix = checkRedisKeyPrefix(options.keyPrefix ?? 'trellis:rl:');
     const mode = options.failureMode ?? RateLimitFailureMode.FailOpen;
     if (mode !== RateLimitFailureMode.FailOpen && mode !== RateLimitFailureMode.FailClosed) {
-      throw new RangeError(`failureMode must be "failOpen" or "failClosed" (got ${JSON.stringify(mode)})`);
+      throw usageError(
+        'TRELLIS_INVALID_STORE_OPTIONS',
+        `failureMode must be "failOpen" or "failClosed" (got ${JSON.stringify(mode)})`,
+        RangeError,
+      );
     }
     this.#failureMode = mode;
     const overflow = options.overflow ?? 'queue';
     if (overflow !== 'queue' && overflow !== 'reject') {
-      throw new RangeError(`overflow must be "queue" or "reject" (got ${JSON.stringify(overflow)})`);
+      throw usageError(
+        'TRELLIS_INVALID_STORE_OPTIONS',
+        `overflow must be "queue" or "reject" (got ${JSON.stringify(overflow)})`,
+        RangeError,
+      );
     }
     const maxInFlight = positiveInteger('maxInFlight', options.maxInFlight, 1_000);
     this.#exactLimit = positiveInteger('exactLimit', options.exactLimit, EXACT_PERMIT_LIMIT);
     this.#segments = positiveInteger('segments', options.segments, WINDOW_SEGMENTS);
     checkLayoutOptions(this.#exactLimit, this.#segments);
     if (options.clock !== undefined && typeof options.clock?.now !== 'function') {
-      throw new TypeError('RedisRateLimitStore: clock must have a now() method returning milliseconds');
+      throw usageError('TRELLIS_INVALID_STORE_OPTIONS', 'RedisRateLimitStore: clock must have a now() method returning milliseconds');
     }
     this.#clock = options.clock;
     this.#flights = new FlightControl(timeoutMs, maxInFlight, overflow, (silentMs) => warnStuck(silentMs, this.#failureMode));

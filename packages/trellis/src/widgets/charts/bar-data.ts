@@ -2,6 +2,7 @@
 // along the category axis (side by side, or stacked up and down from zero).
 import { checkedValue, refuse, type ChartColor, type ChartValue } from './options.js';
 import { seriesColors, themeColors } from './palette.js';
+import { usageError } from '../../errors/index.js';
 
 /**
  * One bar of a single-series bar chart.
@@ -73,7 +74,10 @@ export function normalize(fn: string, options: { bars?: unknown; categories?: un
     if (name !== undefined && typeof name !== 'string') refuse(fn, `series[${k}].name`, 'a string', name);
     if (!Array.isArray(values)) refuse(fn, `series[${k}].values`, 'an array of numbers, one per category', values);
     if (values.length !== categories.length) {
-      throw new TypeError(`${fn}: series[${k}].values must have one value per category (${categories.length}); got ${values.length}`);
+      throw usageError(
+        'TRELLIS_INVALID_ARGUMENT',
+        `${fn}: series[${k}].values must have one value per category (${categories.length}); got ${values.length}`,
+      );
     }
     colors.push(seriesColors(k, color === undefined ? undefined : themeColors(fn, `series[${k}].color`, color)));
     return {

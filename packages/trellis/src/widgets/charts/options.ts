@@ -1,5 +1,6 @@
 // The options every chart shares, how a widget's event or context fills them in, and the input checks.
 import type { WidgetContext, WidgetTimeRange } from '../types.js';
+import { usageError } from '../../errors/index.js';
 
 /**
  * `auto` (the default) follows the console: dark colours under an ancestor of class `cwdb-theme-dark`, so
@@ -114,7 +115,7 @@ export function shown(value: unknown): string {
 
 /** Refuses input: `fn: option must be …; got …`. */
 export function refuse(fn: string, option: string, expected: string, got: unknown): never {
-  throw new TypeError(`${fn}: ${option} must be ${expected}; got ${shown(got)}`);
+  throw usageError('TRELLIS_INVALID_ARGUMENT', `${fn}: ${option} must be ${expected}; got ${shown(got)}`);
 }
 
 /** The context's fields, whether the event or the context itself was given. */

@@ -2,6 +2,7 @@
 // time order.
 import { checkedValue, refuse, toTime, type ChartColor, type ChartValue } from './options.js';
 import { themeColors } from './palette.js';
+import { usageError } from '../../errors/index.js';
 
 /**
  * A time: epoch milliseconds or a `Date`.
@@ -93,7 +94,8 @@ function one(fn: string, s: unknown, i: number): NormalSeries {
     if (!Array.isArray(timestamps)) refuse(fn, `${at}.timestamps`, 'an array of times (or give points)', timestamps);
     if (!Array.isArray(values)) refuse(fn, `${at}.values`, 'an array of numbers', values);
     if (timestamps.length !== values.length) {
-      throw new TypeError(
+      throw usageError(
+        'TRELLIS_INVALID_ARGUMENT',
         `${fn}: ${at}.timestamps and ${at}.values must have the same length; got ${timestamps.length} timestamps and ${values.length} values`,
       );
     }

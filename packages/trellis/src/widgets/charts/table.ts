@@ -2,6 +2,7 @@
 import { SafeHtml, escapeHtml } from '../html.js';
 import { refuse } from './options.js';
 import { valueFormatter, withUnit } from './format.js';
+import { usageError } from '../../errors/index.js';
 
 /**
  * A table cell: text (escaped), a number (formatted), `SafeHtml` (inserted as is) or nothing (`null`,
@@ -115,7 +116,7 @@ export function dataTable(options: DataTableOptions): SafeHtml {
   const text = rows.map((row, r) => {
     if (!Array.isArray(row)) refuse(fn, `rows[${r}]`, 'an array of cells', row);
     if (row.length !== heads.length) {
-      throw new TypeError(`${fn}: rows[${r}] must have one cell per column (${heads.length}); got ${row.length}`);
+      throw usageError('TRELLIS_INVALID_ARGUMENT', `${fn}: rows[${r}] must have one cell per column (${heads.length}); got ${row.length}`);
     }
     return row.map((c: unknown, i: number): string | SafeHtml => {
       if (c instanceof SafeHtml) {
