@@ -19,6 +19,8 @@ interface Path {
   files: Map<string, Set<string>>;
   /** Package → how many of its functions ran. */
   calls: Map<string, number>;
+  /** Source file → the names of its functions that ran. */
+  names: Map<string, string[]>;
   functions: number;
 }
 
@@ -62,14 +64,18 @@ function measure(kind: string, redisUrl: string): Path {
   const { functions } = JSON.parse(run.stdout) as { functions: Array<{ url: string; name: string; offset: number }> };
   const files = new Map<string, Set<string>>();
   const calls = new Map<string, number>();
+  const names = new Map<string, string[]>();
   const maps = new Map<string, { map: SourceMap; lineStarts: number[] } | null>();
-  for (const { url, offset } of functions) {
+  for (const { url, name: fn, offset } of functions) {
     const name = packageOf(url);
     if (!files.has(name)) files.set(name, new Set());
-    files.get(name)!.add(sourceOf(url, offset, maps));
+    const source = sourceOf(url, offset, maps);
+    files.get(name)!.add(source);
     calls.set(name, (calls.get(name) ?? 0) + 1);
+    if (!names.has(source)) names.set(source, []);
+    names.get(source)!.push(fn || '(anonymous)');
   }
-  return { files, calls, functions: functions.length };
+  return { files, calls, names, functions: functions.length };
 }
 
 function line(label: string, path: Path): string {
@@ -96,7 +102,11 @@ export async function runRequestPathBench(): Promise<void> {
     const functions = ours.reduce((n, name) => n + (trellis.calls.get(name) ?? 0), 0);
     console.log(`Trellis's own packages: ${own(trellis, ours)} files, ${functions} functions (goal: at most 20 files)`);
     const root = new URL('../', import.meta.url).href;
-    for (const name of ours) for (const file of [...(trellis.files.get(name) ?? [])].sort()) console.log(`  ${file.replace(root, '')}`);
+    for (const name of ours) {
+      for (const file of [...(trellis.files.get(name) ?? [])].sort()) {
+        console.log(`  ${file.replace(root, '')}: ${[...new Set(trellis.names.get(file))].join(', ')}`);
+      }
+    }
   } finally {
     await redis.close();
   }

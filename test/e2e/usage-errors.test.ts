@@ -95,6 +95,8 @@ describe('errors in how the framework is used', () => {
       'TRELLIS_CONFLICTING_ANNOTATIONS',
     );
     await refuses(() => createApp().filter({} as never), TypeError, 'TRELLIS_INVALID_FILTER');
+    const both = { name: 'both', order: 1, run: () => undefined, forRoute: () => undefined };
+    await refuses(() => createApp().filter(both), TypeError, 'TRELLIS_INVALID_FILTER');
     await refuses(() => createApp().services.add(createToken('thing'), 42 as never), TypeError, 'TRELLIS_INVALID_SERVICE');
   });
 
@@ -110,8 +112,8 @@ describe('errors in how the framework is used', () => {
 
   it('authentication and CORS', async () => {
     await refuses(() => new ApiKeyAuthenticator({} as never), TypeError, 'TRELLIS_INVALID_AUTH_OPTIONS');
-    await refuses(() => new JwtBearerAuthenticator({ secret: 'short' }), RangeError, 'TRELLIS_INVALID_AUTH_OPTIONS');
-    await refuses(() => new JwtBearerAuthenticator({ secret: 'x'.repeat(32) }), TypeError, 'TRELLIS_JWT_AUDIENCE_REQUIRED');
+    await refuses(() => new JwtBearerAuthenticator({ secret: 'short' } as never), RangeError, 'TRELLIS_INVALID_AUTH_OPTIONS');
+    await refuses(() => new JwtBearerAuthenticator({ secret: 'x'.repeat(32) } as never), TypeError, 'TRELLIS_JWT_AUDIENCE_REQUIRED');
     await refuses(() => Cors({ origins: ['https://a.example'], credentials: 'yes' as never }), TypeError, 'TRELLIS_INVALID_CORS_OPTIONS');
     await refuses(() => Cors({ origins: '*', credentials: true }), TypeError, 'TRELLIS_CORS_ANY_ORIGIN_WITH_CREDENTIALS');
   });
@@ -148,6 +150,7 @@ function sources(dir = SRC): string[] {
  */
 const UNCODED: Record<string, string> = {
   'ratelimit/user-hooks.ts': "a hook's unusable answer: the guard turns it into the request's failure",
+  'ratelimit/partitioner.ts': "a partitioner's unusable answer: TRELLIS_RATE_LIMIT_BROKEN",
   'ratelimit/refusal.ts': "a hook's unusable answer: the guard turns it into the request's failure",
   'ratelimit/policy-resolver.ts': "a resolver's unusable answer: the guard turns it into the request's failure",
   'ratelimit/filters.ts': "a store's unusable answer: TRELLIS_RATE_LIMIT_BROKEN",

@@ -377,7 +377,7 @@ export const NOT_HOOKS: Readonly<Record<string, string>> = {
   'AnnotationKind.sortKey': BUILD_TIME,
   'Feature.configure': BUILD_TIME,
   'Feature.filters': BUILD_TIME,
-  'Filter.appliesTo': BUILD_TIME,
+  'Filter.forRoute': BUILD_TIME,
   'Filter.run': "the application's own filter: what it throws or rejects with answers 500 TRELLIS_PIPELINE_FAILED, logged",
   'RouteDefinition.handler': APPLICATION,
   'route(handler)': APPLICATION,

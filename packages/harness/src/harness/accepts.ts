@@ -14,22 +14,26 @@ function matches(type: string, accepted: readonly string[]): boolean {
 const acceptsFilter: Filter = {
   name: 'harness-accepts',
   order: ACCEPTS_ORDER,
-  appliesTo: (route: RouteInfo) => route.annotations.some((a) => a.kind === AcceptsKind),
-  run(ctx: ExecutionContext, next: Next) {
-    const accepted = ctx.annotations(AcceptsKind).flat();
-    if (ctx.bodySource.present) {
-      const type = mediaType(ctx.request.headers.get('content-type'));
-      if (!matches(type, accepted)) {
-        ctx.refuse(
-          problem(415, `This endpoint takes ${accepted.join(' or ')}; got ${type ? JSON.stringify(type) : 'no Content-Type'}.`, {
-            supported: [...accepted],
-          }),
-        );
-      }
-    }
-    return next();
+  forRoute(route: RouteInfo) {
+    const accepted = route.annotations.filter((a) => a.kind === AcceptsKind).flatMap((a) => a.value as readonly string[]);
+    return accepted.length === 0 ? undefined : (ctx, next) => refuseOthers(ctx, next, accepted);
   },
 };
+
+/** Refuses a body of a media type the route does not accept (415). */
+function refuseOthers(ctx: ExecutionContext, next: Next, accepted: readonly string[]): Promise<void> {
+  if (ctx.bodySource.present) {
+    const type = mediaType(ctx.request.headers.get('content-type'));
+    if (!matches(type, accepted)) {
+      ctx.refuse(
+        problem(415, `This endpoint takes ${accepted.join(' or ')}; got ${type ? JSON.stringify(type) : 'no Content-Type'}.`, {
+          supported: [...accepted],
+        }),
+      );
+    }
+  }
+  return next();
+}
 
 /** The media types a route accepts for its body; others are refused with 415 before the body is read. */
 export const AcceptsKind: FeatureKind<readonly string[]> = {

@@ -3,6 +3,8 @@ import type { AnnotationDecorator } from './annotation.js';
 import type { AnnotationKind } from '../pipeline/index.js';
 import { usageError } from '../errors/index.js';
 
+const invalid = (message: string) => usageError('TRELLIS_INVALID_ANNOTATION', message);
+
 /**
  * What a route makes of a request body: `json` (parsed), `form` (urlencoded fields), `text` (a string),
  * `bytes` (the raw bytes, a `Uint8Array`) or `stream` (a Node.js `Readable` of the raw bytes, read by the
@@ -53,30 +55,21 @@ export function Body(
   const list = typeof formats === 'string' ? [formats] : formats;
   // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers
   if (!Array.isArray(list) || list.length === 0 || list.some((f) => !FORMATS.includes(f))) {
-    throw usageError(
-      'TRELLIS_INVALID_ANNOTATION',
-      `@Body takes one or more of ${FORMATS.map((f) => `"${f}"`).join(', ')}, got ${JSON.stringify(formats)}.`,
-    );
+    throw invalid(`@Body takes one or more of ${FORMATS.map((f) => `"${f}"`).join(', ')}, got ${JSON.stringify(formats)}.`);
   }
   if (list.includes('stream') && list.length > 1)
-    throw usageError(
-      'TRELLIS_INVALID_ANNOTATION',
-      '@Body("stream") cannot be combined with other formats: the handler reads the body itself.',
-    );
+    throw invalid('@Body("stream") cannot be combined with other formats: the handler reads the body itself.');
   const { types, limit } = options ?? {};
   if (
     types !== undefined &&
     (!Array.isArray(types) || types.length === 0 || types.some((t) => typeof t !== 'string' || !MEDIA_TYPE.test(t.toLowerCase())))
   ) {
-    throw usageError(
-      'TRELLIS_INVALID_ANNOTATION',
-      `@Body types must be media types such as "image/png" or "image/*", got ${JSON.stringify(types)}.`,
-    );
+    throw invalid(`@Body types must be media types such as "image/png" or "image/*", got ${JSON.stringify(types)}.`);
   }
   if (types !== undefined && !list.includes('bytes') && !list.includes('stream'))
-    throw usageError('TRELLIS_INVALID_ANNOTATION', '@Body types apply to "bytes" and "stream" bodies.');
+    throw invalid('@Body types apply to "bytes" and "stream" bodies.');
   if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0))
-    throw usageError('TRELLIS_INVALID_ANNOTATION', `@Body limit must be a whole number of bytes, got ${String(limit)}.`);
+    throw invalid(`@Body limit must be a whole number of bytes, got ${String(limit)}.`);
   // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers
   const settings: { -readonly [K in keyof BodySettings]: BodySettings[K] } = { formats: Object.freeze([...new Set(list)]) };
   // eslint-disable-next-line @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers

@@ -5,6 +5,8 @@ import type { AnnotationDecorator } from './annotation.js';
 import type { ValidateAnnotation, ValidateSchemas } from './typed-input.js';
 import { usageError } from '../errors/index.js';
 
+const invalid = (message: string) => usageError('TRELLIS_INVALID_ANNOTATION', message);
+
 export type { ValidateSchemas };
 
 /** Values of one kind apply at one level only: method-level ones replace class-level ones. */
@@ -13,8 +15,7 @@ function methodWins<T>(name: string, describe: (v: T) => string = stableJson): A
     const level = methodLevel.length > 0 ? methodLevel : classLevel;
     const distinct = [...new Map(level.map((v) => [describe(v), v])).values()];
     if (distinct.length > 1) {
-      throw usageError(
-        'TRELLIS_INVALID_ANNOTATION',
+      throw invalid(
         `${handler}: @${name} is applied ${distinct.length} times with different settings (${distinct.map(describe).join(' and ')}); keep one.`,
       );
     }
@@ -42,8 +43,7 @@ export const AuthorizeKind: AnnotationKind<readonly string[]> = {
  */
 export function Authorize(...grants: string[]): AnnotationDecorator<readonly string[]> {
   for (const g of grants) {
-    if (typeof g !== 'string' || g === '')
-      throw usageError('TRELLIS_INVALID_ANNOTATION', `@Authorize takes non-empty grant names, got ${JSON.stringify(g)}.`);
+    if (typeof g !== 'string' || g === '') throw invalid(`@Authorize takes non-empty grant names, got ${JSON.stringify(g)}.`);
   }
   return annotation(AuthorizeKind, Object.freeze([...new Set(grants)].sort()));
 }
@@ -91,18 +91,18 @@ export const CacheKind: AnnotationKind<CacheSettings> = {
  */
 export function Cache(settings: CacheSettings): AnnotationDecorator<CacheSettings> {
   if (!settings || !Number.isFinite(settings.seconds) || settings.seconds <= 0) {
-    throw usageError('TRELLIS_INVALID_ANNOTATION', `@Cache needs { seconds } > 0, got ${JSON.stringify(settings)}.`);
+    throw invalid(`@Cache needs { seconds } > 0, got ${JSON.stringify(settings)}.`);
   }
   for (const v of settings.varyBy ?? []) {
     if (v !== 'principal' && !(typeof v === 'string' && /^header:[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(v))) {
-      throw usageError('TRELLIS_INVALID_ANNOTATION', `@Cache varyBy accepts "principal" or "header:<name>", got ${JSON.stringify(v)}.`);
+      throw invalid(`@Cache varyBy accepts "principal" or "header:<name>", got ${JSON.stringify(v)}.`);
     }
   }
   if (settings.shared !== undefined && typeof settings.shared !== 'boolean') {
-    throw usageError('TRELLIS_INVALID_ANNOTATION', `@Cache shared should be true or false, got ${JSON.stringify(settings.shared)}.`);
+    throw invalid(`@Cache shared should be true or false, got ${JSON.stringify(settings.shared)}.`);
   }
   if (settings.shared === true && settings.varyBy?.includes('principal')) {
-    throw usageError('TRELLIS_INVALID_ANNOTATION', '@Cache cannot both vary by principal and be shared across callers; choose one.');
+    throw invalid('@Cache cannot both vary by principal and be shared across callers; choose one.');
   }
   const varyBy = [...new Set((settings.varyBy ?? []).map((v) => v.toLowerCase() as CacheVary))].sort();
   const value: CacheSettings = { seconds: settings.seconds, varyBy: Object.freeze(varyBy), ...(settings.shared ? { shared: true } : {}) };
@@ -143,14 +143,11 @@ export const ValidateKind: AnnotationKind<ValidateSchemas> = {
 export function Validate<const S extends ValidateSchemas>(schemas: S): ValidateAnnotation<S> {
   const { fieldStatus, ...parts } = schemas ?? {};
   if (fieldStatus !== undefined && fieldStatus !== 400 && fieldStatus !== 422) {
-    throw usageError('TRELLIS_INVALID_ANNOTATION', `@Validate: "fieldStatus" must be 400 or 422, got ${JSON.stringify(fieldStatus)}.`);
+    throw invalid(`@Validate: "fieldStatus" must be 400 or 422, got ${JSON.stringify(fieldStatus)}.`);
   }
   for (const [part, schema] of Object.entries(parts)) {
     if (schema !== undefined && typeof (schema as StandardSchemaV1)?.['~standard']?.validate !== 'function') {
-      throw usageError(
-        'TRELLIS_INVALID_ANNOTATION',
-        `@Validate: "${part}" must be a Standard Schema validator (zod, valibot, arktype, …).`,
-      );
+      throw invalid(`@Validate: "${part}" must be a Standard Schema validator (zod, valibot, arktype, …).`);
     }
   }
   return annotation(ValidateKind, Object.freeze({ ...schemas }));

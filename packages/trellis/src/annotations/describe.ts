@@ -3,6 +3,8 @@ import type { AnnotationDecorator } from './annotation.js';
 import type { AnnotationKind } from '../pipeline/index.js';
 import { usageError } from '../errors/index.js';
 
+const invalid = (message: string) => usageError('TRELLIS_INVALID_ANNOTATION', message);
+
 /** One response a handler gives, as its OpenAPI document shows it. */
 export interface DescribedResponse {
   /** What the response means; default the status's reason phrase. */
@@ -109,42 +111,28 @@ const text = (v: unknown) => typeof v === 'string' && v.trim() !== '';
 export function Describe(summaryOrSettings: string | DescribeSettings): AnnotationDecorator<DescribeSettings> {
   if (typeof summaryOrSettings === 'string') {
     if (!text(summaryOrSettings))
-      throw usageError(
-        'TRELLIS_INVALID_ANNOTATION',
-        '@Describe takes a non-empty Markdown summary of the route, or { summary, description, tags, … }.',
-      );
+      throw invalid('@Describe takes a non-empty Markdown summary of the route, or { summary, description, tags, … }.');
     return annotation(DescribeKind, Object.freeze({ summary: summaryOrSettings.trim() }));
   }
   const settings = summaryOrSettings;
   if (settings === null || typeof settings !== 'object')
-    throw usageError(
-      'TRELLIS_INVALID_ANNOTATION',
-      `@Describe takes a summary, or { summary, description, tags, … }; got ${String(settings)}.`,
-    );
+    throw invalid(`@Describe takes a summary, or { summary, description, tags, … }; got ${String(settings)}.`);
   const { summary, description, tags, operationId, deprecated, params, responses } = settings;
   for (const [name, value] of Object.entries({ summary, description, operationId })) {
     if (value !== undefined && !text(value))
-      throw usageError('TRELLIS_INVALID_ANNOTATION', `@Describe: "${name}" must be a non-empty string, got ${JSON.stringify(value)}.`);
+      throw invalid(`@Describe: "${name}" must be a non-empty string, got ${JSON.stringify(value)}.`);
   }
   if (deprecated !== undefined && typeof deprecated !== 'boolean')
-    throw usageError('TRELLIS_INVALID_ANNOTATION', `@Describe: "deprecated" must be true or false, got ${JSON.stringify(deprecated)}.`);
+    throw invalid(`@Describe: "deprecated" must be true or false, got ${JSON.stringify(deprecated)}.`);
   if (tags !== undefined && (!Array.isArray(tags) || !tags.every(text)))
-    throw usageError('TRELLIS_INVALID_ANNOTATION', `@Describe: "tags" must be a list of non-empty strings, got ${JSON.stringify(tags)}.`);
+    throw invalid(`@Describe: "tags" must be a list of non-empty strings, got ${JSON.stringify(tags)}.`);
   for (const [name, value] of Object.entries(params ?? {})) {
-    if (!text(value))
-      throw usageError(
-        'TRELLIS_INVALID_ANNOTATION',
-        `@Describe: the parameter "${name}" needs a non-empty description, got ${JSON.stringify(value)}.`,
-      );
+    if (!text(value)) throw invalid(`@Describe: the parameter "${name}" needs a non-empty description, got ${JSON.stringify(value)}.`);
   }
   for (const [status, response] of Object.entries(responses ?? {})) {
-    if (!/^[1-5][0-9][0-9]$/.test(status))
-      throw usageError('TRELLIS_INVALID_ANNOTATION', `@Describe: responses are keyed by status (100 to 599), got "${status}".`);
+    if (!/^[1-5][0-9][0-9]$/.test(status)) throw invalid(`@Describe: responses are keyed by status (100 to 599), got "${status}".`);
     if (typeof response === 'string' ? !text(response) : response === null || typeof response !== 'object') {
-      throw usageError(
-        'TRELLIS_INVALID_ANNOTATION',
-        `@Describe: the ${status} response must be a description or { description, schema, contentType, headers }.`,
-      );
+      throw invalid(`@Describe: the ${status} response must be a description or { description, schema, contentType, headers }.`);
     }
   }
   return annotation(DescribeKind, Object.freeze({ ...settings, ...(tags ? { tags: Object.freeze([...new Set(tags)].sort()) } : {}) }));

@@ -3,11 +3,13 @@ import type { HttpMethod } from '../pipeline/index.js';
 import { recordController, recordRoute } from './metadata.js';
 import { usageError } from '../errors/index.js';
 
+const invalid = (message: string) => usageError('TRELLIS_INVALID_ROUTE', message);
+
 const METHODS: readonly HttpMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 export function assertPath(path: unknown, where: string): string {
   if (typeof path !== 'string' || !path.startsWith('/')) {
-    throw usageError('TRELLIS_INVALID_ROUTE', `${where}: a route path must be a string starting with "/", got ${JSON.stringify(path)}.`);
+    throw invalid(`${where}: a route path must be a string starting with "/", got ${JSON.stringify(path)}.`);
   }
   return path;
 }
@@ -15,7 +17,7 @@ export function assertPath(path: unknown, where: string): string {
 export function assertMethod(method: unknown): HttpMethod {
   const upper = typeof method === 'string' ? method.toUpperCase() : '';
   if (!METHODS.includes(upper as HttpMethod)) {
-    throw usageError('TRELLIS_INVALID_ROUTE', `Unknown HTTP method ${JSON.stringify(method)}; use one of ${METHODS.join(', ')}.`);
+    throw invalid(`Unknown HTTP method ${JSON.stringify(method)}; use one of ${METHODS.join(', ')}.`);
   }
   return upper as HttpMethod;
 }
@@ -25,7 +27,7 @@ function routeDecorator(method: HttpMethod) {
     assertPath(path, `@${method[0]}${method.slice(1).toLowerCase()}`);
     return (_target: unknown, context: ClassMethodDecoratorContext): void => {
       if (context.kind !== 'method' || context.private || typeof context.name === 'symbol') {
-        throw usageError('TRELLIS_INVALID_ROUTE', `Route decorators go on public methods with string names.`);
+        throw invalid(`Route decorators go on public methods with string names.`);
       }
       recordRoute(context.metadata, context.name, { method, path });
     };

@@ -19,15 +19,7 @@ import {
   serializationFilter,
 } from '../filters/index.js';
 import type { ExecutionContext, Feature, Filter, HttpMethod, OutgoingResponse } from '../pipeline/index.js';
-import {
-  Logger,
-  assertApplicationFilter,
-  composeFilters,
-  consoleLogger,
-  featureOf,
-  guardedLogger,
-  sortFilters,
-} from '../pipeline/index.js';
+import { Logger, assertApplicationFilter, composeFilters, consoleLogger, featureOf, guardedLogger } from '../pipeline/index.js';
 import { ServiceCollection, ServiceProvider } from '../services/index.js';
 import type { ServiceResolver } from '../services/index.js';
 import { dispatch } from './dispatch.js';
@@ -224,8 +216,7 @@ export class App {
     const routes: CompiledRoute[] = [];
     const appCors = this.#cors;
     for (const info of infos) {
-      const sorted = sortFilters(filters.filter((f) => f.appliesTo?.(info) ?? true));
-      const compiled: CompiledRoute = { info, run: composeFilters(sorted), cors: corsOf(info, appCors) };
+      const compiled: CompiledRoute = { info, run: composeFilters(filters, info), cors: corsOf(info, appCors) };
       router.add(info.method, info.path, compiled);
       routes.push(compiled);
     }
@@ -318,7 +309,7 @@ export class App {
     const logger = this.#logger();
     // node:http has held the head to maxHeaderSize already.
     const deps = this.build().#built!.deps;
-    const server = createNodeServer((req) => dispatch(deps, req), {
+    const server = createNodeServer(dispatch.bind(undefined, deps), {
       maxHeaderSize: this.#options.maxHeaderSize,
       onError: (error) => logger.error('Writing a response failed', { error }),
     });

@@ -56,7 +56,7 @@ export function dispatch(deps: DispatchDeps, req: IncomingRequest): OutgoingResp
   if (target === null)
     return problemResponse(failure('TRELLIS_BAD_TARGET', 'The request target is not a valid path (check its percent-encoding).'));
   // A CORS preflight is answered here, before any filter: no authentication, rate limit or handler runs.
-  if (isPreflight(req.method, req.headers)) {
+  if (req.method === 'OPTIONS' && isPreflight(req.method, req.headers)) {
     const preflight = answerPreflight(deps, target.path, req.headers);
     if (preflight !== undefined) return preflight;
   }

@@ -14,7 +14,8 @@ export interface ResponseSink {
 export type WholeResponse = OutgoingResponse & { body: Buffer | string | null };
 
 /** Whether a response's body is a stream. */
-export const isStreamed = (response: OutgoingResponse): response is OutgoingResponse & { body: Readable } => isReadable(response.body);
+export const isStreamed = (response: OutgoingResponse): response is OutgoingResponse & { body: Readable } =>
+  typeof response.body === 'object' && response.body !== null && !Buffer.isBuffer(response.body) && isReadable(response.body);
 
 /**
  * Writes a finished response, the one way every host does: `Content-Length` from the body (`0` for an empty

@@ -10,7 +10,6 @@ export {
   reply,
   serializationFilter,
   serverSentEvents,
-  toResponse,
 } from './serialization/index.js';
 export type { ServerSentEvent } from './serialization/index.js';
 export type { ErrorClass, ErrorHandler, ErrorMapping } from './serialization/index.js';

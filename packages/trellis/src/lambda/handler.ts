@@ -11,6 +11,8 @@ import { answerWidgetEvent, checkWidgetOptions, type WidgetEventOptions, type Wi
 import { isWidgetEvent, type WidgetLambdaEvent } from './widget/event.js';
 import { usageError } from '../errors/index.js';
 
+const invalid = (message: string) => usageError('TRELLIS_INVALID_LAMBDA_OPTIONS', message);
+
 export interface LambdaHandlerOptions {
   /**
    * Whether a response body of this `Content-Type` is sent base64-encoded (`isBase64Encoded: true`).
@@ -91,18 +93,13 @@ export function lazyApp(source: AppSource): () => App | Promise<App> {
   let app: App | undefined;
   let making: Promise<App> | undefined;
   if (source instanceof App) app = source.build();
-  else if (typeof source !== 'function')
-    throw usageError('TRELLIS_INVALID_LAMBDA_OPTIONS', 'lambdaHandler takes an App (from createApp()) or a function that returns one.');
+  else if (typeof source !== 'function') throw invalid('lambdaHandler takes an App (from createApp()) or a function that returns one.');
   return () => {
     if (app) return app;
     making ??= (async () => {
       try {
         const made = await (source as () => App | Promise<App>)();
-        if (!(made instanceof App))
-          throw usageError(
-            'TRELLIS_INVALID_LAMBDA_OPTIONS',
-            'The app factory given to lambdaHandler must return an App (from createApp()).',
-          );
+        if (!(made instanceof App)) throw invalid('The app factory given to lambdaHandler must return an App (from createApp()).');
         app = made.build();
         return app;
       } finally {
@@ -136,10 +133,7 @@ export function incomingFromEvent(
 export function checkBasePath(basePath: string | undefined): string | undefined {
   if (basePath === undefined || basePath === '' || basePath === '/') return undefined;
   if (typeof basePath !== 'string' || !basePath.startsWith('/') || basePath.endsWith('/')) {
-    throw usageError(
-      'TRELLIS_INVALID_LAMBDA_OPTIONS',
-      `basePath is a path prefix such as "/v1" (a leading "/", none at the end), got ${JSON.stringify(basePath)}.`,
-    );
+    throw invalid(`basePath is a path prefix such as "/v1" (a leading "/", none at the end), got ${JSON.stringify(basePath)}.`);
   }
   return basePath;
 }
@@ -163,7 +157,7 @@ export function lambdaHandler(source: AppSource, options: LambdaHandlerOptions =
   const basePath = checkBasePath(options.basePath);
   const isBinary = options.isBinary;
   if (isBinary !== undefined && typeof isBinary !== 'function')
-    throw usageError('TRELLIS_INVALID_LAMBDA_OPTIONS', 'isBinary is a function of a Content-Type that says whether the body is binary.');
+    throw invalid('isBinary is a function of a Content-Type that says whether the body is binary.');
   const widget = options.widget ?? {};
   const routeParam = checkWidgetOptions(widget);
   const appFor = lazyApp(source);

@@ -11,6 +11,8 @@ import { securitySchemes } from './security.js';
 import type { OpenApiDocument, OpenApiOptions } from './types.js';
 import { usageError } from '../errors/index.js';
 
+const invalid = (message: string) => usageError('TRELLIS_INVALID_OPENAPI_OPTIONS', message);
+
 /** What the document reads of an app: its routes and, when it has them, its services (for the authenticators). */
 export interface DocumentedApp {
   readonly routes: readonly RouteInfo[];
@@ -32,26 +34,19 @@ function checkOptions(options: OpenApiOptions): void {
   const info = options?.info;
   for (const field of ['title', 'version'] as const) {
     if (typeof info?.[field] !== 'string' || info[field].trim() === '') {
-      throw usageError(
-        'TRELLIS_INVALID_OPENAPI_OPTIONS',
+      throw invalid(
         `createOpenApiDocument needs info.${field}, a non-empty string (info: { title: 'Orders API', version: '1.0.0' }); got ${JSON.stringify(info?.[field])}.`,
       );
     }
   }
   for (const server of options.servers ?? []) {
     if (typeof server?.url !== 'string' || server.url === '')
-      throw usageError(
-        'TRELLIS_INVALID_OPENAPI_OPTIONS',
-        `createOpenApiDocument: every server needs a url, got ${JSON.stringify(server)}.`,
-      );
+      throw invalid(`createOpenApiDocument: every server needs a url, got ${JSON.stringify(server)}.`);
   }
   if (options.jsonSchema !== undefined && typeof options.jsonSchema !== 'function')
-    throw usageError(
-      'TRELLIS_INVALID_OPENAPI_OPTIONS',
-      'createOpenApiDocument: jsonSchema must be a function (schema, context) => JSON Schema | undefined.',
-    );
+    throw invalid('createOpenApiDocument: jsonSchema must be a function (schema, context) => JSON Schema | undefined.');
   if (options.include !== undefined && typeof options.include !== 'function')
-    throw usageError('TRELLIS_INVALID_OPENAPI_OPTIONS', 'createOpenApiDocument: include must be a function (route) => boolean.');
+    throw invalid('createOpenApiDocument: include must be a function (route) => boolean.');
 }
 
 interface Planned {
@@ -88,8 +83,7 @@ function plan(routes: readonly RouteInfo[]): Array<Planned & { operationId: stri
   for (const p of planned.filter((p) => p.explicit)) {
     const owner = owners.get(p.wanted);
     if (owner)
-      throw usageError(
-        'TRELLIS_INVALID_OPENAPI_OPTIONS',
+      throw invalid(
         `Two routes have the operation id "${p.wanted}" (${owner.id} and ${p.route.id}); give one of them another with Describe({ operationId }).`,
       );
     owners.set(p.wanted, p.route);
@@ -176,10 +170,7 @@ export function buildDocument(
  */
 export function createOpenApiDocument(app: DocumentedApp, options: OpenApiOptions): OpenApiDocument {
   if (app === null || typeof app !== 'object' || !Array.isArray(app.routes)) {
-    throw usageError(
-      'TRELLIS_INVALID_OPENAPI_OPTIONS',
-      'createOpenApiDocument takes a Trellis app (createApp()) and options; got something without routes.',
-    );
+    throw invalid('createOpenApiDocument takes a Trellis app (createApp()) and options; got something without routes.');
   }
   return buildDocument(app.routes, app.provider, options);
 }

@@ -1,5 +1,5 @@
 export { FilterOrder } from './filter-order.js';
-export type { Filter, Next } from './filter.js';
+export type { Filter, FilterRun, Next } from './filter.js';
 export { ExecutionContext } from './context.js';
 export type { HttpMethod, OutgoingResponse, Principal, Refusal, RequestInfo, RouteInfo } from './context.js';
 export type { Annotation, AnnotationKind } from './annotation.js';
@@ -16,7 +16,7 @@ export { HttpError, failureError } from './http-error.js';
 export { BufferBodySource, ClientAbortedError, PayloadTooLargeError, bodyStream } from './body-source.js';
 export type { BodySource } from './body-source.js';
 export { isReadable, nodeStream } from './node-stream.js';
-export { PipelineError, assertApplicationFilter, composeFilters, isThenable, sortFilters } from './runner.js';
+export { PipelineError, assertApplicationFilter, composeFilters, isThenable } from './runner.js';
 export { Authenticator } from './authenticator.js';
 export type { AuthenticationResult } from './authenticator.js';
 export { Logger, consoleLogger } from './logger.js';

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Cache, createApp, FilterOrder, problem, route } from '../index.js';
-import type { ExecutionContext, Filter } from '../index.js';
+import type { ExecutionContext, Filter, RouteInfo } from '../index.js';
 import { composeFilters } from './runner.js';
+
+const ROUTE = { id: 'GET /x', method: 'GET', path: '/x', annotations: [] } as unknown as RouteInfo;
 
 function recorder(name: string, order: number, log: string[], extra: Partial<Filter> = {}): Filter {
   return {
@@ -221,13 +223,13 @@ describe('pipeline', () => {
     app.filter({
       name: 'only-admin',
       order: 20,
-      appliesTo: (r) => {
+      forRoute: (r) => {
         asked++;
-        return r.path.startsWith('/admin');
-      },
-      run(ctx, next) {
-        ctx.responseHeaders.set('x-admin', '1');
-        return next();
+        if (!r.path.startsWith('/admin')) return undefined;
+        return (ctx, next) => {
+          ctx.responseHeaders.set('x-admin', '1');
+          return next();
+        };
       },
     });
     app.route(
@@ -253,10 +255,10 @@ describe('pipeline', () => {
       },
     });
     const last: Filter = { name: 'last', order: 1000, run: () => void log.push('last') };
-    assert.equal(composeFilters([returnsNext('a', 1), returnsNext('b', 2), last])(ctx), undefined);
+    assert.equal(composeFilters([returnsNext('a', 1), returnsNext('b', 2), last], ROUTE)(ctx), undefined);
     assert.deepEqual(log, ['a', 'b', 'last']);
     log.length = 0;
-    const waited = composeFilters([returnsNext('a', 1), recorder('waits', 2, log), last])(ctx);
+    const waited = composeFilters([returnsNext('a', 1), recorder('waits', 2, log), last], ROUTE)(ctx);
     assert.ok(waited instanceof Promise);
     assert.deepEqual(log, ['a', 'waits', 'last']);
     await waited;
@@ -268,10 +270,10 @@ describe('pipeline', () => {
         throw new Error('boom');
       },
     };
-    assert.throws(() => composeFilters([throws])(ctx), /boom/);
+    assert.throws(() => composeFilters([throws], ROUTE)(ctx), /boom/);
     const caught: string[] = [];
     const catches: Filter = { name: 'catches', order: 1, run: (_ctx, next) => next().catch((e: Error) => void caught.push(e.message)) };
-    await composeFilters([catches, throws])(ctx);
+    await composeFilters([catches, throws], ROUTE)(ctx);
     assert.deepEqual(caught, ['boom']);
   });
 });

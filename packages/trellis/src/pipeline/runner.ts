@@ -1,5 +1,5 @@
-import type { ExecutionContext } from './context.js';
-import type { Filter } from './filter.js';
+import type { ExecutionContext, RouteInfo } from './context.js';
+import type { Filter, FilterRun } from './filter.js';
 import { FilterOrder } from './filter-order.js';
 import { usageError } from '../errors/index.js';
 
@@ -8,15 +8,26 @@ export class PipelineError extends Error {
   override readonly name = 'PipelineError';
 }
 
-/** Sorts filters by order (stable, so equal orders keep their registration order). */
-export function sortFilters(filters: readonly Filter[]): Filter[] {
-  for (const f of filters) {
-    if (!Number.isFinite(f.order)) throw new PipelineError(`Filter "${f.name}" has no numeric order.`);
+/** A filter as one route runs it: what it does there, and whether it also runs for decided requests. */
+interface RouteStep {
+  readonly name: string;
+  readonly order: number;
+  readonly observesDecided: boolean;
+  readonly run: FilterRun;
+}
+
+/**
+ * The filters that apply to `route`, each with what it does there (its `forRoute`, asked once, or its `run`),
+ * sorted by order (stable, so equal orders keep their registration order).
+ */
+function routeSteps(filters: readonly Filter[], route: RouteInfo): RouteStep[] {
+  const steps: RouteStep[] = [];
+  for (const filter of filters) {
+    if (!Number.isFinite(filter.order)) throw new PipelineError(`Filter "${filter.name}" has no numeric order.`);
+    const run = filter.forRoute ? filter.forRoute(route) : filter.run?.bind(filter);
+    if (run !== undefined) steps.push({ name: filter.name, order: filter.order, observesDecided: filter.observesDecided === true, run });
   }
-  return filters
-    .map((filter, index) => ({ filter, index }))
-    .sort((a, b) => a.filter.order - b.filter.order || a.index - b.index)
-    .map((x) => x.filter);
+  return steps.sort((a, b) => a.order - b.order);
 }
 
 /** A promise, or anything else that `await` would wait on: a filter or handler may answer either way. */
@@ -28,12 +39,14 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 const DONE: Promise<void> = Promise.resolve();
 
 /**
- * Composes sorted filters into one function. This is the one place that decides whether a filter does its
- * work: on a decided request, filters that do not observe decided requests are skipped. `next()` always gives
- * a promise; the composed function gives one only when a filter did, and throws what a filter throws at once,
- * so a request that no filter waits on is answered in the same turn.
+ * The pipeline of one route, composed once when the app is built from the filters that apply to it. This is
+ * the one place that decides whether a filter does its work: on a decided request, filters that do not observe
+ * decided requests are skipped. `next()` always gives a promise; the composed function gives one only when a
+ * filter did, and throws what a filter throws at once, so a request that no filter waits on is answered in the
+ * same turn.
  */
-export function composeFilters(sorted: readonly Filter[]): (ctx: ExecutionContext) => void | Promise<void> {
+export function composeFilters(filters: readonly Filter[], route: RouteInfo): (ctx: ExecutionContext) => void | Promise<void> {
+  const sorted = routeSteps(filters, route);
   const count = sorted.length;
   return function runPipeline(ctx: ExecutionContext): void | Promise<void> {
     const step = (i: number): void | Promise<void> => {
@@ -60,8 +73,13 @@ export function composeFilters(sorted: readonly Filter[]): (ctx: ExecutionContex
 
 /** Application filters must run before the terminal serialization stage. */
 export function assertApplicationFilter(filter: Filter): void {
-  if (typeof filter?.run !== 'function' || typeof filter.name !== 'string' || filter.name === '') {
-    throw usageError('TRELLIS_INVALID_FILTER', 'A filter needs a non-empty name, a numeric order and a run(ctx, next) function.');
+  const runs = typeof filter?.run === 'function';
+  const perRoute = typeof filter?.forRoute === 'function';
+  if (runs === perRoute || typeof filter.name !== 'string' || filter.name === '') {
+    throw usageError(
+      'TRELLIS_INVALID_FILTER',
+      'A filter needs a non-empty name, a numeric order, and either a run(ctx, next) function or a forRoute(route) function.',
+    );
   }
   if (!Number.isFinite(filter.order) || filter.order >= FilterOrder.Serialization) {
     throw usageError(

@@ -6,6 +6,8 @@ import { planFor } from './policies.js';
 import { rateLimitFeature } from './feature.js';
 import { usageError } from '../errors/index.js';
 
+const invalid = (message: string) => usageError('TRELLIS_INVALID_RATE_LIMIT', message);
+
 const describeCost = (cost: RateLimitSettings['cost']) =>
   typeof cost === 'function' ? `cost: ${cost.name || 'a function'}` : `cost: ${cost}`;
 const describe = (s: RateLimitSettings) =>
@@ -107,47 +109,28 @@ export function RateLimit(options: Partial<RateLimitSettings> = {}): AnnotationD
     countOnly,
   } = options ?? {};
   if (countOnly !== undefined && countOnly !== 'failures' && countOnly !== 'successes') {
-    throw usageError(
-      'TRELLIS_INVALID_RATE_LIMIT',
-      `@RateLimit: countOnly must be "failures" or "successes", got ${JSON.stringify(countOnly)}.`,
-    );
+    throw invalid(`@RateLimit: countOnly must be "failures" or "successes", got ${JSON.stringify(countOnly)}.`);
   }
   if (blockSeconds !== undefined && (typeof blockSeconds !== 'number' || !Number.isFinite(blockSeconds) || blockSeconds <= 0)) {
-    throw usageError(
-      'TRELLIS_INVALID_RATE_LIMIT',
-      `@RateLimit: blockSeconds must be a positive number of seconds, got ${String(blockSeconds)}.`,
-    );
+    throw invalid(`@RateLimit: blockSeconds must be a positive number of seconds, got ${String(blockSeconds)}.`);
   }
   if (budget !== undefined && (typeof budget !== 'string' || budget === '' || budget.length > 200)) {
-    throw usageError(
-      'TRELLIS_INVALID_RATE_LIMIT',
-      `@RateLimit: budget must be a non-empty string (at most 200 characters), got ${JSON.stringify(budget)}.`,
-    );
+    throw invalid(`@RateLimit: budget must be a non-empty string (at most 200 characters), got ${JSON.stringify(budget)}.`);
   }
   if (!Number.isSafeInteger(permitLimit) || permitLimit < 1) {
-    throw usageError('TRELLIS_INVALID_RATE_LIMIT', `@RateLimit: permitLimit must be a positive whole number, got ${String(permitLimit)}.`);
+    throw invalid(`@RateLimit: permitLimit must be a positive whole number, got ${String(permitLimit)}.`);
   }
   if (!Number.isFinite(windowSeconds) || windowSeconds <= 0) {
-    throw usageError(
-      'TRELLIS_INVALID_RATE_LIMIT',
-      `@RateLimit: windowSeconds must be a positive number of seconds, got ${String(windowSeconds)}.`,
-    );
+    throw invalid(`@RateLimit: windowSeconds must be a positive number of seconds, got ${String(windowSeconds)}.`);
   }
   if (typeof name !== 'string' || name === '' || name.length > 200) {
-    throw usageError(
-      'TRELLIS_INVALID_RATE_LIMIT',
-      `@RateLimit: name must be a non-empty string (at most 200 characters), got ${JSON.stringify(name)}.`,
-    );
+    throw invalid(`@RateLimit: name must be a non-empty string (at most 200 characters), got ${JSON.stringify(name)}.`);
   }
   if (scope !== RateLimitScope.Transport && scope !== RateLimitScope.Principal) {
-    throw usageError(
-      'TRELLIS_INVALID_RATE_LIMIT',
-      `@RateLimit: scope must be RateLimitScope.Transport or RateLimitScope.Principal, got ${JSON.stringify(scope)}.`,
-    );
+    throw invalid(`@RateLimit: scope must be RateLimitScope.Transport or RateLimitScope.Principal, got ${JSON.stringify(scope)}.`);
   }
   if (typeof cost !== 'function' && (typeof cost !== 'number' || !Number.isSafeInteger(cost) || cost < 1)) {
-    throw usageError(
-      'TRELLIS_INVALID_RATE_LIMIT',
+    throw invalid(
       `@RateLimit: cost must be a whole number of permits (at least 1) or a function (ctx, policy) => number, got ${String(cost)}.`,
     );
   }
@@ -171,8 +154,7 @@ export function RateLimit(options: Partial<RateLimitSettings> = {}): AnnotationD
  */
 export function SkipRateLimit(...names: string[]): AnnotationDecorator<readonly string[]> {
   for (const n of names) {
-    if (typeof n !== 'string' || n === '')
-      throw usageError('TRELLIS_INVALID_RATE_LIMIT', `@SkipRateLimit: names must be non-empty strings, got ${JSON.stringify(n)}.`);
+    if (typeof n !== 'string' || n === '') throw invalid(`@SkipRateLimit: names must be non-empty strings, got ${JSON.stringify(n)}.`);
   }
   return annotation(SkipRateLimitKind, Object.freeze([...names]));
 }
@@ -187,5 +169,7 @@ export function SkipRateLimit(...names: string[]): AnnotationDecorator<readonly 
  */
 export function rateLimitPolicies(route: RouteInfo): readonly RateLimitPolicy[] {
   const kinds = { limit: RateLimitKind, skip: SkipRateLimitKind };
-  return [...planFor(route, kinds, RateLimitScope.Transport).policies, ...planFor(route, kinds, RateLimitScope.Principal).policies];
+  return [RateLimitScope.Transport, RateLimitScope.Principal].flatMap((scope) =>
+    planFor(route, kinds, scope).counters.map((c) => c.policy),
+  );
 }

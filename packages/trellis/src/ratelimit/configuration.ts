@@ -4,6 +4,8 @@ import type { HeaderFormats, RateLimitHeaderFormat } from './headers.js';
 import type { RateLimitClock, RateLimitDecision, RateLimitPolicy } from './types.js';
 import { usageError } from '../errors/index.js';
 
+const invalid = (message: string) => usageError('TRELLIS_INVALID_RATE_LIMIT_CONFIGURATION', message);
+
 /**
  * Decides per request and counter whether a request is left out of a limit: it spends nothing and gets no
  * headers. It must answer at once with true or false; one that throws or answers anything else (a promise
@@ -119,46 +121,31 @@ export class RateLimitConfiguration {
     } = init;
     // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers
     if (!Array.isArray(headers) || headers.some((f) => !FORMATS.includes(f))) {
-      throw usageError(
-        'TRELLIS_INVALID_RATE_LIMIT_CONFIGURATION',
+      throw invalid(
         `RateLimitConfiguration: headers must be a list of ${FORMATS.map((f) => `"${f}"`).join(', ')} (or [] for none), got ${JSON.stringify(headers)}.`,
       );
     }
     if (refusal !== undefined && typeof refusal !== 'function') {
-      throw usageError(
-        'TRELLIS_INVALID_RATE_LIMIT_CONFIGURATION',
+      throw invalid(
         `RateLimitConfiguration: refusal must be a function (event) => ({ status?, problem?, headers? }) | undefined, got ${typeof refusal}.`,
       );
     }
     if (typeof logIntervalSeconds !== 'number' || !(logIntervalSeconds >= 0) || !Number.isFinite(logIntervalSeconds)) {
-      throw usageError(
-        'TRELLIS_INVALID_RATE_LIMIT_CONFIGURATION',
+      throw invalid(
         `RateLimitConfiguration: logIntervalSeconds must be a finite number of seconds >= 0, got ${String(logIntervalSeconds)}.`,
       );
     }
     if (typeof clock?.now !== 'function') {
-      throw usageError(
-        'TRELLIS_INVALID_RATE_LIMIT_CONFIGURATION',
-        'RateLimitConfiguration: clock must have a now() method returning milliseconds.',
-      );
+      throw invalid('RateLimitConfiguration: clock must have a now() method returning milliseconds.');
     }
     if (skip !== undefined && typeof skip !== 'function') {
-      throw usageError(
-        'TRELLIS_INVALID_RATE_LIMIT_CONFIGURATION',
-        `RateLimitConfiguration: skip must be a function (ctx, policy) => boolean, got ${typeof skip}.`,
-      );
+      throw invalid(`RateLimitConfiguration: skip must be a function (ctx, policy) => boolean, got ${typeof skip}.`);
     }
     if (partitionHeader !== undefined && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(partitionHeader)) {
-      throw usageError(
-        'TRELLIS_INVALID_RATE_LIMIT_CONFIGURATION',
-        `RateLimitConfiguration: partitionHeader must be a header name, got ${JSON.stringify(partitionHeader)}.`,
-      );
+      throw invalid(`RateLimitConfiguration: partitionHeader must be a header name, got ${JSON.stringify(partitionHeader)}.`);
     }
     if (!Number.isSafeInteger(maxTrackedPartitions) || maxTrackedPartitions < 1) {
-      throw usageError(
-        'TRELLIS_INVALID_RATE_LIMIT_CONFIGURATION',
-        `RateLimitConfiguration: maxTrackedPartitions must be a positive integer, got ${String(maxTrackedPartitions)}.`,
-      );
+      throw invalid(`RateLimitConfiguration: maxTrackedPartitions must be a positive integer, got ${String(maxTrackedPartitions)}.`);
     }
     this.partitionHeader = partitionHeader?.toLowerCase();
     this.maxTrackedPartitions = maxTrackedPartitions;

@@ -1,10 +1,12 @@
 import { isThenable } from '../index.js';
 import { callUserCode, type UserHook } from '../pipeline/index.js';
-import { servicesOf } from './acquire-request.js';
+import { servicesOf } from './filters.js';
 import { InProcessRateLimitStore } from './in-process-store.js';
 import { STORE_UNAVAILABLE_CODE } from './store-unavailable-error.js';
 import type { AcquireOptions, RateLimitDecision, RateLimitPolicy, RateLimitStore } from './types.js';
 import { usageError } from '../errors/index.js';
+
+const invalid = (message: string) => usageError('TRELLIS_INVALID_STORE_OPTIONS', message);
 
 /** Options of {@link FallbackRateLimitStore}. */
 export interface FallbackRateLimitStoreOptions {
@@ -50,12 +52,12 @@ export class FallbackRateLimitStore implements RateLimitStore {
 
   constructor(options: FallbackRateLimitStoreOptions) {
     if (typeof options?.primary?.acquire !== 'function')
-      throw usageError('TRELLIS_INVALID_STORE_OPTIONS', 'FallbackRateLimitStore: primary must be a RateLimitStore (it has acquire()).');
+      throw invalid('FallbackRateLimitStore: primary must be a RateLimitStore (it has acquire()).');
     if (options.fallback !== undefined && typeof options.fallback.acquire !== 'function') {
-      throw usageError('TRELLIS_INVALID_STORE_OPTIONS', 'FallbackRateLimitStore: fallback must be a RateLimitStore (it has acquire()).');
+      throw invalid('FallbackRateLimitStore: fallback must be a RateLimitStore (it has acquire()).');
     }
     if (options.onFallback !== undefined && typeof options.onFallback !== 'function')
-      throw usageError('TRELLIS_INVALID_STORE_OPTIONS', 'FallbackRateLimitStore: onFallback must be a function.');
+      throw invalid('FallbackRateLimitStore: onFallback must be a function.');
     this.#primary = options.primary;
     this.#fallback = options.fallback ?? new InProcessRateLimitStore();
     this.#onFallback = options.onFallback;

@@ -6,6 +6,8 @@ import { checkCost, checkPartition, checkPolicy, failOpenDecision } from './stor
 import type { AcquireOptions, RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from './types.js';
 import { usageError } from '../errors/index.js';
 
+const invalid = (message: string) => usageError('TRELLIS_INVALID_STORE_OPTIONS', message);
+
 /** Options of {@link InProcessRateLimitStore}. */
 export interface InProcessRateLimitStoreOptions {
   /** Most partitions counted at once; beyond it new partitions pass unlimited. Default 10,000. */
@@ -81,14 +83,11 @@ export class InProcessRateLimitStore implements RateLimitStore {
   constructor(options: InProcessRateLimitStoreOptions = {}) {
     const max = options.maxTrackedPartitions ?? DEFAULT_MAX_TRACKED_PARTITIONS;
     if (typeof max !== 'number' || !Number.isSafeInteger(max) || max < 1) {
-      throw usageError(
-        'TRELLIS_INVALID_STORE_OPTIONS',
-        `InProcessRateLimitStore: maxTrackedPartitions must be a positive integer; got ${String(max)}`,
-      );
+      throw invalid(`InProcessRateLimitStore: maxTrackedPartitions must be a positive integer; got ${String(max)}`);
     }
     const clock = options.clock ?? monotonicClock;
     if (typeof clock?.now !== 'function') {
-      throw usageError('TRELLIS_INVALID_STORE_OPTIONS', 'InProcessRateLimitStore: clock must have a now() method returning milliseconds');
+      throw invalid('InProcessRateLimitStore: clock must have a now() method returning milliseconds');
     }
     this.maxTrackedPartitions = max;
     this.#clock = clock;
@@ -205,10 +204,7 @@ export class InProcessRateLimitStore implements RateLimitStore {
   #earlierOrInvalid(now: number): number {
     if (!Number.isFinite(now)) {
       // An infinite or NaN time would expire every permit at once: refuse it rather than stop limiting.
-      throw usageError(
-        'TRELLIS_INVALID_STORE_OPTIONS',
-        `InProcessRateLimitStore: clock.now() must return finite milliseconds; got ${String(now)}`,
-      );
+      throw invalid(`InProcessRateLimitStore: clock.now() must return finite milliseconds; got ${String(now)}`);
     }
     return this.#lastNow;
   }

@@ -1,6 +1,8 @@
 import type { ExecutionContext } from '../index.js';
 import { createToken } from '../index.js';
+import { failedMarker, type USER_CODE_FAILED, type UserHook } from '../pipeline/index.js';
 import { RateLimitConfiguration } from './configuration.js';
+import { BROKEN } from './user-hooks.js';
 
 /**
  * Decides which callers share an allowance. Register a custom one with `RegistrationType.Replace`. `partition`
@@ -33,3 +35,14 @@ export class DefaultRateLimitPartitioner implements RateLimitPartitioner {
     return DefaultRateLimitPartitioner.Anonymous;
   }
 }
+
+/** How the rate-limit filters call the partitioner: a failure makes the limit inapplicable, 500 naming it. */
+export const PARTITION: UserHook<string, typeof USER_CODE_FAILED> = {
+  where: 'RateLimitPartitioner.partition',
+  instead: BROKEN,
+  accept: (answer) => {
+    if (typeof answer !== 'string') throw new TypeError('it must answer a string partition key');
+    return answer;
+  },
+  fallback: failedMarker,
+};

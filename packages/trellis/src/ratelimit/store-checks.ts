@@ -1,6 +1,8 @@
 import type { RateLimitDecision, RateLimitPolicy } from './types.js';
 import { usageError } from '../errors/index.js';
 
+const invalid = (message: string) => usageError('TRELLIS_INVALID_STORE_CALL', message);
+
 /**
  * Checks an acquire's partition as every store must. Throws a TypeError naming the store.
  *
@@ -14,14 +16,14 @@ import { usageError } from '../errors/index.js';
  */
 export function checkPartition(store: string, partition: unknown): asserts partition is string {
   if (typeof partition !== 'string') {
-    throw usageError('TRELLIS_INVALID_STORE_CALL', `${store}.acquire: partition must be a string; got ${typeof partition}`);
+    throw invalid(`${store}.acquire: partition must be a string; got ${typeof partition}`);
   }
 }
 
 /** Checks an acquire's policy: an object with a string key whose numbers make a counter. */
 export function checkPolicy(store: string, policy: RateLimitPolicy): void {
   if (policy === null || typeof policy !== 'object' || typeof policy.key !== 'string') {
-    throw usageError('TRELLIS_INVALID_STORE_CALL', `${store}.acquire: policy must be a RateLimitPolicy with a string key`);
+    throw invalid(`${store}.acquire: policy must be a RateLimitPolicy with a string key`);
   }
   checkPolicyNumbers(policy.key, policy.permitLimit, policy.windowSeconds);
 }
@@ -29,14 +31,12 @@ export function checkPolicy(store: string, policy: RateLimitPolicy): void {
 /** Checks a policy's limit and window: a positive whole number of permits in a positive, finite window. */
 export function checkPolicyNumbers(policyKey: string, permitLimit: unknown, windowSeconds: unknown): void {
   if (typeof permitLimit !== 'number' || !Number.isSafeInteger(permitLimit) || permitLimit < 1) {
-    throw usageError(
-      'TRELLIS_INVALID_STORE_CALL',
+    throw invalid(
       `Rate-limit policy "${policyKey}": permitLimit must be a positive integer (requests per window); got ${String(permitLimit)}`,
     );
   }
   if (typeof windowSeconds !== 'number' || !(windowSeconds > 0) || !Number.isFinite(windowSeconds * 1000)) {
-    throw usageError(
-      'TRELLIS_INVALID_STORE_CALL',
+    throw invalid(
       `Rate-limit policy "${policyKey}": windowSeconds must be a positive finite number of seconds; got ${String(windowSeconds)}`,
     );
   }
@@ -49,10 +49,7 @@ export function checkPolicyNumbers(policyKey: string, permitLimit: unknown, wind
 export function checkCost(store: string, cost: unknown): number {
   if (cost === undefined) return 1;
   if (typeof cost !== 'number' || !Number.isSafeInteger(cost) || cost < 1) {
-    throw usageError(
-      'TRELLIS_INVALID_STORE_CALL',
-      `${store}.acquire: cost must be a whole number of permits, at least 1; got ${String(cost)}`,
-    );
+    throw invalid(`${store}.acquire: cost must be a whole number of permits, at least 1; got ${String(cost)}`);
   }
   return cost;
 }

@@ -4,17 +4,7 @@ import type { RateLimitObserver } from './observer.js';
 import { policyNumbers, type RateLimitPolicyNumbers } from './policy-resolver.js';
 
 /** A hook whose failure makes the limit inapplicable to the request: 500 naming the limit. */
-const BROKEN = 'the request was answered 500 naming the limit (TRELLIS_RATE_LIMIT_BROKEN)';
-
-export const PARTITION: UserHook<string, typeof USER_CODE_FAILED> = {
-  where: 'RateLimitPartitioner.partition',
-  instead: BROKEN,
-  accept: (answer) => {
-    if (typeof answer !== 'string') throw new TypeError('it must answer a string partition key');
-    return answer;
-  },
-  fallback: failedMarker,
-};
+export const BROKEN = 'the request was answered 500 naming the limit (TRELLIS_RATE_LIMIT_BROKEN)';
 
 export const COST: UserHook<number, typeof USER_CODE_FAILED> = {
   where: 'RateLimitSettings.cost',

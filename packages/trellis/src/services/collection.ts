@@ -5,6 +5,8 @@ import { tokenName } from './token.js';
 import type { Token } from './token.js';
 import { usageError } from '../errors/index.js';
 
+const invalid = (message: string) => usageError('TRELLIS_INVALID_SERVICE', message);
+
 /**
  * The application's service registrations. Framework defaults are kept apart and applied with
  * `RegistrationType.Try` when the app is built, so an application registration wins whatever its order.
@@ -74,13 +76,10 @@ export class ServiceCollection {
     this.#assertOpen();
     const { token } = entry;
     if (!Object.values(Lifetime).includes(entry.lifetime)) {
-      throw usageError(
-        'TRELLIS_INVALID_SERVICE',
-        `Unknown lifetime "${String(entry.lifetime)}" for ${tokenName(token)}; use Lifetime.Singleton, Scoped or Transient.`,
-      );
+      throw invalid(`Unknown lifetime "${String(entry.lifetime)}" for ${tokenName(token)}; use Lifetime.Singleton, Scoped or Transient.`);
     }
     if (typeof entry.factory !== 'function') {
-      throw usageError('TRELLIS_INVALID_SERVICE', `The factory for ${tokenName(token)} must be a function (services) => instance.`);
+      throw invalid(`The factory for ${tokenName(token)} must be a function (services) => instance.`);
     }
     const list = this.#entries.get(token) ?? [];
     switch (type) {
@@ -95,10 +94,7 @@ export class ServiceCollection {
         list.push(entry);
         break;
       default:
-        throw usageError(
-          'TRELLIS_INVALID_SERVICE',
-          `Unknown registration type "${String(type)}"; use RegistrationType.Add, Try or Replace.`,
-        );
+        throw invalid(`Unknown registration type "${String(type)}"; use RegistrationType.Add, Try or Replace.`);
     }
     this.#entries.set(token, list);
     return this;

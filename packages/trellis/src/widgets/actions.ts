@@ -2,6 +2,8 @@
 import { SafeHtml, escapeHtml } from './html.js';
 import { usageError } from '../errors/index.js';
 
+const invalid = (message: string) => usageError('TRELLIS_INVALID_ARGUMENT', message);
+
 interface CommonOptions {
   /** `widget` (default) replaces the widget's content with the result; `popup` shows it in a popup. */
   display?: 'popup' | 'widget';
@@ -35,10 +37,7 @@ const DISPLAYS = ['popup', 'widget'];
 
 function check(name: string, value: string | undefined, allowed: string[]): void {
   if (value !== undefined && !allowed.includes(value)) {
-    throw usageError(
-      'TRELLIS_INVALID_ARGUMENT',
-      `${name} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}; got ${JSON.stringify(value)}`,
-    );
+    throw invalid(`${name} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}; got ${JSON.stringify(value)}`);
   }
 }
 
@@ -55,8 +54,7 @@ export function jsonContent(params: unknown): string {
   } catch (e) {
     throw usageError('TRELLIS_INVALID_ARGUMENT', `action params must be JSON-serializable: ${(e as Error).message}`, TypeError, e);
   }
-  if (json === undefined)
-    throw usageError('TRELLIS_INVALID_ARGUMENT', 'action params must be a JSON value (got undefined, a function or a symbol)');
+  if (json === undefined) throw invalid('action params must be a JSON value (got undefined, a function or a symbol)');
   return escapeHtml(json);
 }
 
@@ -68,7 +66,7 @@ export function jsonContent(params: unknown): string {
  */
 export function callAction(options: CallActionOptions): SafeHtml {
   if (typeof options?.endpoint !== 'string' || options.endpoint.trim() === '') {
-    throw usageError('TRELLIS_INVALID_ARGUMENT', 'callAction needs an endpoint: the name or ARN of the Lambda function to call');
+    throw invalid('callAction needs an endpoint: the name or ARN of the Lambda function to call');
   }
   check('display', options.display, DISPLAYS);
   check('event', options.event, ['click', 'dblclick']);

@@ -2,6 +2,8 @@ import type { FailureLog, HttpMethod, UserHook } from '../../pipeline/index.js';
 import { aBoolean, callUserCodeSync } from '../../pipeline/index.js';
 import { usageError } from '../../errors/index.js';
 
+const invalid = (message: string) => usageError('TRELLIS_INVALID_CORS_OPTIONS', message);
+
 /**
  * Which origins may read responses: every one, a list (exact origins or patterns), or a function. The function
  * must answer at once with true or false; one that throws or answers anything else (a promise included) is
@@ -62,10 +64,7 @@ export class CorsPolicy {
 
   constructor(options: CorsOptions, where: string) {
     if (options === null || typeof options !== 'object')
-      throw usageError(
-        'TRELLIS_INVALID_CORS_OPTIONS',
-        `${where}: CORS settings must be an object such as { origins: ['https://app.example.com'] }.`,
-      );
+      throw invalid(`${where}: CORS settings must be an object such as { origins: ['https://app.example.com'] }.`);
     const {
       origins,
       credentials = false,
@@ -75,14 +74,10 @@ export class CorsPolicy {
       methods,
     } = options;
     this.#allows = originTest(origins, where);
-    if (typeof credentials !== 'boolean')
-      throw usageError('TRELLIS_INVALID_CORS_OPTIONS', `${where}: credentials must be true or false, got ${String(credentials)}.`);
+    if (typeof credentials !== 'boolean') throw invalid(`${where}: credentials must be true or false, got ${String(credentials)}.`);
     if (origins === '*' && credentials) throw anyOriginWithCredentials(where);
     if (!Number.isSafeInteger(maxAgeSeconds) || maxAgeSeconds < 0)
-      throw usageError(
-        'TRELLIS_INVALID_CORS_OPTIONS',
-        `${where}: maxAgeSeconds must be a whole number of seconds >= 0, got ${String(maxAgeSeconds)}.`,
-      );
+      throw invalid(`${where}: maxAgeSeconds must be a whole number of seconds >= 0, got ${String(maxAgeSeconds)}.`);
     this.anyOrigin = origins === '*';
     this.credentials = credentials;
     this.maxAge = String(maxAgeSeconds);
@@ -90,10 +85,7 @@ export class CorsPolicy {
     this.allowedHeaders = allowedHeaders === undefined ? undefined : headerList(allowedHeaders, 'allowedHeaders', where);
     // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- Array.isArray narrows a readonly array to any[] (TypeScript #17002); the checks run for JavaScript callers
     if (methods !== undefined && (!Array.isArray(methods) || methods.some((m) => !METHODS.includes(m)))) {
-      throw usageError(
-        'TRELLIS_INVALID_CORS_OPTIONS',
-        `${where}: methods must be a list of ${METHODS.join(', ')}, got ${JSON.stringify(methods)}.`,
-      );
+      throw invalid(`${where}: methods must be a list of ${METHODS.join(', ')}, got ${JSON.stringify(methods)}.`);
     }
     this.methods = methods?.join(', ');
   }
@@ -118,7 +110,7 @@ function anyOriginWithCredentials(where: string): TypeError {
 
 function headerList(value: unknown, field: string, where: string): string {
   if (!Array.isArray(value) || value.some((h) => typeof h !== 'string' || !TOKEN.test(h))) {
-    throw usageError('TRELLIS_INVALID_CORS_OPTIONS', `${where}: ${field} must be a list of header names, got ${JSON.stringify(value)}.`);
+    throw invalid(`${where}: ${field} must be a list of header names, got ${JSON.stringify(value)}.`);
   }
   return value.join(', ');
 }
@@ -129,16 +121,10 @@ function serialisedOrigin(value: string, where: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw usageError(
-      'TRELLIS_INVALID_CORS_OPTIONS',
-      `${where}: ${JSON.stringify(value)} is not an origin such as "https://app.example.com".`,
-    );
+    throw invalid(`${where}: ${JSON.stringify(value)} is not an origin such as "https://app.example.com".`);
   }
   if (url.origin === 'null' || url.origin !== value.replace(/\/$/, '').toLowerCase()) {
-    throw usageError(
-      'TRELLIS_INVALID_CORS_OPTIONS',
-      `${where}: ${JSON.stringify(value)} is not an origin such as "https://app.example.com" (scheme, host and port only).`,
-    );
+    throw invalid(`${where}: ${JSON.stringify(value)} is not an origin such as "https://app.example.com" (scheme, host and port only).`);
   }
   return url.origin;
 }
@@ -154,16 +140,13 @@ function originTest(origins: CorsOrigins, where: string): (origin: string, log: 
   if (origins === '*') return () => true;
   if (typeof origins === 'function') return (origin, log) => callUserCodeSync(log, ORIGINS, () => origins(origin), origin);
   if (!Array.isArray(origins))
-    throw usageError(
-      'TRELLIS_INVALID_CORS_OPTIONS',
-      `${where}: origins must be '*', a list of origins or RegExps, or a function, got ${JSON.stringify(origins)}.`,
-    );
+    throw invalid(`${where}: origins must be '*', a list of origins or RegExps, or a function, got ${JSON.stringify(origins)}.`);
   const exact = new Set<string>();
   const patterns: RegExp[] = [];
   for (const o of origins) {
     if (o instanceof RegExp) patterns.push(new RegExp(o.source, o.flags.replace(/[gy]/g, '')));
     else if (typeof o === 'string') exact.add(serialisedOrigin(o, where));
-    else throw usageError('TRELLIS_INVALID_CORS_OPTIONS', `${where}: origins must hold origins (strings) or RegExps, got ${String(o)}.`);
+    else throw invalid(`${where}: origins must hold origins (strings) or RegExps, got ${String(o)}.`);
   }
   return (origin) => exact.has(origin) || patterns.some((p) => p.test(origin));
 }

@@ -1,6 +1,6 @@
 import { CacheKind } from '../../annotations/index.js';
 import type { CacheSettings } from '../../annotations/index.js';
-import type { ExecutionContext, Filter, UserHook } from '../../pipeline/index.js';
+import type { ExecutionContext, Filter, Next, UserHook } from '../../pipeline/index.js';
 import { FilterOrder, ResponseHeaders, addVary, callUserCode, callUserCodeSync, isThenable } from '../../pipeline/index.js';
 import { ResponseCacheStore, type CachedResponse } from './cache-store.js';
 
@@ -81,52 +81,56 @@ export const responseCacheFilter: Filter = {
   name: 'response-cache',
   order: FilterOrder.ResponseCache,
   observesDecided: true,
-  appliesTo: (route) => route.annotations.some((a) => a.kind === CacheKind),
-  async run(ctx, next) {
-    const method = ctx.request.method;
-    if (ctx.refusal !== null || ctx.decided || (method !== 'GET' && method !== 'HEAD')) return next();
-    const settings = ctx.annotations(CacheKind)[0]!;
-    const store = ctx.services.tryGet(ResponseCacheStore);
-    if (!store) return next();
-    const who = audience(ctx, settings);
-    if (who.kind === 'bypass') {
-      await next();
-      // A per-caller answer must not be kept by shared caches on the way either.
-      const response = ctx.response;
-      if (response !== null && !response.headers.has('cache-control')) response.headers.set('cache-control', 'private, no-store');
-      return;
-    }
-    const key = cacheKey(ctx, settings, who);
-    const now = store.now ? callUserCodeSync(ctx.services, NOW, () => store.now!(), ctx.route.id) : Date.now();
-    const found = callUserCode(ctx.services, GET, () => store.get(key), ctx.route.id);
-    const hit = isThenable(found) ? await found : found;
-    if (hit) {
-      const headers = new ResponseHeaders(hit.headers);
-      headers.set('age', Math.max(0, Math.floor((now - hit.storedAt) / 1000)));
-      headers.set('cache-control', cacheControl(who, Math.ceil((hit.expiresAt - now) / 1000)));
-      ctx.respond({ status: hit.status, headers, body: hit.body });
-      return next();
-    }
-    await next();
-    // Store only what the handler produced for an undecided request: check explicitly, never assume.
-    const response = ctx.response;
-    if (ctx.refusal !== null || response === null || response.status < 200 || response.status > 299) return;
-    // A streamed body is written as it comes and never held: it is not cached.
-    if (response.body !== null && typeof response.body === 'object' && !Buffer.isBuffer(response.body)) return;
-    if (response.headers.has('set-cookie') || String(response.headers.get('cache-control') ?? '').includes('no-store')) return;
-    const vary = (settings.varyBy ?? []).filter((v) => v.startsWith('header:')).map((v) => v.slice(7));
-    // Merged with the handler's own Vary, never in its place (CORS adds Origin after this, stored or served).
-    addVary(response.headers, ...vary);
-    response.headers.set('cache-control', cacheControl(who, settings.seconds));
-    response.headers.set('age', 0);
-    const body = response.body === null ? Buffer.alloc(0) : Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body);
-    const entry: CachedResponse = {
-      status: response.status,
-      headers: response.headers.toObject(),
-      body,
-      storedAt: now,
-      expiresAt: now + settings.seconds * 1000,
-    };
-    void callUserCode(ctx.services, SET, () => store.set(key, entry), ctx.route.id);
+  forRoute(route) {
+    const settings = route.annotations.find((a) => a.kind === CacheKind)?.value as CacheSettings | undefined;
+    return settings === undefined ? undefined : (ctx, next) => serveOrStore(ctx, next, settings);
   },
 };
+
+/** Serves the route's response from the store, or stores the handler's response. */
+async function serveOrStore(ctx: ExecutionContext, next: Next, settings: CacheSettings): Promise<void> {
+  const method = ctx.request.method;
+  if (ctx.refusal !== null || ctx.decided || (method !== 'GET' && method !== 'HEAD')) return next();
+  const store = ctx.services.tryGet(ResponseCacheStore);
+  if (!store) return next();
+  const who = audience(ctx, settings);
+  if (who.kind === 'bypass') {
+    await next();
+    // A per-caller answer must not be kept by shared caches on the way either.
+    const response = ctx.response;
+    if (response !== null && !response.headers.has('cache-control')) response.headers.set('cache-control', 'private, no-store');
+    return;
+  }
+  const key = cacheKey(ctx, settings, who);
+  const now = store.now ? callUserCodeSync(ctx.services, NOW, () => store.now!(), ctx.route.id) : Date.now();
+  const found = callUserCode(ctx.services, GET, () => store.get(key), ctx.route.id);
+  const hit = isThenable(found) ? await found : found;
+  if (hit) {
+    const headers = new ResponseHeaders(hit.headers);
+    headers.set('age', Math.max(0, Math.floor((now - hit.storedAt) / 1000)));
+    headers.set('cache-control', cacheControl(who, Math.ceil((hit.expiresAt - now) / 1000)));
+    ctx.respond({ status: hit.status, headers, body: hit.body });
+    return next();
+  }
+  await next();
+  // Store only what the handler produced for an undecided request: check explicitly, never assume.
+  const response = ctx.response;
+  if (ctx.refusal !== null || response === null || response.status < 200 || response.status > 299) return;
+  // A streamed body is written as it comes and never held: it is not cached.
+  if (response.body !== null && typeof response.body === 'object' && !Buffer.isBuffer(response.body)) return;
+  if (response.headers.has('set-cookie') || String(response.headers.get('cache-control') ?? '').includes('no-store')) return;
+  const vary = (settings.varyBy ?? []).filter((v) => v.startsWith('header:')).map((v) => v.slice(7));
+  // Merged with the handler's own Vary, never in its place (CORS adds Origin after this, stored or served).
+  addVary(response.headers, ...vary);
+  response.headers.set('cache-control', cacheControl(who, settings.seconds));
+  response.headers.set('age', 0);
+  const body = response.body === null ? Buffer.alloc(0) : Buffer.isBuffer(response.body) ? response.body : Buffer.from(response.body);
+  const entry: CachedResponse = {
+    status: response.status,
+    headers: response.headers.toObject(),
+    body,
+    storedAt: now,
+    expiresAt: now + settings.seconds * 1000,
+  };
+  void callUserCode(ctx.services, SET, () => store.set(key, entry), ctx.route.id);
+}

@@ -1,6 +1,8 @@
 import { Reply } from './reply.js';
 import { usageError } from '../../errors/index.js';
 
+const invalid = (message: string) => usageError('TRELLIS_INVALID_ARGUMENT', message);
+
 /** One server-sent event: `data` (a string, or a value sent as JSON), and optionally its `event` name, `id` and `retry`. */
 export interface ServerSentEvent {
   readonly data: unknown;
@@ -14,10 +16,7 @@ const LINE_BREAK = /\r\n|\r|\n/;
 
 function field(name: string, value: string): string {
   if (LINE_BREAK.test(value) || value.includes('\0'))
-    throw usageError(
-      'TRELLIS_INVALID_ARGUMENT',
-      `A server-sent event's ${name} cannot hold a line break or NUL, got ${JSON.stringify(value)}.`,
-    );
+    throw invalid(`A server-sent event's ${name} cannot hold a line break or NUL, got ${JSON.stringify(value)}.`);
   return `${name}: ${value}\n`;
 }
 
@@ -29,7 +28,7 @@ export function formatServerSentEvent(e: ServerSentEvent | string): string {
   if (event.event !== undefined) out += field('event', event.event);
   if (event.retry !== undefined) {
     if (!Number.isSafeInteger(event.retry) || event.retry < 0)
-      throw usageError('TRELLIS_INVALID_ARGUMENT', `A server-sent event's retry is whole milliseconds, got ${String(event.retry)}.`);
+      throw invalid(`A server-sent event's retry is whole milliseconds, got ${String(event.retry)}.`);
     out += `retry: ${event.retry}\n`;
   }
   const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
@@ -78,17 +77,14 @@ async function* eventStream(source: AsyncIterable<ServerSentEvent | string>, hea
  */
 export function serverSentEvents(source: AsyncIterable<ServerSentEvent | string>, options: { heartbeatSeconds?: number } = {}): Reply {
   if (source === null || typeof (source as { [Symbol.asyncIterator]?: unknown })?.[Symbol.asyncIterator] !== 'function') {
-    throw usageError('TRELLIS_INVALID_ARGUMENT', 'serverSentEvents takes an async iterable of events (an async generator, for example).');
+    throw invalid('serverSentEvents takes an async iterable of events (an async generator, for example).');
   }
   const { heartbeatSeconds } = options;
   if (
     heartbeatSeconds !== undefined &&
     !(typeof heartbeatSeconds === 'number' && heartbeatSeconds > 0 && Number.isFinite(heartbeatSeconds))
   ) {
-    throw usageError(
-      'TRELLIS_INVALID_ARGUMENT',
-      `serverSentEvents: heartbeatSeconds must be a positive number of seconds, got ${String(heartbeatSeconds)}.`,
-    );
+    throw invalid(`serverSentEvents: heartbeatSeconds must be a positive number of seconds, got ${String(heartbeatSeconds)}.`);
   }
   return new Reply(eventStream(source, heartbeatSeconds === undefined ? undefined : heartbeatSeconds * 1000), 200, {
     'content-type': 'text/event-stream; charset=utf-8',

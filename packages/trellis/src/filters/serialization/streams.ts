@@ -1,16 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { isReadable, nodeStream } from '../../pipeline/index.js';
-
-/** Whether a handler's result is a body to stream: a Node.js Readable, a web ReadableStream or an async iterable. */
-export function isStreamBody(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  return (
-    isReadable(value) ||
-    typeof (value as { getReader?: unknown }).getReader === 'function' ||
-    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
-  );
-}
+import { nodeStream } from '../../pipeline/index.js';
 
 /**
  * A streamed body as bytes: every chunk a string (UTF-8) or bytes; anything else ends the stream with a

@@ -7,6 +7,8 @@ import { EXACT_PERMIT_LIMIT, RateLimitFailureMode, WINDOW_SEGMENTS, type RateLim
 import { checkDynamoDBKeyPrefix } from './counter-item.js';
 import { usageError } from '../../errors/index.js';
 
+const invalid = (message: string) => usageError('TRELLIS_INVALID_STORE_OPTIONS', message);
+
 /**
  * Settings of `DynamoDBRateLimitStore`; `client` and `tableName` are required.
  *
@@ -85,19 +87,13 @@ export interface StoreSettings {
 /** Checks the options; throws a TypeError or RangeError naming the first one that is wrong. */
 export function storeSettings(options: DynamoDBRateLimitStoreOptions): StoreSettings {
   if (options === null || typeof options !== 'object') {
-    throw usageError('TRELLIS_INVALID_STORE_OPTIONS', `${STORE} needs options with a \`client\` (a DynamoDBClient) and a \`tableName\``);
+    throw invalid(`${STORE} needs options with a \`client\` (a DynamoDBClient) and a \`tableName\``);
   }
   if (typeof (options.client as { send?: unknown } | undefined)?.send !== 'function') {
-    throw usageError(
-      'TRELLIS_INVALID_STORE_OPTIONS',
-      `${STORE} needs \`client\`: a DynamoDBClient from @aws-sdk/client-dynamodb (got ${typeof options.client})`,
-    );
+    throw invalid(`${STORE} needs \`client\`: a DynamoDBClient from @aws-sdk/client-dynamodb (got ${typeof options.client})`);
   }
   if (typeof options.tableName !== 'string' || !TABLE_NAME.test(options.tableName)) {
-    throw usageError(
-      'TRELLIS_INVALID_STORE_OPTIONS',
-      `${STORE} needs \`tableName\`: 3 to 255 letters, digits, "_", "-" or "." (got ${JSON.stringify(options.tableName)})`,
-    );
+    throw invalid(`${STORE} needs \`tableName\`: 3 to 255 letters, digits, "_", "-" or "." (got ${JSON.stringify(options.tableName)})`);
   }
   const failureMode = options.failureMode ?? RateLimitFailureMode.FailOpen;
   if (failureMode !== RateLimitFailureMode.FailOpen && failureMode !== RateLimitFailureMode.FailClosed) {
@@ -108,7 +104,7 @@ export function storeSettings(options: DynamoDBRateLimitStoreOptions): StoreSett
     );
   }
   if (options.clock !== undefined && typeof options.clock?.now !== 'function') {
-    throw usageError('TRELLIS_INVALID_STORE_OPTIONS', `${STORE}: clock must have a now() method returning epoch milliseconds`);
+    throw invalid(`${STORE}: clock must have a now() method returning epoch milliseconds`);
   }
   return {
     client: options.client,

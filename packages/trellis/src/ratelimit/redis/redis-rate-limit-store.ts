@@ -10,15 +10,16 @@ import {
 } from '../index.js';
 import { errorText } from '../../index.js';
 import type { AcquireOptions, RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../index.js';
-import { checkRedisKeyPrefix, counterKeyParts, escapeName } from './counter-key.js';
 import { checkCounterLayout, checkLayoutOptions, clockMicros, counterLayout } from './counter-layout.js';
 import { AcquireBatches, type BatchedAcquire } from './acquire-batches.js';
 import { FlightCall, FlightControl, type RedisOverflow } from './flight-control.js';
 import { SLIDING_WINDOW_SCRIPT, SLIDING_WINDOW_SHA } from './sliding-window-script.js';
-import { acquireTail } from './script-codec.js';
+import { acquireTail, checkRedisKeyPrefix, counterKeyParts, escapeName } from './script-codec.js';
 import { createRedisClient, isNoScript, scriptRunner } from './redis-client.js';
 import type { RedisScriptClient, ScriptRunner } from './redis-client.js';
 import { usageError } from '../../errors/index.js';
+
+const invalid = (message: string) => usageError('TRELLIS_INVALID_STORE_OPTIONS', message);
 
 // Not an import, so a bundle that packs this module unused never loads crypto (CONTRIBUTING.md, "Cold starts").
 const { createHash } = process.getBuiltinModule('node:crypto');
@@ -175,17 +176,11 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   constructor(options: RedisRateLimitStoreOptions) {
     if (options === null || typeof options !== 'object') {
-      throw usageError(
-        'TRELLIS_INVALID_STORE_OPTIONS',
-        'RedisRateLimitStore needs options with a `client` (ioredis or node-redis) or a `url`',
-      );
+      throw invalid('RedisRateLimitStore needs options with a `client` (ioredis or node-redis) or a `url`');
     }
     const { client, url } = options;
     if ((client === undefined) === (url === undefined)) {
-      throw usageError(
-        'TRELLIS_INVALID_STORE_OPTIONS',
-        'RedisRateLimitStore needs exactly one of `client` (an ioredis or node-redis client) or `url` (redis://host:port)',
-      );
+      throw invalid('RedisRateLimitStore needs exactly one of `client` (an ioredis or node-redis client) or `url` (redis://host:port)');
     }
     const runner = client === undefined ? undefined : scriptRunner(client, SLIDING_WINDOW_SHA, SLIDING_WINDOW_SCRIPT);
     const timeoutMs = positiveInteger('timeoutMs', options.timeoutMs, 200);
@@ -213,7 +208,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.#segments = positiveInteger('segments', options.segments, WINDOW_SEGMENTS);
     checkLayoutOptions(this.#exactLimit, this.#segments);
     if (options.clock !== undefined && typeof options.clock?.now !== 'function') {
-      throw usageError('TRELLIS_INVALID_STORE_OPTIONS', 'RedisRateLimitStore: clock must have a now() method returning milliseconds');
+      throw invalid('RedisRateLimitStore: clock must have a now() method returning milliseconds');
     }
     this.#clock = options.clock;
     this.#flights = new FlightControl(timeoutMs, maxInFlight, overflow, (silentMs) => warnStuck(silentMs, this.#failureMode));
