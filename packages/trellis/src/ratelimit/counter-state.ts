@@ -1,5 +1,5 @@
 import { RateLimitStoreUnavailableError } from './store-unavailable-error.js';
-import type { RateLimitPolicy, RateLimitStore } from './types.js';
+import type { RateLimitDecision, RateLimitPolicy, RateLimitStore } from './types.js';
 
 /** One caller's counter on one limit, read without spending anything. */
 export interface RateLimitCounterState {
@@ -14,10 +14,21 @@ export interface RateLimitCounterState {
 }
 
 /**
- * Reads a caller's counter without spending: the store is asked for more permits than the limit, which it
- * always refuses and never counts, and its refusal tells the permits left. Works with every store whose
- * refusals report the permits left (the shipped stores do). Rejects with `RateLimitStoreUnavailableError` when
- * the store cannot tell (it failed open).
+ * The permits a store is asked for to read a counter without spending: more than the limit, which every store
+ * refuses and never counts (the store contract), its refusal telling the permits left.
+ */
+export const readCost = (policy: RateLimitPolicy): number => policy.permitLimit + 1;
+
+/** A counter's state from a store's refusal of `readCost` permits. */
+export function counterState(decision: RateLimitDecision): RateLimitCounterState {
+  const remaining = Math.max(0, Math.min(decision.limit, decision.remaining));
+  return { limit: decision.limit, used: decision.limit - remaining, remaining, reset: remaining === decision.limit ? 0 : decision.reset };
+}
+
+/**
+ * Reads a caller's counter without spending (`readCost`, `counterState`). Works with every store that keeps
+ * the RateLimitStore contract (the shipped stores do). Rejects with `RateLimitStoreUnavailableError` when the
+ * store cannot tell (it failed open).
  *
  * @example
  * const { used, remaining, reset } = await readRateLimitCounter(store, 'subject:alice', policy);
@@ -27,7 +38,7 @@ export async function readRateLimitCounter(
   partition: string,
   policy: RateLimitPolicy,
 ): Promise<RateLimitCounterState> {
-  const decision = await store.acquire(partition, policy, { cost: policy.permitLimit + 1 });
+  const decision = await store.acquire(partition, policy, { cost: readCost(policy) });
   if (decision.failedOpen !== undefined) {
     throw new RateLimitStoreUnavailableError('rate limit store unavailable: it could not read the counter', {
       cause: decision.failedOpen.error,
@@ -37,6 +48,5 @@ export async function readRateLimitCounter(
     throw new TypeError(
       'readRateLimitCounter: the store admitted more permits than the limit; it does not keep the RateLimitStore contract.',
     );
-  const remaining = Math.max(0, Math.min(decision.limit, decision.remaining));
-  return { limit: decision.limit, used: decision.limit - remaining, remaining, reset: remaining === decision.limit ? 0 : decision.reset };
+  return counterState(decision);
 }
