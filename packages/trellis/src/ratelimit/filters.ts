@@ -3,7 +3,8 @@ import type { ExecutionContext, Filter, Next, RouteInfo, ServiceResolver } from 
 import { FilterOrder, failure, isThenable } from '../index.js';
 import { USER_CODE_FAILED, callUserCode, callUserCodeSync, type UserHook } from '../pipeline/index.js';
 import { RateLimitConfiguration } from './configuration.js';
-import { retryAfterSeconds, writeHeaders } from './headers.js';
+import { counterState, readCost } from './counter-state.js';
+import { writeHeaders } from './headers.js';
 import type { Outcome } from './headers.js';
 import { RateLimitObserver } from './observer.js';
 import { DefaultRateLimitPartitioner, PARTITION, RateLimitPartitioner } from './partitioner.js';
@@ -132,6 +133,9 @@ function logOf(ctx: ExecutionContext): RateLimitLog | undefined {
   return ctx.services.tryGet(RateLimitLogToken);
 }
 
+/** How long the store took, for the observers (0 when no application observer measures). */
+const durationOf = (attempt: Attempt): number => (attempt.started === 0 ? 0 : performance.now() - attempt.started);
+
 /**
  * Calls an observer through the guard without waiting for it: what it throws, and what the promise of an async
  * observer rejects with, is logged and never passed on (a rejection left unhandled would end the process).
@@ -158,11 +162,9 @@ function storeFailed(attempt: Attempt, error: unknown): void {
   // The client went away while the store was asked: its own signal aborted the wait. Nothing failed, so
   // nothing is logged or reported as a store error (and no response will be written).
   if ((error as { name?: unknown } | null)?.name === 'AbortError' && ctx.signal.aborted) return;
-  logOf(ctx)?.storeFailed(attempt.policy, partition, error);
-  if (observer?.storeFailed !== undefined) {
-    const event = { ctx, policy: attempt.policy, partition, cost: attempt.cost, error, durationMs: performance.now() - attempt.started };
-    tell(ctx, OBSERVED.storeFailed, () => observer.storeFailed!(event), attempt.policy);
-  }
+  const event = { ctx, policy: attempt.policy, partition, cost: attempt.cost, error, durationMs: durationOf(attempt) };
+  logOf(ctx)?.storeFailed(event);
+  if (observer?.storeFailed !== undefined) tell(ctx, OBSERVED.storeFailed, () => observer.storeFailed!(event), attempt.policy);
 }
 
 /** A partitioner, cost function or policy resolver that broke (the guard has logged it): 500 naming the limit. */
@@ -171,23 +173,22 @@ function limitBroken(ctx: ExecutionContext, policy: RateLimitPolicy, what: strin
   ctx.refuse(failure('TRELLIS_RATE_LIMIT_BROKEN', detail, { limit: policy.name }));
 }
 
-/** Tells the observer and the log what a decision means: every decision, and a refusal or fail-open. */
+/**
+ * Tells the observers what a decision means: the rate-limit log (framework code, called directly) and the
+ * application's observer (through the guard) hear the same events, a refusal or fail-open; the application's
+ * observer also every decision.
+ */
 function report(attempt: Attempt, decision: RateLimitDecision): void {
   const { ctx, observer, partition } = attempt.pass;
+  const kind = decision.failedOpen !== undefined ? 'failedOpen' : decision.allowed ? undefined : 'refused';
+  if (kind === undefined && observer?.decided === undefined) return;
   const { policy } = attempt;
-  const failedOpen = decision.failedOpen;
-  if (observer === undefined && decision.allowed && failedOpen === undefined) return;
-  const log = failedOpen !== undefined || !decision.allowed ? logOf(ctx) : undefined;
-  if (failedOpen !== undefined) log?.failedOpen(policy, partition, failedOpen.error);
-  else if (!decision.allowed) log?.refused(policy, partition, retryAfterSeconds(decision));
+  const event = { ctx, policy, partition, cost: attempt.cost, decision, durationMs: durationOf(attempt) };
+  if (kind !== undefined) logOf(ctx)?.[kind](event);
   if (observer === undefined) return;
-  const event = { ctx, policy, partition, cost: attempt.cost, decision, durationMs: performance.now() - attempt.started };
   if (observer.decided !== undefined) tell(ctx, OBSERVED.decided, () => observer.decided!(event), policy);
-  if (failedOpen !== undefined) {
-    if (observer.failedOpen !== undefined) tell(ctx, OBSERVED.failedOpen, () => observer.failedOpen!(event), policy);
-  } else if (!decision.allowed && observer.refused !== undefined) {
-    tell(ctx, OBSERVED.refused, () => observer.refused!(event), policy);
-  }
+  if (kind === 'refused' && observer.refused !== undefined) tell(ctx, OBSERVED.refused, () => observer.refused!(event), policy);
+  if (kind === 'failedOpen' && observer.failedOpen !== undefined) tell(ctx, OBSERVED.failedOpen, () => observer.failedOpen!(event), policy);
 }
 
 /** Counter `i` of the pass and those after it; past the last, the headers report across the counters. */
@@ -244,13 +245,12 @@ function unblocked(attempt: Attempt, blocked: RateLimitDecision | StoreFailure):
 }
 
 /**
- * Asks the store for the request's permits. A counter that counts by outcome is only looked at now (more than
- * its limit is asked for: refused, never counted, and the refusal tells the permits left); the request is
- * counted after the handler.
+ * Asks the store for the request's permits. A counter that counts by outcome is only read now, as
+ * `readRateLimitCounter` reads it; the request is counted after the handler.
  */
 function spend(attempt: Attempt): void | Promise<void> {
   const { policy, cost } = attempt;
-  return after(ask(attempt.pass, policy, attempt.counter.countOnly === undefined ? cost : policy.permitLimit + 1), spent, attempt);
+  return after(ask(attempt.pass, policy, attempt.counter.countOnly === undefined ? cost : readCost(policy)), spent, attempt);
 }
 
 function spent(attempt: Attempt, answer: RateLimitDecision | StoreFailure): void | Promise<void> {
@@ -259,10 +259,9 @@ function spent(attempt: Attempt, answer: RateLimitDecision | StoreFailure): void
   const countOnly = counter.countOnly;
   let decision = answer;
   if (countOnly !== undefined && decision.failedOpen === undefined) {
-    const left = Math.max(0, Math.min(policy.permitLimit, decision.remaining));
-    const allowed = left >= cost;
-    const reset = left === policy.permitLimit ? 0 : decision.reset;
-    decision = { allowed, limit: policy.permitLimit, remaining: left, reset, retryAfter: allowed ? 0 : Math.max(1, reset) };
+    const { limit, remaining, reset } = counterState(decision);
+    const allowed = remaining >= cost;
+    decision = { allowed, limit, remaining, reset, retryAfter: allowed ? 0 : Math.max(1, reset) };
     if (allowed) deferCount(attempt.pass, policy, cost, countOnly);
   }
   if (decision.allowed || counter.block === undefined) return decided(attempt, decision, false);

@@ -1,5 +1,7 @@
 import type { Logger } from '../index.js';
 import { createToken, errorText } from '../index.js';
+import { retryAfterSeconds } from './headers.js';
+import type { RateLimitDecisionEvent, RateLimitObserver, RateLimitStoreErrorEvent } from './observer.js';
 import type { RateLimitClock, RateLimitPolicy } from './types.js';
 
 interface Throttle {
@@ -12,11 +14,12 @@ interface Throttle {
 const MAX_THROTTLES = 10_000;
 
 /**
- * What rate limiting writes to the app's `Logger`: refusals at debug, fail-opens and store failures at warn.
+ * What rate limiting writes to the app's `Logger`, told as any observer is: refusals at debug, fail-opens and
+ * store failures at warn.
  * At most one line per kind and counter per interval, however many requests meet it (an attack makes many):
  * the next line says how many were held back.
  */
-export class RateLimitLog {
+export class RateLimitLog implements RateLimitObserver {
   readonly #throttles = new Map<string, Throttle>();
 
   constructor(
@@ -25,27 +28,28 @@ export class RateLimitLog {
     private readonly clock: RateLimitClock,
   ) {}
 
-  refused(policy: RateLimitPolicy, partition: string, retryAfter: number): void {
+  refused({ policy, partition, decision }: RateLimitDecisionEvent): void {
     if (this.logger?.debug === undefined) return;
     const held = this.#pass('refused', policy);
     if (held < 0) return;
     this.logger.debug(
-      `Rate limit "${policy.name}" on ${policy.handler} refused a request (${policy.permitLimit} per ${policy.windowSeconds} s; retry after ${retryAfter} s)${more(held)}`,
+      `Rate limit "${policy.name}" on ${policy.handler} refused a request (${policy.permitLimit} per ${policy.windowSeconds} s; retry after ${retryAfterSeconds(decision)} s)${more(held)}`,
       { policy: policy.key, partition, suppressed: held },
     );
   }
 
-  failedOpen(policy: RateLimitPolicy, partition: string, error: unknown): void {
+  failedOpen({ policy, partition, decision }: RateLimitDecisionEvent): void {
     if (this.logger === undefined) return;
     const held = this.#pass('failed-open', policy);
     if (held < 0) return;
+    const error = decision.failedOpen?.error;
     this.logger.warn(
       `Rate limit "${policy.name}" on ${policy.handler} failed open: the store could not count, so requests pass unlimited (${errorText(error)})${more(held)}`,
       { policy: policy.key, partition, error, suppressed: held },
     );
   }
 
-  storeFailed(policy: RateLimitPolicy, partition: string, error: unknown): void {
+  storeFailed({ policy, partition, error }: RateLimitStoreErrorEvent): void {
     if (this.logger === undefined) return;
     const held = this.#pass('store-failed', policy);
     if (held < 0) return;
