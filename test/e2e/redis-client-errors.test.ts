@@ -28,10 +28,20 @@ describe('a node-redis client without an error listener', { skip: redisSkipReaso
   });
   after(() => server?.close());
 
+  /** The next `event` of the client (events.once would reject on the 'error' events this test is about). */
+  const next = (client: { once(event: string, listener: () => void): unknown }, event: string) =>
+    new Promise<void>((resolve) => client.once(event, resolve));
+
   it('keeps the process alive through Redis going away, warns once, and limits again when Redis is back', async () => {
+    // Each step waits for the event it is about (a warning, the client's reconnect attempts, its reconnection),
+    // never for a length of time: the test's timeout bounds them all.
     const warnings: string[] = [];
+    let warned!: () => void;
+    const firstWarning = new Promise<void>((resolve) => (warned = resolve));
     const onWarning = (w: Error) => {
-      if (w.name === 'RedisRateLimitStoreWarning') warnings.push(w.message);
+      if (w.name !== 'RedisRateLimitStoreWarning') return;
+      warnings.push(w.message);
+      warned();
     };
     process.on('warning', onWarning);
     const client = await createClient({ url: server.url, socket: { reconnectStrategy: () => 50 } }).connect();
@@ -41,21 +51,18 @@ describe('a node-redis client without an error listener', { skip: redisSkipReaso
       assert.equal(client.listenerCount('error'), 1, 'the store listens');
       assert.equal((await store.acquire('p', policy)).failedOpen, undefined);
       await server.stop();
-      const deadline = Date.now() + 10_000;
-      while (warnings.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await firstWarning;
       assert.equal(warnings.length, 1, 'one warning, not one per reconnect attempt');
       assert.match(warnings[0]!, /^the Redis client reported an error: .+ Add your own client\.on\('error', …\) listener/);
       const down = await store.acquire('p', policy);
       assert.ok(down.allowed && down.failedOpen !== undefined, 'fails open while Redis is away');
-      await new Promise((r) => setTimeout(r, 300));
+      // Three more failed reconnect attempts, each an error the client reports.
+      for (let i = 0; i < 3; i++) await next(client, 'reconnecting');
       assert.equal(warnings.length, 1, 'later errors are held back');
+      const ready = next(client, 'ready');
       await server.start();
-      let resumed = false;
-      while (!resumed && Date.now() < deadline + 10_000) {
-        resumed = (await store.acquire('p', policy)).failedOpen === undefined;
-        if (!resumed) await new Promise((r) => setTimeout(r, 100));
-      }
-      assert.ok(resumed, 'limiting resumes once Redis answers');
+      await ready;
+      assert.equal((await store.acquire('p', policy)).failedOpen, undefined, 'limiting resumes once Redis answers');
     } finally {
       process.off('warning', onWarning);
       client.destroy();
