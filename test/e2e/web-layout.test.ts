@@ -97,9 +97,12 @@ describe('harness page layout at the console fidelity, in chromium', { skip, tim
 
   /**
    * Opens a dashboard in the page with the theme set through the API first: these tests are about the layout
-   * in each theme (the theme button has tests of its own), so they do not depend on a click's timing.
+   * in each theme (the theme button has tests of its own), so they do not depend on a click's timing. The page
+   * leaves first: an open page writes its whole state when its width changes (opening the inspector narrows
+   * the grid), and such a write landing after this one would put the old theme back.
    */
   async function openInTheme(dashboard: string, theme: 'light' | 'dark'): Promise<void> {
+    await page.goto('about:blank');
     const state = (await (await fetch(`${harness.url}/api/dashboards/${dashboard}/state`)).json()) as Record<string, unknown>;
     const put = await fetch(`${harness.url}/api/dashboards/${dashboard}/state`, {
       method: 'PUT',
@@ -108,7 +111,6 @@ describe('harness page layout at the console fidelity, in chromium', { skip, tim
     });
     assert.equal(put.status, 200, await put.text());
     await page.goto(`${harness.url}/#/dashboards/${dashboard}`);
-    await page.reload();
     await page.locator(`html[data-theme="${theme}"]`).waitFor(STEP);
     await settled(page);
   }
