@@ -53,7 +53,7 @@ export function writeHeaders(headers: ResponseHeaders, outcomes: readonly Outcom
     counted = outcomes.filter((c) => c.decision.failedOpen === undefined);
     break;
   }
-  const top = counted.length === 1 ? counted[0] : reported(counted);
+  const top = reported(counted);
   if (!top) return;
   writeCounts(headers, top.decision, formats);
   if (formats.structured) writeStructured(headers, top, counted);
