@@ -184,7 +184,38 @@ describe('loadFunctionsFile', () => {
     await writeFile(file, '{ "functions": { "x": { "handler": "nope/missing.handler" } } }');
     await assert.rejects(
       loadFunctionsFile(file),
-      (e: unknown) => e instanceof FunctionsConfigError && e.message.startsWith(`${file}: functions["x"].handler`),
+      (e: unknown) => e instanceof FunctionsConfigError && e.message.startsWith(`${file}:1:25: functions["x"].handler`),
+    );
+    // The position is the bad value's, wherever the entry sits: nested keys, quoted names, array items.
+    const lines = [
+      '{',
+      '  "functions": {',
+      '    "a b": { "handler": "cjs/behaviours.hello" },',
+      '    "ok": {',
+      '      "handler": "cjs/behaviours.hello",',
+    ];
+    await writeFile(
+      file,
+      [...lines, '      "environment": { "STAGE": 3 }', '    }', '  },', '  "passEnvironment": ["HOME", "1X"]', '}'].join('\n'),
+    );
+    await assert.rejects(
+      loadFunctionsFile(file),
+      (e: unknown) => e instanceof FunctionsConfigError && e.message.startsWith(`${file}:3:5: functions["a b"]`),
+    );
+    await writeFile(file, JSON.stringify({ functions: { ok: { invokeUrl: 'http://127.0.0.1:1', environment: { 'X"Y': 3 } } } }, null, 2));
+    await assert.rejects(
+      loadFunctionsFile(file),
+      (e: unknown) => e instanceof FunctionsConfigError && e.message.startsWith(`${file}:6:9: functions["ok"].environment["X\\"Y"]`),
+    );
+    await writeFile(file, JSON.stringify({ functions: {}, passEnvironment: ['HOME', '1X'] }, null, 2));
+    await assert.rejects(
+      loadFunctionsFile(file),
+      (e: unknown) => e instanceof FunctionsConfigError && e.message.startsWith(`${file}:5:5: passEnvironment[1]`),
+    );
+    await writeFile(file, '[]');
+    await assert.rejects(
+      loadFunctionsFile(file),
+      (e: unknown) => e instanceof FunctionsConfigError && e.message.startsWith(`${file}:1:1: the functions configuration`),
     );
     await writeFile(file, '{ "functions": ');
     await assert.rejects(loadFunctionsFile(file), /is not valid JSON/);

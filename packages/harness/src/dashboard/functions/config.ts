@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { FUNCTION_NAME, parseEndpoint } from './endpoint.js';
 import { sdkNodeModules } from './aws-sdk-path.js';
-import { parseJsonText } from './json-text.js';
+import { locateJson, parseJsonText } from './json-text.js';
 import { findNodeModuleFile, NODE_EXTENSIONS, splitNodeHandler, splitPythonHandler } from './handler-path.js';
 import { CREDENTIAL_VARIABLES } from './lambda-environment.js';
 import { isRuntimeName, runtimeLanguage, RUNTIME_CHOICES } from './runtimes.js';
@@ -390,7 +390,18 @@ export async function loadFunctionsFile(path: string): Promise<FunctionsConfig> 
   try {
     return validateFunctionsConfig(parsed.value, dirname(file));
   } catch (error) {
-    if (error instanceof FunctionsConfigError) throw new FunctionsConfigError(`${file}: ${error.message}`, error.entry);
-    throw error;
+    if (!(error instanceof FunctionsConfigError)) throw error;
+    const at = locateJson(text, entryPath(error.entry));
+    const where = at ? `${file}:${at.line}:${at.column}` : file;
+    throw new FunctionsConfigError(`${where}: ${error.message}`, error.entry);
   }
+}
+
+/** The steps of an entry such as `functions["a"].environment["STAGE"]` or `passEnvironment[0]`. */
+function entryPath(entry: string): Array<string | number> {
+  const steps: Array<string | number> = [];
+  for (const [, name, quoted, index] of entry.matchAll(/\.?([A-Za-z_$][\w$]*)|\[("(?:[^"\\]|\\.)*")\]|\[(\d+)\]/g)) {
+    steps.push(name ?? (quoted === undefined ? Number(index) : (JSON.parse(quoted) as string)));
+  }
+  return steps;
 }

@@ -1,3 +1,5 @@
+import jsonc from 'jsonc-parser';
+
 /** Where a JSON text stops being JSON: 1-based line and column, and what was expected there. */
 export interface JsonSyntaxProblem {
   message: string;
@@ -7,175 +9,97 @@ export interface JsonSyntaxProblem {
 
 export type JsonTextResult = { ok: true; value: unknown } | { ok: false; problem: JsonSyntaxProblem };
 
-const MAX_DEPTH = 5_000;
+/** What each of the parser's complaints expected instead. */
+const EXPECTED: Record<string, string> = {
+  ValueExpected: 'a value',
+  PropertyNameExpected: 'a property name in double quotes',
+  ColonExpected: '":"',
+  CommaExpected: '"," or a closing bracket',
+  CloseBraceExpected: '"," or "}"',
+  CloseBracketExpected: '"," or "]"',
+  EndOfFileExpected: 'end of input',
+  InvalidNumberFormat: 'a number',
+  UnexpectedEndOfNumber: 'a digit',
+};
+
+/** The complaints about a string, which the parser makes at the string's opening quote. */
+const IN_STRING: Record<string, string> = {
+  UnexpectedEndOfString: 'The string starting here has no closing quote on its line',
+  InvalidUnicode: 'The string starting here has a \\u escape without four hexadecimal digits',
+  InvalidEscapeCharacter: 'The string starting here has an escape other than \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX',
+  InvalidCharacter: 'The string starting here holds a control character; write it escaped (\\n, \\t, \\u0000)',
+};
 
 /**
  * Parses JSON text; on failure says where (line and column) it went wrong, which `JSON.parse` does not
  * reliably report across Node versions. A leading byte order mark is ignored.
  *
  * @example
- * parseJsonText('{"a": }'); // { ok: false, problem: { line: 1, column: 7, message: 'Unexpected "}", expected a value' } }
+ * parseJsonText('{"a": }'); // { ok: false, problem: { line: 1, column: 7, message: 'Unexpected "}", expected a value at line 1, column 7' } }
  */
 export function parseJsonText(text: string): JsonTextResult {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
     return { ok: true, value: JSON.parse(body) };
   } catch {
-    const offset = text.length - body.length;
-    const found = locate(body);
-    const { line, column } = lineColumn(text, found.at + offset);
+    const found = firstError(body);
+    const { line, column } = lineColumn(text, found.at + text.length - body.length);
     return { ok: false, problem: { message: `${found.message} at line ${line}, column ${column}`, line, column } };
   }
 }
 
-function lineColumn(text: string, at: number): { line: number; column: number } {
+/** The first place the strict parser refuses, and what it expected there. */
+function firstError(body: string): { at: number; message: string } {
+  const errors: jsonc.ParseError[] = [];
+  try {
+    jsonc.parse(body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  } catch {
+    // The parser recurses into nested arrays and objects: text nested thousands deep ends here.
+    return { at: 0, message: 'The text nests too deeply to be read' };
+  }
+  const first = errors[0];
+  if (!first) return { at: 0, message: 'The text is not valid JSON' };
+  const code = jsonc.printParseErrorCode(first.error);
+  if (IN_STRING[code]) return { at: first.offset, message: IN_STRING[code] };
+  const expected = EXPECTED[code];
+  const word = /^[A-Za-z_$][\w$]*/.exec(body.slice(first.offset, first.offset + 40))?.[0];
+  const found = first.offset >= body.length ? 'end of input' : JSON.stringify(word ?? body[first.offset]);
+  return { at: first.offset, message: expected ? `Unexpected ${found}, expected ${expected}` : `Unexpected ${found}` };
+}
+
+/** 1-based line and column of a character offset. */
+export function lineColumn(text: string, at: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
-  for (let i = 0; i < at && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
+  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
   }
   return { line, column: at - lineStart + 1 };
 }
 
-class Stop extends Error {
-  constructor(
-    readonly at: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** A validating scanner that only exists to find the first offending position. */
-function locate(s: string): { at: number; message: string } {
-  let i = 0;
-  const describe = (at: number): string => (at >= s.length ? 'end of input' : JSON.stringify(s[at]));
-  const fail = (expected: string): never => {
-    throw new Stop(i, `Unexpected ${describe(i)}, expected ${expected}`);
-  };
-  const ws = (): void => {
-    while (i < s.length && (s[i] === ' ' || s[i] === '\t' || s[i] === '\n' || s[i] === '\r')) i++;
-  };
-  const literal = (word: string): void => {
-    for (const ch of word) {
-      if (s[i] !== ch) fail(`"${word}"`);
-      i++;
-    }
-  };
-  const string = (): void => {
-    i++;
-    for (;;) {
-      if (i >= s.length) fail('a closing quote');
-      const c = s.charCodeAt(i);
-      if (c === 34) {
-        i++;
-        return;
-      }
-      if (c < 0x20) fail('an escaped control character');
-      if (c === 92) {
-        i++;
-        const e = s[i];
-        if (e === 'u') {
-          i++;
-          for (let k = 0; k < 4; k++) {
-            if (!/[0-9a-fA-F]/.test(s[i] ?? '')) fail('a hexadecimal digit');
-            i++;
-          }
-          continue;
-        }
-        if (e === undefined || !'"\\/bfnrt'.includes(e)) fail('a valid escape (\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u)');
-      }
-      i++;
-    }
-  };
-  const digits = (): void => {
-    if (!/[0-9]/.test(s[i] ?? '')) fail('a digit');
-    while (/[0-9]/.test(s[i] ?? '')) i++;
-  };
-  const number = (): void => {
-    if (s[i] === '-') i++;
-    if (s[i] === '0') i++;
-    else digits();
-    if (s[i] === '.') {
-      i++;
-      digits();
-    }
-    if (s[i] === 'e' || s[i] === 'E') {
-      i++;
-      if (s[i] === '+' || s[i] === '-') i++;
-      digits();
-    }
-  };
-  const value = (depth: number): void => {
-    if (depth > MAX_DEPTH) throw new Stop(i, `Nesting deeper than ${MAX_DEPTH} levels`);
-    ws();
-    const c = s[i];
-    if (c === '{') {
-      i++;
-      ws();
-      if (s[i] === '}') {
-        i++;
-        return;
-      }
-      for (;;) {
-        ws();
-        if (s[i] !== '"') fail('a property name in double quotes');
-        string();
-        ws();
-        if (s[i] !== ':') fail('":"');
-        i++;
-        value(depth + 1);
-        ws();
-        if (s[i] === ',') {
-          i++;
-          continue;
-        }
-        if (s[i] === '}') {
-          i++;
-          return;
-        }
-        fail('"," or "}"');
-      }
-    }
-    if (c === '[') {
-      i++;
-      ws();
-      if (s[i] === ']') {
-        i++;
-        return;
-      }
-      for (;;) {
-        value(depth + 1);
-        ws();
-        if (s[i] === ',') {
-          i++;
-          continue;
-        }
-        if (s[i] === ']') {
-          i++;
-          return;
-        }
-        fail('"," or "]"');
-      }
-    }
-    if (c === '"') return string();
-    if (c === 't') return literal('true');
-    if (c === 'f') return literal('false');
-    if (c === 'n') return literal('null');
-    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return number();
-    fail('a value');
-  };
+/**
+ * Where the entry at `path` starts in JSON text: a member's name, an array item's value (the nearest enclosing
+ * entry when the path goes further than the text does); undefined when the text is not JSON.
+ *
+ * @example
+ * locateJson('{\n  "a": [1, 2]\n}', ['a', 1]); // { line: 2, column: 12 }
+ * locateJson('{\n  "a": [1, 2]\n}', ['a']); // { line: 2, column: 3 }
+ */
+export function locateJson(text: string, path: ReadonlyArray<string | number>): { line: number; column: number } | undefined {
+  const errors: jsonc.ParseError[] = [];
+  let node: jsonc.Node | undefined;
   try {
-    value(0);
-    ws();
-    if (i < s.length) fail('end of input');
-    // JSON.parse refused something the scanner accepted (e.g. a stack overflow): point at the start.
-    return { at: 0, message: 'The text is not valid JSON' };
-  } catch (e) {
-    if (e instanceof Stop) return { at: e.at, message: e.message };
-    return { at: 0, message: 'The text is not valid JSON' };
+    // A byte order mark read as a space keeps every offset where it is.
+    const body = text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text;
+    node = jsonc.parseTree(body, errors, { disallowComments: true, allowTrailingComma: false });
+  } catch {
+    return undefined;
   }
+  if (!node || errors.length > 0) return undefined;
+  for (let depth = path.length; depth >= 0; depth--) {
+    const found = jsonc.findNodeAtLocation(node, path.slice(0, depth));
+    if (found) return lineColumn(text, found.parent?.type === 'property' ? found.parent.offset : found.offset);
+  }
+  return undefined;
 }
