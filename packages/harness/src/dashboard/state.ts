@@ -3,7 +3,9 @@ import { UnprocessableError } from './errors.js';
 import { showValue } from './show-value.js';
 import type { DashboardModel, WidgetModel } from './model.js';
 import { DEFAULT_DASHBOARD_WIDTH, type WidgetSizeOverride } from './geometry.js';
-import { dashboardWidthOf, widgetSizesOf } from './state-size.js';
+import { widgetSizesOf } from './state-size.js';
+import { schemaCheck, schemaProblemMessage } from './schema-check.js';
+import { INSTANT, stateInputSchema, timeRangeSchema } from './state-schema.js';
 import { parseIsoDateTime, parseRelative, resolveRelative } from './time-range.js';
 import { timezoneOffset } from './timezone.js';
 
@@ -122,127 +124,79 @@ export function defaultState(model: DashboardModel, dashboardName: string): Dash
  */
 export function normalizeState(input: unknown, defaults: DashboardState, widgets?: readonly WidgetModel[]): DashboardState {
   if (!isRecord(input)) throw new UnprocessableError('state', `The state should be an object, not ${showValue(input)}`);
-  for (const key of Object.keys(input)) {
-    if (!(STATE_FIELDS as readonly string[]).includes(key)) {
-      const retired = Object.hasOwn(RETIRED_FIELDS, key) ? ` (${RETIRED_FIELDS[key]})` : '';
-      throw new UnprocessableError(key, `Unknown state field "${key}"${retired}; known fields are ${STATE_FIELDS.join(', ')}`);
-    }
+  const retired = Object.keys(input).find((key) => Object.hasOwn(RETIRED_FIELDS, key));
+  if (retired) {
+    throw new UnprocessableError(
+      retired,
+      `Unknown field "${retired}" (${RETIRED_FIELDS[retired]}); known fields are ${STATE_FIELDS.join(', ')}`,
+    );
   }
+  const problem = checkStateInput(input);
+  if (problem) throw new UnprocessableError(problem.path.join('.'), schemaProblemMessage(problem));
+  const given = input as StateInput;
   const state: DashboardState = { ...defaults };
-  if (input.timeRange !== undefined) state.timeRange = timeRangeOf(input.timeRange);
-  if (input.zoom !== undefined && input.zoom !== null) {
-    if (isRecord(input.timeRange) && input.timeRange.zoom != null) {
+  if (given.timeRange !== undefined) state.timeRange = timeRangeOf(given.timeRange);
+  if (given.zoom != null) {
+    if (given.timeRange?.zoom != null) {
       throw new UnprocessableError('zoom', 'Give the zoom once: either "zoom" or "timeRange.zoom", not both');
     }
-    state.timeRange = { ...state.timeRange, zoom: zoomOf(input.zoom, 'zoom') };
+    state.timeRange = { ...state.timeRange, zoom: zoomOf(given.zoom, 'zoom') };
   }
-  if (input.period !== undefined) {
-    const p = input.period;
-    if (p !== 'auto' && !(typeof p === 'number' && Number.isInteger(p) && p > 0)) {
-      throw new UnprocessableError('period', `"period" should be "auto" or a positive whole number of seconds; got ${showValue(p)}`);
-    }
-    state.period = p;
+  if (given.timezone !== undefined && timezoneOffset(given.timezone, 0) === null) {
+    throw new UnprocessableError('timezone', `"timezone" should be ${described('timezone')}; got ${showValue(given.timezone)}`);
   }
-  if (input.theme !== undefined) {
-    if (input.theme !== 'light' && input.theme !== 'dark') {
-      throw new UnprocessableError('theme', `"theme" should be "light" or "dark"; got ${showValue(input.theme)}`);
-    }
-    state.theme = input.theme;
+  if (given.locale !== undefined && !isLocale(given.locale)) {
+    throw new UnprocessableError('locale', `"locale" should be ${described('locale')}; got ${showValue(given.locale)}`);
   }
-  if (input.timezone !== undefined) {
-    if (typeof input.timezone !== 'string' || timezoneOffset(input.timezone, 0) === null) {
-      throw new UnprocessableError(
-        'timezone',
-        `"timezone" should be "UTC", an offset such as "+02:00", or an IANA zone such as "Europe/Berlin"; got ${showValue(input.timezone)}`,
-      );
-    }
-    state.timezone = input.timezone;
-  }
-  if (input.locale !== undefined) state.locale = localeOf(input.locale);
-  if (input.accountId !== undefined) {
-    if (typeof input.accountId !== 'string' || !/^\d{12}$/.test(input.accountId)) {
-      throw new UnprocessableError('accountId', `"accountId" should be a string of 12 digits; got ${showValue(input.accountId)}`);
-    }
-    state.accountId = input.accountId;
-  }
-  if (input.dashboardName !== undefined) {
-    const n = input.dashboardName;
-    if (typeof n !== 'string' || n.length === 0 || n.length > 255) {
-      throw new UnprocessableError('dashboardName', `"dashboardName" should be a string of 1 to 255 characters; got ${showValue(n)}`);
-    }
-    state.dashboardName = n;
-  }
-  if (input.linkCharts !== undefined) {
-    if (typeof input.linkCharts !== 'boolean') {
-      throw new UnprocessableError('linkCharts', `"linkCharts" should be true or false; got ${showValue(input.linkCharts)}`);
-    }
-    state.linkCharts = input.linkCharts;
-  }
-  if (input.dashboardWidth !== undefined) state.dashboardWidth = dashboardWidthOf(input.dashboardWidth);
-  if (input.widgetSizes !== undefined) state.widgetSizes = widgetSizesOf(input.widgetSizes, widgets);
+  const { timeRange: _t, zoom: _z, widgetSizes, ...plain } = given;
+  Object.assign(state, plain);
+  if (widgetSizes !== undefined) state.widgetSizes = widgetSizesOf(widgetSizes, widgets);
   return state;
 }
 
-function instantOf(v: unknown, field: string): number {
-  if (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= 8.64e15) return v;
-  if (typeof v === 'string') {
-    const ms = parseIsoDateTime(v);
-    if (ms !== null) return ms;
-  }
-  throw new UnprocessableError(
-    field,
-    `"${field}" should be an ISO 8601 date-time such as "2024-05-01T12:00:00Z" or epoch milliseconds; got ${showValue(v)}`,
-  );
+const checkStateInput = schemaCheck(stateInputSchema);
+const described = (field: string): string => (stateInputSchema.properties as Record<string, { description: string }>)[field]!.description;
+
+function instantOf(v: string | number, field: string): number {
+  const ms = typeof v === 'number' ? v : parseIsoDateTime(v);
+  if (ms === null) throw new UnprocessableError(field, `"${field}" should be ${INSTANT}; got ${showValue(v)}`);
+  return ms;
 }
 
-function zoomOf(v: unknown, field: string): Zoom {
-  if (!isRecord(v)) throw new UnprocessableError(field, `"${field}" should be an object { start, end }; got ${showValue(v)}`);
-  const extra = Object.keys(v).find((k) => k !== 'start' && k !== 'end');
-  if (extra) throw new UnprocessableError(`${field}.${extra}`, `Unknown field "${field}.${extra}"; a zoom has only start and end`);
+function zoomOf(v: ZoomInput, field: string): Zoom {
   const start = instantOf(v.start, `${field}.start`);
   const end = instantOf(v.end, `${field}.end`);
   if (start >= end) throw new UnprocessableError(field, `"${field}.start" should be before "${field}.end"`);
   return { start, end };
 }
 
-function timeRangeOf(v: unknown): StateTimeRange {
-  if (!isRecord(v)) {
-    throw new UnprocessableError('timeRange', `"timeRange" should be { relative: "-PT3H" } or { start, end }; got ${showValue(v)}`);
-  }
-  const extra = Object.keys(v).find((k) => !['relative', 'start', 'end', 'zoom'].includes(k));
-  if (extra)
-    throw new UnprocessableError(`timeRange.${extra}`, `Unknown field "timeRange.${extra}"; allowed are relative, start, end, zoom`);
-  const zoom = v.zoom === undefined || v.zoom === null ? undefined : zoomOf(v.zoom, 'timeRange.zoom');
+function timeRangeOf(v: NonNullable<StateInput['timeRange']>): StateTimeRange {
+  const zoom = v.zoom == null ? undefined : zoomOf(v.zoom, 'timeRange.zoom');
   const withZoom = <T extends object>(t: T): T & { zoom?: Zoom } => (zoom ? { ...t, zoom } : t);
   if (v.relative !== undefined) {
     if (v.start !== undefined || v.end !== undefined) {
       throw new UnprocessableError('timeRange', '"timeRange" takes either "relative" or "start"/"end", not both');
     }
-    if (typeof v.relative !== 'string' || parseRelative(v.relative) === null) {
-      throw new UnprocessableError(
-        'timeRange.relative',
-        `"timeRange.relative" should be a negative ISO 8601 duration such as "-PT3H", "-P7D" or "-P3M"; got ${showValue(v.relative)}`,
-      );
+    if (parseRelative(v.relative) === null) {
+      const expected = (timeRangeSchema.properties as Record<string, { description: string }>).relative!.description;
+      throw new UnprocessableError('timeRange.relative', `"timeRange.relative" should be ${expected}; got ${showValue(v.relative)}`);
     }
     return withZoom({ relative: v.relative });
   }
   if (v.start === undefined)
     throw new UnprocessableError('timeRange.start', '"timeRange" needs "relative" or "start" (with an optional "end")');
   const start = instantOf(v.start, 'timeRange.start');
-  const end = v.end === undefined || v.end === null ? null : instantOf(v.end, 'timeRange.end');
+  const end = v.end == null ? null : instantOf(v.end, 'timeRange.end');
   if (end !== null && start >= end) throw new UnprocessableError('timeRange.end', '"timeRange.start" should be before "timeRange.end"');
   return withZoom({ start, end });
 }
 
-function localeOf(v: unknown): string {
-  if (typeof v === 'string' && v.length > 0) {
-    try {
-      if (Intl.getCanonicalLocales(v).length === 1) return v;
-    } catch {
-      // fall through to the error below
-    }
+function isLocale(v: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(v).length === 1;
+  } catch {
+    return false;
   }
-  throw new UnprocessableError('locale', `"locale" should be a BCP 47 language tag such as "en" or "de-DE"; got ${showValue(v)}`);
 }
 
 /** The resolved time window sent to functions (epoch ms). */

@@ -215,7 +215,8 @@ export function apiRoutes(harness: Interpreter): RouteDefinition[] {
           operationId: 'runAction',
           summary: 'Click an action',
           description:
-            '`display: widget` replaces the widget content; `display: popup` leaves it alone. `confirm: false` on an action with a confirmation cancels it.',
+            '`display: widget` replaces the widget content; `display: popup` leaves it alone. `forms` override the widget HTML values ' +
+            '(a name that is not a field is a 422 listing the known names). `confirm: false` on an action with a confirmation cancels it.',
           params,
           responses: {
             200: { description: 'The result, or the cancellation', schema: { oneOf: [schema('WidgetResult'), schema('CancelledAction')] } },

@@ -1,35 +1,17 @@
 // JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of the harness API's bodies.
-import { STATE_FIELDS } from '../dashboard/index.js';
+import {
+  STATE_FIELDS,
+  dashboardWidthSchema,
+  stateInputSchema,
+  timeRangeSchema,
+  widgetSizesSchema,
+  zoomSchema,
+} from '../dashboard/index.js';
 import { requestSchemas } from './schemas.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] });
 const widgetId = { type: 'string', pattern: '^widget-(0|[1-9][0-9]*)$', examples: ['widget-0'] };
-
-const epochOrIso = { oneOf: [{ type: 'number' }, { type: 'string' }] };
-
-const pixels = { type: 'integer', minimum: 1, maximum: 100_000 };
-const dashboardWidth = {
-  type: 'integer',
-  minimum: 240,
-  maximum: 100_000,
-  default: 2392,
-  description:
-    'The width in pixels that the 24 grid columns span. A widget of c columns and r rows is told ' +
-    'width = round(c * dashboardWidth / 24) - 10 and height = r * 68 - 39 (a 6 x 6 widget at 2392: 588 x 369). ' +
-    'The web page sends the width of its dashboard area.',
-};
-const widgetSizes = {
-  type: 'object',
-  description: 'Sizes set for single custom widgets, keyed by widget index ("3") or id ("widget-3"); a side left out follows the cell.',
-  additionalProperties: {
-    type: 'object',
-    minProperties: 1,
-    additionalProperties: false,
-    properties: { width: pixels, height: pixels },
-  },
-  examples: [{ 3: { width: 400, height: 250 } }],
-};
 
 export const schemas: Record<string, object> = {
   Problem: {
@@ -133,21 +115,8 @@ export const schemas: Record<string, object> = {
       widgets: { type: 'array', items: ref('WidgetSummary') },
     },
   },
-  Zoom: {
-    type: 'object',
-    required: ['start', 'end'],
-    properties: { start: epochOrIso, end: epochOrIso },
-  },
-  TimeRange: {
-    type: 'object',
-    description: '`{ relative: "-PT3H" }` or `{ start, end? }` (ISO 8601 or epoch ms), optionally with a zoom.',
-    properties: {
-      relative: { type: 'string', examples: ['-PT3H', '-P7D'] },
-      start: epochOrIso,
-      end: { oneOf: [{ type: 'number' }, { type: 'string' }, { type: 'null' }] },
-      zoom: nullable(ref('Zoom')),
-    },
-  },
+  Zoom: zoomSchema,
+  TimeRange: timeRangeSchema,
   State: {
     type: 'object',
     description: 'The effective state of a dashboard; also a valid PUT body.',
@@ -162,29 +131,18 @@ export const schemas: Record<string, object> = {
       accountId: { type: 'string', pattern: '^[0-9]{12}$' },
       dashboardName: { type: 'string' },
       linkCharts: { type: 'boolean' },
-      dashboardWidth: dashboardWidth,
-      widgetSizes: { ...widgetSizes, description: 'Sizes set for single widgets, keyed by widget id.' },
+      dashboardWidth: {
+        ...dashboardWidthSchema,
+        description:
+          'The width in pixels that the 24 grid columns span. A widget of c columns and r rows is told ' +
+          'width = round(c * dashboardWidth / 24) - 10 and height = r * 68 - 39 (a 6 x 6 widget at 2392: 588 x 369). ' +
+          'The web page sends the width of its dashboard area.',
+      },
+      widgetSizes: { ...widgetSizesSchema, description: 'Sizes set for single widgets, keyed by widget id.' },
     },
   },
-  StateInput: {
-    type: 'object',
-    description:
-      'Replaces the state; omitted fields take the dashboard defaults. Unknown fields and bad values are a 422 naming the field.',
-    properties: {
-      timeRange: ref('TimeRange'),
-      zoom: nullable(ref('Zoom')),
-      period: { oneOf: [{ type: 'integer', minimum: 1 }, { const: 'auto' }] },
-      theme: { type: 'string', enum: ['light', 'dark'] },
-      timezone: { type: 'string', examples: ['UTC', '+02:00', 'Europe/Berlin'] },
-      locale: { type: 'string' },
-      accountId: { type: 'string' },
-      dashboardName: { type: 'string' },
-      linkCharts: { type: 'boolean' },
-      dashboardWidth: dashboardWidth,
-      widgetSizes: widgetSizes,
-      // One entry per state field, no more, no fewer: the PUT body's check takes the same list (STATE_FIELDS).
-    } satisfies Record<(typeof STATE_FIELDS)[number], unknown>,
-  },
+  // What PUT …/state and the driver's setState accept, as the interpreter checks it; unknown fields and bad values are a 422 naming the field.
+  StateInput: stateInputSchema,
   StateUpdate: {
     type: 'object',
     required: ['state', 'updated'],

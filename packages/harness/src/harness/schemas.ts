@@ -1,6 +1,7 @@
 import { isRecord } from '../dashboard/functions/index.js';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { MAX_JSON_DEPTH, STATE_FIELDS, tooDeep } from '../dashboard/index.js';
+import { MAX_JSON_DEPTH, schemaCheck, schemaProblemMessage, tooDeep } from '../dashboard/index.js';
+import type { JsonSchema, SchemaProblem } from '../dashboard/index.js';
 import type { RefreshOptions, RunActionOptions, StateInput } from '../dashboard/index.js';
 import { MAX_IMAGE_SCALE, MAX_IMAGE_SIDE } from '../snapshot/index.js';
 
@@ -32,95 +33,56 @@ function described<T>(validator: StandardSchemaV1<unknown, T>, json: Record<stri
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-const show = (value: unknown): string => JSON.stringify(value) ?? String(value);
-const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', ');
-
 /**
- * An object body with only the `known` fields, each passing its check, nested at most 64 levels; absent is
- * `{}` when `optional`. `retired` says, for a field that is no longer known, what replaced it.
+ * An object body, nested at most 64 levels, that passes `check` (none: its reader checks the fields); absent is
+ * `{}` when `optional`.
  */
-function fieldsBody<T>(
-  what: string,
-  known: readonly string[],
-  checks: Record<string, (v: unknown) => string | undefined>,
-  optional: boolean,
-  retired: Record<string, string> = {},
-) {
+function objectBody<T>(what: string, optional: boolean, check?: (value: unknown) => SchemaProblem | undefined) {
   return schema<T>((value) => {
     if (value === undefined && optional) return { value: {} as T };
     if (!isRecord(value)) return { message: `The body should be ${what}${optional ? ' or empty' : ''}; got ${kindOf(value)}` };
     // Later steps (messages, cloning, copying into events) walk what is accepted; bounding depth keeps them safe.
     const deep = tooDeep(value);
     if (deep !== null) return { message: `The body nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (at ${deep})` };
-    for (const key of Object.keys(value)) {
-      if (!known.includes(key)) {
-        const instead = Object.hasOwn(retired, key) ? ` (${retired[key]})` : '';
-        return { message: `Unknown field "${key}"${instead}; known fields are ${quoted(known)}`, path: [key] };
-      }
-      const problem = checks[key]?.(value[key]);
-      if (problem !== undefined) return { message: problem, path: [key] };
-    }
-    return { value: value as T };
+    const problem = check?.(value);
+    return problem ? { message: schemaProblemMessage(problem), path: problem.path } : { value: value as T };
   });
 }
 
-const SIZE_FIELDS = '"width" and "height" are no longer state fields: set "dashboardWidth" for every widget, or "widgetSizes" for one';
+/** The body of PUT …/state: an object of state fields, which the interpreter checks (a 422 naming the field). */
+export const stateBody = described(objectBody<StateInput>('a JSON object of state fields', false), ref('StateInput'));
 
-/** The body of PUT …/state: the state's fields (their values are checked by the interpreter). */
-export const stateBody = described(
-  fieldsBody<StateInput>('a JSON object of state fields', STATE_FIELDS, {}, false, { width: SIZE_FIELDS, height: SIZE_FIELDS }),
-  ref('StateInput'),
-);
+/** An optional JSON object body checked against `json`, which the document shows under `name`. */
+const checkedBody = <T>(name: string, what: string, json: JsonSchema) => described(objectBody<T>(what, true, schemaCheck(json)), ref(name));
 
-/** One field of a request body, described once: its JSON Schema (as the API's document shows it) and its check. */
-interface BodyField {
-  readonly schema: Record<string, unknown>;
-  readonly check: (value: unknown) => string | undefined;
-}
-
-/**
- * An optional JSON object body of `fields`, and its JSON Schema: the validator and the document's schema (under
- * `name` in the document's components) come from the one description, so they cannot disagree.
- */
-function objectBody<T>(name: string, what: string, fields: Record<string, BodyField>) {
-  const names = Object.keys(fields);
-  const checks = Object.fromEntries(names.map((field) => [field, fields[field]!.check]));
-  const schema = {
-    type: 'object',
-    additionalProperties: false,
-    properties: Object.fromEntries(names.map((field) => [field, fields[field]!.schema])),
-  };
-  return { body: described(fieldsBody<T>(what, names, checks, true), ref(name)), schema };
-}
-
-const action = objectBody<RunActionOptions>('ActionRequest', 'a JSON object with "forms" and/or "confirm"', {
-  forms: {
-    schema: {
+const actionRequest: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    forms: {
       type: 'object',
-      additionalProperties: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
-      description: 'Form values overriding the widget HTML values; a name that is not a field is a 422 listing the known names.',
+      additionalProperties: {
+        description: 'a string, or an array of strings for a multi-valued field',
+        oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+      },
+      description: 'an object of field names to values',
     },
-    check: (v) => (isRecord(v) ? undefined : `"forms" should be an object of field names to values; got ${show(v)}`),
+    confirm: { type: 'boolean', description: 'true or false' },
   },
-  confirm: {
-    schema: { type: 'boolean', description: '`false` cancels an action that asks for confirmation.' },
-    check: (v) => (typeof v === 'boolean' ? undefined : `"confirm" should be true or false; got ${show(v)}`),
-  },
-});
+};
 
-const refresh = objectBody<RefreshOptions>('RefreshRequest', 'a JSON object with "mode"', {
-  mode: {
-    schema: { type: 'string', enum: ['auto', 'manual'] },
-    check: (v) => (v === 'auto' || v === 'manual' ? undefined : `"mode" should be "auto" or "manual"; got ${show(v)}`),
-  },
-});
+const refreshRequest: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { mode: { type: 'string', enum: ['auto', 'manual'], description: '"auto" or "manual"' } },
+};
 
 /** The body of POST …/actions/{index}: `{ forms?, confirm? }`. */
-export const actionBody = action.body;
+export const actionBody = checkedBody<RunActionOptions>('ActionRequest', 'a JSON object with "forms" and/or "confirm"', actionRequest);
 /** The body of POST …/refresh: `{ mode? }`. */
-export const refreshBody = refresh.body;
+export const refreshBody = checkedBody<RefreshOptions>('RefreshRequest', 'a JSON object with "mode"', refreshRequest);
 /** The JSON Schemas of those bodies, for the document's components. */
-export const requestSchemas = { ActionRequest: action.schema, RefreshRequest: refresh.schema };
+export const requestSchemas = { ActionRequest: actionRequest, RefreshRequest: refreshRequest };
 
 function kindOf(value: unknown): string {
   if (value === undefined) return 'an empty body';
