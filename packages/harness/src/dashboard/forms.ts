@@ -1,5 +1,5 @@
 import { UnprocessableError } from './errors.js';
-import { showValue } from './show-value.js';
+import { showValue } from './functions/index.js';
 import type { FormField } from './ports.js';
 
 type FormValues = Record<string, string | string[]>;

@@ -11,7 +11,7 @@ export type { DashboardModel, UpdateOn, WidgetModel, WidgetSummary, WidgetType }
 export { AUTO_PERIOD_SECONDS, STATE_FIELDS, defaultState, normalizeState, resolveTimeRange } from './state.js';
 export type { DashboardState, ResolvedTimeRange, StateInput, StateTimeRange, Zoom, ZoomInput } from './state.js';
 export { dashboardWidthSchema, stateInputSchema, timeRangeSchema, widgetSizesSchema, zoomSchema } from './state-schema.js';
-export { schemaCheck, schemaProblemMessage, type JsonSchema, type SchemaProblem } from './schema-check.js';
+export { schemaCheck, schemaProblemMessage, type JsonSchema, type SchemaProblem } from './functions/index.js';
 export { parseIsoDateTime, parseRelative, resolveRelative } from './time-range.js';
 export type { DurationParts } from './time-range.js';
 export { buildEvent, buildWidgetContext } from './event.js';

@@ -2,7 +2,7 @@
 // these schemas and the API's OpenAPI document shows them. What a schema cannot say — a date-time's syntax, a time
 // zone or locale the runtime knows, which widgets a dashboard has — state.ts checks after it.
 import { DEFAULT_DASHBOARD_WIDTH } from './geometry.js';
-import type { JsonSchema } from './schema-check.js';
+import type { JsonSchema } from './functions/index.js';
 
 /** The largest pixel size a state holds. */
 export const MAX_PIXELS = 100_000;

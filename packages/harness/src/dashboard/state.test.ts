@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { UnprocessableError } from './errors.js';
-import { parseJsonText } from './functions/index.js';
+import { parseJsonText, schemaCheck, schemaProblemMessage } from './functions/index.js';
+import { stateInputSchema } from './state-schema.js';
 import { defaultState, normalizeState } from './state.js';
 import { parseDashboard } from './validate.js';
 
@@ -62,5 +63,22 @@ test('property: a JSON syntax problem points inside the text', () => {
       assert.ok(r.problem.column >= 1 && r.problem.column <= lines[r.problem.line - 1]!.length + 1);
     }),
     { numRuns: 500 },
+  );
+});
+
+test('property: every refusal of a state names a field of the input and says what it should be', () => {
+  const check = schemaCheck(stateInputSchema);
+  const fields = Object.keys(stateInputSchema.properties as object);
+  fc.assert(
+    fc.property(
+      fc.dictionary(fc.oneof(fc.constantFrom(...fields), fc.string({ maxLength: 4 })), fc.jsonValue({ maxDepth: 3 })),
+      (input) => {
+        const problem = check(input);
+        if (!problem) return;
+        assert.ok(Object.hasOwn(input, problem.path[0]!), problem.path.join('.'));
+        assert.match(schemaProblemMessage(problem), /^(Unknown field "[^]*"; known fields are |"[^]+" should be (?!valid)[^]+; got )/);
+      },
+    ),
+    { numRuns: 300 },
   );
 });

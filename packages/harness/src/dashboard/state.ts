@@ -1,10 +1,8 @@
-import { isRecord } from './functions/index.js';
 import { UnprocessableError } from './errors.js';
-import { showValue } from './show-value.js';
 import type { DashboardModel, WidgetModel } from './model.js';
 import { DEFAULT_DASHBOARD_WIDTH, type WidgetSizeOverride } from './geometry.js';
 import { widgetSizesOf } from './state-size.js';
-import { schemaCheck, schemaProblemMessage } from './schema-check.js';
+import { isRecord, schemaCheck, schemaProblemMessage, showValue, withoutUndefined } from './functions/index.js';
 import { INSTANT, stateInputSchema, timeRangeSchema } from './state-schema.js';
 import { parseIsoDateTime, parseRelative, resolveRelative } from './time-range.js';
 import { timezoneOffset } from './timezone.js';
@@ -122,7 +120,8 @@ export function defaultState(model: DashboardModel, dashboardName: string): Dash
  * normalizeState({ theme: 'dark' }, defaults).theme; // 'dark'
  * normalizeState({ widgetSizes: { 3: { width: 400 } } }, defaults, model.widgets).widgetSizes; // { 'widget-3': { width: 400 } }
  */
-export function normalizeState(input: unknown, defaults: DashboardState, widgets?: readonly WidgetModel[]): DashboardState {
+export function normalizeState(written: unknown, defaults: DashboardState, widgets?: readonly WidgetModel[]): DashboardState {
+  const input = withoutUndefined(written);
   if (!isRecord(input)) throw new UnprocessableError('state', `The state should be an object, not ${showValue(input)}`);
   const retired = Object.keys(input).find((key) => Object.hasOwn(RETIRED_FIELDS, key));
   if (retired) {

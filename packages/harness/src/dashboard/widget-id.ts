@@ -1,5 +1,5 @@
 import { NotFoundError } from './errors.js';
-import { showValue } from './show-value.js';
+import { showValue } from './functions/index.js';
 
 const INDEX = /^(0|[1-9]\d{0,8})$/;
 

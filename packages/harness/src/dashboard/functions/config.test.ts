@@ -101,7 +101,8 @@ describe('validateFunctionsConfig', () => {
 
   test('names the bad entry and says what would be right', () => {
     rejects(null, '', /must be an object/);
-    rejects({ functions: [] }, 'functions', /"functions" must be an object/);
+    rejects({ functions: [] }, 'functions', /^functions must be an object mapping a function name or ARN to its settings, got \[\]$/);
+    rejects({}, 'functions', /^functions must be an object mapping .*, got nothing$/);
     rejects({ functions: {}, extra: 1 }, 'extra', /unknown field "extra"/);
     rejects(
       { functions: { 'bad name!': { handler: 'cjs/behaviours.hello' } } },
@@ -158,6 +159,42 @@ describe('validateFunctionsConfig', () => {
     );
   });
 
+  test('the schema and the checks after it name entries the same way', () => {
+    rejects(
+      { functions: {}, passEnvironment: ['HOME', 7] },
+      'passEnvironment[1]',
+      /^passEnvironment\[1\] must be a variable name .*, got 7$/,
+    );
+    rejects(
+      { functions: {}, awsEndpoint: { region: 'eu-west-1' } },
+      'awsEndpoint.url',
+      /^awsEndpoint\.url must be an http\(s\) base URL .*, got nothing$/,
+    );
+    rejects(
+      { functions: {}, awsEndpoint: 'localhost:4566' },
+      'awsEndpoint',
+      /^awsEndpoint must be an http\(s\) base URL .*, got "localhost:4566"$/,
+    );
+    rejects(
+      { functions: { a: { invokeUrl: 'http://x', nope: 1 } } },
+      'functions["a"].nope',
+      /^functions\["a"\] has unknown field "nope"; known fields: handler, runtime,/,
+    );
+    rejects(
+      { functions: { a: { handler: 'cjs/behaviours.hello', setup: [''] } } },
+      'functions["a"].setup[0]',
+      /must be a path to a module, got ""/,
+    );
+    // A field left undefined in code is absent, as in JSON.
+    const handler = (): string => 'hi';
+    assert.deepEqual(
+      validateFunctionsConfig({ functions: { f: { handler, timeoutSeconds: undefined } }, invokeUrl: undefined }, fixtures).functions,
+      {
+        f: { handler },
+      },
+    );
+  });
+
   test('property: any non-object value for a function is refused with its entry named', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer())), (bad) => {
@@ -194,10 +231,7 @@ describe('loadFunctionsFile', () => {
       '    "ok": {',
       '      "handler": "cjs/behaviours.hello",',
     ];
-    await writeFile(
-      file,
-      [...lines, '      "environment": { "STAGE": 3 }', '    }', '  },', '  "passEnvironment": ["HOME", "1X"]', '}'].join('\n'),
-    );
+    await writeFile(file, [...lines, '      "environment": { "STAGE": "3" }', '    }', '  }', '}'].join('\n'));
     await assert.rejects(
       loadFunctionsFile(file),
       (e: unknown) => e instanceof FunctionsConfigError && e.message.startsWith(`${file}:3:5: functions["a b"]`),

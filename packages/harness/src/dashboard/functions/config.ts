@@ -2,17 +2,18 @@
  * The functions file (docs/functions-file.md): which code answers which endpoint. Validation is strict so that a typo stops
  * the start with a message naming the entry, instead of surfacing later as a widget error.
  */
-import { isRecord } from './json-value.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { FUNCTION_NAME, parseEndpoint } from './endpoint.js';
 import { sdkNodeModules } from './aws-sdk-path.js';
+import { functionsFileSchema } from './config-schema.js';
 import { locateJson, parseJsonText } from './json-text.js';
 import { findNodeModuleFile, NODE_EXTENSIONS, splitNodeHandler, splitPythonHandler } from './handler-path.js';
 import { CREDENTIAL_VARIABLES } from './lambda-environment.js';
-import { isRuntimeName, runtimeLanguage, RUNTIME_CHOICES } from './runtimes.js';
+import { schemaCheck, withoutUndefined, type SchemaProblem } from './schema-check.js';
+import { runtimeLanguage } from './runtimes.js';
 import type { AwsCredentialsSource, AwsEndpoint, FunctionSpec, FunctionsConfig } from './types.js';
 
 /**
@@ -54,99 +55,69 @@ export const RESERVED_ENVIRONMENT = new Set([
   'LAMBDA_RUNTIME_DIR',
 ]);
 
-const SPEC_KEYS = [
-  'handler',
-  'runtime',
-  'invokeUrl',
-  'timeoutSeconds',
-  'memoryMB',
-  'environment',
-  'initTimeoutSeconds',
-  'awsCredentials',
-  'awsEndpoint',
-  'passEnvironment',
-  'setup',
-];
-const TOP_KEYS = ['functions', 'invokeUrl', 'baseDir', 'awsCredentials', 'awsEndpoint', 'passEnvironment', 'awsSdkPath'];
 const PROFILE_NAME = /^[A-Za-z0-9_.+=,@-]{1,128}$/;
-const REGION = /^[a-z]{2}(-[a-z0-9]+)+-\d+$/;
 const SETUP_EXTENSIONS = { nodejs: ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'], python: ['.py'] };
-const ENV_NAME = /^[a-zA-Z][a-zA-Z0-9_]*$/;
+/** Fields that apply only to a module handler, whose process the harness starts. */
+const MODULE_ONLY = ['awsCredentials', 'awsEndpoint', 'passEnvironment', 'setup'] as const;
 
 const show = (v: unknown): string => (v === undefined ? 'nothing' : (JSON.stringify(v) ?? String(v)));
+const checkShape = schemaCheck(functionsFileSchema);
 
-function checkUrl(value: unknown, entry: string): string {
-  let url: URL | undefined;
-  if (typeof value === 'string') {
-    try {
-      url = new URL(value);
-    } catch {
-      url = undefined;
-    }
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new FunctionsConfigError(`${entry} must be an http(s) base URL such as "http://127.0.0.1:3001", got ${show(value)}`, entry);
-  }
-  return value as string;
+/** An entry as the functions file's messages name it: `functions["a"].environment["STAGE"]`, `passEnvironment[0]`. */
+function entryOf(path: readonly string[]): string {
+  let entry = '';
+  path.forEach((step, i) => {
+    const parent = i === 1 && path[0] === 'functions' ? 'functions' : path[i - 1];
+    if (parent === 'functions' || parent === 'environment') entry += `[${JSON.stringify(step)}]`;
+    else if ((parent === 'passEnvironment' || parent === 'setup') && /^\d+$/.test(step)) entry += `[${step}]`;
+    else entry += entry ? `.${step}` : step;
+  });
+  return entry;
 }
 
-function checkSeconds(value: unknown, entry: string, max: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > max) {
-    throw new FunctionsConfigError(`${entry} must be a number of seconds greater than 0 and at most ${max}, got ${show(value)}`, entry);
+/** What the schema found wrong, in the functions file's words. */
+function shapeError(problem: SchemaProblem): FunctionsConfigError {
+  const entry = entryOf(problem.path);
+  if (problem.kind === 'unknown') {
+    const holder = entryOf(problem.path.slice(0, -1));
+    const field = `unknown field "${problem.path.at(-1)}"; known fields: ${problem.known.join(', ')}`;
+    return new FunctionsConfigError(holder ? `${holder} has ${field}` : field, entry);
   }
-  return value;
+  if (problem.kind === 'name') return new FunctionsConfigError(`${entry}: ${problem.expected}`, entry);
+  return new FunctionsConfigError(
+    `${entry || 'the functions configuration'} must be ${problem.expected}, got ${show(problem.value)}`,
+    entry,
+  );
 }
 
-function checkSpec(key: string, raw: unknown, baseDir: string): FunctionSpec {
+/** What a schema cannot say of one function: which fields go together, that its modules exist. */
+function checkSpec(key: string, raw: FunctionSpec, baseDir: string): FunctionSpec {
   const at = `functions[${JSON.stringify(key)}]`;
-  if (!isRecord(raw))
-    throw new FunctionsConfigError(`${at} must be an object such as { "handler": "widgets/file.handler" }, got ${show(raw)}`, at);
-  const unknown = Object.keys(raw).filter((k) => !SPEC_KEYS.includes(k));
-  if (unknown.length) {
-    throw new FunctionsConfigError(
-      `${at} has unknown field ${unknown.map((k) => `"${k}"`).join(', ')}; known fields: ${SPEC_KEYS.join(', ')}`,
-      `${at}.${unknown[0]}`,
-    );
-  }
-  const spec: FunctionSpec = {};
   if (raw.handler !== undefined && raw.invokeUrl !== undefined) {
     throw new FunctionsConfigError(`${at} has both "handler" and "invokeUrl"; give exactly one`, at);
   }
   if (raw.handler === undefined && raw.invokeUrl === undefined) {
     throw new FunctionsConfigError(`${at} needs "handler" (a module such as "widgets/file.handler") or "invokeUrl"`, at);
   }
-  if (raw.runtime !== undefined) {
-    if (!isRuntimeName(raw.runtime)) {
-      throw new FunctionsConfigError(`${at}.runtime must be ${RUNTIME_CHOICES}, got ${show(raw.runtime)}`, `${at}.runtime`);
-    }
-    if (raw.handler === undefined) throw new FunctionsConfigError(`${at}.runtime applies only to a "handler"`, `${at}.runtime`);
-    spec.runtime = raw.runtime;
+  if (raw.runtime !== undefined && raw.handler === undefined) {
+    throw new FunctionsConfigError(`${at}.runtime applies only to a "handler"`, `${at}.runtime`);
   }
-  if (raw.handler !== undefined) spec.handler = checkHandler(raw.handler, spec.runtime, `${at}.handler`, baseDir);
-  if (raw.invokeUrl !== undefined) spec.invokeUrl = checkUrl(raw.invokeUrl, `${at}.invokeUrl`);
-  if (raw.timeoutSeconds !== undefined) spec.timeoutSeconds = checkSeconds(raw.timeoutSeconds, `${at}.timeoutSeconds`, 900);
-  if (raw.initTimeoutSeconds !== undefined) spec.initTimeoutSeconds = checkSeconds(raw.initTimeoutSeconds, `${at}.initTimeoutSeconds`, 900);
-  if (raw.memoryMB !== undefined) {
-    const m = raw.memoryMB;
-    if (typeof m !== 'number' || !Number.isInteger(m) || m < 128 || m > 10240) {
-      throw new FunctionsConfigError(`${at}.memoryMB must be a whole number of MB from 128 to 10240, got ${show(m)}`, `${at}.memoryMB`);
-    }
-    spec.memoryMB = m;
-  }
-  if (raw.environment !== undefined) spec.environment = checkEnvironment(raw.environment, `${at}.environment`);
-  const moduleOnly = (field: string): void => {
+  for (const field of MODULE_ONLY) {
     if (raw[field] !== undefined && typeof raw.handler !== 'string') {
       throw new FunctionsConfigError(
         `${at}.${field} applies only to a module "handler" (a path), whose process the harness starts`,
         `${at}.${field}`,
       );
     }
-  };
-  for (const field of ['awsCredentials', 'awsEndpoint', 'passEnvironment', 'setup']) moduleOnly(field);
-  if (raw.awsCredentials !== undefined) spec.awsCredentials = checkCredentials(raw.awsCredentials, `${at}.awsCredentials`);
-  if (raw.awsEndpoint !== undefined) spec.awsEndpoint = checkEndpoint(raw.awsEndpoint, `${at}.awsEndpoint`);
-  if (raw.passEnvironment !== undefined) spec.passEnvironment = checkPassEnvironment(raw.passEnvironment, `${at}.passEnvironment`);
-  if (raw.setup !== undefined) spec.setup = checkSetup(raw.setup, runtimeLanguage(spec.runtime), `${at}.setup`, baseDir);
+  }
+  const { handler, environment, awsCredentials, awsEndpoint, passEnvironment, setup, ...plain } = raw;
+  const spec: FunctionSpec = { ...plain };
+  if (handler !== undefined) spec.handler = checkHandler(handler, spec.runtime, `${at}.handler`, baseDir);
+  if (environment !== undefined) spec.environment = checkEnvironment(environment, `${at}.environment`);
+  if (awsCredentials !== undefined) spec.awsCredentials = checkCredentials(awsCredentials, `${at}.awsCredentials`);
+  if (awsEndpoint !== undefined) spec.awsEndpoint = copyEndpoint(awsEndpoint);
+  if (passEnvironment !== undefined) spec.passEnvironment = checkPassEnvironment(passEnvironment, `${at}.passEnvironment`);
+  if (setup !== undefined) spec.setup = checkSetup(setup, runtimeLanguage(spec.runtime), `${at}.setup`, baseDir);
   return spec;
 }
 
@@ -166,14 +137,10 @@ function profileExists(name: string, env: NodeJS.ProcessEnv): boolean {
 }
 
 /**
- * Checks an `awsCredentials` value: `none`, `environment` (the harness's own variables must be set) or
- * `profile:NAME` (a profile the shared config files name).
- *
- * @example
- * checkCredentials('profile:dev', 'awsCredentials'); // 'profile:dev', when ~/.aws/config has [profile dev]
+ * What a schema cannot say of an `awsCredentials` value (already `none`, `environment` or `profile:…`): the
+ * harness's own variables are set for `environment`, and the shared config files name the profile.
  */
-export function checkCredentials(value: unknown, entry: string, env: NodeJS.ProcessEnv = process.env): AwsCredentialsSource {
-  const usage = `${entry} must be "none", "environment" (pass the harness's AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN) or "profile:NAME", got ${show(value)}`;
+function checkCredentials(value: AwsCredentialsSource, entry: string, env: NodeJS.ProcessEnv = process.env): AwsCredentialsSource {
   if (value === 'none') return value;
   if (value === 'environment') {
     if (!env.AWS_ACCESS_KEY_ID || !env.AWS_SECRET_ACCESS_KEY) {
@@ -184,7 +151,6 @@ export function checkCredentials(value: unknown, entry: string, env: NodeJS.Proc
     }
     return value;
   }
-  if (typeof value !== 'string' || !value.startsWith('profile:')) throw new FunctionsConfigError(usage, entry);
   const name = value.slice('profile:'.length);
   if (!PROFILE_NAME.test(name))
     throw new FunctionsConfigError(`${entry}: ${show(name)} is not a profile name (letters, digits and _.+=,@-)`, entry);
@@ -194,52 +160,15 @@ export function checkCredentials(value: unknown, entry: string, env: NodeJS.Proc
       entry,
     );
   }
-  return `profile:${name}`;
+  return value;
 }
 
-/**
- * Checks an `awsEndpoint` value: an http(s) URL (its user and password, if any, are the credentials) or
- * `{ url, region?, accessKeyId?, secretAccessKey? }`.
- *
- * @example
- * checkEndpoint('http://127.0.0.1:4566', 'awsEndpoint');
- */
-export function checkEndpoint(value: unknown, entry: string): string | AwsEndpoint {
-  if (typeof value === 'string') return checkUrl(value, entry);
-  if (!isRecord(value))
-    throw new FunctionsConfigError(
-      `${entry} must be a URL such as "http://127.0.0.1:4566" or { "url": ..., "region": ... }, got ${show(value)}`,
-      entry,
-    );
-  const unknown = Object.keys(value).filter((k) => !['url', 'region', 'accessKeyId', 'secretAccessKey'].includes(k));
-  if (unknown.length)
-    throw new FunctionsConfigError(
-      `${entry} has unknown field "${unknown[0]}"; known fields: url, region, accessKeyId, secretAccessKey`,
-      `${entry}.${unknown[0]}`,
-    );
-  const endpoint: AwsEndpoint = { url: checkUrl(value.url, `${entry}.url`) };
-  if (value.region !== undefined) {
-    if (typeof value.region !== 'string' || !REGION.test(value.region))
-      throw new FunctionsConfigError(`${entry}.region must be a region such as "eu-west-1", got ${show(value.region)}`, `${entry}.region`);
-    endpoint.region = value.region;
-  }
-  for (const key of ['accessKeyId', 'secretAccessKey'] as const) {
-    const v = value[key];
-    if (v === undefined) continue;
-    if (typeof v !== 'string' || v === '' || /[\s]/.test(v))
-      throw new FunctionsConfigError(`${entry}.${key} must be a non-empty string without spaces, got ${show(v)}`, `${entry}.${key}`);
-    endpoint[key] = v;
-  }
-  return endpoint;
-}
+const copyEndpoint = (value: string | AwsEndpoint): string | AwsEndpoint => (typeof value === 'string' ? value : { ...value });
 
-function checkPassEnvironment(value: unknown, entry: string): string[] {
-  if (!Array.isArray(value))
-    throw new FunctionsConfigError(`${entry} must be an array of variable names such as ["API_KEY"], got ${show(value)}`, entry);
-  return value.map((name, i) => {
+/** Variable names (already of the schema's form) that are neither credentials nor Lambda's own. */
+function checkPassEnvironment(names: string[], entry: string): string[] {
+  names.forEach((name, i) => {
     const at = `${entry}[${i}]`;
-    if (typeof name !== 'string' || !ENV_NAME.test(name))
-      throw new FunctionsConfigError(`${at} must be a variable name (a letter, then letters, digits and _), got ${show(name)}`, at);
     if ((CREDENTIAL_VARIABLES as readonly string[]).includes(name) || name === 'AWS_PROFILE') {
       throw new FunctionsConfigError(
         `${at}: ${name} carries AWS credentials; give "awsCredentials": "environment" or "profile:NAME" instead, so the harness can say which functions get them`,
@@ -247,17 +176,15 @@ function checkPassEnvironment(value: unknown, entry: string): string[] {
       );
     }
     if (RESERVED_ENVIRONMENT.has(name)) throw new FunctionsConfigError(`${at}: ${name} is reserved by Lambda and set by the harness`, at);
-    return name;
   });
+  return [...names];
 }
 
-function checkSetup(value: unknown, runtime: 'nodejs' | 'python', entry: string, baseDir: string): string[] {
-  if (!Array.isArray(value))
-    throw new FunctionsConfigError(`${entry} must be an array of module paths such as ["test/stub-aws.cjs"], got ${show(value)}`, entry);
+/** Setup modules (already non-empty paths) of the runtime's kind that exist. */
+function checkSetup(files: string[], runtime: 'nodejs' | 'python', entry: string, baseDir: string): string[] {
   const extensions = SETUP_EXTENSIONS[runtime];
-  return value.map((file, i) => {
+  files.forEach((file, i) => {
     const at = `${entry}[${i}]`;
-    if (typeof file !== 'string' || file === '') throw new FunctionsConfigError(`${at} must be a path to a module, got ${show(file)}`, at);
     const full = resolve(baseDir, file);
     if (!extensions.some((ext) => full.endsWith(ext))) {
       throw new FunctionsConfigError(
@@ -266,8 +193,8 @@ function checkSetup(value: unknown, runtime: 'nodejs' | 'python', entry: string,
       );
     }
     if (!existsSync(full)) throw new FunctionsConfigError(`${at}: no module at ${full}`, at);
-    return file;
   });
+  return [...files];
 }
 
 function checkHandler(value: unknown, runtime: FunctionSpec['runtime'], entry: string, baseDir: string): FunctionSpec['handler'] {
@@ -296,18 +223,13 @@ function checkHandler(value: unknown, runtime: FunctionSpec['runtime'], entry: s
   return value;
 }
 
-function checkEnvironment(value: unknown, entry: string): Record<string, string> {
-  if (!isRecord(value)) throw new FunctionsConfigError(`${entry} must be an object of string values, got ${show(value)}`, entry);
-  const env: Record<string, string> = {};
-  for (const [name, v] of Object.entries(value)) {
+/** Variables (already strings with well-formed names) that Lambda does not reserve. */
+function checkEnvironment(env: Record<string, string>, entry: string): Record<string, string> {
+  for (const name of Object.keys(env)) {
     const at = `${entry}[${JSON.stringify(name)}]`;
-    if (!ENV_NAME.test(name))
-      throw new FunctionsConfigError(`${at}: a variable name starts with a letter and holds only letters, digits and _`, at);
     if (RESERVED_ENVIRONMENT.has(name)) throw new FunctionsConfigError(`${at}: ${name} is reserved by Lambda and set by the harness`, at);
-    if (typeof v !== 'string') throw new FunctionsConfigError(`${at} must be a string, got ${show(v)}`, at);
-    env[name] = v;
   }
-  return env;
+  return { ...env };
 }
 
 /**
@@ -318,30 +240,13 @@ function checkEnvironment(value: unknown, entry: string): Record<string, string>
  * const config = validateFunctionsConfig({ functions: { greeter: { handler: 'widgets/greeter.handler' } } }, '/srv');
  */
 export function validateFunctionsConfig(value: unknown, baseDir: string): FunctionsConfig {
-  if (!isRecord(value))
-    throw new FunctionsConfigError(
-      `the functions configuration must be an object such as { "functions": { ... } }, got ${show(value)}`,
-      '',
-    );
-  const unknown = Object.keys(value).filter((k) => !TOP_KEYS.includes(k));
-  if (unknown.length) {
-    throw new FunctionsConfigError(
-      `unknown field ${unknown.map((k) => `"${k}"`).join(', ')}; known fields: ${TOP_KEYS.join(', ')}`,
-      unknown[0]!,
-    );
-  }
-  const dir = resolve(typeof value.baseDir === 'string' ? resolve(baseDir, value.baseDir) : baseDir);
-  if (!isRecord(value.functions)) {
-    throw new FunctionsConfigError(
-      `"functions" must be an object mapping a function name or ARN to its settings, got ${show(value.functions)}`,
-      'functions',
-    );
-  }
+  const given = withoutUndefined(value) as FunctionsConfig;
+  const problem = checkShape(given);
+  if (problem) throw shapeError(problem);
+  const dir = resolve(given.baseDir === undefined ? baseDir : resolve(baseDir, given.baseDir));
   const functions: Record<string, FunctionSpec> = {};
-  for (const [key, raw] of Object.entries(value.functions)) {
-    const parsed = parseEndpoint(key);
-    const plainName = FUNCTION_NAME.test(key);
-    if (!plainName && !parsed?.unqualifiedArn) {
+  for (const [key, raw] of Object.entries(given.functions)) {
+    if (!FUNCTION_NAME.test(key) && !parseEndpoint(key)?.unqualifiedArn) {
       throw new FunctionsConfigError(
         `functions[${JSON.stringify(key)}]: a key is a function name (letters, digits, - and _, up to 64) or a full ARN such as "arn:aws:lambda:eu-west-1:111122223333:function:report"`,
         `functions[${JSON.stringify(key)}]`,
@@ -350,14 +255,12 @@ export function validateFunctionsConfig(value: unknown, baseDir: string): Functi
     functions[key] = checkSpec(key, raw, dir);
   }
   const config: FunctionsConfig = { functions, baseDir: dir };
-  if (value.invokeUrl !== undefined) config.invokeUrl = checkUrl(value.invokeUrl, 'invokeUrl');
-  if (value.awsCredentials !== undefined) config.awsCredentials = checkCredentials(value.awsCredentials, 'awsCredentials');
-  if (value.awsEndpoint !== undefined) config.awsEndpoint = checkEndpoint(value.awsEndpoint, 'awsEndpoint');
-  if (value.passEnvironment !== undefined) config.passEnvironment = checkPassEnvironment(value.passEnvironment, 'passEnvironment');
-  if (value.awsSdkPath !== undefined) {
-    if (typeof value.awsSdkPath !== 'string' || value.awsSdkPath === '')
-      throw new FunctionsConfigError(`awsSdkPath must be a folder path, got ${show(value.awsSdkPath)}`, 'awsSdkPath');
-    const found = sdkNodeModules(resolve(baseDir, value.awsSdkPath));
+  if (given.invokeUrl !== undefined) config.invokeUrl = given.invokeUrl;
+  if (given.awsCredentials !== undefined) config.awsCredentials = checkCredentials(given.awsCredentials, 'awsCredentials');
+  if (given.awsEndpoint !== undefined) config.awsEndpoint = copyEndpoint(given.awsEndpoint);
+  if (given.passEnvironment !== undefined) config.passEnvironment = checkPassEnvironment(given.passEnvironment, 'passEnvironment');
+  if (given.awsSdkPath !== undefined) {
+    const found = sdkNodeModules(resolve(baseDir, given.awsSdkPath));
     if ('error' in found) throw new FunctionsConfigError(`awsSdkPath: ${found.error}`, 'awsSdkPath');
     config.awsSdkPath = found.dir;
   }

@@ -20,6 +20,8 @@ export { FunctionRegistry } from './registry.js';
 export { parseEndpoint, type ParsedEndpoint } from './endpoint.js';
 export { isErrorDocument } from './invoke-api-target.js';
 export { parseJsonText, type JsonSyntaxProblem, type JsonTextResult } from './json-text.js';
+export { schemaCheck, schemaProblemMessage, withoutUndefined, type JsonSchema, type SchemaProblem } from './schema-check.js';
+export { showValue } from './show-value.js';
 export { isRecord } from './json-value.js';
 export { privateCodeFolder } from './private-folder.js';
 export { MAX_RESPONSE_BYTES } from './payload-limit.js';

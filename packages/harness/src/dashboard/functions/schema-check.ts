@@ -10,6 +10,7 @@ export type JsonSchema = Readonly<Record<string, unknown>>;
 /** The first thing a value gets wrong: a field the schema does not know, or a field that is not what it should be. */
 export type SchemaProblem =
   | { readonly kind: 'unknown'; readonly path: readonly string[]; readonly known: readonly string[] }
+  | { readonly kind: 'name'; readonly path: readonly string[]; readonly expected: string }
   | { readonly kind: 'invalid'; readonly path: readonly string[]; readonly expected: string; readonly value: unknown };
 
 const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
@@ -39,12 +40,21 @@ export function schemaCheck(schema: JsonSchema): (value: unknown) => SchemaProbl
       const known = Object.keys((withFields?.properties as object | undefined) ?? {});
       return { kind: 'unknown', path: [...path, String(extra.params.additionalProperty)], known };
     }
+    const name = here.find((e) => e.keyword === 'propertyNames');
+    if (name) {
+      const names = schemaAt(schema, path)?.propertyNames as JsonSchema | undefined;
+      return { kind: 'name', path: [...path, String(name.params.propertyName)], expected: String(names?.description ?? 'a valid name') };
+    }
     const missing = here.find((e) => e.keyword === 'required');
     // Said of the nearest field whose schema says what it should be (an array item's own type usually does not).
     const at = missing ? [...path, String(missing.params.missingProperty)] : path;
     while (at.length > 0 && typeof schemaAt(schema, at)?.description !== 'string') at.pop();
-    const expected = schemaAt(schema, at)?.description;
-    return { kind: 'invalid', path: at, expected: typeof expected === 'string' ? expected : 'valid', value: valueAt(value, at) };
+    const holder = schemaAt(schema, at);
+    const found = valueAt(value, at);
+    // Of a choice between kinds (a URL or an object), say what the kind given should be.
+    const ofKind = holder && branches(holder).filter((b) => typeof b.description === 'string' && b.type === jsonType(found));
+    const expected = (ofKind?.length === 1 ? ofKind[0] : holder)?.description;
+    return { kind: 'invalid', path: at, expected: typeof expected === 'string' ? expected : 'valid', value: found };
   };
 }
 
@@ -77,6 +87,12 @@ function schemaAt(schema: JsonSchema, path: readonly string[]): JsonSchema | und
   return at;
 }
 
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : typeof value;
+}
+
 function branches(schema: JsonSchema): JsonSchema[] {
   return (schema.oneOf ?? schema.anyOf ?? []) as JsonSchema[];
 }
@@ -97,5 +113,21 @@ function valueAt(value: unknown, path: readonly string[]): unknown {
 export function schemaProblemMessage(problem: SchemaProblem): string {
   const field = problem.path.join('.');
   if (problem.kind === 'unknown') return `Unknown field "${field}"; known fields are ${problem.known.join(', ')}`;
+  if (problem.kind === 'name') return `"${field}": ${problem.expected}`;
   return `"${field}" should be ${problem.expected}; got ${problem.value === undefined ? 'nothing' : showValue(problem.value)}`;
+}
+
+/**
+ * A copy of a value built in code without its `undefined` members, which JSON cannot hold and a field left
+ * `undefined` means absent; functions and other values stay as they are.
+ *
+ * @example
+ * withoutUndefined({ theme: undefined, period: 60 }); // { period: 60 }
+ */
+export function withoutUndefined<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutUndefined) as T;
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) if (member !== undefined) copy[key] = withoutUndefined(member);
+  return copy as T;
 }
