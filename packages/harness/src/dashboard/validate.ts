@@ -1,3 +1,4 @@
+import { Ajv, type ErrorObject } from 'ajv';
 import { DashboardValidationError, type ValidationMessage } from './errors.js';
 import { MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
 import { isRecord, parseJsonText } from './functions/index.js';
@@ -6,11 +7,104 @@ import { WIDGET_TYPES, type DashboardModel, type UpdateOn, type WidgetModel, typ
 import { parseIsoDateTime, parseRelative } from './time-range.js';
 
 const MAX_WIDGETS = 500;
-const UPDATE_ON_KEYS = ['refresh', 'resize', 'timeRange'] as const;
+const integer = (minimum: number, maximum?: number) => ({ type: 'integer', minimum, ...(maximum === undefined ? {} : { maximum }) });
+const whenType = (type: WidgetType, properties: object) => ({
+  if: { required: ['type'], properties: { type: { const: type } } },
+  then: { properties: { properties } },
+});
 
-type Obj = Record<string, unknown>;
+/**
+ * The dashboard body as PutDashboard takes it, for the widgets the harness reads: CloudWatch lists every problem,
+ * and so does the harness (what a schema cannot say — times, markdown's length — is checked after it).
+ */
+const dashboardSchema = {
+  type: 'object',
+  description: 'an object with a "widgets" array',
+  required: ['widgets'],
+  properties: {
+    start: { type: 'string' },
+    end: { type: 'string' },
+    periodOverride: { enum: ['auto', 'inherit'], description: '"auto" or "inherit"' },
+    widgets: {
+      type: 'array',
+      maxItems: MAX_WIDGETS,
+      // The widget's own fields first, then what its type asks of its properties (the order messages are in).
+      items: {
+        allOf: [
+          {
+            type: 'object',
+            required: ['type', 'properties'],
+            properties: {
+              type: { enum: WIDGET_TYPES },
+              x: integer(0, 23),
+              y: integer(0),
+              width: integer(1, 24),
+              height: integer(1, 1000),
+              properties: { type: 'object', properties: { title: { type: 'string' } } },
+            },
+          },
+          whenType('custom', {
+            required: ['endpoint'],
+            properties: {
+              endpoint: { type: 'string', pattern: '\\S', description: 'a Lambda function ARN (or function name) as a non-empty string' },
+              updateOn: {
+                type: 'object',
+                description: 'an object with boolean "refresh", "resize", "timeRange"',
+                additionalProperties: false,
+                properties: { refresh: { type: 'boolean' }, resize: { type: 'boolean' }, timeRange: { type: 'boolean' } },
+              },
+            },
+          }),
+          whenType('text', { required: ['markdown'], properties: { markdown: { type: 'string' } } }),
+        ],
+      },
+    },
+  },
+};
+
+const validate = new Ajv({ allErrors: true, verbose: true, strictTypes: false }).compile(dashboardSchema);
+
 const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+const article = (type: string): string => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
 const escapePointer = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** One of the validator's findings in CloudWatch's words (the `if` behind a widget type's rules says nothing itself). */
+function messageOf(e: ErrorObject): ValidationMessage | null {
+  const shown = e.data === undefined ? '' : JSON.stringify(e.data);
+  const described = (e.parentSchema as { description?: string } | undefined)?.description;
+  switch (e.keyword) {
+    case 'if':
+      return null;
+    case 'required':
+      return { dataPath: e.instancePath, message: `Should have required property '${String(e.params.missingProperty)}'` };
+    case 'additionalProperties': {
+      const known = Object.keys((e.parentSchema as { properties: object }).properties);
+      return {
+        dataPath: `${e.instancePath}/${escapePointer(String(e.params.additionalProperty))}`,
+        message: `Unknown property; allowed are ${known.join(', ')}`,
+      };
+    }
+    case 'type': {
+      const got = e.params.type === 'integer' && typeof e.data === 'number' ? String(e.data) : typeName(e.data);
+      return { dataPath: e.instancePath, message: `Should be ${described ?? article(String(e.params.type))}, not ${got}` };
+    }
+    case 'enum': {
+      const allowed = (e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ');
+      return { dataPath: e.instancePath, message: `Should be ${described ?? `one of ${allowed}`}; got ${shown}` };
+    }
+    case 'minimum':
+      return { dataPath: e.instancePath, message: `Should be greater than or equal to ${String(e.params.limit)}; got ${shown}` };
+    case 'maximum':
+      return { dataPath: e.instancePath, message: `Should be less than or equal to ${String(e.params.limit)}; got ${shown}` };
+    case 'maxItems':
+      return {
+        dataPath: e.instancePath,
+        message: `Should not have more than ${String(e.params.limit)} items; has ${(e.data as unknown[]).length}`,
+      };
+    default:
+      return { dataPath: e.instancePath, message: `Should be ${described ?? 'valid'}` };
+  }
+}
 
 /**
  * Parses and validates dashboard JSON text as CloudWatch's PutDashboard does. Never throws anything but
@@ -30,163 +124,81 @@ export function parseDashboard(text: string): DashboardModel {
       { dataPath: deep, message: `Nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (the dashboard itself is level 1)` },
     ]);
   }
-  const messages: ValidationMessage[] = [];
-  const model = validateDashboard(parsed.value, messages);
-  if (messages.length > 0 || !model) throw new DashboardValidationError(messages);
-  return model;
+  const errors = validate(parsed.value) ? [] : (validate.errors ?? []);
+  // A value of the wrong type is said once: its bounds say nothing more.
+  const mistyped = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+  const messages = errors.flatMap((e) => (e.keyword !== 'type' && mistyped.has(e.instancePath) ? [] : (messageOf(e) ?? [])));
+  // What the schema cannot say, of whatever has the schema's shape: times, and markdown's length.
+  const root = isRecord(parsed.value) ? parsed.value : {};
+  const stringOf = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+  messages.push(...timeProblems(stringOf(root.start), stringOf(root.end)));
+  (Array.isArray(root.widgets) ? root.widgets : []).forEach((w: unknown, i) => {
+    const markdown = isRecord(w) && w.type === 'text' && isRecord(w.properties) ? stringOf(w.properties.markdown) : null;
+    const tooLong = markdown === null ? null : markdownLengthProblem(markdown);
+    if (tooLong !== null) messages.push({ dataPath: `/widgets/${i}/properties/markdown`, message: tooLong });
+  });
+  if (messages.length > 0) throw new DashboardValidationError(messages.sort(byField));
+  const widgets = (root.widgets as Array<Record<string, unknown>>).map(modelOf);
+  return {
+    widgets,
+    start: stringOf(root.start),
+    end: stringOf(root.end),
+    periodOverride: (root.periodOverride as DashboardModel['periodOverride'] | undefined) ?? null,
+  };
 }
 
-function validateDashboard(root: unknown, out: ValidationMessage[]): DashboardModel | null {
-  if (!isRecord(root)) {
-    out.push({ dataPath: '', message: `Should be an object with a "widgets" array, not ${typeName(root)}` });
-    return null;
-  }
-  const start = optionalString(root, 'start', '/start', out);
-  const end = optionalString(root, 'end', '/end', out);
+const FIELD_ORDER = ['start', 'end', 'periodOverride', 'widgets'];
+/** Messages in the order of the dashboard's fields, then of its widgets (the top's missing "widgets" among them). */
+function byField(a: ValidationMessage, b: ValidationMessage): number {
+  const rank = (m: ValidationMessage): [number, number] => {
+    const [, field = 'widgets', index = '-1'] = m.dataPath.split('/');
+    return [FIELD_ORDER.indexOf(field), Number(index)];
+  };
+  const [fa, ia] = rank(a);
+  const [fb, ib] = rank(b);
+  return fa - fb || ia - ib;
+}
+
+function timeProblems(start: string | null, end: string | null): ValidationMessage[] {
+  const out: ValidationMessage[] = [];
   if (start !== null && parseRelative(start) === null && parseIsoDateTime(start) === null) {
     out.push({
       dataPath: '/start',
       message: `Should be a relative time such as "-PT3H", "-P7D" or "-P3M", or an ISO 8601 date-time such as "2024-05-01T12:00:00Z"; got ${JSON.stringify(start)}`,
     });
   }
-  if (end !== null) {
-    if (parseIsoDateTime(end) === null) {
-      out.push({ dataPath: '/end', message: `Should be an ISO 8601 date-time such as "2024-05-01T15:00:00Z"; got ${JSON.stringify(end)}` });
-    }
-    if (start === null) out.push({ dataPath: '/end', message: 'Should be used together with "start"' });
-    const s = start === null ? null : parseIsoDateTime(start);
-    const e = parseIsoDateTime(end);
-    if (s !== null && e !== null && e <= s) out.push({ dataPath: '/end', message: `Should be after "start" (${start}); got ${end}` });
-  }
-  let periodOverride: DashboardModel['periodOverride'] = null;
-  if (root.periodOverride !== undefined) {
-    if (root.periodOverride === 'auto' || root.periodOverride === 'inherit') periodOverride = root.periodOverride;
-    else out.push({ dataPath: '/periodOverride', message: `Should be "auto" or "inherit"; got ${JSON.stringify(root.periodOverride)}` });
-  }
-  const widgets: WidgetModel[] = [];
-  if (root.widgets === undefined) {
-    out.push({ dataPath: '', message: "Should have required property 'widgets'" });
-  } else if (!Array.isArray(root.widgets)) {
-    out.push({ dataPath: '/widgets', message: `Should be an array, not ${typeName(root.widgets)}` });
-  } else if (root.widgets.length > MAX_WIDGETS) {
-    out.push({ dataPath: '/widgets', message: `Should not have more than ${MAX_WIDGETS} items; has ${root.widgets.length}` });
-  } else {
-    root.widgets.forEach((w, i) => {
-      const model = validateWidget(w, i, out);
-      if (model) widgets.push(model);
-    });
-  }
-  return { widgets, start, end, periodOverride };
+  if (end === null) return out;
+  const e = parseIsoDateTime(end);
+  if (e === null)
+    out.push({ dataPath: '/end', message: `Should be an ISO 8601 date-time such as "2024-05-01T15:00:00Z"; got ${JSON.stringify(end)}` });
+  if (start === null) out.push({ dataPath: '/end', message: 'Should be used together with "start"' });
+  const s = start === null ? null : parseIsoDateTime(start);
+  if (s !== null && e !== null && e <= s) out.push({ dataPath: '/end', message: `Should be after "start" (${start}); got ${end}` });
+  return out;
 }
 
-function optionalString(o: Obj, key: string, path: string, out: ValidationMessage[]): string | null {
-  const v = o[key];
-  if (v === undefined) return null;
-  if (typeof v !== 'string') {
-    out.push({ dataPath: path, message: `Should be a string, not ${typeName(v)}` });
-    return null;
-  }
-  return v;
-}
-
-function integerIn(
-  o: Obj,
-  key: string,
-  path: string,
-  min: number,
-  max: number,
-  fallback: number | null,
-  out: ValidationMessage[],
-): number | null {
-  const v = o[key];
-  if (v === undefined) return fallback;
-  if (typeof v !== 'number' || !Number.isInteger(v)) {
-    out.push({ dataPath: `${path}/${key}`, message: `Should be an integer, not ${typeName(v) === 'number' ? String(v) : typeName(v)}` });
-    return fallback;
-  }
-  if (v < min) out.push({ dataPath: `${path}/${key}`, message: `Should be greater than or equal to ${min}; got ${v}` });
-  else if (v > max) out.push({ dataPath: `${path}/${key}`, message: `Should be less than or equal to ${max}; got ${v}` });
-  return v;
-}
-
-function validateWidget(w: unknown, index: number, out: ValidationMessage[]): WidgetModel | null {
-  const path = `/widgets/${index}`;
-  if (!isRecord(w)) {
-    out.push({ dataPath: path, message: `Should be an object, not ${typeName(w)}` });
-    return null;
-  }
-  const before = out.length;
-  let type: WidgetType | null = null;
-  if (w.type === undefined) out.push({ dataPath: path, message: "Should have required property 'type'" });
-  else if (typeof w.type !== 'string' || !(WIDGET_TYPES as readonly string[]).includes(w.type)) {
-    out.push({
-      dataPath: `${path}/type`,
-      message: `Should be one of ${WIDGET_TYPES.map((t) => `"${t}"`).join(', ')}; got ${JSON.stringify(w.type)}`,
-    });
-  } else type = w.type as WidgetType;
-  const x = integerIn(w, 'x', path, 0, 23, null, out);
-  const y = integerIn(w, 'y', path, 0, Number.MAX_SAFE_INTEGER, null, out);
-  const width = integerIn(w, 'width', path, 1, 24, 6, out) ?? 6;
-  const height = integerIn(w, 'height', path, 1, 1000, 6, out) ?? 6;
-  let properties: Obj | null = null;
-  if (w.properties === undefined) out.push({ dataPath: path, message: "Should have required property 'properties'" });
-  else if (!isRecord(w.properties))
-    out.push({ dataPath: `${path}/properties`, message: `Should be an object, not ${typeName(w.properties)}` });
-  else properties = w.properties;
-  if (!properties || !type) return null;
-  const props = `${path}/properties`;
-  const title = optionalString(properties, 'title', `${props}/title`, out);
-  let endpoint: string | null = null;
-  let updateOn: UpdateOn | null = null;
-  if (type === 'custom') {
-    if (properties.endpoint === undefined) out.push({ dataPath: props, message: "Should have required property 'endpoint'" });
-    else if (typeof properties.endpoint !== 'string' || properties.endpoint.trim() === '') {
-      out.push({ dataPath: `${props}/endpoint`, message: 'Should be a Lambda function ARN (or function name) as a non-empty string' });
-    } else endpoint = properties.endpoint;
-    updateOn = validateUpdateOn(properties.updateOn, `${props}/updateOn`, out);
-  }
-  if (type === 'text') {
-    if (properties.markdown === undefined) out.push({ dataPath: props, message: "Should have required property 'markdown'" });
-    else if (typeof properties.markdown !== 'string') {
-      out.push({ dataPath: `${props}/markdown`, message: `Should be a string, not ${typeName(properties.markdown)}` });
-    } else {
-      const tooLong = markdownLengthProblem(properties.markdown);
-      if (tooLong !== null) out.push({ dataPath: `${props}/markdown`, message: tooLong });
-    }
-  }
-  if (out.length > before) return null;
+/** A widget that passed the schema, with its defaults. */
+function modelOf(w: Record<string, unknown>, index: number): WidgetModel {
+  const type = w.type as WidgetType;
+  const properties = w.properties as Record<string, unknown>;
+  const custom = type === 'custom';
+  const updateOn = properties.updateOn as Partial<UpdateOn> | undefined;
   return {
     index,
     widgetId: `widget-${index}`,
     type,
-    x,
-    y,
-    width,
-    height,
+    x: (w.x as number | undefined) ?? null,
+    y: (w.y as number | undefined) ?? null,
+    width: (w.width as number | undefined) ?? 6,
+    height: (w.height as number | undefined) ?? 6,
     properties,
-    title,
-    endpoint,
-    params: type === 'custom' ? properties.params : undefined,
-    updateOn,
+    title: (properties.title as string | undefined) ?? null,
+    endpoint: custom ? (properties.endpoint as string) : null,
+    params: custom ? properties.params : undefined,
+    updateOn: !custom
+      ? null
+      : updateOn === undefined
+        ? { refresh: true, resize: true, timeRange: true }
+        : { refresh: updateOn.refresh ?? false, resize: updateOn.resize ?? false, timeRange: updateOn.timeRange ?? false },
   };
-}
-
-function validateUpdateOn(v: unknown, path: string, out: ValidationMessage[]): UpdateOn {
-  if (v === undefined) return { refresh: true, resize: true, timeRange: true };
-  const result: UpdateOn = { refresh: false, resize: false, timeRange: false };
-  if (!isRecord(v)) {
-    out.push({ dataPath: path, message: `Should be an object with boolean "refresh", "resize", "timeRange", not ${typeName(v)}` });
-    return result;
-  }
-  for (const key of Object.keys(v)) {
-    const known = (UPDATE_ON_KEYS as readonly string[]).includes(key);
-    if (!known) {
-      out.push({ dataPath: `${path}/${escapePointer(key)}`, message: `Unknown property; allowed are ${UPDATE_ON_KEYS.join(', ')}` });
-      continue;
-    }
-    const value = v[key];
-    if (typeof value !== 'boolean') out.push({ dataPath: `${path}/${key}`, message: `Should be a boolean, not ${typeName(value)}` });
-    else result[key as keyof UpdateOn] = value;
-  }
-  return result;
 }
