@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { DashboardValidationError, type ValidationMessage } from './errors.js';
 import { MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
 import { isRecord, parseJsonText } from './functions/index.js';
@@ -62,7 +62,13 @@ const dashboardSchema = {
   },
 };
 
-const validate = new Ajv({ allErrors: true, verbose: true, strictTypes: false }).compile(dashboardSchema);
+let compiled: ValidateFunction | undefined;
+/** The schema's check, compiled on the first dashboard (compiling takes tens of milliseconds: not at import). */
+const validate = (value: unknown): ValidateFunction => {
+  compiled ??= new Ajv({ allErrors: true, verbose: true, strictTypes: false }).compile(dashboardSchema);
+  compiled(value);
+  return compiled;
+};
 
 const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 const article = (type: string): string => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
@@ -124,7 +130,7 @@ export function parseDashboard(text: string): DashboardModel {
       { dataPath: deep, message: `Nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (the dashboard itself is level 1)` },
     ]);
   }
-  const errors = validate(parsed.value) ? [] : (validate.errors ?? []);
+  const errors = validate(parsed.value).errors ?? [];
   // A value of the wrong type is said once: its bounds say nothing more.
   const mistyped = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
   const messages = errors.flatMap((e) => (e.keyword !== 'type' && mistyped.has(e.instancePath) ? [] : (messageOf(e) ?? [])));

@@ -13,7 +13,7 @@ export type SchemaProblem =
   | { readonly kind: 'name'; readonly path: readonly string[]; readonly expected: string }
   | { readonly kind: 'invalid'; readonly path: readonly string[]; readonly expected: string; readonly value: unknown };
 
-const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
+let ajv: Ajv | undefined;
 
 /**
  * A check of values against `schema`, compiled on first use: undefined for a valid value, else the deepest
@@ -26,7 +26,7 @@ const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
 export function schemaCheck(schema: JsonSchema): (value: unknown) => SchemaProblem | undefined {
   let validate: ValidateFunction | undefined;
   return (value) => {
-    validate ??= ajv.compile(schema);
+    validate ??= (ajv ??= new Ajv({ allErrors: false, strict: true, allowUnionTypes: true })).compile(schema);
     if (validate(value)) return undefined;
     const errors: ErrorObject[] = validate.errors ?? [];
     const depth = (e: ErrorObject): number => (e.instancePath === '' ? 0 : e.instancePath.split('/').length);
