@@ -2,7 +2,7 @@ import { UnprocessableError } from './errors.js';
 import type { DashboardModel, WidgetModel } from './model.js';
 import { DEFAULT_DASHBOARD_WIDTH, type WidgetSizeOverride } from './geometry.js';
 import { widgetSizesOf } from './state-size.js';
-import { isRecord, schemaCheck, schemaProblemMessage, showValue, withoutUndefined } from './functions/index.js';
+import { isRecord, schemaCheck, schemaProblemMessage, showValue, withoutUndefined, type JsonSchema } from './functions/index.js';
 import { INSTANT, stateInputSchema, timeRangeSchema } from './state-schema.js';
 import { parseIsoDateTime, parseRelative, resolveRelative } from './time-range.js';
 import { timezoneOffset } from './timezone.js';
@@ -61,20 +61,8 @@ export interface ZoomInput {
 }
 
 export const AUTO_PERIOD_SECONDS = 300;
-/** Every field of a dashboard's state, in the order the API documents them. */
-export const STATE_FIELDS = [
-  'timeRange',
-  'zoom',
-  'period',
-  'theme',
-  'timezone',
-  'locale',
-  'accountId',
-  'dashboardName',
-  'linkCharts',
-  'dashboardWidth',
-  'widgetSizes',
-] as const;
+/** Every field of a dashboard's state, in the order the API documents them: the state schema's properties. */
+export const STATE_FIELDS: readonly string[] = Object.keys(stateInputSchema.properties as object);
 /** Fields a state once had, and what took their place. */
 const RETIRED_FIELDS: Record<string, string> = {
   width: '"width" and "height" are no longer state fields: set "dashboardWidth" for every widget, or "widgetSizes" for one',
@@ -142,10 +130,10 @@ export function normalizeState(written: unknown, defaults: DashboardState, widge
     state.timeRange = { ...state.timeRange, zoom: zoomOf(given.zoom, 'zoom') };
   }
   if (given.timezone !== undefined && timezoneOffset(given.timezone, 0) === null) {
-    throw new UnprocessableError('timezone', `"timezone" should be ${described('timezone')}; got ${showValue(given.timezone)}`);
+    refuse('timezone', described('timezone'), given.timezone);
   }
   if (given.locale !== undefined && !isLocale(given.locale)) {
-    throw new UnprocessableError('locale', `"locale" should be ${described('locale')}; got ${showValue(given.locale)}`);
+    refuse('locale', described('locale'), given.locale);
   }
   const { timeRange: _t, zoom: _z, widgetSizes, ...plain } = given;
   Object.assign(state, plain);
@@ -154,11 +142,18 @@ export function normalizeState(written: unknown, defaults: DashboardState, widge
 }
 
 const checkStateInput = schemaCheck(stateInputSchema);
-const described = (field: string): string => (stateInputSchema.properties as Record<string, { description: string }>)[field]!.description;
+/** What the schema says a field should be. */
+const described = (field: string, schema: JsonSchema = stateInputSchema): string =>
+  (schema.properties as Record<string, { description: string }>)[field]!.description;
+
+/** Refuses `value` at `field` (a dotted path) in the words the schema's own refusals use. */
+function refuse(field: string, expected: string, value: unknown): never {
+  throw new UnprocessableError(field, schemaProblemMessage({ kind: 'invalid', path: field.split('.'), expected, value }));
+}
 
 function instantOf(v: string | number, field: string): number {
   const ms = typeof v === 'number' ? v : parseIsoDateTime(v);
-  if (ms === null) throw new UnprocessableError(field, `"${field}" should be ${INSTANT}; got ${showValue(v)}`);
+  if (ms === null) refuse(field, INSTANT, v);
   return ms;
 }
 
@@ -177,8 +172,7 @@ function timeRangeOf(v: NonNullable<StateInput['timeRange']>): StateTimeRange {
       throw new UnprocessableError('timeRange', '"timeRange" takes either "relative" or "start"/"end", not both');
     }
     if (parseRelative(v.relative) === null) {
-      const expected = (timeRangeSchema.properties as Record<string, { description: string }>).relative!.description;
-      throw new UnprocessableError('timeRange.relative', `"timeRange.relative" should be ${expected}; got ${showValue(v.relative)}`);
+      refuse('timeRange.relative', described('relative', timeRangeSchema), v.relative);
     }
     return withZoom({ relative: v.relative });
   }
