@@ -53,7 +53,7 @@ async function timeReads(functions: FunctionInvoker, ownTime: () => number, read
   for (let i = 0; i < warmup + reads; i++) {
     const dash = await interpreter.load(ONE_WIDGET);
     const started = performance.now();
-    const w = await dash.widget(0);
+    const w = await dash.readWidget(0);
     const elapsed = performance.now() - started;
     if (w.error) throw new Error(`the trivial widget failed: ${w.error.message}`);
     if (i < warmup) continue;

@@ -37,7 +37,7 @@ async function render(harness: Interpreter, endpoint: string, params: object): P
     { widgets: [{ type: 'custom', width: 12, height: 6, properties: { endpoint, params } }] },
     { name: endpoint },
   );
-  const widget = await dash.widget(0);
+  const widget = await dash.readWidget(0);
   return { html: widget.html, error: widget.error };
 }
 

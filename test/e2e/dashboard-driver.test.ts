@@ -31,7 +31,7 @@ test('the event: params at the top level plus a widgetContext with every console
     { widgets: [custom('echo', { title: 'Echo', params: { region: 'eu-west-1', n: 3, nested: { a: [1] } } })] },
     { name: 'ops' },
   );
-  await dash.widget(0);
+  await dash.readWidget(0);
   const event = functions.calls[0]!.event;
   assert.equal(event.region, 'eu-west-1');
   assert.equal(event.n, 3);
@@ -62,13 +62,13 @@ test('the dashboard start/end set the default time range; the grid cell at the d
     end: '2024-04-02T00:00:00Z',
     widgets: [custom('echo', {}, { width: 12, height: 3 })],
   });
-  await dash.widget('widget-0');
+  await dash.readWidget('widget-0');
   const ctx = functions.calls[0]!.event.widgetContext;
   assert.deepEqual(ctx.timeRange, { mode: 'absolute', start: Date.UTC(2024, 3, 1), end: Date.UTC(2024, 3, 2) });
   // round(12 × 2392 / 24) − 10 and 3 × 68 − 39
   assert.equal(ctx.width, 1186);
   assert.equal(ctx.height, 165);
-  assert.deepEqual(dash.state().timeRange, { start: Date.UTC(2024, 3, 1), end: Date.UTC(2024, 3, 2) });
+  assert.deepEqual(dash.getState().timeRange, { start: Date.UTC(2024, 3, 1), end: Date.UTC(2024, 3, 2) });
 });
 
 test('every widget is sized from its own cell at the dashboard width; a size set for one widget replaces its cell; only widgets whose size changed resize', async () => {
@@ -84,18 +84,18 @@ test('every widget is sized from its own cell at the dashboard width; a size set
     ],
   });
   const told = async (n: number) => {
-    const ctx = ((await dash.widget(n)).invocation!.event as { widgetContext: { width: number; height: number } }).widgetContext;
+    const ctx = ((await dash.readWidget(n)).invocation!.event as { widgetContext: { width: number; height: number } }).widgetContext;
     return [ctx.width, ctx.height];
   };
   const all = async () => Promise.all([0, 1, 2, 3].map(told));
-  assert.equal(dash.state().dashboardWidth, 2392);
+  assert.equal(dash.getState().dashboardWidth, 2392);
   assert.deepEqual(await all(), [
     [588, 369],
     [1186, 165],
     [389, 369],
     [90, 29],
   ]);
-  const narrow = await dash.setState({ dashboardWidth: 1280 });
+  const narrow = await dash.putState({ dashboardWidth: 1280 });
   assert.deepEqual(narrow.updated, ['widget-0', 'widget-1', 'widget-2', 'widget-3']);
   assert.deepEqual(await all(), [
     [310, 369],
@@ -103,29 +103,29 @@ test('every widget is sized from its own cell at the dashboard width; a size set
     [203, 369],
     [43, 29],
   ]);
-  assert.equal((await dash.widget(0)).event, 'resize');
-  const own = await dash.setState({ dashboardWidth: 1280, widgetSizes: { 1: { width: 500 } } });
+  assert.equal((await dash.readWidget(0)).event, 'resize');
+  const own = await dash.putState({ dashboardWidth: 1280, widgetSizes: { 1: { width: 500 } } });
   assert.deepEqual(own.updated, ['widget-1']);
   assert.deepEqual(own.state.widgetSizes, { 'widget-1': { width: 500 } });
   assert.deepEqual(await told(1), [500, 165]);
   // One pixel wider: only the 4-column widget's rounded width changes (213.5 → 214); widget-1 keeps its own.
   const calls = functions.calls.length;
-  const wider = await dash.setState({ dashboardWidth: 1281, widgetSizes: { 'widget-1': { width: 500 } } });
+  const wider = await dash.putState({ dashboardWidth: 1281, widgetSizes: { 'widget-1': { width: 500 } } });
   assert.deepEqual(wider.updated, ['widget-2']);
   assert.equal(functions.calls.length, calls + 1);
   assert.deepEqual(await told(2), [204, 369]);
   await assert.rejects(
-    dash.setState({ widgetSizes: { 4: { width: 100 } } }),
+    dash.putState({ widgetSizes: { 4: { width: 100 } } }),
     (e) => e instanceof UnprocessableError && e.field === 'widgetSizes.4' && /text/.test(e.message),
   );
-  assert.equal(dash.state().dashboardWidth, 1281, 'a refused state changes nothing');
+  assert.equal(dash.getState().dashboardWidth, 1281, 'a refused state changes nothing');
 });
 
 test('the first read invokes; later reads do not', async () => {
   const { harness, functions } = setup({ hello: (e) => `<h1>Hello ${e.name}</h1>` });
   const dash = await harness.load({ widgets: [custom('hello', { params: { name: 'Ada' } })] });
-  const first = await dash.widget(0);
-  const second = await dash.widget('0');
+  const first = await dash.readWidget(0);
+  const second = await dash.readWidget('0');
   assert.equal(first.html, '<h1>Hello Ada</h1>');
   assert.equal(first.event, 'load');
   assert.equal(first.display, 'widget');
@@ -148,22 +148,22 @@ test('return values: string, markdown, other JSON as escaped <pre>, errors with 
     script: () => '<p>hi</p><script>alert(1)</script>',
   });
   const dash = await harness.load({ widgets: ['md', 'json', 'boom', 'str', 'script', 'missing'].map((n) => custom(n)) });
-  const md = await dash.widget(0);
+  const md = await dash.readWidget(0);
   assert.match(md.html, /<h1>Title<\/h1>/);
   assert.match(md.html, /<strong>bold<\/strong>/);
   assert.deepEqual(md.raw, { markdown: '# Title\n\n**bold**' });
-  const json = await dash.widget(1);
+  const json = await dash.readWidget(1);
   assert.equal(json.html, `<pre>${JSON.stringify({ a: '&lt;b&gt;', list: [1, 2] }, null, 2).replace(/"/g, '&quot;')}</pre>`);
-  const boom = await dash.widget(2);
+  const boom = await dash.readWidget(2);
   assert.deepEqual(boom.error, { type: 'TypeError', message: 'bad input' });
   assert.equal(boom.html, '');
   assert.deepEqual(boom.findings, []);
   assert.equal(boom.invocations, 1);
-  assert.deepEqual((await dash.widget(3)).error, { type: 'string', message: 'plain string' });
-  const script = await dash.widget(4);
+  assert.deepEqual((await dash.readWidget(3)).error, { type: 'string', message: 'plain string' });
+  const script = await dash.readWidget(4);
   assert.equal(script.findings.length, 1);
   assert.equal(script.findings[0]!.element, 'script');
-  assert.equal((await dash.widget(5)).error?.type, 'FunctionNotFound');
+  assert.equal((await dash.readWidget(5)).error?.type, 'FunctionNotFound');
 });
 
 test('text widgets render markdown; other widget types load but cannot be read', async () => {
@@ -174,17 +174,17 @@ test('text widgets render markdown; other widget types load but cannot be read',
       { type: 'metric', properties: { metrics: [] } },
     ],
   });
-  const text = await dash.widget(0);
+  const text = await dash.readWidget(0);
   assert.match(text.html, /<h2>Notes<\/h2>/);
   assert.equal(text.invocations, 0);
-  await assert.rejects(dash.widget(1), (e) => e instanceof UnprocessableError && e.field === 'type' && /metric/.test(e.message));
+  await assert.rejects(dash.readWidget(1), (e) => e instanceof UnprocessableError && e.field === 'type' && /metric/.test(e.message));
 });
 
 test('unknown widget ids are not found', async () => {
   const { harness } = setup({ a: () => '' });
   const dash = await harness.load({ widgets: [custom('a')] });
   for (const wid of [1, '1', 'widget-1', 'abc', '-1', 'widget-', '01']) {
-    await assert.rejects(dash.widget(wid), (e) => e instanceof NotFoundError && e.target === 'widget', String(wid));
+    await assert.rejects(dash.readWidget(wid), (e) => e instanceof NotFoundError && e.target === 'widget', String(wid));
   }
 });
 
@@ -210,7 +210,7 @@ const FORM_WIDGET = `
 async function formDashboard() {
   const s = setup({ form: () => FORM_WIDGET, apply: (e) => `<pre>${JSON.stringify(e)}</pre>` });
   const dash = await s.harness.load({ widgets: [custom('form', { params: { original: true } })] });
-  return { ...s, dash, w: await dash.widget(0) };
+  return { ...s, dash, w: await dash.readWidget(0) };
 }
 
 test('actions are listed with text, kind, display, event and params or html', async () => {
@@ -249,13 +249,13 @@ test('display: widget replaces the content for later reads; display: popup leave
   assert.equal(popup.display, 'popup');
   assert.equal(popup.html, '<p>more</p>');
   assert.equal(popup.invocations, 1);
-  assert.equal((await dash.widget(0)).html, FORM_WIDGET);
+  assert.equal((await dash.readWidget(0)).html, FORM_WIDGET);
   const replaced = await w.action('Replace').click();
   assert.equal(
     replaced.html,
     '<p>replaced</p><a>Back</a><cwdb-action action="call" endpoint="arn:aws:lambda:us-east-1:123456789012:function:apply" display="popup"></cwdb-action>',
   );
-  const reread = await dash.widget(0);
+  const reread = await dash.readWidget(0);
   assert.equal(reread.html, replaced.html);
   assert.equal(reread.event, 'click');
   assert.deepEqual(
@@ -324,20 +324,20 @@ test('refresh: auto per updateOn.refresh, manual for all, only widgets read befo
       { type: 'text', properties: { markdown: 'x' } },
     ],
   });
-  const a = await dash.widget(0);
-  await dash.widget(1);
+  const a = await dash.readWidget(0);
+  await dash.readWidget(1);
   await a.action('Apply filters').click();
-  assert.equal((await dash.widget(0)).html, '<p>applied</p>');
+  assert.equal((await dash.readWidget(0)).html, '<p>applied</p>');
   assert.deepEqual(await dash.refresh(), { refreshed: ['widget-0'], skipped: ['widget-1', 'widget-2', 'widget-3'] });
-  const restored = await dash.widget(0);
+  const restored = await dash.readWidget(0);
   assert.equal(restored.html, FORM_WIDGET);
   assert.equal(restored.event, 'refresh');
   assert.equal(restored.invocations, 3);
   // the refresh sent the form values of what the widget showed
   assert.deepEqual(functions.calls.at(-1)!.event.widgetContext.forms.all, {});
   assert.deepEqual(await dash.refresh({ mode: 'manual' }), { refreshed: ['widget-0', 'widget-1'], skipped: ['widget-2', 'widget-3'] });
-  assert.equal((await dash.widget(1)).invocations, 2);
-  const c = await dash.widget(2);
+  assert.equal((await dash.readWidget(1)).invocations, 2);
+  const c = await dash.readWidget(2);
   assert.equal(c.invocations, 1);
   assert.equal(c.event, 'load');
   await assert.rejects(dash.refresh({ mode: 'sometimes' as 'auto' }), (e) => e instanceof UnprocessableError && e.field === 'mode');
@@ -354,29 +354,29 @@ test('state changes re-invoke per updateOn, with the event kind rule', async () 
       custom('f'),
     ],
   });
-  for (const i of [0, 1, 2, 3]) await dash.widget(i);
-  const t = await dash.setState({ timeRange: { relative: '-P7D' } });
+  for (const i of [0, 1, 2, 3]) await dash.readWidget(i);
+  const t = await dash.putState({ timeRange: { relative: '-P7D' } });
   assert.deepEqual(t.updated, ['widget-0', 'widget-1']);
   assert.deepEqual(t.state.timeRange, { relative: '-P7D' });
-  assert.equal((await dash.widget(0)).event, 'timeRange');
+  assert.equal((await dash.readWidget(0)).event, 'timeRange');
   assert.equal(functions.calls.at(-1)!.event.widgetContext.timeRange.start, NOW - 7 * 86_400_000);
   clock.advance(60_000);
-  assert.deepEqual((await dash.setState({ timeRange: { relative: '-P7D' } })).updated, [], 'now moving is not a change');
-  assert.deepEqual((await dash.setState({ timeRange: { relative: '-P7D' }, dashboardWidth: 1200 })).updated, ['widget-0', 'widget-2']);
-  assert.equal((await dash.widget(2)).event, 'resize');
+  assert.deepEqual((await dash.putState({ timeRange: { relative: '-P7D' } })).updated, [], 'now moving is not a change');
+  assert.deepEqual((await dash.putState({ timeRange: { relative: '-P7D' }, dashboardWidth: 1200 })).updated, ['widget-0', 'widget-2']);
+  assert.equal((await dash.readWidget(2)).event, 'resize');
   assert.equal(functions.calls.at(-1)!.event.widgetContext.width, 290);
-  const both = await dash.setState({ period: 60, dashboardWidth: 1200, widgetSizes: { 2: { height: 200 } } });
+  const both = await dash.putState({ period: 60, dashboardWidth: 1200, widgetSizes: { 2: { height: 200 } } });
   // timeRange back to the default and period changed → timeRange; widget-2's own height changed → resize
   assert.deepEqual(both.updated, ['widget-0', 'widget-1', 'widget-2']);
-  assert.equal((await dash.widget(0)).event, 'timeRange');
-  assert.equal((await dash.widget(2)).event, 'resize');
+  assert.equal((await dash.readWidget(0)).event, 'timeRange');
+  assert.equal((await dash.readWidget(2)).event, 'resize');
   assert.deepEqual([functions.calls.at(-1)!.event.widgetContext.width, functions.calls.at(-1)!.event.widgetContext.height], [290, 200]);
-  const theme = await dash.setState({ period: 60, dashboardWidth: 1200, widgetSizes: { 'widget-2': { height: 200 } }, theme: 'dark' });
+  const theme = await dash.putState({ period: 60, dashboardWidth: 1200, widgetSizes: { 'widget-2': { height: 200 } }, theme: 'dark' });
   assert.deepEqual(theme.updated, ['widget-0', 'widget-1', 'widget-2', 'widget-3']);
-  assert.equal((await dash.widget(3)).event, 'state');
+  assert.equal((await dash.readWidget(3)).event, 'state');
   assert.equal(functions.calls.at(-1)!.event.widgetContext.theme, 'dark');
   // the never-read widget is read later with the current state
-  await dash.widget(4);
+  await dash.readWidget(4);
   const last = functions.calls.at(-1)!.event.widgetContext;
   assert.equal(last.theme, 'dark');
   assert.equal(last.period, 60);
@@ -387,7 +387,7 @@ test('state changes re-invoke per updateOn, with the event kind rule', async () 
 test('state: every field, defaults for omitted ones, and errors naming the field that change nothing', async () => {
   const { harness, functions } = setup({ f: () => '' });
   const dash = await harness.load({ widgets: [custom('f')] }, { name: 'ops' });
-  const full = await dash.setState({
+  const full = await dash.putState({
     timeRange: {
       start: '2024-04-01T00:00:00Z',
       end: Date.UTC(2024, 3, 2),
@@ -419,7 +419,7 @@ test('state: every field, defaults for omitted ones, and errors naming the field
     dashboardWidth: 1600,
     widgetSizes: { 'widget-0': { width: 800, height: 400 } },
   });
-  await dash.widget(0);
+  await dash.readWidget(0);
   const ctx = functions.calls.at(-1)!.event.widgetContext;
   assert.deepEqual(ctx.timezone, { label: 'Local', offsetISO: '+02:00', offsetInMinutes: -120 });
   assert.deepEqual(ctx.timeRange, {
@@ -461,10 +461,10 @@ test('state: every field, defaults for omitted ones, and errors naming the field
     [[], 'state'],
   ];
   for (const [input, field] of bad) {
-    await assert.rejects(dash.setState(input as never), (e) => e instanceof UnprocessableError && e.field === field, JSON.stringify(input));
+    await assert.rejects(dash.putState(input as never), (e) => e instanceof UnprocessableError && e.field === field, JSON.stringify(input));
   }
-  assert.deepEqual(dash.state(), full.state);
-  const reset = await dash.setState({});
+  assert.deepEqual(dash.getState(), full.state);
+  const reset = await dash.putState({});
   assert.deepEqual(reset.state.timeRange, { relative: '-PT3H' });
   assert.equal(reset.state.dashboardName, 'ops');
   assert.equal(reset.state.theme, 'light');
@@ -473,12 +473,12 @@ test('state: every field, defaults for omitted ones, and errors naming the field
 test('describe calls the function with describe: true without counting an invocation', async () => {
   const { harness } = setup({ doc: (e) => (e.describe ? '## Doc\n\nParams: none' : '<p>x</p>') });
   const dash = await harness.load({ widgets: [custom('doc'), { type: 'text', properties: { markdown: '' } }] });
-  const d = await dash.describe(0);
+  const d = await dash.describeWidget(0);
   assert.equal(d.markdown, '## Doc\n\nParams: none');
   assert.match(d.html, /<h2>Doc<\/h2>/);
   assert.equal(d.error, null);
-  assert.equal((await dash.widget(0)).invocations, 1);
-  await assert.rejects(dash.describe(1), UnprocessableError);
+  assert.equal((await dash.readWidget(0)).invocations, 1);
+  await assert.rejects(dash.describeWidget(1), UnprocessableError);
 });
 
 test('loading keeps the exact text and reports every validation problem', async () => {
@@ -501,10 +501,10 @@ test('dashboards are isolated; past maxDashboards a new one is refused and none 
   const harness = createInterpreter({ functions: inProcessFunctions({ f: () => '<p>f</p>' }), clock: clock.now, maxDashboards: 2 });
   const a = await harness.load({ widgets: [custom('f')] }, { name: 'a' });
   const b = await harness.load({ widgets: [custom('f')] }, { name: 'b' });
-  await a.setState({ theme: 'dark' });
-  assert.equal(b.state().theme, 'light');
-  await a.widget(0);
-  assert.equal((await b.widget(0)).invocations, 1);
+  await a.putState({ theme: 'dark' });
+  assert.equal(b.getState().theme, 'light');
+  await a.readWidget(0);
+  assert.equal((await b.readWidget(0)).invocations, 1);
   harness.dashboard(a.id);
   await assert.rejects(
     harness.load({ widgets: [] }, { name: 'c' }),
@@ -536,7 +536,7 @@ test('operations on one dashboard run one at a time: concurrent first reads invo
     },
   });
   const dash = await harness.load({ widgets: [custom('slow')] });
-  const reads = [dash.widget(0), dash.widget(0), dash.widget(0)];
+  const reads = [dash.readWidget(0), dash.readWidget(0), dash.readWidget(0)];
   release();
   const results = await Promise.all(reads);
   assert.deepEqual(
@@ -577,8 +577,8 @@ test('the store surface refuses malformed ids with typed errors, changing nothin
 test('params that are not an object are not spread but still reach widgetContext.params', async () => {
   const { harness, functions } = setup({ f: () => '' });
   const dash = await harness.load({ widgets: [custom('f', { params: ['a', 'b'] }), custom('f', { params: 'text' })] });
-  await dash.widget(0);
-  await dash.widget(1);
+  await dash.readWidget(0);
+  await dash.readWidget(1);
   assert.deepEqual(Object.keys(functions.calls[0]!.event), ['widgetContext']);
   assert.deepEqual(functions.calls[0]!.event.widgetContext.params, ['a', 'b']);
   assert.equal(functions.calls[1]!.event.widgetContext.params, 'text');
@@ -603,9 +603,9 @@ test('functions run through the registry: a Lambda context, callback style, unkn
     },
   });
   const dash = await harness.load({ widgets: [custom('ctx'), custom('cb'), { type: 'custom', properties: { endpoint: 'nowhere' } }] });
-  assert.equal((await dash.widget(0)).html, `<p>ctx ${arn('ctx')}</p>`);
-  assert.equal((await dash.widget(1)).html, '<p><em>cb</em></p>\n');
-  const missing = await dash.widget(2);
+  assert.equal((await dash.readWidget(0)).html, `<p>ctx ${arn('ctx')}</p>`);
+  assert.equal((await dash.readWidget(1)).html, '<p><em>cb</em></p>\n');
+  const missing = await dash.readWidget(2);
   assert.equal(missing.error?.type, 'FunctionNotFound');
   assert.match(missing.error.message, /"nowhere".*ctx, cb/);
   assert.equal(missing.html, '');
@@ -617,8 +617,8 @@ test('action events other than click, a top-level zoom, and an IANA timezone rea
 <b>Twice</b><cwdb-action action="call" event="dblclick" endpoint="${arn('f')}">{"again":1}</cwdb-action>`;
   const { harness, functions } = setup({ f: () => html });
   const dash = await harness.load({ widgets: [custom('f')] });
-  await dash.setState({ zoom: { start: NOW - 3600_000, end: NOW - 1800_000 }, timezone: 'Asia/Kolkata' });
-  const w = await dash.widget(0);
+  await dash.putState({ zoom: { start: NOW - 3600_000, end: NOW - 1800_000 }, timezone: 'Asia/Kolkata' });
+  const w = await dash.readWidget(0);
   const hover = await w.action('Hover').click();
   assert.equal(hover.event, 'mouseenter');
   assert.equal(hover.display, 'popup');
@@ -628,9 +628,9 @@ test('action events other than click, a top-level zoom, and an IANA timezone rea
   assert.equal(functions.calls.at(-1)!.event.again, 1);
   assert.deepEqual(ctx.timeRange.zoom, { start: NOW - 3600_000, end: NOW - 1800_000 });
   assert.deepEqual(ctx.timezone, { label: 'Local', offsetISO: '+05:30', offsetInMinutes: -330 });
-  assert.deepEqual(dash.state().timeRange, { relative: '-PT3H', zoom: { start: NOW - 3600_000, end: NOW - 1800_000 } });
+  assert.deepEqual(dash.getState().timeRange, { relative: '-PT3H', zoom: { start: NOW - 3600_000, end: NOW - 1800_000 } });
   await assert.rejects(
-    dash.setState({ zoom: { start: 1, end: 2 }, timeRange: { relative: '-PT1H', zoom: { start: 1, end: 2 } } }),
+    dash.putState({ zoom: { start: 1, end: 2 }, timeRange: { relative: '-PT1H', zoom: { start: 1, end: 2 } } }),
     (e) => e instanceof UnprocessableError && e.field === 'zoom',
   );
 });

@@ -27,7 +27,7 @@ test('invocation: the exact event the function received, its request id, duratio
     },
   });
   const dash = await harness.load({ widgets: [{ type: 'custom', properties: { endpoint: arn('own'), params: { region: 'eu-west-1' } } }] });
-  const w = await dash.widget(0);
+  const w = await dash.readWidget(0);
   assert.ok(w.invocation);
   assert.deepEqual(w.invocation.event, functions.calls[0]!.event);
   assert.match(w.invocation.logs, /INFO\tloading for eu-west-1/);
@@ -37,7 +37,7 @@ test('invocation: the exact event the function received, its request id, duratio
   assert.equal(w.logs, w.invocation.logs);
   assert.deepEqual(w.toJSON().invocation, w.invocation);
 
-  const cached = await dash.widget(0);
+  const cached = await dash.readWidget(0);
   assert.deepEqual(cached.invocation, w.invocation, 'a cached read returns the invocation of the content it shows');
   assert.ok(Object.isFrozen(cached.invocation) && Object.isFrozen(cached.invocation?.event), 'reads share a frozen invocation');
   assert.throws(() => {
@@ -47,23 +47,23 @@ test('invocation: the exact event the function received, its request id, duratio
   const popup = await w.action('Pop').click();
   assert.deepEqual(popup.invocation?.event, functions.calls.at(-1)!.event);
   assert.notEqual(popup.invocation?.awsRequestId, w.invocation.awsRequestId);
-  assert.deepEqual((await dash.widget(0)).invocation, w.invocation, 'a popup leaves the widget content and its invocation');
+  assert.deepEqual((await dash.readWidget(0)).invocation, w.invocation, 'a popup leaves the widget content and its invocation');
 
   const called = await w.action('Call').click();
   assert.equal(functions.calls.at(-1)!.name, 'act');
   assert.deepEqual(called.invocation?.event, functions.calls.at(-1)!.event);
   assert.equal(called.invocation?.event && (called.invocation.event as { step: number }).step, 2);
   assert.match(called.invocation?.logs ?? '', /WARN\tacting step 2/);
-  assert.deepEqual((await dash.widget(0)).invocation, called.invocation, 'replaced content keeps the call that produced it');
+  assert.deepEqual((await dash.readWidget(0)).invocation, called.invocation, 'replaced content keeps the call that produced it');
 
   await dash.refresh({ mode: 'manual' });
-  const refreshed = await dash.widget(0);
+  const refreshed = await dash.readWidget(0);
   assert.equal(refreshed.event, 'refresh');
   assert.deepEqual(refreshed.invocation?.event, functions.calls.at(-1)!.event);
   assert.equal(functions.calls.at(-1)!.name, 'own');
 
-  await dash.setState({ theme: 'dark' });
-  const restated = await dash.widget(0);
+  await dash.putState({ theme: 'dark' });
+  const restated = await dash.readWidget(0);
   assert.equal(restated.event, 'state');
   assert.equal((restated.invocation?.event as { widgetContext: { theme: string } }).widgetContext.theme, 'dark');
   assert.deepEqual(restated.invocation?.event, functions.calls.at(-1)!.event);
@@ -85,17 +85,17 @@ test('invocation is null for html actions and text widgets; a failing function s
       { type: 'custom', properties: { endpoint: arn('missing') } },
     ],
   });
-  const w = await dash.widget(0);
+  const w = await dash.readWidget(0);
   const html = await w.action('Html').click();
   assert.equal(html.html, '<p>more</p>');
   assert.equal(html.invocation, null);
   assert.equal(html.logs, '');
-  assert.equal((await dash.widget(1)).invocation, null);
-  const failed = await dash.widget(2);
+  assert.equal((await dash.readWidget(1)).invocation, null);
+  const failed = await dash.readWidget(2);
   assert.equal(failed.error?.type, 'TypeError');
   assert.match(failed.invocation?.logs ?? '', /about to fail/);
   assert.ok((failed.invocation?.durationMs ?? -1) >= 0);
-  const missing = await dash.widget(3);
+  const missing = await dash.readWidget(3);
   assert.equal(missing.error?.type, 'FunctionNotFound');
   assert.ok(missing.invocation, 'the attempted call is described even when no function answered');
   assert.equal((missing.invocation.event as { widgetContext: { widgetId: string } }).widgetContext.widgetId, 'widget-3');
@@ -107,7 +107,7 @@ test('property: for any params, invocation.event deep-equals what the function r
     fc.asyncProperty(fc.dictionary(fc.string({ maxLength: 8 }), json, { maxKeys: 5 }), async (params) => {
       const { harness, functions } = setup({ own: () => '<p>x</p>' });
       const dash = await harness.load({ widgets: [{ type: 'custom', properties: { endpoint: arn('own'), params } }] });
-      const w = await dash.widget(0);
+      const w = await dash.readWidget(0);
       assert.deepEqual(w.invocation?.event, functions.calls[0]!.event);
     }),
     { numRuns: 60 },

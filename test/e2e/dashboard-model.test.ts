@@ -70,7 +70,7 @@ test('property: functions run exactly when the console would run them', async ()
       for (const o of ops) {
         if (o.op === 'tick') clock.advance(61_000);
         if (o.op === 'read' || o.op === 'swap') {
-          const r = await dash.widget(o.i);
+          const r = await dash.readWidget(o.i);
           if (!model[o.i]!.read) {
             model[o.i]!.read = true;
             runOwn(o.i, 'load');
@@ -98,7 +98,7 @@ test('property: functions run exactly when the console would run them', async ()
           const timeChanged = next.timeRange !== state.timeRange || next.period !== state.period;
           const sizeChanged = model.map((_, i) => toldWidth(next, i) !== toldWidth(state, i));
           state = next;
-          const got = await dash.setState(o.state);
+          const got = await dash.putState(o.state);
           const due = model.flatMap((m, i) => {
             if (!m.read) return [];
             const kind = themeChanged
@@ -118,7 +118,7 @@ test('property: functions run exactly when the console would run them', async ()
         }
         for (let i = 0; i < model.length; i++) {
           if (!model[i]!.read) continue;
-          const r = await dash.widget(i);
+          const r = await dash.readWidget(i);
           assert.equal(r.invocations, model[i]!.invocations, `widget-${i} invocations after ${JSON.stringify(o)}`);
           assert.equal(r.event, model[i]!.event, `widget-${i} event after ${JSON.stringify(o)}`);
         }

@@ -26,16 +26,16 @@ test('an unmodified Node.js Lambda module runs through the driver in a child pro
       { type: 'custom', properties: { endpoint: 'chatty' } },
     ],
   });
-  const w = await dash.widget(0);
+  const w = await dash.readWidget(0);
   assert.equal(w.error, null);
   assert.match(w.html, /<h1>Hello Ada<\/h1><p>greeter 389x369<\/p>/);
   assert.deepEqual(w.findings, []);
   const after = await w.action('Greet').click({ forms: { who: 'Grace' } });
   assert.match(after.html, /<h1>Hello Grace<\/h1>/);
   assert.equal(after.invocations, 2);
-  assert.equal((await dash.describe(0)).markdown, '## Greeter\n\nSays hello to `name`.');
-  const chatty = await dash.widget(1);
+  assert.equal((await dash.describeWidget(0)).markdown, '## Greeter\n\nSays hello to `name`.');
+  const chatty = await dash.readWidget(1);
   assert.equal(chatty.html, '<p>42</p>');
   assert.match(chatty.logs, /computing the answer/);
-  assert.equal((await dash.widget(1)).logs, chatty.logs, 'a cached read keeps the logs of the run that produced it');
+  assert.equal((await dash.readWidget(1)).logs, chatty.logs, 'a cached read keeps the logs of the run that produced it');
 });

@@ -79,11 +79,11 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
     const dash = await load();
     assert.equal(dash.widgets().length, WIDGETS.length);
     for (const summary of dash.widgets()) {
-      const w = await dash.widget(summary.index);
+      const w = await dash.readWidget(summary.index);
       clean(w, summary.widgetId);
       assert.ok(w.html.length > 0, `${summary.widgetId} shows something`);
       if (summary.type === 'custom') {
-        const described = await dash.describe(summary.index);
+        const described = await dash.describeWidget(summary.index);
         assert.equal(described.error, null);
         assert.ok(described.markdown, `${summary.widgetId} describes itself`);
       }
@@ -92,35 +92,35 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
 
   it('Hello greets the name from its params, escaped, and the world without one', async () => {
     const dash = await load();
-    const w = await dash.widget(byTitle('Hello'));
+    const w = await dash.readWidget(byTitle('Hello'));
     clean(w, 'Hello');
     assert.equal(w.html, '<h1 class="hello">Hello, Trellis!</h1>');
     assert.equal(
-      (await (await single('trellis-example-hello', { name: '<b>Ada</b>' })).widget(0)).html,
+      (await (await single('trellis-example-hello', { name: '<b>Ada</b>' })).readWidget(0)).html,
       '<h1 class="hello">Hello, &lt;b&gt;Ada&lt;/b&gt;!</h1>',
     );
-    assert.equal((await (await single('trellis-example-hello')).widget(0)).html, '<h1 class="hello">Hello, world!</h1>');
+    assert.equal((await (await single('trellis-example-hello')).readWidget(0)).html, '<h1 class="hello">Hello, world!</h1>');
   });
 
   it('Echo returns the HTML of its echo param unchanged (a CommonJS callback handler)', async () => {
     const dash = await load();
-    const w = await dash.widget(byTitle('Echo'));
+    const w = await dash.readWidget(byTitle('Echo'));
     clean(w, 'Echo');
     assert.equal(w.html, WIDGETS[byTitle('Echo')]!.properties.params!.echo);
     assert.equal(w.raw, w.html);
-    const risky = await (await single('trellis-example-echo', { echo: '<img src="x.png" onerror="alert(1)">' })).widget(0);
+    const risky = await (await single('trellis-example-echo', { echo: '<img src="x.png" onerror="alert(1)">' })).readWidget(0);
     assert.equal(risky.html, '<img src="x.png" onerror="alert(1)">');
     assert.ok(
       risky.findings.some((f) => /onerror/.test(JSON.stringify(f))),
       'echoed markup is linted like any other',
     );
-    assert.match((await (await single('trellis-example-echo')).widget(0)).html, /Set the <code>echo<\/code> param/);
+    assert.match((await (await single('trellis-example-echo')).readWidget(0)).html, /Set the <code>echo<\/code> param/);
   });
 
   it('Event prints the event it was sent (params at the top level, the widgetContext) and logs a line', async () => {
     const dash = await load();
     const index = byTitle('Event');
-    const w = await dash.widget(index);
+    const w = await dash.readWidget(index);
     clean(w, 'Event');
     const json = w.html
       .replace(/^<pre class="event">/, '')
@@ -141,13 +141,13 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
       relativeStart: 3 * 3_600_000,
     });
     assert.match(w.logs, new RegExp(`event for widget-${index} \\(request [0-9a-f-]{36}\\)`));
-    await dash.setState({ theme: 'dark' });
-    assert.match((await dash.widget(index)).html, /"theme": "dark"/);
+    await dash.putState({ theme: 'dark' });
+    assert.match((await dash.readWidget(index)).html, /"theme": "dark"/);
   });
 
   it('Period: a radio form and a call action; the checked value reaches the function', async () => {
     const dash = await load();
-    const w = await dash.widget(byTitle('Period'));
+    const w = await dash.readWidget(byTitle('Period'));
     clean(w, 'Period');
     assert.match(w.html, /No period applied yet/);
     assert.match(w.html, /<input type="radio" name="period" value="300" checked>/);
@@ -175,7 +175,7 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
 
   it('Glossary: html actions open their content as a popup without calling the function', async () => {
     const dash = await load();
-    const w = await dash.widget(byTitle('Glossary'));
+    const w = await dash.readWidget(byTitle('Glossary'));
     clean(w, 'Glossary');
     assert.deepEqual(
       w.actions.map((a) => [a.text, a.action, a.display]),
@@ -190,13 +190,13 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
     assert.match(popup.html, /<h4>Statistic<\/h4>/);
     assert.deepEqual(popup.findings, []);
     assert.equal(popup.invocations, 1, 'nothing was called');
-    assert.match((await dash.widget(byTitle('Glossary'))).html, /Click a term/);
+    assert.match((await dash.readWidget(byTitle('Glossary'))).html, /Click a term/);
   });
 
   it('CPU chart: a lineChart across the time range, sized to the widget, that redraws when the range changes', async () => {
     const dash = await load();
     const index = byTitle('CPU chart');
-    const w = await dash.widget(index);
+    const w = await dash.readWidget(index);
     clean(w, 'CPU chart');
     assert.match(w.html, /^<div id="tc-\w+" class="trellis-chart trellis-chart-line"><style>/);
     assert.match(
@@ -216,9 +216,9 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
     // The time axis is on the dashboard's clock (UTC by default); the colours of both themes are in the style.
     assert.equal(rows(w.html)[0]![0], '09:00');
     assert.match(w.html, /\.cwdb-theme-dark #tc-\w+\{[^}]*--c0:#539fe5/);
-    const update = await dash.setState({ theme: 'dark', timeRange: { start: '2024-04-01T00:00:00Z', end: '2024-04-08T00:00:00Z' } });
+    const update = await dash.putState({ theme: 'dark', timeRange: { start: '2024-04-01T00:00:00Z', end: '2024-04-08T00:00:00Z' } });
     assert.ok(update.updated.includes(`widget-${index}`));
-    const redrawn = await dash.widget(index);
+    const redrawn = await dash.readWidget(index);
     clean(redrawn, 'CPU chart redrawn');
     assert.equal(rows(redrawn.html)[0]![0], 'Apr 1, 00:00');
     assert.notDeepEqual(rows(redrawn.html), rows(w.html));
@@ -226,7 +226,7 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
 
   it('Invocations by function: a donut of the shares in its params, every slice in its data table', async () => {
     const dash = await load();
-    const w = await dash.widget(byTitle('Invocations by function'));
+    const w = await dash.readWidget(byTitle('Invocations by function'));
     clean(w, 'Invocations by function');
     assert.match(w.html, /class="trellis-chart trellis-chart-pie"/);
     assert.match(w.html, /<desc id="[\w-]+-d">Donut chart of 4 slices, total 2,450 calls\./);
@@ -240,7 +240,7 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
       ['reports', '150', '6.1%'],
     ]);
     assert.equal(w.html.match(/<path class="sl f\d"/g)!.length, 4);
-    const hostile = await (await single('trellis-example-pie', { data: { '</style><script>alert(1)</script>': 1 } })).widget(0);
+    const hostile = await (await single('trellis-example-pie', { data: { '</style><script>alert(1)</script>': 1 } })).readWidget(0);
     clean(hostile, 'a pie with a hostile label');
     assert.ok(!hostile.html.includes('<script>'));
   });
@@ -248,34 +248,34 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
   it('Inventory pages with call actions, opens instance details in a popup, and refresh restores page 1', async () => {
     const dash = await load();
     const index = byTitle('Inventory');
-    const w = await dash.widget(index);
+    const w = await dash.readWidget(index);
     clean(w, 'Inventory');
     assert.match(w.html, /Page 1 of 5/);
     const page2 = await w.action('Next page').click();
     clean(page2, 'Inventory page 2');
     assert.match(page2.html, /Page 2 of 5/);
     assert.match((await page2.action('Previous page').click()).html, /Page 1 of 5/);
-    const page2again = await (await dash.widget(index)).action('Next page').click();
+    const page2again = await (await dash.readWidget(index)).action('Next page').click();
     const id = page2again.actions.find((a) => a.display === 'popup')!;
     const details = await page2again.action({ index: id.index }).click();
     assert.equal(details.display, 'popup');
     assert.match(details.html, new RegExp(`<h4>${id.text}</h4>`));
-    assert.match((await dash.widget(index)).html, /Page 2 of 5/, 'a popup leaves the widget');
+    assert.match((await dash.readWidget(index)).html, /Page 2 of 5/, 'a popup leaves the widget');
     const refreshed = await dash.refresh();
     assert.ok(refreshed.refreshed.includes(`widget-${index}`));
-    assert.match((await dash.widget(index)).html, /Page 1 of 5/);
+    assert.match((await dash.readWidget(index)).html, /Page 1 of 5/);
   });
 
   it('Greeter: a text field, a confirmation, and an html popup', async () => {
     const dash = await load();
-    const w = await dash.widget(byTitle('Greeter'));
+    const w = await dash.readWidget(byTitle('Greeter'));
     clean(w, 'Greeter');
     assert.match(w.html, /Nobody greeted yet/);
     const greeted = await w.action('Greet').click({ forms: { visitor: '<Ada>' } });
     clean(greeted, 'Greeter after Greet');
     assert.match(greeted.html, /Hello, &lt;Ada&gt;/);
     assert.deepEqual(await greeted.action('Clear').cancel(), { cancelled: true, confirmation: 'Clear the greeting?' });
-    assert.match((await dash.widget(byTitle('Greeter'))).html, /Hello, &lt;Ada&gt;/);
+    assert.match((await dash.readWidget(byTitle('Greeter'))).html, /Hello, &lt;Ada&gt;/);
     assert.match((await greeted.action('Clear').click()).html, /Nobody greeted yet/);
     const about = await greeted.action('About').click();
     assert.equal(about.display, 'popup');
@@ -288,12 +288,12 @@ describe('the bundled example dashboard', { timeout: 120_000 }, () => {
 
   it('Widget context and Status follow the dashboard state', async () => {
     const dash = await load();
-    await dash.setState({ theme: 'dark', timeRange: { start: '2024-05-01T00:00:00Z', end: '2024-05-01T06:00:00Z' } });
-    const context = await dash.widget(byTitle('Widget context'));
+    await dash.putState({ theme: 'dark', timeRange: { start: '2024-05-01T00:00:00Z', end: '2024-05-01T06:00:00Z' } });
+    const context = await dash.readWidget(byTitle('Widget context'));
     clean(context, 'Widget context');
     assert.match(context.html, /class="theme">dark</);
     assert.match(context.html, /absolute: 2024-05-01T00:00:00Z – 2024-05-01T06:00:00Z/);
-    const status = await dash.widget(byTitle('Status'));
+    const status = await dash.readWidget(byTitle('Status'));
     clean(status, 'Status');
     assert.deepEqual(Object.keys(status.raw as object), ['markdown']);
     assert.match(status.html, /<h3>Orders status<\/h3>/);

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { DashboardDriver } from '../../packages/harness/src/dashboard/index.js';
 import { HarnessApiError, HarnessClient, type RunningHarness } from '../../packages/harness/src/harness/index.js';
 import { call, chattyEvents, checked, checkingFetch, createTestDashboard, startTestHarness, testDashboard } from './harness-support.js';
 
@@ -388,6 +389,25 @@ describe('harness API: lint and OpenAPI', () => {
       'runAction',
       'widgetImage',
     ]);
+    const methods = (cls: { prototype: object }): string[] =>
+      Object.entries(Object.getOwnPropertyDescriptors(cls.prototype))
+        .filter(([name, d]) => name !== 'constructor' && typeof d.value === 'function')
+        .map(([name]) => name);
+    assert.deepEqual(
+      methods(HarnessClient).filter((name) => !ids.includes(name)),
+      ['findAction'],
+      "the client's methods are the operations (and a finder)",
+    );
+    assert.deepEqual(
+      ids.filter((id) => !methods(HarnessClient).includes(id)),
+      [],
+      'every operation has its client method',
+    );
+    assert.deepEqual(
+      methods(DashboardDriver).filter((name) => !ids.includes(name)),
+      ['widgets'],
+      "the in-process driver's methods have the operations' names",
+    );
     assert.deepEqual(
       doc.components.schemas.Problem.properties.code.enum.includes('TRELLIS_VALIDATION_FAILED'),
       true,
@@ -411,7 +431,7 @@ describe('harness API: lint and OpenAPI', () => {
     const client = new HarnessClient(`${base}/`, { fetch: checkingFetch });
     const created = await client.createDashboard(testDashboard, { name: 'client' });
     assert.equal(created.name, 'client');
-    assert.equal(await client.getSource(created.id), testDashboard);
+    assert.equal(await client.getDashboardSource(created.id), testDashboard);
     assert.ok((await client.listDashboards()).some((d) => d.id === created.id));
     assert.equal((await client.getDashboard(created.id)).widgets.length, 6);
     assert.deepEqual((await client.putState(created.id, { theme: 'dark' })).updated, []);
@@ -427,7 +447,7 @@ describe('harness API: lint and OpenAPI', () => {
       skipped: ['widget-1', 'widget-2', 'widget-3', 'widget-4', 'widget-5'],
     });
     assert.deepEqual(await client.lint('<iframe></iframe>').then((f) => f.map((x) => x.rule)), ['iframe']);
-    assert.equal((await client.openApi()).openapi, '3.1.0');
+    assert.equal((await client.openapi()).openapi, '3.1.0');
     await client.deleteDashboard(created.id);
     const error = await client.getDashboard(created.id).catch((e: unknown) => e);
     assert.ok(error instanceof HarnessApiError);

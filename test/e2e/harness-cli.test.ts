@@ -152,7 +152,7 @@ describe('trellis harness', () => {
     const client = new HarnessClient(lines[0]!.split(' ').pop()!, { fetch: checkingFetch });
     const id = lines[1]!.split(' ')[1]!;
     assert.match((await client.readWidget(id, 0)).html, /Nobody greeted yet/);
-    assert.equal(await client.getSource(lines[2]!.split(' ')[1]!), '{"widgets":[]}');
+    assert.equal(await client.getDashboardSource(lines[2]!.split(' ')[1]!), '{"widgets":[]}');
     child.kill('SIGINT');
     assert.equal((await exited).code, 0);
   });

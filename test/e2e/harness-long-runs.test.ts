@@ -63,12 +63,12 @@ describe('a long test run against one harness', () => {
     const clicked = await harness.load(board, { name: 'clicked' });
     const stated = await harness.load(board, { name: 'stated' });
     const looked = await harness.load(board, { name: 'looked' });
-    const button = (await clicked.widget(0)).action('Click');
+    const button = (await clicked.readWidget(0)).action('Click');
     clock.advance(MINUTE);
-    await read.widget(0);
+    await read.readWidget(0);
     await button.click();
     clock.advance(MINUTE - 1);
-    await stated.setState({ theme: 'dark' });
+    await stated.putState({ theme: 'dark' });
     harness.dashboard(looked.id);
     // Each is used only by the one operation it is named after, the oldest of those 59.999 s ago: none is idle.
     await assert.rejects(harness.load({ widgets: [] }, { name: 'new' }), refusal('maxDashboards', 1));
@@ -80,10 +80,10 @@ describe('a long test run against one harness', () => {
     );
     // A driver of a dashboard that went says so.
     assert.throws(
-      () => read.state(),
+      () => read.getState(),
       (e) => e instanceof NotFoundError && /was dropped to make room for a new one: it had not been used for 60 s/.test(e.message),
     );
-    await assert.rejects(read.widget(0), NotFoundError);
+    await assert.rejects(read.readWidget(0), NotFoundError);
     assert.throws(() => harness.dashboard(read.id), NotFoundError);
     clock.advance(MINUTE);
     await harness.load({ widgets: [] }, { name: 'newer' });
@@ -104,7 +104,7 @@ describe('a long test run against one harness', () => {
       maxDashboards: 1,
     });
     const slow = await harness.load({ widgets: [custom('slow')] }, { name: 'slow' });
-    const reading = slow.widget(0);
+    const reading = slow.readWidget(0);
     clock.advance(10 * MINUTE);
     await assert.rejects(harness.load({ widgets: [] }), (e) => {
       assert.ok(refusal('maxDashboards', null)(e), String(e));
@@ -131,7 +131,7 @@ describe('a long test run against one harness', () => {
     await harness.load(sized(300), { name: 'b' });
     await harness.load(sized(300), { name: 'c' });
     clock.advance(30_000);
-    a.state();
+    a.getState();
     clock.advance(29_000);
     // 500 bytes more need b and c to go (a was used after them), and they have been idle for 59 s.
     await assert.rejects(harness.load(sized(500), { name: 'd' }), refusal('maxDashboardBytes', 1));

@@ -187,7 +187,7 @@ try { kit.rateLimitStoreContract('MyStore', () => undefined); } catch (e) { cons
           `const findings: number = lint('<p onclick="x()">hi</p>').length;`,
           `void (async () => {`,
           `  const dash = await interpreter.load({ widgets: [{ type: 'custom', properties: { endpoint: 'hello', params: { name: '<Ada>' } } }] });`,
-          `  const widget = await dash.widget(0);`,
+          `  const widget = await dash.readWidget(0);`,
           `  console.log(JSON.stringify({ html: widget.html, findings, client: typeof HarnessClient, clock: new ManualClock(5).now(), app: typeof createApp }));`,
           `  await interpreter.close();`,
           `})();`,

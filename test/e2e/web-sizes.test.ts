@@ -246,9 +246,9 @@ describe('widgets at their real size on the page, in chromium', { skip, timeout:
     const driver = createInterpreter({ functions: { functions: fixtureFunctions([]) } });
     try {
       const dash = await driver.load(FIXTURE_DASHBOARD);
-      await dash.setState({ dashboardWidth });
+      await dash.putState({ dashboardWidth });
       for (const [id, screen] of drawn) {
-        const ctx = ((await dash.widget(id)).invocation!.event as { widgetContext: Told }).widgetContext;
+        const ctx = ((await dash.readWidget(id)).invocation!.event as { widgetContext: Told }).widgetContext;
         assert.deepEqual([ctx.width, ctx.height], [screen.width, screen.height], `${id} in the driver at ${dashboardWidth} px`);
         const source = FIXTURE_DASHBOARD.widgets[Number(id.slice('widget-'.length))]!;
         assert.deepEqual(cellPixelSize(source.width, source.height, dashboardWidth), { width: screen.width, height: screen.height });

@@ -56,7 +56,7 @@ describe("a widget image's document is the page's", () => {
   it("for every custom widget of the bundled example and for hostile HTML, in both themes, as the page's sanitize.js makes it", async () => {
     const dashboard = await interpreter.load(readFileSync(join(EXAMPLES, 'dashboard.json'), 'utf8'));
     const examples: string[] = [];
-    for (const w of dashboard.widgets().filter((s) => s.type === 'custom')) examples.push((await dashboard.widget(w.widgetId)).html);
+    for (const w of dashboard.widgets().filter((s) => s.type === 'custom')) examples.push((await dashboard.readWidget(w.widgetId)).html);
     assert.equal(examples.length, 11);
     const defaultCss = consoleWidgetCss();
     for (const html of [...examples, ...HOSTILE]) {

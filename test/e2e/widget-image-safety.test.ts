@@ -189,11 +189,11 @@ describe('drawing untrusted widget HTML', { skip, timeout: 240_000 }, () => {
     await assert.rejects(images.widget(dashboard, 0, { height: 5000 }), tooLarge('height', /at most 4096 px high/));
     await assert.rejects(images.widget(dashboard, 0, { scale: 4 }), tooLarge('scale', /"scale" is at most 3/));
     await assert.rejects(images.widget(dashboard, 0, { width: 4096, height: 4096, scale: 2 }), tooLarge('scale', /device pixels/));
-    await dashboard.setState({ dashboardWidth: 100_000 });
+    await dashboard.putState({ dashboardWidth: 100_000 });
     await assert.rejects(images.widget(dashboard, 0), tooLarge('width', /the widget's width at the dashboard's width is 99990 px/));
     const hurried = new WidgetImages({ timeoutMs: 1 });
     try {
-      await dashboard.setState({});
+      await dashboard.putState({});
       await assert.rejects(
         hurried.widget(dashboard, 0),
         (error: unknown) => error instanceof ImageError && error.code === 'TRELLIS_IMAGE_TIMEOUT' && /longer than 1 ms/.test(error.message),

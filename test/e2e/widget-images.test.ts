@@ -36,10 +36,10 @@ function pngSize(png: Uint8Array): { width: number; height: number } {
 async function checkEveryWidget(images: WidgetImages, dashboard: DashboardDriver, scale: number): Promise<string[]> {
   const checked: string[] = [];
   for (const theme of ['light', 'dark'] as const) {
-    await dashboard.setState({ ...dashboard.state(), theme });
+    await dashboard.putState({ ...dashboard.getState(), theme });
     for (const summary of dashboard.widgets().filter((w) => w.type === 'custom')) {
       const first = await images.widget(dashboard, summary.widgetId, { scale });
-      const told = ((await dashboard.widget(summary.widgetId)).invocation!.event as WidgetEvent).widgetContext;
+      const told = ((await dashboard.readWidget(summary.widgetId)).invocation!.event as WidgetEvent).widgetContext;
       assert.equal(told.theme, theme, `${summary.widgetId} was told ${theme}`);
       assert.equal(first.theme, theme);
       assert.deepEqual(
@@ -83,7 +83,7 @@ describe('widget images through the driver', { skip, timeout: 300_000 }, () => {
 
   it('at scale 2 and a narrower dashboard, each PNG is twice the size its function is told', async () => {
     const dashboard = await interpreter.load(readFileSync(join(EXAMPLES, 'dashboard.json'), 'utf8'), { name: 'narrow' });
-    await dashboard.setState({ dashboardWidth: 1280 });
+    await dashboard.putState({ dashboardWidth: 1280 });
     const greeter = await images.widget(dashboard, 'widget-2', { scale: 2 });
     assert.deepEqual(pngSize(greeter.png), { width: 1260, height: 1010 });
   });
@@ -134,7 +134,7 @@ describe('widget images through the driver', { skip, timeout: 300_000 }, () => {
           .replaceAll('${lambdaFunction.Arn}', name)
           .replaceAll('${AWS::Region}', 'us-east-1');
         const dashboard = await own.load(text, { name });
-        const read = await dashboard.widget(0);
+        const read = await dashboard.readWidget(0);
         assert.equal(read.error, null, `${name}: ${read.error?.message ?? ''}`);
         assert.deepEqual(await checkEveryWidget(images, dashboard, 1), ['widget-0 light', 'widget-0 dark'], name);
       }

@@ -27,7 +27,7 @@ describe('the service status widget', { timeout: 120_000 }, () => {
   after(() => harness?.close());
 
   it("the overview route answers the widget's load: the region from its params, a form, and call actions back into the function", async () => {
-    const w = await dash.widget(0);
+    const w = await dash.readWidget(0);
     clean(w, 'overview');
     assert.match(w.html, /<h4>Services in eu-west-1 \(operations\)<\/h4>/);
     assert.deepEqual(
@@ -50,7 +50,7 @@ describe('the service status widget', { timeout: 120_000 }, () => {
   });
 
   it('Apply sends the form: the region and the "Only failing" box choose what is listed', async () => {
-    const w = await dash.widget(0);
+    const w = await dash.readWidget(0);
     const us = await w.action('Apply').click({ forms: { region: 'us-east-1' } });
     clean(us, 'us-east-1');
     assert.match(us.html, /Services in us-east-1/);
@@ -66,14 +66,14 @@ describe('the service status widget', { timeout: 120_000 }, () => {
     const single = await harness.load({
       widgets: [{ type: 'custom', properties: { endpoint: 'trellis-service-status', params: { region: 'ap-south-1' } } }],
     });
-    const refused = await single.widget(0);
+    const refused = await single.readWidget(0);
     clean(refused, 'a region the schema refuses');
     assert.match(refused.html, /<h4>400 Bad Request<\/h4><p>The request body is invalid: region: /);
   });
 
   it('a service opens its details in a popup; Restart asks first, runs as POST, and is limited per dashboard with a readable 429', async () => {
     await dash.refresh({ mode: 'manual' });
-    const w = await dash.widget(0);
+    const w = await dash.readWidget(0);
     const popup = await w.action('search').click();
     clean(popup, 'details');
     assert.equal(popup.display, 'popup');
@@ -92,21 +92,21 @@ describe('the service status widget', { timeout: 120_000 }, () => {
     assert.match(third.html, /Try again in \d+ seconds?\./);
     const other = await harness.load(SOURCE, { name: 'another-dashboard' });
     assert.match(
-      (await (await other.widget(0)).action('Restart payments').click()).html,
+      (await (await other.readWidget(0)).action('Restart payments').click()).html,
       /Restart of payments in eu-west-1 requested/,
       'another dashboard has its own allowance',
     );
   });
 
   it('a widget whose params pick the /report route shows Markdown', async () => {
-    const w = await dash.widget(1);
+    const w = await dash.readWidget(1);
     clean(w, 'report');
     assert.match(w.html, /<h3>Failing services<\/h3>/);
     assert.match(w.html, /<strong>inventory<\/strong> in us-east-1/);
   });
 
   it('describe lists the routes with their parameters and the rate limit', async () => {
-    const d = await dash.describe(0);
+    const d = await dash.describeWidget(0);
     assert.equal(d.error, null);
     assert.match(d.markdown!, /^## Service status widget\n/);
     assert.match(d.markdown!, /### `\/restart` \(POST\)\n\nRequests a restart of a service\.\n\n\| Parameter/);

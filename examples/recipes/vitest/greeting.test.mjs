@@ -14,14 +14,14 @@ beforeAll(async () => {
 afterAll(() => interpreter.close());
 
 test('greets the name in its params', async () => {
-  const widget = await dashboard.widget(0);
+  const widget = await dashboard.readWidget(0);
   expect(widget.error).toBeNull();
   expect(widget.html).toContain('Hello, Ada!');
   expect(widget.findings).toEqual([]);
 });
 
 test('Greet sends the typed name', async () => {
-  const widget = await dashboard.widget(0);
+  const widget = await dashboard.readWidget(0);
   const after = await widget.action('Greet').click({ forms: { visitor: 'Grace' } });
   expect(after.html).toContain('Hello, Grace!');
 });

@@ -19,7 +19,7 @@ afterAll(() => Promise.all([images.close(), interpreter.close()]));
 
 for (const theme of ['light', 'dark']) {
   test.skipIf(missing)(`the greeting looks as it did, ${theme}`, async () => {
-    await dashboard.setState({ theme });
+    await dashboard.putState({ theme });
     const { png, width, height } = await images.widget(dashboard, 0);
     expect([width, height]).toEqual([787, 233]);
     const result = await compareWidgetImage(png, `screenshots/vitest/greeting-${theme}.png`, {

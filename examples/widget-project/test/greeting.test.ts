@@ -20,20 +20,20 @@ after(() => interpreter.close());
 
 describe('the greeting widget', () => {
   it('greets the name in its params, with nothing the console would strip', async () => {
-    const widget = await dashboard.widget(0);
+    const widget = await dashboard.readWidget(0);
     assert.equal(widget.error, null);
     assert.match(widget.html, /Hello, Ada!/);
     assert.deepEqual(widget.findings, []);
   });
 
   it('Greet sends the typed name, escaped', async () => {
-    const widget = await dashboard.widget(0);
+    const widget = await dashboard.readWidget(0);
     const greeted = await widget.action('Greet').click({ forms: { visitor: '<Grace>' } });
     assert.equal(greeted.error, null);
     assert.match(greeted.html, /Hello, &lt;Grace&gt;!/);
   });
 
   it('documents itself', async () => {
-    assert.match((await dashboard.describe(0)).markdown ?? '', /Greets `name`/);
+    assert.match((await dashboard.describeWidget(0)).markdown ?? '', /Greets `name`/);
   });
 });

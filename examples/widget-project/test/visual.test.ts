@@ -27,7 +27,7 @@ describe('the greeting widget, as the console draws it', { skip: WidgetImages.mi
 
   for (const theme of ['light', 'dark'] as const) {
     it(`looks as it did in the ${theme} theme`, async () => {
-      await dashboard.setState({ theme });
+      await dashboard.putState({ theme });
       const image = await images.widget(dashboard, 0);
       const golden = `${PROJECT}test/screenshots/greeting-${theme}.png`;
       const result = await compareWidgetImage(image.png, golden, { update: process.env.UPDATE_SCREENSHOTS === '1' });

@@ -271,7 +271,7 @@ export async function run(args: string[]): Promise<number> {
       const errors: string[] = [];
       const shown: string[] = [];
       for (const w of custom) {
-        const view = await dash.widget(w.index);
+        const view = await dash.readWidget(w.index);
         if (view.error) errors.push(`${view.error.type}: ${firstLine(view.error.message)}`);
         else if (view.html.length > 0) {
           rendered++;

@@ -210,9 +210,9 @@ export class Dashboard {
    * Calls the widget's function with `describe: true` and returns its documentation. Does not count as an invocation.
    *
    * @example
-   * (await dashboard.describe(0)).markdown; // '## Hello widget …'
+   * (await dashboard.describeWidget(0)).markdown; // '## Hello widget …'
    */
-  describe(wid: WidgetRef): Promise<DescribeResult> {
+  describeWidget(wid: WidgetRef): Promise<DescribeResult> {
     return this.#operation(async () => {
       const w = this.#session(wid);
       const endpoint = this.#customEndpoint(w);

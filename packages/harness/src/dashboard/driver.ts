@@ -10,8 +10,8 @@ import { logsOf } from './widget-session.js';
  *
  * @example
  * const dash = await interpreter.load(json, { name: 'ops' });
- * await dash.setState({ timeRange: { relative: '-P7D' } });
- * const w = await dash.widget(0);
+ * await dash.putState({ timeRange: { relative: '-P7D' } });
+ * const w = await dash.readWidget(0);
  * const after = await w.action('Refresh').click({ forms: { size: 'large' } });
  */
 export class DashboardDriver {
@@ -31,7 +31,7 @@ export class DashboardDriver {
   }
 
   /** The effective state. */
-  state(): DashboardState {
+  getState(): DashboardState {
     return this.dashboard.getState();
   }
 
@@ -44,9 +44,9 @@ export class DashboardDriver {
    * Replaces the state; re-invokes, now, the read widgets the change concerns.
    *
    * @example
-   * const { updated } = await dash.setState({ theme: 'dark' });
+   * const { updated } = await dash.putState({ theme: 'dark' });
    */
-  setState(state: StateInput): Promise<StateUpdate> {
+  putState(state: StateInput): Promise<StateUpdate> {
     return this.dashboard.putState(state);
   }
 
@@ -54,9 +54,9 @@ export class DashboardDriver {
    * Reads a widget (`0`, `'0'` or `'widget-0'`); the first read runs its function.
    *
    * @example
-   * const w = await dash.widget('widget-0'); w.html; w.findings;
+   * const w = await dash.readWidget('widget-0'); w.html; w.findings;
    */
-  async widget(wid: number | string): Promise<WidgetView> {
+  async readWidget(wid: number | string): Promise<WidgetView> {
     const result = await this.dashboard.readWidget(wid);
     return new WidgetView(this, result, await this.dashboard.listActions(wid));
   }
@@ -75,10 +75,10 @@ export class DashboardDriver {
    * The widget function's own documentation (`describe: true`).
    *
    * @example
-   * (await dash.describe(0)).markdown;
+   * (await dash.describeWidget(0)).markdown;
    */
-  describe(wid: number | string): Promise<DescribeResult> {
-    return this.dashboard.describe(wid);
+  describeWidget(wid: number | string): Promise<DescribeResult> {
+    return this.dashboard.describeWidget(wid);
   }
 }
 
@@ -86,7 +86,7 @@ export class DashboardDriver {
  * A widget result plus the actions of the widget's current content, which can be found by text and clicked.
  *
  * @example
- * const w = await dash.widget(0);
+ * const w = await dash.readWidget(0);
  * await w.action(/details/i).click();
  */
 export class WidgetView implements WidgetReading {

@@ -203,7 +203,7 @@ export function apiRoutes(harness: Interpreter): RouteDefinition[] {
           responses: { 200: { description: 'The documentation', schema: schema('DescribeResult') }, 404: NOT_FOUND, 422: NOT_A_WIDGET },
         }),
       ],
-      (ctx) => dashboard(ctx).describe(ctx.params.wid),
+      (ctx) => dashboard(ctx).describeWidget(ctx.params.wid),
     ),
     route(
       'POST',

@@ -90,7 +90,7 @@ export class HarnessClient {
   }
 
   /** The exact text the dashboard was loaded from. */
-  async getSource(id: string): Promise<string> {
+  async getDashboardSource(id: string): Promise<string> {
     return (await this.#send('GET', `${this.#dash(id)}/source`)).text();
   }
 
@@ -191,7 +191,8 @@ export class HarnessClient {
     return this.#json('GET', '/api/functions');
   }
 
-  openApi(): Promise<Record<string, unknown>> {
+  /** The API's OpenAPI 3.1 document. */
+  openapi(): Promise<Record<string, unknown>> {
     return this.#json('GET', '/api/openapi.json');
   }
 

@@ -68,7 +68,11 @@ export async function runSnapshot(options: SnapshotRunOptions): Promise<Snapshot
       for (let n = 2; taken.has(prefix); n++) prefix = `${slug(source.name)}-${n}`;
       taken.add(prefix);
       for (const theme of options.themes) {
-        await driver.setState({ ...driver.state(), theme, ...(options.dashboardWidth ? { dashboardWidth: options.dashboardWidth } : {}) });
+        await driver.putState({
+          ...driver.getState(),
+          theme,
+          ...(options.dashboardWidth ? { dashboardWidth: options.dashboardWidth } : {}),
+        });
         for (const summary of driver.widgets().filter((w) => w.type === 'custom')) {
           const image = await images.widget(driver, summary.widgetId, { scale: options.scale });
           const file = `${prefix}-${summary.widgetId}-${theme}.png`;

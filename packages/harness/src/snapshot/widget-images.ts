@@ -154,7 +154,7 @@ export class WidgetImages {
     if (model.type !== 'custom') {
       throw new UnprocessableError('type', `${model.widgetId} is a "${model.type}" widget; only custom widgets are drawn as images`);
     }
-    const state = driver.state();
+    const state = driver.getState();
     const size = widgetPixelSize(model, state);
     const theme = options.theme ?? state.theme;
     const width = side(options.width, 'width', size.width);
@@ -184,9 +184,9 @@ export class WidgetImages {
   async dashboard(driver: DashboardDriver, options: { themes?: readonly Theme[]; scale?: number } = {}): Promise<WidgetImage[]> {
     checkImageOptions({ scale: options.scale });
     const out: WidgetImage[] = [];
-    for (const theme of options.themes ?? [driver.state().theme]) {
+    for (const theme of options.themes ?? [driver.getState().theme]) {
       checkImageOptions({ theme });
-      if (driver.state().theme !== theme) await driver.setState({ ...driver.state(), theme });
+      if (driver.getState().theme !== theme) await driver.putState({ ...driver.getState(), theme });
       for (const summary of driver.widgets().filter((w) => w.type === 'custom')) {
         out.push(await this.widget(driver, summary.widgetId, { scale: options.scale }));
       }

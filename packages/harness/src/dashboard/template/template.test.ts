@@ -219,7 +219,7 @@ Resources:
   });
   try {
     const dash = await harness.load(t.dashboards[0]!.text, { name: t.dashboards[0]!.name });
-    const view = await dash.widget(0);
+    const view = await dash.readWidget(0);
     assert.equal(view.error, null);
     assert.equal(view.html, '<h1>Hello Jim</h1>');
   } finally {
