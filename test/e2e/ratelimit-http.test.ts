@@ -914,11 +914,16 @@ describe('a client that goes away while the store is asked', () => {
     const sawAbort = new Promise<void>((resolve) => {
       aborted = resolve;
     });
+    let asked!: () => void;
+    const storeAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
     const app = createApp();
     // A store that waits (as a store over the network does) and gives up when the request's signal aborts.
     app.services.replace(RateLimitStore, () => ({
       acquire: (_p: string, _policy: RateLimitPolicy, options?: AcquireOptions) =>
         new Promise<RateLimitDecision>((_resolve, reject) => {
+          asked();
           options!.signal!.addEventListener(
             'abort',
             () => {
@@ -937,7 +942,9 @@ describe('a client that goes away while the store is asked', () => {
       const socket = connect(port, '127.0.0.1');
       socket.on('error', () => {});
       socket.write('GET /w HTTP/1.1\r\nHost: x\r\n\r\n');
-      setTimeout(() => socket.destroy(), 100);
+      // The client goes away while the store is deciding.
+      await storeAsked;
+      socket.destroy();
       await sawAbort;
       await new Promise((resolve) => setImmediate(resolve));
       assert.deepEqual(lines, []);

@@ -38,29 +38,41 @@ function load(store: RedisRateLimitStore) {
         }
       } catch (error) {
         errors.push(error);
-        await new Promise((r) => setTimeout(r, 5));
       }
+      for (const wake of waiting.splice(0)) wake();
       await new Promise((r) => setImmediate(r));
     }
   };
+  /** Woken after every decision, so a wait looks again when something has changed. */
+  const waiting: Array<() => void> = [];
+  const stats = () => ({ counted, failedOpen, errors: errors.length, lastCounted });
   const done = Promise.all(Array.from({ length: WORKERS }, worker));
   return {
-    stats: () => ({ counted, failedOpen, errors: errors.length, lastCounted }),
+    stats,
+    /** Resolves with the milliseconds it took once `check` holds after a decision; fails after the deadline. */
+    async until(check: (s: ReturnType<typeof stats>) => boolean, what: string, deadlineMs = 15_000): Promise<number> {
+      const start = Date.now();
+      let late = false;
+      const deadline = setTimeout(() => {
+        late = true;
+        for (const wake of waiting.splice(0)) wake();
+      }, deadlineMs);
+      try {
+        while (!check(stats())) {
+          if (late) assert.fail(`not within ${deadlineMs} ms: ${what}`);
+          await new Promise<void>((wake) => waiting.push(wake));
+        }
+      } finally {
+        clearTimeout(deadline);
+      }
+      return Date.now() - start;
+    },
     async stop() {
       running = false;
       await done;
       return errors;
     },
   };
-}
-
-async function eventually(check: () => boolean, what: string, deadlineMs = 15_000): Promise<number> {
-  const start = Date.now();
-  while (Date.now() - start < deadlineMs) {
-    if (check()) return Date.now() - start;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  assert.fail(`not within ${deadlineMs} ms: ${what}`);
 }
 
 describe('ten Redis restarts under load', { skip: redisSkipReason(), timeout: 240_000 }, () => {
@@ -98,23 +110,17 @@ describe('ten Redis restarts under load', { skip: redisSkipReason(), timeout: 24
       const traffic = load(store);
       const resumedAfterMs: number[] = [];
       try {
-        await eventually(() => traffic.stats().lastCounted?.allowed === false, 'the counter fills before the first restart');
+        await traffic.until((s) => s.lastCounted?.allowed === false, 'the counter fills before the first restart');
         for (let i = 0; i < RESTARTS; i++) {
           await server.stop();
           const whileDown = traffic.stats().failedOpen;
-          await eventually(
-            () => traffic.stats().failedOpen > whileDown,
-            `restart ${i + 1}: requests are admitted uncounted while Redis is down`,
-          );
+          await traffic.until((s) => s.failedOpen > whileDown, `restart ${i + 1}: requests are admitted uncounted while Redis is down`);
           await server.start();
           // A fresh server holds no counters: limiting has resumed when a counted request is refused again.
           const countedBefore = traffic.stats().counted;
           resumedAfterMs.push(
-            await eventually(
-              () => {
-                const s = traffic.stats();
-                return s.counted >= countedBefore + policy.permitLimit + 1 && s.lastCounted?.allowed === false;
-              },
+            await traffic.until(
+              (s) => s.counted >= countedBefore + policy.permitLimit + 1 && s.lastCounted?.allowed === false,
               `restart ${i + 1}: limiting resumes`,
             ),
           );

@@ -11,3 +11,9 @@ export async function disconnectRedis(server: RedisServerHandle | undefined, cli
   await client?.quit();
   await server?.close();
 }
+
+/** Resolves when `client` is connected and ready (at once if it is); ioredis reconnects in the background. */
+export function redisReady(client: Redis): Promise<void> {
+  if (client.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => client.once('ready', () => resolve()));
+}
