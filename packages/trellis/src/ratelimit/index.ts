@@ -40,6 +40,7 @@ export type { InProcessRateLimitStoreOptions } from './in-process-store.js';
 export { monotonicClock } from './clock.js';
 export { ManualClock } from './manual-clock.js';
 export { RateLimitFailureMode, acquireAbortedError, checkCost, checkPartition, checkPolicy, failOpenDecision } from './store-checks.js';
+export { settleByFailureMode, whileUncounted } from './store-checks.js';
 export { EXACT_PERMIT_LIMIT, WINDOW_SEGMENTS } from './sliding-window.js';
-export { RateLimitStoreUnavailableError } from './store-unavailable-error.js';
+export { RateLimitStoreUnavailableError, storeUnavailableError } from './store-unavailable-error.js';
 export { rateLimitStoreContract } from './store-contract.js';

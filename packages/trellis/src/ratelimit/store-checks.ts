@@ -1,4 +1,5 @@
 import type { RateLimitDecision, RateLimitPolicy } from './types.js';
+import { storeUnavailableError } from './store-unavailable-error.js';
 import { usageError } from '../errors/index.js';
 
 const invalid = (message: string) => usageError('TRELLIS_INVALID_STORE_CALL', message);
@@ -101,3 +102,27 @@ export const RateLimitFailureMode = {
   FailClosed: 'failClosed',
 } as const;
 export type RateLimitFailureMode = (typeof RateLimitFailureMode)[keyof typeof RateLimitFailureMode];
+
+/**
+ * Answers an acquire that a shared store could not count, by the store's failure mode: `failOpen` resolves a
+ * {@link failOpenDecision} carrying the cause, `failClosed` rejects with the typed 503 error. Nothing is logged
+ * here: the rate-limit filters report fail-opens and store errors.
+ */
+export function settleByFailureMode(
+  mode: RateLimitFailureMode,
+  error: unknown,
+  policy: RateLimitPolicy,
+  cost: number,
+  resolve: (decision: RateLimitDecision) => void,
+  reject: (error: unknown) => void,
+): void {
+  if (mode === RateLimitFailureMode.FailClosed) reject(storeUnavailableError(error));
+  else resolve(failOpenDecision(policy.permitLimit, policy.windowSeconds, { cost, error }));
+}
+
+/** What limited requests get while a shared store cannot count, for its warnings. */
+export function whileUncounted(mode: RateLimitFailureMode): string {
+  return mode === RateLimitFailureMode.FailClosed
+    ? 'limited requests are answered 503'
+    : 'limited requests are admitted without being counted';
+}

@@ -1,4 +1,7 @@
-import type { FailureCode } from '../index.js';
+import { errorText, type FailureCode } from '../index.js';
+/** The `code` of every `RateLimitStoreUnavailableError`: the failure code of the 503 it is answered with. */
+export const STORE_UNAVAILABLE_CODE = 'TRELLIS_RATE_LIMIT_UNAVAILABLE' satisfies FailureCode;
+
 /**
  * Thrown by a rate-limit store configured to fail closed when its backing service cannot answer in time.
  * The rate-limit filters answer it with a `status` (503) problem and a `Retry-After` of `retryAfter` seconds
@@ -10,9 +13,6 @@ import type { FailureCode } from '../index.js';
  * // in a custom store that cannot reach its backend:
  * throw new RateLimitStoreUnavailableError('counter service timed out', { cause: error, retryAfter: 5 });
  */
-/** The `code` of every `RateLimitStoreUnavailableError`: the failure code of the 503 it is answered with. */
-export const STORE_UNAVAILABLE_CODE = 'TRELLIS_RATE_LIMIT_UNAVAILABLE' satisfies FailureCode;
-
 export class RateLimitStoreUnavailableError extends Error {
   /** A stable code for checks across package copies (where `instanceof` fails). */
   readonly code = STORE_UNAVAILABLE_CODE;
@@ -26,4 +26,12 @@ export class RateLimitStoreUnavailableError extends Error {
     this.name = 'RateLimitStoreUnavailableError';
     this.retryAfter = options?.retryAfter ?? 1;
   }
+}
+
+/**
+ * The error a shared store rejects with when it could not count: `rate limit store unavailable: <why>`, the
+ * cause kept as `cause`.
+ */
+export function storeUnavailableError(cause: unknown): RateLimitStoreUnavailableError {
+  return new RateLimitStoreUnavailableError(`rate limit store unavailable: ${errorText(cause)}`, { cause });
 }

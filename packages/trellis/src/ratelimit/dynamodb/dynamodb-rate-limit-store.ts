@@ -1,11 +1,11 @@
 import {
-  RateLimitFailureMode,
-  RateLimitStoreUnavailableError,
   acquireAbortedError,
   checkCost,
   checkPartition,
   checkPolicy,
-  failOpenDecision,
+  settleByFailureMode,
+  storeUnavailableError,
+  whileUncounted,
 } from '../index.js';
 import { errorText } from '../../index.js';
 import type { AcquireOptions, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../index.js';
@@ -116,7 +116,7 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
         abortSignal: AbortSignal.timeout(this.#settings.timeoutMs),
       });
     } catch (error) {
-      throw new RateLimitStoreUnavailableError(`rate limit store unavailable: ${errorText(error)}`, { cause: error });
+      throw storeUnavailableError(error);
     }
     const counter = this.#counters.get(key);
     // A flight out now may have written before or after the deletion: its next write finds out either way.
@@ -217,25 +217,24 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
     if (ask.settled) return;
     if (!this.#warned) {
       this.#warned = true;
-      const meanwhile =
-        this.#settings.failureMode === RateLimitFailureMode.FailClosed
-          ? 'limited requests are answered 503'
-          : 'limited requests are admitted without being counted';
       const advice =
         error instanceof CounterContentionError
           ? 'Many processes write this counter at once; raise conflictRetries if that is expected.'
           : "Check the table, its region and the function's permissions (dynamodb:UpdateItem, dynamodb:GetItem, dynamodb:DeleteItem).";
       process.emitWarning(
-        `DynamoDB could not count a rate-limit acquire on table "${this.#settings.tableName}" (${errorText(error)}); until it counts again, ${meanwhile}. ${advice} ` +
+        `DynamoDB could not count a rate-limit acquire on table "${this.#settings.tableName}" (${errorText(error)}); until it counts again, ${whileUncounted(this.#settings.failureMode)}. ${advice} ` +
           'This is said once until DynamoDB counts again.',
         { type: 'DynamoDBRateLimitStoreWarning' },
       );
     }
-    if (this.#settings.failureMode === RateLimitFailureMode.FailClosed) {
-      ask.fail(new RateLimitStoreUnavailableError(`rate limit store unavailable: ${errorText(error)}`, { cause: error }));
-    } else {
-      ask.answer(failOpenDecision(ask.policy.permitLimit, ask.policy.windowSeconds, { cost: ask.cost, error }));
-    }
+    settleByFailureMode(
+      this.#settings.failureMode,
+      error,
+      ask.policy,
+      ask.cost,
+      (d) => ask.answer(d),
+      (e) => ask.fail(e),
+    );
   }
 
   #armSweep(): void {

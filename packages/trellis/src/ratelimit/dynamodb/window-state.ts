@@ -54,10 +54,6 @@ export function emptyWindow(unit: number): WindowState {
   return { unit, times: [], counts: [], newestStart: 0 };
 }
 
-export function copyWindow(state: WindowState): WindowState {
-  return { unit: state.unit, times: state.times.slice(), counts: state.counts.slice(), newestStart: state.newestStart };
-}
-
 function ceilTo(us: number, unit: number): number {
   return unit === 1 ? us : Math.ceil(us / unit) * unit;
 }

@@ -7,6 +7,9 @@ import {
   checkCost,
   checkPartition,
   checkPolicy,
+  settleByFailureMode,
+  storeUnavailableError,
+  whileUncounted,
 } from '../index.js';
 import { errorText } from '../../index.js';
 import type { AcquireOptions, RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../index.js';
@@ -108,12 +111,8 @@ const RESET_SHA = createHash('sha1').update(RESET_SCRIPT).digest('hex');
  * A client that says it is ready but never sends (node-redis before 5.10 after a Redis restart) looks so.
  */
 function warnStuck(silentMs: number, mode: RateLimitFailureMode): void {
-  const meanwhile =
-    mode === RateLimitFailureMode.FailClosed
-      ? 'every limited request is answered 503'
-      : 'every limited request is admitted without being counted';
   process.emitWarning(
-    `Redis has answered no rate-limit call for ${Math.round(silentMs / 1000)} s while the client keeps accepting them; meanwhile ${meanwhile}. ` +
+    `Redis has answered no rate-limit call for ${Math.round(silentMs / 1000)} s while the client keeps accepting them; meanwhile ${whileUncounted(mode)}. ` +
       'Check that Redis is up and reachable. If it is, the client is stuck: node-redis before 5.10 can stay so after a Redis restart (upgrade it), or create a new client. ' +
       'This is said once until Redis answers again.',
     { type: 'RedisRateLimitStoreWarning' },
@@ -248,7 +247,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
     const down = this.#runner.unavailable();
     if (down !== undefined) {
-      return new Promise((resolve, reject) => failInto(this.#failureMode, new Error(down), policy, cost, resolve, reject));
+      return new Promise((resolve, reject) => settleByFailureMode(this.#failureMode, new Error(down), policy, cost, resolve, reject));
     }
     const call = new AcquireCall(this.#batches, key, plan.args, acquireTail(cost, now), policy, cost, this.#failureMode, options);
     const answer = new Promise<RateLimitDecision>((resolve, reject) => {
@@ -293,7 +292,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       ]);
     } catch (error) {
       if (error instanceof RateLimitStoreUnavailableError) throw error;
-      throw new RateLimitStoreUnavailableError(`rate limit store unavailable: ${errorText(error)}`, { cause: error });
+      throw storeUnavailableError(error);
     } finally {
       clearTimeout(timer);
     }
@@ -335,34 +334,6 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.#plans.set(policy, plan);
     return plan;
   }
-}
-
-/**
- * Applies the failure mode: resolves a fail-open decision carrying the cause, or rejects with the typed
- * error. Nothing is logged here: the rate-limit filters report fail-opens and store errors.
- */
-function failInto(
-  mode: RateLimitFailureMode,
-  error: unknown,
-  policy: RateLimitPolicy,
-  cost: number,
-  resolve: (d: RateLimitDecision) => void,
-  reject: (e: unknown) => void,
-): void {
-  if (mode === RateLimitFailureMode.FailClosed) {
-    reject(new RateLimitStoreUnavailableError(`rate limit store unavailable: ${errorText(error)}`, { cause: error }));
-    return;
-  }
-  // What a fresh counter would say after this request, as the in-process store does when it fails open.
-  const limit = policy.permitLimit;
-  resolve({
-    allowed: true,
-    limit,
-    remaining: Math.max(0, limit - cost),
-    reset: Math.ceil(policy.windowSeconds),
-    retryAfter: 0,
-    failedOpen: { error },
-  });
 }
 
 const settledAlready = (): void => undefined;
@@ -452,6 +423,6 @@ class AcquireCall extends FlightCall implements BatchedAcquire {
   #fail(error: unknown): void {
     const { resolve, reject } = this;
     this.#release();
-    failInto(this.mode, error, this.policy, this.cost, resolve, reject);
+    settleByFailureMode(this.mode, error, this.policy, this.cost, resolve, reject);
   }
 }
