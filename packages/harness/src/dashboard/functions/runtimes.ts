@@ -12,11 +12,6 @@ export const PYTHON_RUNTIMES = ['python3.9', 'python3.10', 'python3.11', 'python
 /** A runtime a function may name. */
 export type RuntimeName = 'nodejs' | 'python' | (typeof NODE_RUNTIMES)[number] | (typeof PYTHON_RUNTIMES)[number];
 
-const KNOWN: ReadonlySet<string> = new Set<string>(['nodejs', 'python', ...NODE_RUNTIMES, ...PYTHON_RUNTIMES]);
-
-/** Whether `value` is a runtime the harness runs. */
-export const isRuntimeName = (value: unknown): value is RuntimeName => typeof value === 'string' && KNOWN.has(value);
-
 /** The language a runtime runs. */
 export const runtimeLanguage = (runtime: RuntimeName | undefined): 'nodejs' | 'python' =>
   runtime?.startsWith('python') ? 'python' : 'nodejs';
