@@ -41,6 +41,7 @@ export { monotonicClock } from './clock.js';
 export { ManualClock } from './manual-clock.js';
 export { RateLimitFailureMode, acquireAbortedError, checkCost, checkPartition, checkPolicy, failOpenDecision } from './store-checks.js';
 export { settleByFailureMode, whileUncounted } from './store-checks.js';
+export { PendingAcquire } from './pending-acquire.js';
 export { EXACT_PERMIT_LIMIT, WINDOW_SEGMENTS } from './sliding-window.js';
 export { RateLimitStoreUnavailableError, storeUnavailableError } from './store-unavailable-error.js';
 export { rateLimitStoreContract } from './store-contract.js';

@@ -18,66 +18,25 @@
  * one UpdateItem; a refusal is one GetItem.
  */
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { acquireAbortedError, type RateLimitDecision, type RateLimitPolicy } from '../index.js';
+import { PendingAcquire, type AcquireOptions, type RateLimitFailureMode, type RateLimitPolicy } from '../index.js';
 import { readInput, windowBytesOf, writeInput } from './counter-item.js';
 import { dynamoDBCommands } from './sdk-commands.js';
 import { decodeWindow, encodeWindow } from './window-codec.js';
 import { decide, emptyWindow, freedAt, type RecordLayout, type WindowState } from './window-state.js';
 
-const settledAlready = (): void => undefined;
-
-/**
- * One acquire waiting for its decision (one object per acquire; it is also its own abort listener). Once
- * answered it lets go of its caller (the promise's functions and the abort signal): its flight may hold it a
- * while longer, and so would keep the request's objects alive.
- */
-export class Ask {
-  settled = false;
-  resolve!: (decision: RateLimitDecision) => void;
-  reject!: (error: unknown) => void;
-  #signal: AbortSignal | undefined;
-
+/** One acquire waiting for its decision; its caller's signal is listened to from the start. */
+export class Ask extends PendingAcquire {
   constructor(
-    readonly cost: number,
-    readonly policy: RateLimitPolicy,
+    policy: RateLimitPolicy,
+    cost: number,
+    failureMode: RateLimitFailureMode,
+    options: AcquireOptions | undefined,
     readonly shape: RecordLayout,
     /** performance.now() when the acquire started: its timeout counts from here. */
     readonly startedAt: number,
-    signal: AbortSignal | undefined,
   ) {
-    this.#signal = signal;
-    signal?.addEventListener('abort', this, { once: true });
-  }
-
-  /** The caller gave up: it is answered at once; a write already on its way may still count it. */
-  handleEvent(): void {
-    if (this.settled) return;
-    const { reject } = this;
-    const signal = this.#signal!;
-    this.#settle();
-    reject(acquireAbortedError(signal));
-  }
-
-  answer(decision: RateLimitDecision): void {
-    if (this.settled) return;
-    const { resolve } = this;
-    this.#settle();
-    resolve(decision);
-  }
-
-  fail(error: unknown): void {
-    if (this.settled) return;
-    const { reject } = this;
-    this.#settle();
-    reject(error);
-  }
-
-  #settle(): void {
-    this.settled = true;
-    this.#signal?.removeEventListener('abort', this);
-    this.#signal = undefined;
-    this.resolve = settledAlready;
-    this.reject = settledAlready;
+    super(policy, cost, failureMode, options);
+    this.watchAbort();
   }
 }
 

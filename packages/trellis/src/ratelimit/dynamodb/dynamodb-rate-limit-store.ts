@@ -1,12 +1,4 @@
-import {
-  acquireAbortedError,
-  checkCost,
-  checkPartition,
-  checkPolicy,
-  settleByFailureMode,
-  storeUnavailableError,
-  whileUncounted,
-} from '../index.js';
+import { acquireAbortedError, checkCost, checkPartition, checkPolicy, storeUnavailableError, whileUncounted } from '../index.js';
 import { errorText } from '../../index.js';
 import type { AcquireOptions, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../index.js';
 import { counterKey, deleteInput } from './counter-item.js';
@@ -84,11 +76,8 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
     const signal = options?.signal;
     if (signal?.aborted) return Promise.reject(acquireAbortedError(signal));
     const counter = this.#counter(key);
-    const ask = new Ask(cost, policy, plan.shape, performance.now(), signal);
-    const answer = new Promise<RateLimitDecision>((resolve, reject) => {
-      ask.resolve = resolve;
-      ask.reject = reject;
-    });
+    const ask = new Ask(policy, cost, this.#settings.failureMode, options, plan.shape, performance.now());
+    const answer = ask.promise();
     counter.waiting.push(ask);
     if (counter.flight === undefined && !counter.scheduled) {
       // Acquires of this counter started in the same turn join the flight.
@@ -227,14 +216,7 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
         { type: 'DynamoDBRateLimitStoreWarning' },
       );
     }
-    settleByFailureMode(
-      this.#settings.failureMode,
-      error,
-      ask.policy,
-      ask.cost,
-      (d) => ask.answer(d),
-      (e) => ask.fail(e),
-    );
+    ask.fail(error);
   }
 
   #armSweep(): void {

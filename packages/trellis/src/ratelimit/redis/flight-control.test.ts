@@ -1,6 +1,7 @@
 // A Redis that stays silent while its client keeps accepting calls (a stuck client) is said once per silence.
 import assert from 'node:assert/strict';
 import { mock, test } from 'node:test';
+import type { RateLimitPolicy } from '../index.js';
 import { FlightCall, FlightControl } from './flight-control.js';
 
 // Time is a fake clock's: `pass(ms)` moves it a millisecond at a time and runs the control's timers that come
@@ -19,10 +20,12 @@ const mockTimers = (): void => {
   mock.timers.enable({ apis: ['setTimeout'] });
 };
 
+const policy: RateLimitPolicy = { key: 'GET /r#a', handler: 'GET /r', name: 'a', permitLimit: 5, windowSeconds: 60, scope: 'transport' };
+
 class Call extends FlightCall {
   outcome: 'answered' | 'failed' | 'timed out' | undefined;
   constructor(private readonly onSend: (call: Call) => void) {
-    super();
+    super(policy, 1, 'failOpen', undefined);
   }
   send(): void {
     this.onSend(this);

@@ -15,6 +15,8 @@
  * the same silence rule) or are rejected at once (`'reject'`).
  */
 
+import { PendingAcquire } from '../index.js';
+
 /** A clock of milliseconds. */
 export interface FlightClock {
   now(): number;
@@ -27,12 +29,11 @@ const monotonic: FlightClock = { now: () => performance.now() };
 export type RedisOverflow = 'queue' | 'reject';
 
 /**
- * One call as the flight control sees it: what to send, what to do with the outcome, and the control's own
- * bookkeeping (one object per call, so a call costs no closures of its own).
+ * One acquire as the flight control sees it: what to send, what to do with the outcome, and the control's own
+ * bookkeeping (one object per call, so a call costs no closures of its own). `settled` (its caller has the
+ * answer, or gave up) is the acquire's.
  */
-export abstract class FlightCall {
-  /** The caller has its answer (or gave up): later outcomes are ignored. */
-  settled = false;
+export abstract class FlightCall extends PendingAcquire {
   /** The command has its answer (or the client gave up on it). */
   replied = false;
   /** `waiting` has been called. */

@@ -3,7 +3,6 @@ import {
   RateLimitFailureMode,
   RateLimitStoreUnavailableError,
   WINDOW_SEGMENTS,
-  acquireAbortedError,
   checkCost,
   checkPartition,
   checkPolicy,
@@ -250,14 +249,9 @@ export class RedisRateLimitStore implements RateLimitStore {
       return new Promise((resolve, reject) => settleByFailureMode(this.#failureMode, new Error(down), policy, cost, resolve, reject));
     }
     const call = new AcquireCall(this.#batches, key, plan.args, acquireTail(cost, now), policy, cost, this.#failureMode, options);
-    const answer = new Promise<RateLimitDecision>((resolve, reject) => {
-      call.resolve = resolve;
-      call.reject = reject;
-    });
+    const answer = call.promise();
     if (!this.#flights.start(call)) {
-      call.settled = true;
-      call.reject(new RateLimitStoreUnavailableError(`rate limit store busy: ${this.#flights.maxInFlight} calls already wait on Redis`));
-      return answer;
+      call.refuse(new RateLimitStoreUnavailableError(`rate limit store busy: ${this.#flights.maxInFlight} calls already wait on Redis`));
     }
     return answer;
   }
@@ -336,31 +330,19 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 }
 
-const settledAlready = (): void => undefined;
-
-/**
- * One acquire on its way to Redis: what the script needs, its outcome, and the abort listener (one object per
- * call). Once its caller has the outcome it lets go of the request (its options and promise functions): a call
- * can outlive its request inside a batch's reply, and a call kept that long would keep the request's objects
- * from the young generation's quick collections.
- */
+/** One acquire on its way to Redis: what the script needs (one object per call). */
 class AcquireCall extends FlightCall implements BatchedAcquire {
-  resolve!: (decision: RateLimitDecision) => void;
-  reject!: (error: unknown) => void;
-  #options: AcquireOptions | undefined;
-
   constructor(
     private readonly batches: AcquireBatches,
     readonly key: string,
     readonly plan: readonly string[],
     readonly tail: string,
-    private readonly policy: RateLimitPolicy,
-    private readonly cost: number,
-    private readonly mode: RateLimitFailureMode,
+    policy: RateLimitPolicy,
+    cost: number,
+    failureMode: RateLimitFailureMode,
     options: AcquireOptions | undefined,
   ) {
-    super();
-    this.#options = options;
+    super(policy, cost, failureMode, options);
   }
 
   send(): void {
@@ -373,56 +355,19 @@ class AcquireCall extends FlightCall implements BatchedAcquire {
   }
 
   answered(decision: RateLimitDecision): void {
-    const resolve = this.resolve;
-    this.#release();
-    resolve(decision);
+    this.answer(decision);
   }
 
   failed(error: unknown): void {
-    this.#fail(error);
+    this.fail(error);
   }
 
   timedOut(silentMs: number): void {
-    this.#fail(new Error(`Redis answered nothing for ${Math.round(silentMs)} ms`));
+    this.fail(new Error(`Redis answered nothing for ${Math.round(silentMs)} ms`));
   }
 
-  /** The abort listener: the caller gives up; the command, if sent, still takes its slot until Redis answers. */
-  handleEvent(): void {
-    if (this.settled) return;
-    this.settled = true;
-    const reject = this.reject;
-    const signal = this.#signal!;
-    this.#release();
-    reject(acquireAbortedError(signal));
-  }
-
-  /**
-   * The call has to wait: from now on, the caller giving up ends it. The signal is read only here, because
-   * making a request's AbortSignal costs more than a quick answer from Redis (the framework makes it on
-   * first read).
-   */
+  /** The call has to wait: from now on, the caller giving up ends it (the command, if sent, keeps its slot). */
   waiting(): void {
-    const signal = this.#options?.signal;
-    if (signal === undefined) return;
-    this.#signal = signal;
-    if (signal.aborted) this.handleEvent();
-    else signal.addEventListener('abort', this, { once: true });
-  }
-
-  #signal: AbortSignal | undefined;
-
-  /** Lets go of the caller: its abort signal, its request's options and its promise's functions. */
-  #release(): void {
-    this.#signal?.removeEventListener('abort', this);
-    this.#signal = undefined;
-    this.#options = undefined;
-    this.resolve = settledAlready;
-    this.reject = settledAlready;
-  }
-
-  #fail(error: unknown): void {
-    const { resolve, reject } = this;
-    this.#release();
-    settleByFailureMode(this.mode, error, this.policy, this.cost, resolve, reject);
+    this.watchAbort();
   }
 }
