@@ -60,6 +60,7 @@ export async function runSnapshot(options: SnapshotRunOptions): Promise<Snapshot
   const images = new WidgetImages(options.images);
   const entries: GalleryEntry[] = [];
   const taken = new Set<string>();
+  const width = options.dashboardWidth ? { dashboardWidth: options.dashboardWidth } : {};
   let browser: WidgetImages['browser'];
   try {
     for (const source of options.dashboards) {
@@ -68,11 +69,7 @@ export async function runSnapshot(options: SnapshotRunOptions): Promise<Snapshot
       for (let n = 2; taken.has(prefix); n++) prefix = `${slug(source.name)}-${n}`;
       taken.add(prefix);
       for (const theme of options.themes) {
-        await driver.putState({
-          ...driver.getState(),
-          theme,
-          ...(options.dashboardWidth ? { dashboardWidth: options.dashboardWidth } : {}),
-        });
+        await driver.putState({ ...driver.getState(), theme, ...width });
         for (const summary of driver.widgets().filter((w) => w.type === 'custom')) {
           const image = await images.widget(driver, summary.widgetId, { scale: options.scale });
           const file = `${prefix}-${summary.widgetId}-${theme}.png`;
