@@ -1,4 +1,4 @@
-import { checkPolicyNumbers } from './store-checks.js';
+import { checkPolicyNumbers } from './store-kit.js';
 import type { RateLimitDecision } from './types.js';
 
 /** Up to this many permits per window, every admission keeps its own timestamp: the window is exact. */
