@@ -109,23 +109,6 @@ export const RateLimitFailureMode = {
 } as const;
 export type RateLimitFailureMode = (typeof RateLimitFailureMode)[keyof typeof RateLimitFailureMode];
 
-/**
- * Answers an acquire that a shared store could not count, by the store's failure mode: `failOpen` resolves a
- * {@link failOpenDecision} carrying the cause, `failClosed` rejects with the typed 503 error. Nothing is logged
- * here: the rate-limit filters report fail-opens and store errors.
- */
-export function settleByFailureMode(
-  mode: RateLimitFailureMode,
-  error: unknown,
-  policy: RateLimitPolicy,
-  cost: number,
-  resolve: (decision: RateLimitDecision) => void,
-  reject: (error: unknown) => void,
-): void {
-  if (mode === RateLimitFailureMode.FailClosed) reject(storeUnavailableError(error));
-  else resolve(failOpenDecision(policy.permitLimit, policy.windowSeconds, { cost, error }));
-}
-
 /** What limited requests get while a shared store cannot count, for its warnings. */
 export function whileUncounted(mode: RateLimitFailureMode): string {
   return mode === RateLimitFailureMode.FailClosed
@@ -196,12 +179,17 @@ export class PendingAcquire {
     resolve(decision);
   }
 
-  /** The store could not count (`error` says why): answered by its failure mode. */
+  /**
+   * The store could not count (`error` says why): answered by its failure mode — `failOpen` resolves a
+   * {@link failOpenDecision} carrying the cause, `failClosed` rejects with the typed 503 error. Nothing is
+   * logged here: the rate-limit filters report fail-opens and store errors.
+   */
   fail(error: unknown): void {
     const resolve = this.#resolve;
     const reject = this.#reject;
     this.#release();
-    settleByFailureMode(this.failureMode, error, this.policy, this.cost, resolve, reject);
+    if (this.failureMode === RateLimitFailureMode.FailClosed) reject(storeUnavailableError(error));
+    else resolve(failOpenDecision(this.policy.permitLimit, this.policy.windowSeconds, { cost: this.cost, error }));
   }
 
   /** Rejects with `error` as it is, whatever the failure mode (a store refusing to take more calls). */

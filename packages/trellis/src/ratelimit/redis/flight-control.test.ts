@@ -22,24 +22,19 @@ const mockTimers = (): void => {
 
 const policy: RateLimitPolicy = { key: 'GET /r#a', handler: 'GET /r', name: 'a', permitLimit: 5, windowSeconds: 60, scope: 'transport' };
 
+/** A call whose outcome is read from its acquire's answer: Redis's reply, or a timeout failing open. */
 class Call extends FlightCall {
-  outcome: 'answered' | 'failed' | 'timed out' | undefined;
+  outcome: 'answered' | 'timed out' | undefined;
   constructor(private readonly onSend: (call: Call) => void) {
     super(policy, 1, 'failOpen', undefined);
+    void this.promise().then((decision) => {
+      const failed = decision.failedOpen?.error;
+      this.outcome = failed instanceof Error && /answered nothing/.test(failed.message) ? 'timed out' : 'answered';
+    });
   }
   send(): void {
     this.onSend(this);
   }
-  answered(): void {
-    this.outcome = 'answered';
-  }
-  failed(): void {
-    this.outcome = 'failed';
-  }
-  timedOut(): void {
-    this.outcome = 'timed out';
-  }
-  waiting(): void {}
 }
 
 test('calls that keep timing out while Redis answers nothing are said once per silence, with how long it lasted', async (t) => {
@@ -50,7 +45,7 @@ test('calls that keep timing out while Redis answers nothing are said once per s
   let answering = false;
   const start = (): Call => {
     const call = new Call((c) => {
-      if (answering) setImmediate(() => c.reply('ok'));
+      if (answering) setImmediate(() => c.reply({ allowed: true, limit: 5, remaining: 4, reset: 60, retryAfter: 0 }));
     });
     control.start(call);
     return call;

@@ -15,7 +15,7 @@
  * the same silence rule) or are rejected at once (`'reject'`).
  */
 
-import { PendingAcquire } from '../index.js';
+import { PendingAcquire, type RateLimitDecision } from '../index.js';
 
 /** A clock of milliseconds. */
 export interface FlightClock {
@@ -29,14 +29,16 @@ const monotonic: FlightClock = { now: () => performance.now() };
 export type RedisOverflow = 'queue' | 'reject';
 
 /**
- * One acquire as the flight control sees it: what to send, what to do with the outcome, and the control's own
- * bookkeeping (one object per call, so a call costs no closures of its own). `settled` (its caller has the
- * answer, or gave up) is the acquire's.
+ * One acquire as the flight control sees it: what to send, and the control's own bookkeeping (one object per
+ * call, so a call costs no closures of its own). The control answers the acquire itself: with Redis's reply
+ * (the decision), by the failure mode when the client fails or Redis stays silent past the timeout, and it
+ * watches for the caller giving up once the call has to wait — queued behind `maxInFlight`, or unanswered at
+ * a sweep a sweep interval after it started (most calls are answered sooner and never watched).
  */
 export abstract class FlightCall extends PendingAcquire {
   /** The command has its answer (or the client gave up on it). */
   replied = false;
-  /** `waiting` has been called. */
+  /** The control watches for its caller giving up. */
   watched = false;
   /** When the call started, and then when its command left (Redis's silence counts from the later). */
   startedAt = 0;
@@ -56,17 +58,6 @@ export abstract class FlightCall extends PendingAcquire {
   }
   /** Sends the command; its outcome comes back through `reply` or `error`. */
   abstract send(): void;
-  /** Called once with the answer, unless the call was settled before (timed out, aborted). */
-  abstract answered(reply: unknown): void;
-  /** Called once with the client's error, unless the call was settled before. */
-  abstract failed(error: unknown): void;
-  /** Called once when Redis has been silent for the timeout, unless the call was settled before. */
-  abstract timedOut(silentMs: number): void;
-  /**
-   * Called once when the call has to wait: it is queued behind `maxInFlight`, or still unanswered at a sweep a
-   * sweep interval after it started. Most calls are answered sooner and are never told.
-   */
-  abstract waiting(): void;
 }
 
 /** A FIFO with O(1) push and shift that compacts itself; `at` reads the live entries front to back. */
@@ -145,7 +136,7 @@ export class FlightControl {
     else {
       this.#queue.push(call);
       call.watched = true;
-      call.waiting();
+      call.watchAbort();
     }
     if (this.#sweep === undefined) this.#sweep = setTimeout(this.#onSweep, this.#sweepMs);
     return true;
@@ -165,18 +156,14 @@ export class FlightControl {
   /** A sent call's answer (through `FlightCall.reply`). */
   onReply(call: FlightCall, reply: unknown): void {
     this.#replied(call, true);
-    if (call.settled) return;
-    call.settled = true;
-    call.answered(reply);
+    if (!call.settled) call.answer(reply as RateLimitDecision);
   }
 
   /** A sent call's failure (through `FlightCall.error`). */
   onError(call: FlightCall, error: unknown): void {
     // An error reply from Redis (a script error) is an answer too; a client-side failure is not.
     this.#replied(call, isServerReply(error));
-    if (call.settled) return;
-    call.settled = true;
-    call.failed(error);
+    if (!call.settled) call.fail(error);
   }
 
   /** A command has its answer: free its slot, note Redis's progress, and send the next queued call. */
@@ -221,12 +208,11 @@ export class FlightControl {
           if (t.startedAt > startedBy) break;
           if (!t.watched) {
             t.watched = true;
-            t.waiting();
+            t.watchAbort();
           }
           continue;
         }
-        t.settled = true;
-        t.timedOut(this.clock.now() - since);
+        t.fail(new Error(`Redis answered nothing for ${Math.round(this.clock.now() - since)} ms`));
         const silentMs = cutoff - this.#answeredAt;
         if (!this.#stuckTold && silentMs >= this.stuckMs) {
           this.#stuckTold = true;

@@ -6,7 +6,6 @@ import {
   checkCost,
   checkPartition,
   checkPolicy,
-  settleByFailureMode,
   storeUnavailableError,
   whileUncounted,
 } from '../index.js';
@@ -244,13 +243,11 @@ export class RedisRateLimitStore implements RateLimitStore {
     } catch (error) {
       return Promise.reject(error);
     }
-    const down = this.#runner.unavailable();
-    if (down !== undefined) {
-      return new Promise((resolve, reject) => settleByFailureMode(this.#failureMode, new Error(down), policy, cost, resolve, reject));
-    }
     const call = new AcquireCall(this.#batches, key, plan.args, acquireTail(cost, now), policy, cost, this.#failureMode, options);
     const answer = call.promise();
-    if (!this.#flights.start(call)) {
+    const down = this.#runner.unavailable();
+    if (down !== undefined) call.fail(new Error(down));
+    else if (!this.#flights.start(call)) {
       call.refuse(new RateLimitStoreUnavailableError(`rate limit store busy: ${this.#flights.maxInFlight} calls already wait on Redis`));
     }
     return answer;
@@ -352,22 +349,5 @@ class AcquireCall extends FlightCall implements BatchedAcquire {
   /** Its policy's permit limit, which the script's answer leaves out. */
   get limit(): number {
     return this.policy.permitLimit;
-  }
-
-  answered(decision: RateLimitDecision): void {
-    this.answer(decision);
-  }
-
-  failed(error: unknown): void {
-    this.fail(error);
-  }
-
-  timedOut(silentMs: number): void {
-    this.fail(new Error(`Redis answered nothing for ${Math.round(silentMs)} ms`));
-  }
-
-  /** The call has to wait: from now on, the caller giving up ends it (the command, if sent, keeps its slot). */
-  waiting(): void {
-    this.watchAbort();
   }
 }
