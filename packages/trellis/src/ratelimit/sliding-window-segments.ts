@@ -126,6 +126,41 @@ export abstract class WindowRing {
     return ring[2 * slot]!;
   }
 
+  /**
+   * Takes a shared store's records as this counter's segments: `times` (ms, oldest first, never decreasing)
+   * and `counts` in pairs, `newestStart` when the newest began taking admissions. Any shape decides on them:
+   * with `segmentMs` 0 a segment holds the admissions of one instant, which is exact.
+   */
+  loadSegments(times: readonly number[], counts: readonly number[], newestStart: number): void {
+    const n = times.length;
+    const ring = n > 0 ? blankRing(2 * n + 1) : NO_SLOTS;
+    let used = 0;
+    for (let i = 0; i < n; i++) {
+      ring[2 * i] = times[i]!;
+      ring[2 * i + 1] = counts[i]!;
+      used += counts[i]!;
+    }
+    if (n > 0) ring[2 * n] = newestStart;
+    this.ring = ring;
+    this.front = 0;
+    this.size = n;
+    this.used = used;
+    this.segmented = true;
+  }
+
+  /** The segments in use, oldest first, as {@link loadSegments} takes them (a counter it loaded). */
+  storedSegments(): { times: number[]; counts: number[]; newestStart: number } {
+    const ring = this.ring;
+    const capacity = ring.length >> 1;
+    const times: number[] = [];
+    const counts: number[] = [];
+    for (let i = 0, slot = this.front; i < this.size; i++, slot = slot + 1 === capacity ? 0 : slot + 1) {
+      times.push(ring[2 * slot]!);
+      counts.push(ring[2 * slot + 1]!);
+    }
+    return { times, counts, newestStart: capacity > 0 ? ring[2 * capacity]! : 0 };
+  }
+
   protected newestSegment(): number {
     const capacity = this.ring.length >> 1;
     let newest = this.front + this.size - 1;

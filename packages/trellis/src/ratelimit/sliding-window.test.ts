@@ -1,7 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { InProcessRateLimitStore } from './in-process-store.js';
 import { ManualClock } from './manual-clock.js';
+import { SlidingWindowCounter } from './sliding-window.js';
+import { windowShape } from './window-shape.js';
 import { RateLimitScope, type RateLimitPolicy } from './types.js';
 
 function policy(permitLimit: number, windowSeconds: number): RateLimitPolicy {
@@ -150,4 +153,28 @@ describe('store clocks', () => {
     assert.throws(() => new ManualClock(Number.POSITIVE_INFINITY), RangeError);
     assert.equal(clock.now(), 20, 'refused moves change nothing');
   });
+});
+
+test('a counter rebuilt from its stored segments before every request decides as the one kept in memory', () => {
+  fc.assert(
+    fc.property(
+      fc.constantFrom(200, 1_000, 10_000),
+      fc.constantFrom(1, 60, 3_600),
+      fc.array(fc.record({ gapMs: fc.integer({ min: 0, max: 5_000 }), cost: fc.integer({ min: 1, max: 30 }) }), { maxLength: 300 }),
+      (limit, windowSeconds, steps) => {
+        const shape = windowShape('GET /items#burst', limit, windowSeconds);
+        const kept = new SlidingWindowCounter(shape);
+        let stored = { times: [] as number[], counts: [] as number[], newestStart: 0 };
+        let now = 1_700_000_000_000;
+        for (const { gapMs, cost } of steps) {
+          now += gapMs;
+          const rebuilt = new SlidingWindowCounter(shape);
+          rebuilt.loadSegments(stored.times, stored.counts, stored.newestStart);
+          assert.deepEqual({ ...rebuilt.acquire(now, cost) }, { ...kept.acquire(now, cost) });
+          stored = rebuilt.storedSegments();
+        }
+      },
+    ),
+    { numRuns: 100 },
+  );
 });

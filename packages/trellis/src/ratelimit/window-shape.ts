@@ -25,21 +25,27 @@ export interface WindowShape {
 export const ADMITTED_CACHE_SLOTS = 128;
 
 /**
- * Validates a policy's numbers and derives the counter layout. Throws a TypeError naming the policy, the
- * field and the accepted range.
+ * Validates a policy's numbers and derives the counter layout: exact up to `exactLimit` permits, above it
+ * `segments` time segments per window. Throws a TypeError naming the policy, the field and the accepted range.
  */
-export function windowShape(policyKey: string, permitLimit: number, windowSeconds: number): WindowShape {
+export function windowShape(
+  policyKey: string,
+  permitLimit: number,
+  windowSeconds: number,
+  exactLimit = EXACT_PERMIT_LIMIT,
+  segments = WINDOW_SEGMENTS,
+): WindowShape {
   checkPolicyNumbers(policyKey, permitLimit, windowSeconds);
   const windowMs = windowSeconds * 1000;
-  const exact = permitLimit <= EXACT_PERMIT_LIMIT;
+  const exact = permitLimit <= exactLimit;
   return {
     limit: permitLimit,
     windowSeconds,
     windowMs,
-    segmentMs: exact ? 0 : windowMs / WINDOW_SEGMENTS,
+    segmentMs: exact ? 0 : windowMs / segments,
     // Live admissions never exceed the limit, and segment starts are at least segmentMs apart, so the live
     // segments fit in min(limit, segments + 2) slots.
-    maxSegments: exact ? permitLimit : WINDOW_SEGMENTS + 2,
+    maxSegments: exact ? permitLimit : segments + 2,
     admitted: new Array<RateLimitDecision | undefined>(Math.min(permitLimit, ADMITTED_CACHE_SLOTS)).fill(undefined),
   };
 }

@@ -22,7 +22,7 @@ import { PendingAcquire, type AcquireOptions, type RateLimitFailureMode, type Ra
 import { readInput, windowBytesOf, writeInput } from './counter-item.js';
 import { dynamoDBCommands } from './sdk-commands.js';
 import { decodeWindow, encodeWindow } from './window-codec.js';
-import { decide, emptyWindow, freedAt, type RecordLayout, type WindowState } from './window-state.js';
+import { decideWindow, type StoredShape, type WindowState } from './window-state.js';
 
 /** One acquire waiting for its decision; its caller's signal is listened to from the start. */
 export class Ask extends PendingAcquire {
@@ -31,7 +31,7 @@ export class Ask extends PendingAcquire {
     cost: number,
     failureMode: RateLimitFailureMode,
     options: AcquireOptions | undefined,
-    readonly shape: RecordLayout,
+    readonly shape: StoredShape,
     /** performance.now() when the acquire started: its timeout counts from here. */
     readonly startedAt: number,
   ) {
@@ -70,12 +70,12 @@ export class Counter {
   }
 
   /** The window to decide on: the item's as last seen; a window this store cannot read is replaced. */
-  window(): WindowState {
-    if (this.stored === undefined) return emptyWindow(1);
+  window(): WindowState | undefined {
+    if (this.stored === undefined) return undefined;
     try {
       return decodeWindow(this.stored);
     } catch {
-      return emptyWindow(1);
+      return undefined;
     }
   }
 }
@@ -111,13 +111,9 @@ export class FlightRunner {
       const asks = flight.asks.filter((ask) => !ask.settled);
       if (asks.length === 0 || flight.abort.signal.aborted) return;
       const nowMs = this.now();
-      const window = counter.window();
-      const decisions = asks.map((ask) => decide(window, ask.shape, nowMs, ask.cost));
-      let windowUs = 0;
-      for (let i = 0; i < asks.length; i++)
-        if (decisions[i]!.allowed && asks[i]!.shape.windowUs > windowUs) windowUs = asks[i]!.shape.windowUs;
+      const { decisions, written, expiresAt } = decideWindow(counter.window(), nowMs, asks);
 
-      if (windowUs === 0) {
+      if (written === undefined) {
         // Refused, all of them. A window read during this flight is the item's: that settles it.
         if (fresh) {
           for (let i = 0; i < asks.length; i++) asks[i]!.answer(decisions[i]!);
@@ -128,9 +124,8 @@ export class FlightRunner {
         continue;
       }
 
-      const bytes = encodeWindow(window);
-      const ttlSeconds = Math.ceil(freedAt(window, windowUs) / 1_000_000);
-      const input = writeInput(this.tableName, counter.key, bytes, ttlSeconds, Math.floor(nowMs / 1000), counter.stored);
+      const bytes = encodeWindow(written);
+      const input = writeInput(this.tableName, counter.key, bytes, expiresAt, Math.floor(nowMs / 1000), counter.stored);
       try {
         const { UpdateItemCommand } = await dynamoDBCommands();
         await this.client.send(new UpdateItemCommand(input), { abortSignal: flight.abort.signal });

@@ -5,7 +5,7 @@ import { counterKey, deleteInput } from './counter-item.js';
 import { Ask, Counter, CounterContentionError, Flight, FlightRunner } from './counter-flight.js';
 import { dynamoDBCommands } from './sdk-commands.js';
 import { MAX_WINDOW_SECONDS, STORE, storeSettings, type DynamoDBRateLimitStoreOptions, type StoreSettings } from './store-options.js';
-import { recordLayout, type RecordLayout } from './window-state.js';
+import { storedShape, type StoredShape } from './window-state.js';
 import { usageError } from '../../errors/index.js';
 
 /** What every acquire of one policy object needs, validated once. */
@@ -13,7 +13,7 @@ interface PolicyPlan {
   readonly key: string;
   readonly permitLimit: number;
   readonly windowSeconds: number;
-  readonly shape: RecordLayout;
+  readonly shape: StoredShape;
 }
 
 /**
@@ -130,7 +130,7 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
       key,
       permitLimit,
       windowSeconds,
-      shape: recordLayout(permitLimit, windowSeconds, this.#settings.exactLimit, this.#settings.segments),
+      shape: storedShape(key, permitLimit, windowSeconds, this.#settings.exactLimit, this.#settings.segments),
     };
     this.#plans.set(policy, plan);
     return plan;

@@ -8,7 +8,7 @@
  * An exact 128-per-minute counter takes about 520 bytes at most, a segmented one (128 segments) about 660,
  * so with its key an item stays under 1 KB: one write unit per admission.
  */
-import { emptyWindow, type WindowState } from './window-state.js';
+import type { WindowState } from './window-state.js';
 
 const FORMAT = 1;
 /** Most records a window may hold when read: far above any the store writes (its options are capped). */
@@ -79,7 +79,6 @@ export function decodeWindow(bytes: Uint8Array): WindowState {
   const sinceStart = read();
   const n = read();
   if (unit < 1 || n < 1 || n > MAX_RECORDS || sinceStart > newest) throw new ForeignWindowError('the window header makes no sense');
-  const state = emptyWindow(unit);
   const times = new Array<number>(n);
   const counts = new Array<number>(n);
   let step = newest;
@@ -92,8 +91,5 @@ export function decodeWindow(bytes: Uint8Array): WindowState {
   }
   if (at !== bytes.length) throw new ForeignWindowError('the window has bytes after its records');
   if (!Number.isSafeInteger(newest * unit)) throw new ForeignWindowError('the window lies too far in the future');
-  state.times = times;
-  state.counts = counts;
-  state.newestStart = (newest - sinceStart) * unit;
-  return state;
+  return { unit, times, counts, newestStart: (newest - sinceStart) * unit };
 }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { InProcessRateLimitStore, ManualClock, RateLimitScope, type RateLimitPolicy } from '../index.js';
 import { ForeignWindowError, decodeWindow, encodeWindow } from './window-codec.js';
-import { decide, emptyWindow, recordLayout, type WindowState } from './window-state.js';
+import { decideWindow, storedShape, type WindowState } from './window-state.js';
 
 const START_MS = 1_700_000_012_345;
 
@@ -23,10 +23,10 @@ class StoredWindow {
     readonly segments = 128,
   ) {}
   acquire(permitLimit: number, windowSeconds: number, nowMs: number, cost = 1) {
-    const window: WindowState = this.bytes === undefined ? emptyWindow(1) : decodeWindow(this.bytes);
-    const decision = decide(window, recordLayout(permitLimit, windowSeconds, this.exactLimit, this.segments), nowMs, cost);
-    if (decision.allowed) this.bytes = encodeWindow(window);
-    return { decision, records: window.times.length };
+    const shape = storedShape('GET /items#burst', permitLimit, windowSeconds, this.exactLimit, this.segments);
+    const { decisions, written } = decideWindow(this.bytes === undefined ? undefined : decodeWindow(this.bytes), nowMs, [{ shape, cost }]);
+    if (written !== undefined) this.bytes = encodeWindow(written);
+    return { decision: decisions[0]!, records: written?.times.length ?? 0 };
   }
 }
 
