@@ -42,9 +42,9 @@ export default defineConfig({
     },
   },
   deps: {
-    alwaysBundle: ['forwarded-parse'],
-    // Everything that may end up bundled: it and what it requires (nothing). Anything else is an error.
-    onlyBundle: ['forwarded-parse'],
+    alwaysBundle: ['cookie', 'forwarded-parse'],
+    // Everything that may end up bundled: they and what they require (nothing). Anything else is an error.
+    onlyBundle: ['cookie', 'forwarded-parse'],
   },
   plugins: [builtinsOfBundledPackages(), thirdPartyLicences('Trellis')],
 });

@@ -59,6 +59,27 @@ export function AllowAnonymous(): AnnotationDecorator<true> {
   return annotation(AllowAnonymousKind, true);
 }
 
+export const ETagKind: AnnotationKind<true> = {
+  name: 'ETag',
+  combine: (c, m) => (c.length + m.length > 0 ? [true] : []),
+  sortKey: () => '',
+};
+
+/**
+ * Conditional requests on a route: a GET or HEAD answer of 200 with a whole body gets a strong `ETag` (the
+ * SHA-1 of its bytes) unless the handler set one, and `If-None-Match` / `If-Modified-Since` are answered 304
+ * with no body, a failed `If-Match` / `If-Unmodified-Since` 412. (Any answer the handler gives an `ETag` or
+ * `Last-Modified` is weighed so, with or without this annotation.) On other methods the handler checks the
+ * preconditions itself, against the resource as it is, before it changes it: `ctx.checkPreconditions({ etag })`.
+ * The OpenAPI document lists the 304 and 412 answers.
+ *
+ * @example
+ * route('GET', '/catalog', [ETag()], () => catalog());
+ */
+export function ETag(): AnnotationDecorator<true> {
+  return annotation(ETagKind, true);
+}
+
 export type CacheVary = 'principal' | `header:${string}`;
 
 export interface CacheSettings {
@@ -122,16 +143,17 @@ export const ValidateKind: AnnotationKind<ValidateSchemas> = {
   combine: methodWins<ValidateSchemas>(
     'Validate',
     (v) =>
-      `body#${schemaKey(v.body)} query#${schemaKey(v.query)} params#${schemaKey(v.params)} headers#${schemaKey(v.headers)} status#${v.fieldStatus ?? 400}`,
+      `body#${schemaKey(v.body)} query#${schemaKey(v.query)} params#${schemaKey(v.params)} headers#${schemaKey(v.headers)} cookies#${schemaKey(v.cookies)} status#${v.fieldStatus ?? 400}`,
   ),
-  sortKey: (v) => `${schemaKey(v.body)}/${schemaKey(v.query)}/${schemaKey(v.params)}/${schemaKey(v.headers)}/${v.fieldStatus ?? 400}`,
+  sortKey: (v) =>
+    `${schemaKey(v.body)}/${schemaKey(v.query)}/${schemaKey(v.params)}/${schemaKey(v.headers)}/${schemaKey(v.cookies)}/${v.fieldStatus ?? 400}`,
 };
 
 /**
- * Validates the request body, query, path parameters and/or headers with Standard Schema validators (zod,
+ * Validates the request body, query, path parameters, headers and/or cookies with Standard Schema validators (zod,
  * valibot, arktype, …); failures give 400 (or `fieldStatus` when the first issue names a field) with the
  * `issues` and the `field` they name. The validated values are `ctx.body`, `ctx.validatedQuery`,
- * `ctx.validatedParams` and `ctx.validatedHeaders`, typed from the schemas: in the functional form the
+ * `ctx.validatedParams`, `ctx.validatedHeaders` and `ctx.validatedCookies`, typed from the schemas: in the functional form the
  * handler's `ctx` is inferred; a decorated method declares `ctx: ValidatedContext<typeof schemas>`, and the
  * decorator refuses (at compile time) a method whose `ctx` claims anything the schemas do not give.
  *
@@ -140,12 +162,17 @@ export const ValidateKind: AnnotationKind<ValidateSchemas> = {
  * @Validate(order) @Post('/orders') create(ctx: ValidatedContext<typeof order>) { return ctx.body.sku; }
  * route('PUT', '/orders/:id', [Validate({ params: z.object({ id: z.coerce.number() }) })], (ctx) => ctx.validatedParams.id); // a number
  */
+const VALIDATED_PARTS: readonly string[] = ['body', 'query', 'params', 'headers', 'cookies'];
+
 export function Validate<const S extends ValidateSchemas>(schemas: S): ValidateAnnotation<S> {
   const { fieldStatus, ...parts } = schemas ?? {};
   if (fieldStatus !== undefined && fieldStatus !== 400 && fieldStatus !== 422) {
     throw invalid(`@Validate: "fieldStatus" must be 400 or 422, got ${JSON.stringify(fieldStatus)}.`);
   }
   for (const [part, schema] of Object.entries(parts)) {
+    if (!VALIDATED_PARTS.includes(part)) {
+      throw invalid(`@Validate: "${part}" is not a part of a request; it takes ${VALIDATED_PARTS.join(', ')} and fieldStatus.`);
+    }
     if (schema !== undefined && typeof (schema as StandardSchemaV1)?.['~standard']?.validate !== 'function') {
       throw invalid(`@Validate: "${part}" must be a Standard Schema validator (zod, valibot, arktype, …).`);
     }

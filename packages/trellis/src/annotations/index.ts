@@ -3,7 +3,18 @@ import './symbol-metadata.js';
 export { annotation, combineAnnotations, isAnnotation, stableJson } from './annotation.js';
 export type { AnnotationDecorator } from './annotation.js';
 export { Controller, Delete, Get, Head, Options, Patch, Post, Put } from './routes.js';
-export { AllowAnonymous, AllowAnonymousKind, Authorize, AuthorizeKind, Cache, CacheKind, Validate, ValidateKind } from './builtin.js';
+export {
+  AllowAnonymous,
+  AllowAnonymousKind,
+  Authorize,
+  AuthorizeKind,
+  Cache,
+  CacheKind,
+  ETag,
+  ETagKind,
+  Validate,
+  ValidateKind,
+} from './builtin.js';
 export type { CacheSettings, CacheVary, ValidateSchemas } from './builtin.js';
 export { Body, BodyKind } from './body.js';
 export type { PathParamNames, PathParams, RouteContext, ValidateAnnotation, ValidatedContext } from './typed-input.js';

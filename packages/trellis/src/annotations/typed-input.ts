@@ -8,6 +8,8 @@ export interface ValidateSchemas {
   readonly params?: StandardSchemaV1;
   /** The request headers, as an object with lower-case names (a repeated header's values joined with `, `). */
   readonly headers?: StandardSchemaV1;
+  /** The request's cookies, as an object of their percent-decoded values by name (signatures are not checked: use `ctx.cookies.getSigned`). */
+  readonly cookies?: StandardSchemaV1;
   /**
    * The status of a failure whose first issue names a field (has a path): 400 (default) or 422 for "well
    * formed, but a field cannot be applied". Issues about the whole body or query always answer 400.
@@ -40,8 +42,8 @@ export type PathParams<P extends string> = string extends P
   : Readonly<Record<PathParamNames<P>, string>>;
 
 /**
- * The context a handler validated by `schemas` gets: `body`, `validatedQuery`, `validatedParams` and
- * `validatedHeaders` typed as the schemas' outputs (`unknown` where there is no schema), and `params` from the
+ * The context a handler validated by `schemas` gets: `body`, `validatedQuery`, `validatedParams`,
+ * `validatedHeaders` and `validatedCookies` typed as the schemas' outputs (`unknown` where there is no schema), and `params` from the
  * path when it is known.
  *
  * @example
@@ -53,6 +55,7 @@ export type ValidatedContext<S extends ValidateSchemas = ValidateSchemas, P exte
   validatedQuery: Output<S['query'], unknown>;
   validatedParams: Output<S['params'], unknown>;
   validatedHeaders: Output<S['headers'], unknown>;
+  validatedCookies: Output<S['cookies'], unknown>;
   readonly params: PathParams<P>;
 };
 

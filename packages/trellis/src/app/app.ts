@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RouteDefinition } from '../annotations/index.js';
-import { describeController, toRouteInfo } from '../annotations/index.js';
+import { ETagKind, describeController, toRouteInfo } from '../annotations/index.js';
 import {
   Authenticator,
   MemoryResponseCache,
@@ -19,7 +19,16 @@ import {
   serializationFilter,
 } from '../filters/index.js';
 import type { ExecutionContext, Feature, Filter, HttpMethod, OutgoingResponse } from '../pipeline/index.js';
-import { Logger, assertApplicationFilter, composeFilters, consoleLogger, featureOf, guardedLogger } from '../pipeline/index.js';
+import {
+  CookieKeys,
+  Logger,
+  assertApplicationFilter,
+  composeFilters,
+  consoleLogger,
+  cookieKeys,
+  featureOf,
+  guardedLogger,
+} from '../pipeline/index.js';
 import { ServiceCollection, ServiceProvider } from '../services/index.js';
 import type { ServiceResolver } from '../services/index.js';
 import { dispatch } from './dispatch.js';
@@ -62,6 +71,12 @@ export interface AppOptions {
    * an allowed origin, refusals and 404s included, carries the `Access-Control-*` headers.
    */
   cors?: CorsOptions;
+  /**
+   * Keys of signed cookies (`ctx.cookies.set(name, value, { signed: true })`), newest first, each at least 32
+   * bytes: the first signs, every one verifies. Rotate by putting a new key first and dropping the oldest once
+   * the cookies it signed have expired.
+   */
+  cookieSecrets?: readonly (string | Buffer)[];
 }
 
 export interface ListenOptions {
@@ -92,11 +107,14 @@ export class App {
   readonly #definitions: RouteDefinition[] = [];
   readonly #filters: Filter[] = [];
   readonly #errorHandlers: ErrorMapping[] = [];
-  readonly #options: Required<Omit<AppOptions, 'maxHeaderSize' | 'trustProxy' | 'cors'>> & { maxHeaderSize: number | undefined };
+  readonly #options: Required<Omit<AppOptions, 'maxHeaderSize' | 'trustProxy' | 'cors' | 'cookieSecrets'>> & {
+    maxHeaderSize: number | undefined;
+  };
   readonly #trust: TrustFunction;
   /** `trustProxy` was a function of the application's: called through the guard. */
   readonly #trustIsUserCode: boolean;
   readonly #cors: CorsPolicy | undefined;
+  readonly #cookieKeys: readonly Buffer[];
   #built: { router: Router<CompiledRoute>; provider: ServiceProvider; routes: CompiledRoute[]; deps: DispatchDeps } | null = null;
   #server: Server | null = null;
 
@@ -124,6 +142,7 @@ export class App {
     this.#trust = compileTrust(options.trustProxy);
     this.#trustIsUserCode = typeof options.trustProxy === 'function';
     this.#cors = options.cors === undefined ? undefined : new CorsPolicy(options.cors, 'createApp({ cors })');
+    this.#cookieKeys = cookieKeys(options.cookieSecrets);
   }
 
   /** Adds routes declared in the functional form. */
@@ -197,6 +216,7 @@ export class App {
     const options = this.#options;
     this.services.addDefault(Logger, () => consoleLogger);
     this.services.addDefault(ResponseCacheStore, () => new MemoryResponseCache());
+    this.services.addDefault(CookieKeys, () => this.#cookieKeys);
     this.services.addDefault(SerializationSettings, (s) => {
       const logger = guardedLogger(s.get(Logger));
       return {
@@ -216,7 +236,12 @@ export class App {
     const routes: CompiledRoute[] = [];
     const appCors = this.#cors;
     for (const info of infos) {
-      const compiled: CompiledRoute = { info, run: composeFilters(filters, info), cors: corsOf(info, appCors) };
+      const compiled: CompiledRoute = {
+        info,
+        run: composeFilters(filters, info),
+        cors: corsOf(info, appCors),
+        etag: info.annotations.some((a) => a.kind === ETagKind),
+      };
       router.add(info.method, info.path, compiled);
       routes.push(compiled);
     }

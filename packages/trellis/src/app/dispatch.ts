@@ -1,5 +1,5 @@
 import type { BodySource, OutgoingResponse, RouteInfo } from '../pipeline/index.js';
-import { ExecutionContext, failure, problemResponse } from '../pipeline/index.js';
+import { ExecutionContext, bodyEntityTag, evaluatePreconditions, failure, hasPreconditions, problemResponse } from '../pipeline/index.js';
 import { addCorsHeaders, isPreflight, preflightResponse } from '../filters/index.js';
 import type { CorsPolicy } from '../filters/index.js';
 import type { ServiceProvider } from '../services/index.js';
@@ -25,6 +25,8 @@ export interface CompiledRoute {
   readonly run: (ctx: ExecutionContext) => void | Promise<void>;
   /** Its cross-origin settings (its own annotation's, else the app's), or undefined. */
   readonly cors: CorsPolicy | undefined;
+  /** It has the `ETag` annotation: its whole GET and HEAD answers get an entity tag of their bytes. */
+  readonly etag: boolean;
 }
 
 export interface DispatchDeps {
@@ -106,7 +108,46 @@ function finished(
   }
   // Every response object is made for this request, so filter headers go straight into it.
   if (ctx.hasResponseHeaders) response.headers.fillFrom(ctx.responseHeaders);
+  if (response.status === 200 && (req.method === 'GET' || req.method === 'HEAD')) response = conditional(route, req, response);
   return withCors(deps, route.cors, req, response);
+}
+
+/** Headers a 304 leaves out: they describe a body, and a 304 has none. */
+const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-range'];
+
+/**
+ * A GET or HEAD answer of 200 weighed against the request's preconditions: with its entity tag (the handler's,
+ * or of its bytes on an `ETag` route), a 304 with no body when the client's copy is current, the 412 problem
+ * when an `If-Match` or `If-Unmodified-Since` fails, or the answer itself.
+ */
+function conditional(route: CompiledRoute, req: IncomingRequest, response: OutgoingResponse): OutgoingResponse {
+  let etag = response.headers.get('etag');
+  if (etag === undefined && route.etag && (typeof response.body === 'string' || Buffer.isBuffer(response.body))) {
+    etag = bodyEntityTag(response.body);
+    response.headers.set('etag', etag);
+  }
+  if (!hasPreconditions(req.headers)) return response;
+  const lastModified = response.headers.get('last-modified');
+  const outcome = evaluatePreconditions(
+    (name) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+    req.method,
+    {
+      etag: typeof etag === 'string' ? etag : undefined,
+      lastModified: typeof lastModified === 'string' ? new Date(lastModified) : undefined,
+    },
+  );
+  if (outcome === 'proceed') return response;
+  if (outcome === 'failed') {
+    return problemResponse(
+      failure('TRELLIS_PRECONDITION_FAILED', "The resource does not match the request's If-Match or If-Unmodified-Since."),
+    );
+  }
+  (response.body as { destroy?: () => void } | null)?.destroy?.();
+  for (const name of BODY_HEADERS) response.headers.delete(name);
+  return { status: 304, headers: response.headers, body: null };
 }
 
 /** 405 naming the methods the path has, or 404. */

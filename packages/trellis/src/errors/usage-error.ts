@@ -5,7 +5,7 @@
  * release. Failures of a request are apart: they are answered, with the codes of the pipeline's table.
  */
 export const USAGE_ERRORS = {
-  TRELLIS_INVALID_APP_OPTIONS: 'createApp() options (bodyLimit, maxUrlLength, trustProxy) or onError() arguments',
+  TRELLIS_INVALID_APP_OPTIONS: 'createApp() options (bodyLimit, maxUrlLength, trustProxy, cookieSecrets) or onError() arguments',
   TRELLIS_APP_BUILT: 'a route or filter added after the app was built (by listen(), inject(), build() or a request)',
   TRELLIS_APP_LISTENING: 'listen() called on an app that is already listening',
   TRELLIS_INVALID_ROUTE:
@@ -31,6 +31,8 @@ export const USAGE_ERRORS = {
   TRELLIS_INVALID_EVENT:
     'a Lambda event the handler cannot take: not an HTTP or custom-widget event, a field of the wrong type, or a kind that cannot stream',
   TRELLIS_INVALID_OPENAPI_OPTIONS: 'createOpenApiDocument or openApiRoute options that cannot be right',
+  TRELLIS_INVALID_COOKIE:
+    'a cookie set with a name, value or attributes browsers would drop (a __Host- or __Secure- name, SameSite=None or Partitioned without Secure), or signed in an app without cookieSecrets',
   TRELLIS_INVALID_ARGUMENT:
     'a function called with an argument it cannot take: a status out of range, a server-sent event field with a line break, chart data of the wrong shape, a ManualClock going back',
 } as const;

@@ -28,6 +28,7 @@ interface ValidateValue {
   readonly query?: object;
   readonly params?: object;
   readonly headers?: object;
+  readonly cookies?: object;
   readonly fieldStatus?: number;
 }
 
@@ -62,7 +63,7 @@ function bodyRequired(schema: object | undefined): boolean {
 }
 
 /** The members of an object schema as parameters of one location; undefined when the schema is not a plain object schema. */
-function memberParameters(schema: JsonSchemaObject, location: 'query' | 'header'): Record<string, unknown>[] | undefined {
+function memberParameters(schema: JsonSchemaObject, location: 'query' | 'header' | 'cookie'): Record<string, unknown>[] | undefined {
   const properties = schema.properties;
   if (schema.$ref !== undefined || properties === null || typeof properties !== 'object' || Array.isArray(properties)) return undefined;
   const required = new Set(Array.isArray(schema.required) ? (schema.required as unknown[]).map(String) : []);
@@ -129,14 +130,15 @@ function queryParameters(
   );
 }
 
-function headerParameters(
+function headerAndCookieParameters(
   ctx: DocumentContext,
   route: RouteInfo,
   operationId: string,
   validate: ValidateValue | undefined,
 ): Record<string, unknown>[] {
-  if (!validate?.headers) return [];
-  return memberParameters(schemaFor(ctx, route, operationId, 'headers', validate.headers), 'header') ?? [];
+  const headers = validate?.headers && memberParameters(schemaFor(ctx, route, operationId, 'headers', validate.headers), 'header');
+  const cookies = validate?.cookies && memberParameters(schemaFor(ctx, route, operationId, 'cookies', validate.cookies), 'cookie');
+  return [...(headers || []), ...(cookies || [])];
 }
 
 const FORM_FIELDS = { type: 'object', additionalProperties: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] } };
@@ -261,6 +263,22 @@ function responses(ctx: DocumentContext, route: RouteInfo, operationId: string, 
       headerRefs(ctx, ['Retry-After', ...ctx.rateLimitHeaders]),
     );
   }
+  if (facts.conditional) {
+    const read = route.method === 'GET' || route.method === 'HEAD';
+    if (read) {
+      const etag = { ETag: { description: 'The entity tag of the answer, for If-None-Match and If-Match.', schema: { type: 'string' } } };
+      for (const [status, response] of Object.entries(out))
+        if (status.startsWith('2')) out[status] = { ...response, headers: { ...(response.headers as object | undefined), ...etag } };
+      out['304'] ??= {
+        description: "Not Modified: the client's copy is current (If-None-Match, If-Modified-Since); no body.",
+        headers: etag,
+      };
+    }
+    failure(
+      412,
+      `${code('TRELLIS_PRECONDITION_FAILED')}: the resource does not match the request's ${read ? 'If-Match or If-Unmodified-Since' : 'If-Match, If-Unmodified-Since or If-None-Match'}.`,
+    );
+  }
   out.default = problemResponseObject('Any other failure, as a problem document: 404, 405, 500, ….', ctx.problemRef);
   return Object.fromEntries(
     Object.entries(out).sort(([a], [b]) => (a === 'default' ? 1 : b === 'default' ? -1 : a < b ? -1 : a > b ? 1 : 0)),
@@ -280,6 +298,8 @@ interface RouteFacts {
   readonly authenticated: boolean;
   readonly grants: readonly string[];
   readonly limits: ReturnType<typeof routeLimits>;
+  /** The route has the `ETag` annotation: conditional requests are answered 304 and 412. */
+  readonly conditional: boolean;
 }
 
 /** A `Describe` value; an older copy of the package keeps a summary alone. */
@@ -294,11 +314,13 @@ export function routeFacts(route: RouteInfo): RouteFacts {
   const authenticated = valuesOf(route, 'Authorize').length > 0 && valuesOf(route, 'AllowAnonymous').length === 0;
   const takesBody = body !== undefined || validate?.body !== undefined || BODY_METHODS.has(route.method);
   return {
+    conditional: valuesOf(route, 'ETag').length > 0,
     describe: describedBy(valuesOf<DescribeSettings | string>(route, 'Describe')[0]),
     validate,
     body,
     validates:
-      validate !== undefined && ['body', 'query', 'params', 'headers'].some((p) => (validate as Record<string, unknown>)[p] !== undefined),
+      validate !== undefined &&
+      ['body', 'query', 'params', 'headers', 'cookies'].some((p) => (validate as Record<string, unknown>)[p] !== undefined),
     fieldStatus: validate?.fieldStatus,
     takesBody,
     formats: takesBody ? (body?.formats ?? DEFAULT_FORMATS) : [],
@@ -321,7 +343,7 @@ export function operation(
   const parameters = [
     ...pathParameters(ctx, route, operationId, path, validate, describe),
     ...queryParameters(ctx, route, operationId, validate),
-    ...headerParameters(ctx, route, operationId, validate),
+    ...headerAndCookieParameters(ctx, route, operationId, validate),
   ];
   const request = facts.takesBody ? requestBody(ctx, route, operationId, body, validate) : undefined;
   const security =

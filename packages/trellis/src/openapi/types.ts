@@ -4,7 +4,7 @@ import type { RouteInfo } from '../index.js';
 export type JsonSchemaObject = { [keyword: string]: unknown };
 
 /** Which part of a request or response a schema describes. */
-export type SchemaPart = 'body' | 'query' | 'params' | 'headers' | 'response';
+export type SchemaPart = 'body' | 'query' | 'params' | 'headers' | 'cookies' | 'response';
 
 /** What a converter is told about the schema it is asked to convert. */
 export interface JsonSchemaContext {

@@ -2,6 +2,9 @@ import type { Readable } from 'node:stream';
 import type { ServiceResolver } from '../services/index.js';
 import type { Annotation, AnnotationKind } from './annotation.js';
 import type { BodySource } from './body-source.js';
+import { Cookies } from './cookies.js';
+import { evaluatePreconditions, type ResourceState } from './conditional.js';
+import { failureError } from './http-error.js';
 import { RequestHeaders, ResponseHeaders } from './headers.js';
 import type { HeaderValue } from './headers.js';
 import type { ProblemDetails } from './problem.js';
@@ -77,6 +80,7 @@ export class ExecutionContext {
   readonly services: ServiceResolver;
   #responseHeaders: ResponseHeaders | undefined;
   #items: Map<unknown, unknown> | undefined;
+  #cookies: Cookies | undefined;
   /** The authenticated caller, or null when anonymous. */
   principal: Principal | null = null;
   /** The parsed, validated request body (set by the serialization stage). */
@@ -87,6 +91,8 @@ export class ExecutionContext {
   validatedParams: unknown = undefined;
   /** The validated request headers (set when the handler declares a headers schema; names in lower case). */
   validatedHeaders: unknown = undefined;
+  /** The validated cookies (set when the handler declares a cookies schema). */
+  validatedCookies: unknown = undefined;
   /** @internal the filter now running, for recording who refused. */
   currentFilter = '';
   readonly #bodySource: BodySource;
@@ -121,10 +127,16 @@ export class ExecutionContext {
     return this.#signal;
   }
 
-  /** Headers that filters add to whatever response is written (e.g. `RateLimit-*`). */
+  /** Headers that filters add to whatever response is written (e.g. `RateLimit-*`, and the cookies set). */
   get responseHeaders(): ResponseHeaders {
     this.#responseHeaders ??= new ResponseHeaders();
     return this.#responseHeaders;
+  }
+
+  /** The cookies the client sent (`get`, `getSigned`) and those the response sets (`set`, `clear`). */
+  get cookies(): Cookies {
+    this.#cookies ??= new Cookies(this);
+    return this.#cookies;
   }
 
   /** True when a filter has added response headers. */
@@ -175,6 +187,27 @@ export class ExecutionContext {
     }
     this.#refusal = { status: status!, problem: { ...problem }, headers: new ResponseHeaders(headers), by: this.currentFilter };
     return true;
+  }
+
+  /**
+   * Checks the request's preconditions (`If-Match`, `If-Unmodified-Since`, and on other methods than GET and
+   * HEAD `If-None-Match`) against the resource as it is now, before the handler changes it: throws the 412
+   * `HttpError` (`TRELLIS_PRECONDITION_FAILED`) when one fails, so a client updating what it read cannot
+   * overwrite a change made since. GET and HEAD answers are checked for `If-None-Match` and
+   * `If-Modified-Since` by the framework, from the answer's `ETag` and `Last-Modified`.
+   *
+   * @example
+   * const order = await orders.get(id);
+   * ctx.checkPreconditions({ etag: `"${order.version}"` }); // If-Match: "7" while the order is at "8" → 412
+   */
+  checkPreconditions(state: ResourceState): void {
+    const outcome = evaluatePreconditions((name) => this.request.headers.get(name), this.request.method, state);
+    if (outcome === 'failed') {
+      throw failureError(
+        'TRELLIS_PRECONDITION_FAILED',
+        'The resource has changed since the precondition was written (If-Match, If-Unmodified-Since or If-None-Match).',
+      );
+    }
   }
 
   /** Produces the response (a cache hit, or the serialization stage). Returns false when already decided. */

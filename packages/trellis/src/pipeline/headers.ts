@@ -124,12 +124,14 @@ export class ResponseHeaders {
     return this.#flat.slice();
   }
 
-  /** Adds the headers of `other` that these do not have yet. */
+  /** Adds the headers of `other` that these do not have yet, and its `Set-Cookie` lines after these' own. */
   fillFrom(other: ResponseHeaders): this {
     const flat = other.#flat;
     for (let i = 0; i < flat.length; i += 2) {
       const key = flat[i] as string;
-      if (this.#valueIndex(key) === -1) this.#flat.push(key, flat[i + 1]!);
+      const at = this.#valueIndex(key);
+      if (at === -1) this.#flat.push(key, flat[i + 1]!);
+      else if (key === 'set-cookie') this.#flat[at] = [this.#flat[at]!, flat[i + 1]!].flat();
     }
     return this;
   }

@@ -4,12 +4,13 @@
  * through `../index.ts` instead; this file is what users get, and api/trellis.api.md records it.
  */
 export { App, createApp } from '../index.js';
-export type { ExecutionContext } from '../index.js';
+export type { CookieOptions, Cookies, ExecutionContext, ResourceState } from '../index.js';
 export {
   AllowAnonymous,
   Authorize,
   Body,
   Cache,
+  ETag,
   Controller,
   Cors,
   Delete,

@@ -118,7 +118,9 @@ async function serveOrStore(ctx: ExecutionContext, next: Next, settings: CacheSe
   if (ctx.refusal !== null || response === null || response.status < 200 || response.status > 299) return;
   // A streamed body is written as it comes and never held: it is not cached.
   if (response.body !== null && typeof response.body === 'object' && !Buffer.isBuffer(response.body)) return;
-  if (response.headers.has('set-cookie') || String(response.headers.get('cache-control') ?? '').includes('no-store')) return;
+  // A response that sets a cookie is its caller's own (the cookie may come from `ctx.cookies`, in the context's headers).
+  const setsCookie = response.headers.has('set-cookie') || (ctx.hasResponseHeaders && ctx.responseHeaders.has('set-cookie'));
+  if (setsCookie || String(response.headers.get('cache-control') ?? '').includes('no-store')) return;
   const vary = (settings.varyBy ?? []).filter((v) => v.startsWith('header:')).map((v) => v.slice(7));
   // Merged with the handler's own Vary, never in its place (CORS adds Origin after this, stored or served).
   addVary(response.headers, ...vary);

@@ -43,6 +43,10 @@ async function runHandler(ctx: ExecutionContext, settings: SerializationSettings
       checked = validate(schemas.headers, headerObject(ctx), 'headers', fieldStatus);
       ctx.validatedHeaders = checked instanceof Promise ? await checked : checked;
     }
+    if (schemas.cookies) {
+      checked = validate(schemas.cookies, { ...ctx.cookies.all() }, 'cookies', fieldStatus);
+      ctx.validatedCookies = checked instanceof Promise ? await checked : checked;
+    }
     if (schemas.query) {
       checked = validate(schemas.query, Object.fromEntries(ctx.request.query), 'query', fieldStatus);
       ctx.validatedQuery = checked instanceof Promise ? await checked : checked;

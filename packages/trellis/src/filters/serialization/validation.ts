@@ -9,7 +9,7 @@ import { failureError } from '../../pipeline/index.js';
 export function validate(
   schema: StandardSchemaV1,
   value: unknown,
-  part: 'body' | 'query' | 'params' | 'headers',
+  part: 'body' | 'query' | 'params' | 'headers' | 'cookies',
   fieldStatus: 400 | 422 = 400,
 ): unknown {
   const result = schema['~standard'].validate(value);
@@ -20,7 +20,7 @@ export function validate(
 /** The validated value, or the problem that lists the issues. */
 function validated(
   result: StandardSchemaV1.Result<unknown>,
-  part: 'body' | 'query' | 'params' | 'headers',
+  part: 'body' | 'query' | 'params' | 'headers' | 'cookies',
   fieldStatus: 400 | 422,
 ): unknown {
   if (!result.issues) return result.value;
@@ -29,7 +29,7 @@ function validated(
     path: (issue.path ?? []).map((p) => (typeof p === 'object' && p !== null ? p.key : p)).map(String),
   }));
   const field = issues[0]?.path.join('.') ?? '';
-  const what = part === 'params' ? 'path parameters are' : part === 'headers' ? 'headers are' : `${part} is`;
+  const what = part === 'params' ? 'path parameters are' : part === 'headers' || part === 'cookies' ? `${part} are` : `${part} is`;
   const detail = `The request ${what} invalid: ${issues.map((i) => (i.path.length ? `${i.path.join('.')}: ` : '') + i.message).join('; ')}`;
   throw failureError('TRELLIS_VALIDATION_FAILED', detail, field ? { issues, field } : { issues }, field ? fieldStatus : 400);
 }
