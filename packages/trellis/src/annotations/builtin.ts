@@ -48,22 +48,21 @@ export function Authorize(...grants: string[]): AnnotationDecorator<readonly str
   return annotation(AuthorizeKind, Object.freeze([...new Set(grants)].sort()));
 }
 
-export const AllowAnonymousKind: AnnotationKind<true> = {
-  name: 'AllowAnonymous',
+/** The kind of an annotation without settings: a handler has it when it or its class is given it. */
+const flagKind = (name: string): AnnotationKind<true> => ({
+  name,
   combine: (c, m) => (c.length + m.length > 0 ? [true] : []),
   sortKey: () => '',
-};
+});
+
+export const AllowAnonymousKind = flagKind('AllowAnonymous');
 
 /** Lets anonymous callers in, overriding any `@Authorize` at either level. */
 export function AllowAnonymous(): AnnotationDecorator<true> {
   return annotation(AllowAnonymousKind, true);
 }
 
-export const ETagKind: AnnotationKind<true> = {
-  name: 'ETag',
-  combine: (c, m) => (c.length + m.length > 0 ? [true] : []),
-  sortKey: () => '',
-};
+export const ETagKind = flagKind('ETag');
 
 /**
  * Conditional requests on a route: a GET or HEAD answer of 200 with a whole body gets a strong `ETag` (the

@@ -80,23 +80,23 @@ async function image(id, wid, scale) {
 }
 
 export const api = {
-  list: () => call('GET', '/api/dashboards'),
+  listDashboards: () => call('GET', '/api/dashboards'),
   /** The dashboard JSON is sent as a JSON string holding its text, as the API asks. */
-  create: (text, name) => call('POST', `/api/dashboards?name=${encodeURIComponent(name || 'dashboard')}`, text),
-  info: (id) => call('GET', d(id)),
-  source: (id) => call('GET', `${d(id)}/source`),
-  state: (id) => call('GET', `${d(id)}/state`),
+  createDashboard: (text, name) => call('POST', `/api/dashboards?name=${encodeURIComponent(name || 'dashboard')}`, text),
+  getDashboard: (id) => call('GET', d(id)),
+  getDashboardSource: (id) => call('GET', `${d(id)}/source`),
+  getState: (id) => call('GET', `${d(id)}/state`),
   putState: (id, state) => call('PUT', `${d(id)}/state`, state),
-  widget: (id, wid) => call('GET', `${d(id)}/widgets/${encodeURIComponent(wid)}`),
-  actions: (id, wid) => call('GET', `${d(id)}/widgets/${encodeURIComponent(wid)}/actions`),
-  describe: (id, wid) => call('GET', `${d(id)}/widgets/${encodeURIComponent(wid)}/describe`),
+  readWidget: (id, wid) => call('GET', `${d(id)}/widgets/${encodeURIComponent(wid)}`),
+  listActions: (id, wid) => call('GET', `${d(id)}/widgets/${encodeURIComponent(wid)}/actions`),
+  describeWidget: (id, wid) => call('GET', `${d(id)}/widgets/${encodeURIComponent(wid)}/describe`),
   runAction: (id, wid, index, body) => call('POST', `${d(id)}/widgets/${encodeURIComponent(wid)}/actions/${index}`, body),
   refresh: (id, mode) => call('POST', `${d(id)}/refresh`, { mode }),
-  functions: () => call('GET', '/api/functions'),
+  listFunctions: () => call('GET', '/api/functions'),
   /** Watch mode: the latest change number (no `after`), or the changes after `after`, waiting for one. */
   changes: (after) => call('GET', after === undefined ? '/api/changes' : `/api/changes?after=${after}`),
   /** The widget drawn as a PNG by the harness (GET …/image). */
-  image,
+  widgetImage: image,
 };
 
 /** One line for a failed call: the problem's title and detail, or the status. */

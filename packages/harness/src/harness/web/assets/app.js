@@ -15,7 +15,7 @@ import { measureWidth, watchWidth } from './geometry.js';
 const RESIZE_SETTLE_MS = 300;
 
 async function listDashboards() {
-  const res = await api.list();
+  const res = await api.listDashboards();
   const list = $('dashboards');
   if (!res.ok) {
     status(`Could not list dashboards: ${problemText(res)}`, true);
@@ -53,7 +53,7 @@ function parseSource(text) {
 
 async function openDashboard(id) {
   const generation = ++page.generation;
-  const [info, source] = await Promise.all([api.info(id), api.source(id)]);
+  const [info, source] = await Promise.all([api.getDashboard(id), api.getDashboardSource(id)]);
   if (generation !== page.generation) return;
   if (!info.ok) {
     status(`Could not open dashboard ${id}: ${problemText(info)}`, true);
@@ -240,7 +240,7 @@ async function main() {
     void listDashboards();
   });
   window.addEventListener('hashchange', () => void route());
-  const functions = await api.functions();
+  const functions = await api.listFunctions();
   if (functions.ok) setFunctions(functions.body);
   await route();
   document.body.dataset.ready = 'true';

@@ -8,7 +8,7 @@ import { page } from './page.js';
 export async function downloadImage(w, say) {
   const scale = Math.min(3, Math.max(1, Math.round(window.devicePixelRatio || 1)));
   say('Drawing the image…');
-  const res = await api.image(page.current.id, w.widgetId, scale);
+  const res = await api.widgetImage(page.current.id, w.widgetId, scale);
   if (!res.ok) {
     say(`No image: ${problemText(res)}`, true);
     return;

@@ -25,7 +25,7 @@ export function setupLoader(onLoaded) {
 
   const submit = async (json, dashboardName) => {
     errors.replaceChildren();
-    const res = await api.create(json, dashboardName);
+    const res = await api.createDashboard(json, dashboardName);
     if (!res.ok) {
       const b = res.body && typeof res.body === 'object' ? res.body : {};
       const items = Array.isArray(b.validationMessages)

@@ -85,7 +85,7 @@ export async function readWidget(w) {
   }
   w.card.dataset.state = 'loading';
   w.card.setAttribute('aria-busy', 'true');
-  const res = await api.widget(page.current.id, w.widgetId);
+  const res = await api.readWidget(page.current.id, w.widgetId);
   logRequest(w, 'GET', `/widgets/${w.widgetId}`, res);
   w.lastMs = res.ms;
   if (!res.ok) {
@@ -115,7 +115,7 @@ export async function show(w, result) {
   // The count and badges change with the content, not after the actions are read.
   updateBadges(w);
   if (w.type === 'custom') {
-    const res = await api.actions(page.current.id, w.widgetId);
+    const res = await api.listActions(page.current.id, w.widgetId);
     logRequest(w, 'GET', `/widgets/${w.widgetId}/actions`, res);
     w.actions = res.ok ? res.body : [];
     if (w.frame) bindActions(w.frame, w.actions, (entry) => void runAction(w, entry));
@@ -188,7 +188,7 @@ async function runAction(w, entry) {
 }
 
 async function describe(w) {
-  const res = await api.describe(page.current.id, w.widgetId);
+  const res = await api.describeWidget(page.current.id, w.widgetId);
   logRequest(w, 'GET', `/widgets/${w.widgetId}/describe`, res);
   if (!res.ok) w.describe = { problem: problemText(res) };
   else if (res.body.error) w.describe = { problem: `${res.body.error.type}: ${res.body.error.message}` };
