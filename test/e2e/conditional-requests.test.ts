@@ -30,6 +30,10 @@ function conditionalApp(): App {
       return reply(order, { headers: { etag: `"v${order.version}"` } });
     }),
     route('GET', '/page', () => reply('page', { headers: { 'last-modified': CHANGED } })),
+    route('GET', '/visit', [ETag()], (ctx) => {
+      ctx.cookies.set('seen', '1');
+      return 'welcome';
+    }),
     route('GET', '/missing', () => {
       throw new HttpError(404, 'Gone.');
     }),
@@ -96,6 +100,17 @@ describe('entity tags and 304', () => {
     assert.equal((await get(app, '/page', { 'if-unmodified-since': 'Tue, 20 Oct 2026 00:00:00 GMT' })).statusCode, 412);
     assert.equal((await get(app, '/page', { 'if-unmodified-since': CHANGED })).statusCode, 200);
     assert.equal((await get(app, '/missing', { 'if-none-match': '*' })).statusCode, 404);
+  });
+
+  it('a 304 and a 412 keep the headers the pipeline added (cookies, rate-limit headers)', async () => {
+    const app = conditionalApp();
+    const etag = String((await get(app, '/visit')).headers.etag);
+    const current = await get(app, '/visit', { 'if-none-match': etag });
+    assert.equal(current.statusCode, 304);
+    assert.equal(current.headers['set-cookie'], 'seen=1; Path=/');
+    const stale = await get(app, '/visit', { 'if-match': '"old"' });
+    assert.equal(stale.statusCode, 412);
+    assert.equal(stale.headers['set-cookie'], 'seen=1; Path=/');
   });
 
   it('the response cache and the entity tags agree: a cached answer keeps its tag and is a 304 for a client that has it', async () => {

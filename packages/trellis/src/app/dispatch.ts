@@ -106,9 +106,9 @@ function finished(
     deps.onError(error === NO_ERROR ? new Error(`The pipeline of ${route.info.id} produced no response.`) : error, route.info.id);
     response = problemResponse(failure('TRELLIS_PIPELINE_FAILED', 'The request failed inside the pipeline.'));
   }
-  // Every response object is made for this request, so filter headers go straight into it.
-  if (ctx.hasResponseHeaders) response.headers.fillFrom(ctx.responseHeaders);
   if (response.status === 200 && (req.method === 'GET' || req.method === 'HEAD')) response = conditional(route, req, response);
+  // Every response object is made for this request, so filter headers go straight into it (a 304's and a 412's too).
+  if (ctx.hasResponseHeaders) response.headers.fillFrom(ctx.responseHeaders);
   return withCors(deps, route.cors, req, response);
 }
 
