@@ -1,5 +1,13 @@
 import type { BodySource, OutgoingResponse, RouteInfo } from '../pipeline/index.js';
-import { ExecutionContext, bodyEntityTag, evaluatePreconditions, failure, hasPreconditions, problemResponse } from '../pipeline/index.js';
+import {
+  ExecutionContext,
+  bodyEntityTag,
+  evaluatePreconditions,
+  failure,
+  hasPreconditions,
+  preconditionFailed,
+  problemResponse,
+} from '../pipeline/index.js';
 import { addCorsHeaders, isPreflight, preflightResponse } from '../filters/index.js';
 import type { CorsPolicy } from '../filters/index.js';
 import type { ServiceProvider } from '../services/index.js';
@@ -106,7 +114,7 @@ function finished(
     deps.onError(error === NO_ERROR ? new Error(`The pipeline of ${route.info.id} produced no response.`) : error, route.info.id);
     response = problemResponse(failure('TRELLIS_PIPELINE_FAILED', 'The request failed inside the pipeline.'));
   }
-  if (response.status === 200 && (req.method === 'GET' || req.method === 'HEAD')) response = conditional(route, req, response);
+  if (response.status === 200 && (req.method === 'GET' || req.method === 'HEAD')) response = conditional(route, req, ctx, response);
   // Every response object is made for this request, so filter headers go straight into it (a 304's and a 412's too).
   if (ctx.hasResponseHeaders) response.headers.fillFrom(ctx.responseHeaders);
   return withCors(deps, route.cors, req, response);
@@ -120,7 +128,7 @@ const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'con
  * or of its bytes on an `ETag` route), a 304 with no body when the client's copy is current, the 412 problem
  * when an `If-Match` or `If-Unmodified-Since` fails, or the answer itself.
  */
-function conditional(route: CompiledRoute, req: IncomingRequest, response: OutgoingResponse): OutgoingResponse {
+function conditional(route: CompiledRoute, req: IncomingRequest, ctx: ExecutionContext, response: OutgoingResponse): OutgoingResponse {
   let etag = response.headers.get('etag');
   if (etag === undefined && route.etag && (typeof response.body === 'string' || Buffer.isBuffer(response.body))) {
     etag = bodyEntityTag(response.body);
@@ -128,23 +136,12 @@ function conditional(route: CompiledRoute, req: IncomingRequest, response: Outgo
   }
   if (!hasPreconditions(req.headers)) return response;
   const lastModified = response.headers.get('last-modified');
-  const outcome = evaluatePreconditions(
-    (name) => {
-      const value = req.headers[name];
-      return Array.isArray(value) ? value.join(', ') : value;
-    },
-    req.method,
-    {
-      etag: typeof etag === 'string' ? etag : undefined,
-      lastModified: typeof lastModified === 'string' ? new Date(lastModified) : undefined,
-    },
-  );
+  const outcome = evaluatePreconditions((name) => ctx.request.headers.get(name), req.method, {
+    etag: typeof etag === 'string' ? etag : undefined,
+    lastModified: typeof lastModified === 'string' ? new Date(lastModified) : undefined,
+  });
   if (outcome === 'proceed') return response;
-  if (outcome === 'failed') {
-    return problemResponse(
-      failure('TRELLIS_PRECONDITION_FAILED', "The resource does not match the request's If-Match or If-Unmodified-Since."),
-    );
-  }
+  if (outcome === 'failed') return problemResponse(preconditionFailed().problem);
   (response.body as { destroy?: () => void } | null)?.destroy?.();
   for (const name of BODY_HEADERS) response.headers.delete(name);
   return { status: 304, headers: response.headers, body: null };

@@ -4,6 +4,8 @@
  * changed — in the order the RFC gives.
  */
 
+import { failureError, type HttpError } from './http-error.js';
+
 // Not an import, so a bundle that packs this module unused never loads crypto (CONTRIBUTING.md, "Cold starts").
 const crypto = () => process.getBuiltinModule('node:crypto');
 
@@ -101,6 +103,14 @@ function httpDate(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const ms = Date.parse(text);
   return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+}
+
+/** The 412 of a failed precondition, thrown by `ctx.checkPreconditions` and answered for a GET or HEAD alike. */
+export function preconditionFailed(): HttpError {
+  return failureError(
+    'TRELLIS_PRECONDITION_FAILED',
+    "The resource does not match the request's preconditions (If-Match, If-Unmodified-Since or If-None-Match).",
+  );
 }
 
 /** A strong entity tag for a body: its SHA-1, 27 base64url characters, quoted. */

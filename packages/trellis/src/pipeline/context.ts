@@ -3,8 +3,7 @@ import type { ServiceResolver } from '../services/index.js';
 import type { Annotation, AnnotationKind } from './annotation.js';
 import type { BodySource } from './body-source.js';
 import { Cookies } from './cookies.js';
-import { evaluatePreconditions, type ResourceState } from './conditional.js';
-import { failureError } from './http-error.js';
+import { evaluatePreconditions, preconditionFailed, type ResourceState } from './conditional.js';
 import { RequestHeaders, ResponseHeaders } from './headers.js';
 import type { HeaderValue } from './headers.js';
 import type { ProblemDetails } from './problem.js';
@@ -202,12 +201,7 @@ export class ExecutionContext {
    */
   checkPreconditions(state: ResourceState): void {
     const outcome = evaluatePreconditions((name) => this.request.headers.get(name), this.request.method, state);
-    if (outcome === 'failed') {
-      throw failureError(
-        'TRELLIS_PRECONDITION_FAILED',
-        'The resource has changed since the precondition was written (If-Match, If-Unmodified-Since or If-None-Match).',
-      );
-    }
+    if (outcome === 'failed') throw preconditionFailed();
   }
 
   /** Produces the response (a cache hit, or the serialization stage). Returns false when already decided. */
