@@ -38,13 +38,16 @@ export default defineConfig({
         },
         { name: 'ratelimit', test: /[\\/]src[\\/]ratelimit[\\/](?!store-contract|manual-clock)[^\\/]+(?<!\.d)\.ts$/ },
         { name: 'widgets', test: /[\\/]src[\\/]widgets[\\/].*(?<!\.d)\.ts$/ },
+        { name: 'multipart', test: /[\\/]node_modules[\\/](busboy|streamsearch)[\\/]/ },
       ],
     },
   },
   deps: {
-    alwaysBundle: ['cookie', 'forwarded-parse'],
-    // Everything that may end up bundled: they and what they require (nothing). Anything else is an error.
-    onlyBundle: ['cookie', 'forwarded-parse'],
+    alwaysBundle: ['cookie', 'forwarded-parse', 'busboy', 'streamsearch'],
+    // Everything that may end up bundled: they and what they require. Anything else is an error. busboy (and
+    // streamsearch, which it requires) is imported when the first multipart body arrives, so it is a file of its
+    // own that a cold start does not read.
+    onlyBundle: ['cookie', 'forwarded-parse', 'busboy', 'streamsearch'],
   },
   plugins: [builtinsOfBundledPackages(), thirdPartyLicences('Trellis')],
 });

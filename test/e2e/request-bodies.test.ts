@@ -98,7 +98,7 @@ describe('request bodies through inject()', () => {
   });
 
   it('bad settings are refused with a clear error', () => {
-    assert.throws(() => Body('xml' as never), /@Body takes one or more of "json", "form", "text", "bytes", "stream"/);
+    assert.throws(() => Body('xml' as never), /@Body takes one or more of "json", "form", "multipart", "text", "bytes", "stream"/);
     assert.throws(() => Body(['stream', 'json']), /cannot be combined/);
     assert.throws(() => Body('json', { types: ['image/png'] }), /types apply to "bytes" and "stream"/);
     assert.throws(() => Body('bytes', { types: ['png'] }), /media types such as "image\/png"/);

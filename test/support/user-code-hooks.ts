@@ -364,6 +364,7 @@ const APPLICATION =
 const TOKEN = 'a token: a class used as a key, never called';
 const FACTORY =
   "a service factory: it makes a value of the application's, and what it throws is thrown where the service is asked for (in a handler, its error; in a filter, a 500 TRELLIS_PIPELINE_FAILED, logged); a promise it returns is the service";
+const UPLOAD = "an uploaded file Trellis hands the handler (ctx.files): Trellis's code the handler calls";
 const REQUEST_PART = "part of a request a door (or a test) hands Trellis: the door's code, not a hook";
 const CHART =
   "called during the author's own call to the chart function, which gets what it throws; trellis/widgets runs without an app or its logger";
@@ -389,6 +390,9 @@ export const NOT_HOOKS: Readonly<Record<string, string>> = {
   'IncomingRequest.signal': REQUEST_PART,
   'new ExecutionContext(init).signal': REQUEST_PART,
   'InjectResponse.json': 'what inject() answers the user with: Trellis code the user calls',
+  'UploadedFile.stream': UPLOAD,
+  'UploadedFile.bytes': UPLOAD,
+  'UploadedFile.text': UPLOAD,
   'RouteInfo.invoke': "Trellis's own call of a route's handler (see RouteDefinition.handler)",
   'ServiceResolver.get': "Trellis's resolver, handed to factories",
   'ServiceResolver.getAll': "Trellis's resolver, handed to factories",

@@ -19,6 +19,7 @@ export {
   AllowAnonymous,
   Authorize,
   Body,
+  multipartLimits,
   Cache,
   ETag,
   Controller,
@@ -40,6 +41,7 @@ export type {
   AnnotationDecorator,
   BodyFormat,
   BodySettings,
+  MultipartLimits,
   CacheSettings,
   CacheVary,
   Handler,
@@ -74,6 +76,7 @@ export {
 export type {
   Annotation,
   BodySource,
+  UploadedFile,
   AnnotationKind,
   CookieOptions,
   Cookies,

@@ -16,9 +16,9 @@ export {
   ValidateKind,
 } from './builtin.js';
 export type { CacheSettings, CacheVary, ValidateSchemas } from './builtin.js';
-export { Body, BodyKind } from './body.js';
+export { Body, BodyKind, multipartLimits } from './body.js';
 export type { PathParamNames, PathParams, RouteContext, ValidateAnnotation, ValidatedContext } from './typed-input.js';
-export type { BodyFormat, BodySettings } from './body.js';
+export type { BodyFormat, BodySettings, MultipartLimits } from './body.js';
 export { describeController, group, route, toRouteInfo } from './descriptor.js';
 export type { Handler, RouteDefinition } from './descriptor.js';
 export { Describe, DescribeKind } from './describe.js';

@@ -1,4 +1,4 @@
-import { App, BufferBodySource, failureError, type BodySource, type IncomingRequest } from '../index.js';
+import { App, BufferBodySource, type IncomingRequest } from '../index.js';
 import { USER_CODE_FAILED, aBoolean, callUserCodeSync, failedMarker, type UserHook } from '../pipeline/index.js';
 import { isBinaryContentType } from './binary-body.js';
 import { httpEventKind, notAnHttpEvent } from './event-kind.js';
@@ -65,23 +65,6 @@ function guardedIsBinary(isBinary: (contentType: string) => boolean, app: App): 
   };
 }
 
-/** A body the event carries but that cannot be read (marked base64 but not base64): a route that reads it gets 400. */
-class UnreadableBody implements BodySource {
-  readonly present = true;
-  readonly length = undefined;
-  #consumed = false;
-  constructor(private readonly reason: string) {}
-
-  get consumed(): boolean {
-    return this.#consumed;
-  }
-
-  read(): Promise<Buffer> {
-    this.#consumed = true;
-    return Promise.reject(failureError('TRELLIS_INVALID_BASE64', this.reason));
-  }
-}
-
 /** Lambda's limit on a (buffered) function response, in bytes. */
 export const MAX_BUFFERED_RESPONSE_BYTES = 6 * 1024 * 1024;
 
@@ -123,7 +106,7 @@ export function incomingFromEvent(
     method: request.method,
     url: request.url,
     headers: request.headers,
-    body: request.bodyError === undefined ? new BufferBodySource(request.body) : new UnreadableBody(request.bodyError),
+    body: request.body ?? new BufferBodySource(null),
     signal: () => new AbortController().signal,
     remoteAddress: request.sourceIp,
     items: new Map([invocationItem.entry(makeLambdaInvocation(kind, event, context ?? noContext, request.sourceIp))]),

@@ -1,4 +1,5 @@
-import { normalizeAddress } from '../index.js';
+import { normalizeAddress, type BodySource } from '../index.js';
+import { eventBody } from './event-body.js';
 import type { AlbEvent, ApiGatewayHttpEvent, ApiGatewayRestEvent, LambdaEventKind, LambdaHttpEvent } from './events.js';
 
 /** The HTTP request an event carries, as a host hands it to the app. */
@@ -8,9 +9,8 @@ export interface EventRequest {
   readonly url: string;
   /** Lower-case names; repeated headers as arrays. */
   readonly headers: Record<string, string | string[]>;
-  readonly body: Buffer | null;
-  /** Why the body cannot be read, when the event's body is marked base64 but is not. */
-  readonly bodyError?: string;
+  /** The body, read when a route reads it; null when the event has none. */
+  readonly body: BodySource | null;
   readonly sourceIp: string | undefined;
 }
 
@@ -92,22 +92,10 @@ function encodeQuery(single: HeaderMap, multi: MultiHeaderMap, encode: (s: strin
 
 const asIs = (s: string): string => s;
 
-/** Standard base64 as API Gateway, function URLs and load balancers write it: padded, no line breaks. */
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-/** The body, or why it cannot be read: a body marked base64 that is not is answered 400 once a route reads it. */
-function eventBody(body: string | null | undefined, base64: boolean | undefined): { body: Buffer | null; bodyError?: string } {
-  if (body === undefined || body === null || body === '') return { body: null };
-  if (!base64) return { body: Buffer.from(body, 'utf8') };
-  // Node.js decodes base64 leniently (skipping what is not base64): check first, so bad input is refused.
-  if (!BASE64.test(body)) return { body: null, bodyError: 'The request body is marked isBase64Encoded but is not valid base64.' };
-  return { body: Buffer.from(body, 'base64') };
-}
-
 /** The body's true length replaces whatever the client announced (the gateway has already read it all). */
-function settleLength(headers: Record<string, string | string[]>, body: Buffer | null): void {
+function settleLength(headers: Record<string, string | string[]>, body: BodySource | null): void {
   delete headers['transfer-encoding'];
-  if (body) headers['content-length'] = String(body.length);
+  if (body?.length !== undefined) headers['content-length'] = String(body.length);
   else delete headers['content-length'];
 }
 
@@ -117,7 +105,7 @@ function withQuery(path: string, query: string): string {
 
 function fromRest(event: ApiGatewayRestEvent, basePath: string | undefined): EventRequest {
   const headers = readHeaders(event.headers, event.multiValueHeaders);
-  const { body, bodyError } = eventBody(event.body, event.isBase64Encoded);
+  const body = eventBody(event.body, event.isBase64Encoded);
   settleLength(headers, body);
   const path = encodePath(stripPrefix(event.path, basePath));
   const query = encodeQuery(event.queryStringParameters, event.multiValueQueryStringParameters, encodeURIComponent);
@@ -126,7 +114,6 @@ function fromRest(event: ApiGatewayRestEvent, basePath: string | undefined): Eve
     url: withQuery(path, query),
     headers,
     body,
-    bodyError,
     sourceIp: normalizeAddress(event.requestContext.identity?.sourceIp),
   };
 }
@@ -134,7 +121,7 @@ function fromRest(event: ApiGatewayRestEvent, basePath: string | undefined): Eve
 function fromHttp(event: ApiGatewayHttpEvent, basePath: string | undefined): EventRequest {
   const headers = readHeaders(event.headers, undefined);
   if (event.cookies && event.cookies.length > 0) headers.cookie = event.cookies.join('; ');
-  const { body, bodyError } = eventBody(event.body, event.isBase64Encoded);
+  const body = eventBody(event.body, event.isBase64Encoded);
   settleLength(headers, body);
   const stage = event.requestContext.stage;
   // A named stage comes first in rawPath; `$default` (and a function URL) adds nothing.
@@ -145,14 +132,13 @@ function fromHttp(event: ApiGatewayHttpEvent, basePath: string | undefined): Eve
     url: withQuery(path, event.rawQueryString ?? ''),
     headers,
     body,
-    bodyError,
     sourceIp: normalizeAddress(event.requestContext.http.sourceIp),
   };
 }
 
 function fromAlb(event: AlbEvent, basePath: string | undefined): EventRequest {
   const headers = readHeaders(event.headers, event.multiValueHeaders);
-  const { body, bodyError } = eventBody(event.body, event.isBase64Encoded);
+  const body = eventBody(event.body, event.isBase64Encoded);
   settleLength(headers, body);
   // A load balancer passes the path and the query as the client wrote them, still percent-encoded.
   const path = rawPath(stripPrefix(event.path, basePath));
@@ -161,7 +147,7 @@ function fromAlb(event: AlbEvent, basePath: string | undefined): EventRequest {
   const list = Array.isArray(forwarded) ? forwarded.join(',') : forwarded;
   // The load balancer appends the address it saw last.
   const sourceIp = normalizeAddress(list?.split(',').pop());
-  return { method: event.httpMethod.toUpperCase(), url: withQuery(path, query), headers, body, bodyError, sourceIp };
+  return { method: event.httpMethod.toUpperCase(), url: withQuery(path, query), headers, body, sourceIp };
 }
 
 /** Translates an event of a known kind into the request it carries. */

@@ -1,4 +1,4 @@
-import { statusTitle } from '../index.js';
+import { multipartLimits, statusTitle } from '../index.js';
 import type { BodyFormat, BodySettings, DescribeSettings, DescribedResponse, RouteInfo, ServiceResolver } from '../index.js';
 import { SchemaComponents, placeSchema, standardOf, toJsonSchema } from './json-schema.js';
 import type { PathTemplate } from './paths.js';
@@ -144,6 +144,25 @@ function headerAndCookieParameters(
 const FORM_FIELDS = { type: 'object', additionalProperties: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] } };
 const BINARY = { type: 'string', format: 'binary' };
 
+/**
+ * A multipart body's schema: its fields (the body schema, or any text fields) with its files as binary parts —
+ * in the fields the route names, else in any.
+ */
+function multipartSchema(fields: JsonSchemaObject | undefined, fileFields: readonly string[] | undefined): JsonSchemaObject {
+  const file = { ...BINARY, description: 'A file; the part may be repeated.' };
+  if (fileFields === undefined) {
+    const any = { type: 'object', additionalProperties: { anyOf: [{ type: 'string' }, BINARY] } };
+    return fields === undefined ? any : { allOf: [fields, any] };
+  }
+  const files = Object.fromEntries(fileFields.map((name) => [name, file]));
+  if (fields === undefined) return { type: 'object', properties: files, additionalProperties: FORM_FIELDS.additionalProperties };
+  const props = fields.properties;
+  // An object schema gets the file parts beside its own; any other (a reference, a union) is joined with them.
+  if (fields.type === 'object' && props !== null && typeof props === 'object' && fields.$ref === undefined)
+    return { ...fields, properties: { ...props, ...files } };
+  return { allOf: [fields, { type: 'object', properties: files }] };
+}
+
 /** What the route takes as a body, by media type; undefined when it takes none. */
 function requestBody(
   ctx: DocumentContext,
@@ -158,6 +177,7 @@ function requestBody(
   for (const format of body?.formats ?? DEFAULT_FORMATS) {
     if (format === 'json') content['application/json'] = { schema: schema ?? {} };
     else if (format === 'form') content['application/x-www-form-urlencoded'] = { schema: schema ?? FORM_FIELDS };
+    else if (format === 'multipart') content['multipart/form-data'] = { schema: multipartSchema(schema, body?.fileFields) };
     else if (format === 'text') content['text/*'] = { schema: schema ?? { type: 'string' } };
     else for (const type of body?.types ?? ['*/*']) content[type] = { schema: BINARY };
   }
@@ -228,6 +248,10 @@ function responses(ctx: DocumentContext, route: RouteInfo, operationId: string, 
   if (facts.formats.includes('json')) bad.push(`${code('TRELLIS_INVALID_JSON')}: the body is not JSON`);
   if (facts.formats.some((f) => f === 'json' || f === 'form' || f === 'text'))
     bad.push(`${code('TRELLIS_INVALID_UTF8')}: the body is not UTF-8`);
+  if (facts.formats.includes('multipart'))
+    bad.push(
+      `${code('TRELLIS_INVALID_MULTIPART')}: the body is not multipart as its type says${facts.body?.fileFields ? ', or has a file in a field not named for files' : ''}`,
+    );
   if (bad.length > 0) failure(400, `${bad.join('; ')}.`);
   if (facts.authenticated) {
     const schemes =
@@ -249,7 +273,7 @@ function responses(ctx: DocumentContext, route: RouteInfo, operationId: string, 
   if (facts.takesBody) {
     failure(
       413,
-      `${code('TRELLIS_BODY_TOO_LARGE')}: the body is larger than ${facts.limit === undefined ? "the app's body limit" : `${facts.limit} bytes`} (\`limit\`).`,
+      `${code('TRELLIS_BODY_TOO_LARGE')}: the body is larger than ${facts.limit === undefined ? "the app's body limit" : `${facts.limit} bytes`} (\`limit\`).${facts.formats.includes('multipart') ? ` ${describeMultipartLimits(facts.body)}` : ''}`,
     );
     failure(415, `${code('TRELLIS_UNSUPPORTED_MEDIA_TYPE')}: the route does not take a body of that type (\`supported\`).`);
   }
@@ -283,6 +307,19 @@ function responses(ctx: DocumentContext, route: RouteInfo, operationId: string, 
   return Object.fromEntries(
     Object.entries(out).sort(([a], [b]) => (a === 'default' ? 1 : b === 'default' ? -1 : a < b ? -1 : a > b ? 1 : 0)),
   );
+}
+
+/** The 413 a multipart body's limits give. */
+function describeMultipartLimits(body: BodySettings | undefined): string {
+  const { files, fields, fieldSize, fileSize, parts } = multipartLimits(body);
+  const each = [
+    `files: ${files}`,
+    `fields: ${fields}`,
+    `fieldSize: ${fieldSize} bytes`,
+    ...(fileSize === undefined ? [] : [`fileSize: ${fileSize} bytes`]),
+    ...(parts === undefined ? [] : [`parts: ${parts}`]),
+  ];
+  return `${code('TRELLIS_MULTIPART_LIMIT')}: a multipart body passes one of its limits (\`limit\` names it, \`max\`): ${each.join(', ')}.`;
 }
 
 /** What the document needs to know of one route. */

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { ServiceResolver } from '../services/index.js';
 import type { Annotation, AnnotationKind } from './annotation.js';
 import type { BodySource } from './body-source.js';
+import type { UploadedFile } from './uploaded-file.js';
 import { Cookies } from './cookies.js';
 import { evaluatePreconditions, preconditionFailed, type ResourceState } from './conditional.js';
 import { RequestHeaders, ResponseHeaders } from './headers.js';
@@ -67,6 +68,8 @@ export interface RequestInfo {
   readonly clientAddress: string | undefined;
 }
 
+const NO_FILES: readonly UploadedFile[] = Object.freeze([]);
+
 /**
  * Everything one request carries through the pipeline. A refusal is recorded, never returned early: once
  * `refuse` has been called the request is decided, later filters are skipped by the runner (unless they
@@ -82,8 +85,10 @@ export class ExecutionContext {
   #cookies: Cookies | undefined;
   /** The authenticated caller, or null when anonymous. */
   principal: Principal | null = null;
-  /** The parsed, validated request body (set by the serialization stage). */
+  /** The parsed, validated request body (set by the serialization stage); a multipart body's fields. */
   body: unknown = undefined;
+  /** The files a multipart body carried, in the order they came (`Body('multipart')`); empty otherwise. */
+  files: readonly UploadedFile[] = NO_FILES;
   /** The validated query (set by the serialization stage when the handler declares a query schema). */
   validatedQuery: unknown = undefined;
   /** The validated path parameters (set when the handler declares a params schema; `params` keeps the raw strings). */

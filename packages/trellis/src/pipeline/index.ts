@@ -19,6 +19,7 @@ export type { ProblemDetails } from './problem.js';
 export { HttpError, failureError } from './http-error.js';
 export { BufferBodySource, ClientAbortedError, PayloadTooLargeError, bodyStream } from './body-source.js';
 export type { BodySource } from './body-source.js';
+export type { UploadedFile } from './uploaded-file.js';
 export { isReadable, nodeStream } from './node-stream.js';
 export { PipelineError, assertApplicationFilter, composeFilters, isThenable } from './runner.js';
 export { Authenticator } from './authenticator.js';

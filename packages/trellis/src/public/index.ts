@@ -35,7 +35,9 @@ export type {
   CorsOptions,
   DescribeSettings,
   FeatureKind,
+  MultipartLimits,
   RouteDefinition,
+  UploadedFile,
   ValidateAnnotation,
   ValidatedContext,
 } from '../index.js';

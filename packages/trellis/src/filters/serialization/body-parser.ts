@@ -9,6 +9,7 @@ const DEFAULT_FORMATS: readonly BodyFormat[] = ['json', 'form', 'text'];
 
 const isJson = (type: string) => type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 const FORM = 'application/x-www-form-urlencoded';
+const MULTIPART = 'multipart/form-data';
 
 /** The media type of a Content-Type value, lower case, without parameters. */
 export function mediaType(contentType: string | undefined): string {
@@ -30,6 +31,7 @@ function formatFor(type: string, settings: BodySettings | undefined): BodyFormat
   const formats = settings?.formats ?? DEFAULT_FORMATS;
   if (formats.includes('json') && isJson(type)) return 'json';
   if (formats.includes('form') && type === FORM) return 'form';
+  if (formats.includes('multipart') && type === MULTIPART) return 'multipart';
   if (formats.includes('text') && type.startsWith('text/')) return 'text';
   for (const raw of ['bytes', 'stream'] as const) {
     if (formats.includes(raw) && matches(type, settings?.types)) return raw;
@@ -43,6 +45,7 @@ function supported(settings: BodySettings | undefined): string[] {
   for (const f of settings?.formats ?? DEFAULT_FORMATS) {
     if (f === 'json') out.push('application/json');
     else if (f === 'form') out.push(FORM);
+    else if (f === 'multipart') out.push(MULTIPART);
     else if (f === 'text') out.push('text/*');
     else out.push(...(settings?.types ?? ['*/*']));
   }
@@ -67,8 +70,11 @@ export function bodyFormat(contentType: string | undefined, settings: BodySettin
   );
 }
 
-/** Reads a body as its format says: parsed JSON, form fields, text, the raw bytes, or a stream of them. */
-export async function readBody(source: BodySource, format: BodyFormat, limit: number): Promise<unknown> {
+/**
+ * Reads a body as its format says: parsed JSON, form fields, text, the raw bytes, or a stream of them (a
+ * multipart body is read by `readMultipart`).
+ */
+export async function readBody(source: BodySource, format: Exclude<BodyFormat, 'multipart'>, limit: number): Promise<unknown> {
   if (format === 'stream') return bodyStream(source, limit) satisfies Readable;
   const raw = await source.read(limit);
   if (format === 'bytes') return raw;

@@ -18,46 +18,59 @@ import {
   problemResponse,
 } from '../../pipeline/index.js';
 import { bodyFormat, readBody } from './body-parser.js';
+import { readMultipart, type MultipartForm } from './multipart.js';
 import { Reply } from './reply.js';
 import { SerializationSettings } from './settings.js';
 import { toByteStream } from './streams.js';
 import { validate } from './validation.js';
 
 async function runHandler(ctx: ExecutionContext, settings: SerializationSettings, schemas: ValidateSchemas | undefined): Promise<void> {
-  if (ctx.bodySource.present) {
-    const body = ctx.annotations(BodyKind)[0];
-    // The type is checked before a byte is read: a body the route does not take is refused at once.
-    const format = bodyFormat(ctx.request.headers.get('content-type'), body);
-    ctx.body = await readBody(ctx.bodySource, format, body?.limit ?? settings.bodyLimit);
+  let form: MultipartForm | undefined;
+  try {
+    if (ctx.bodySource.present) {
+      const body = ctx.annotations(BodyKind)[0];
+      // The type is checked before a byte is read: a body the route does not take is refused at once.
+      const contentType = ctx.request.headers.get('content-type');
+      const format = bodyFormat(contentType, body);
+      const limit = body?.limit ?? settings.bodyLimit;
+      if (format === 'multipart') {
+        form = await readMultipart(ctx.bodySource, contentType!, limit, body);
+        ctx.body = form.fields;
+        ctx.files = form.files;
+      } else ctx.body = await readBody(ctx.bodySource, format, limit);
+    }
+    if (schemas !== undefined) {
+      // Path and headers first: they say which resource and how; then the query and the body. A validator that
+      // answers at once is not awaited: `validate` gives a promise only for one that answers with a promise.
+      const { fieldStatus } = schemas;
+      let checked: unknown;
+      if (schemas.params) {
+        checked = validate(schemas.params, { ...ctx.params }, 'params', fieldStatus);
+        ctx.validatedParams = checked instanceof Promise ? await checked : checked;
+      }
+      if (schemas.headers) {
+        checked = validate(schemas.headers, headerObject(ctx), 'headers', fieldStatus);
+        ctx.validatedHeaders = checked instanceof Promise ? await checked : checked;
+      }
+      if (schemas.cookies) {
+        checked = validate(schemas.cookies, { ...ctx.cookies.all() }, 'cookies', fieldStatus);
+        ctx.validatedCookies = checked instanceof Promise ? await checked : checked;
+      }
+      if (schemas.query) {
+        checked = validate(schemas.query, Object.fromEntries(ctx.request.query), 'query', fieldStatus);
+        ctx.validatedQuery = checked instanceof Promise ? await checked : checked;
+      }
+      if (schemas.body) {
+        checked = validate(schemas.body, ctx.body, 'body', fieldStatus);
+        ctx.body = checked instanceof Promise ? await checked : checked;
+      }
+    }
+    const result = ctx.route.invoke(ctx);
+    respondWith(ctx, isThenable(result) ? await result : result);
+  } finally {
+    // Uploads are kept while the handler runs; a stream of one it returns was opened already.
+    if (form !== undefined) void form.dispose((error) => settings.onError(error, ctx.route.id));
   }
-  if (schemas !== undefined) {
-    // Path and headers first: they say which resource and how; then the query and the body. A validator that
-    // answers at once is not awaited: `validate` gives a promise only for one that answers with a promise.
-    const { fieldStatus } = schemas;
-    let checked: unknown;
-    if (schemas.params) {
-      checked = validate(schemas.params, { ...ctx.params }, 'params', fieldStatus);
-      ctx.validatedParams = checked instanceof Promise ? await checked : checked;
-    }
-    if (schemas.headers) {
-      checked = validate(schemas.headers, headerObject(ctx), 'headers', fieldStatus);
-      ctx.validatedHeaders = checked instanceof Promise ? await checked : checked;
-    }
-    if (schemas.cookies) {
-      checked = validate(schemas.cookies, { ...ctx.cookies.all() }, 'cookies', fieldStatus);
-      ctx.validatedCookies = checked instanceof Promise ? await checked : checked;
-    }
-    if (schemas.query) {
-      checked = validate(schemas.query, Object.fromEntries(ctx.request.query), 'query', fieldStatus);
-      ctx.validatedQuery = checked instanceof Promise ? await checked : checked;
-    }
-    if (schemas.body) {
-      checked = validate(schemas.body, ctx.body, 'body', fieldStatus);
-      ctx.body = checked instanceof Promise ? await checked : checked;
-    }
-  }
-  const result = ctx.route.invoke(ctx);
-  respondWith(ctx, isThenable(result) ? await result : result);
 }
 
 /** The request headers as an object for a headers schema: lower-case names, repeated values joined with `, `. */
