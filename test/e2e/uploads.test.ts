@@ -399,6 +399,33 @@ describe('every door alike', () => {
     }
   });
 
+  it('listen(): a client that leaves mid-upload leaves nothing on disk, and the server goes on', async () => {
+    const app = uploadApp();
+    const { url } = await app.listen();
+    const before = uploadFolders();
+    try {
+      const boundary = 'leaving';
+      await new Promise<void>((resolve) => {
+        const req = request(`${url}/upload`, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+        req.on('error', () => resolve());
+        req.write(`--${boundary}\r\nContent-Disposition: form-data; name="f"; filename="big"\r\n\r\n`);
+        // Past the request's share of memory, so the file is on disk when the client goes.
+        req.write(Buffer.alloc(3 * MiB, 1), () => setTimeout(() => (req.destroy(), resolve()), 200));
+      });
+      const deadline = Date.now() + 5000;
+      while (uploadFolders().some((n) => !before.includes(n)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+      assert.deepEqual(
+        uploadFolders().filter((n) => !before.includes(n)),
+        [],
+      );
+      const { body, type } = await encode([['f', { name: 'after.txt', data: 'still here' }]]);
+      const res = await fetch(`${url}/upload`, { method: 'POST', headers: { 'content-type': type }, body });
+      assert.equal((await res.json()).files[0].sha256, sha('still here'));
+    } finally {
+      await app.close();
+    }
+  });
+
   it('a base64 body is decoded a slice at a time as a stream reads it, every byte kept, at every length around a slice', async () => {
     const app = createApp({ bodyLimit: 10 * MiB });
     app.route(

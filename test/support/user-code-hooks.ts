@@ -387,6 +387,7 @@ export const NOT_HOOKS: Readonly<Record<string, string>> = {
   'App.onError(type)': 'a class of errors, matched with instanceof, never called',
   'BodySource.read': REQUEST_PART,
   'BodySource.stream': REQUEST_PART,
+  'BodySource.readNow': REQUEST_PART,
   'IncomingRequest.signal': REQUEST_PART,
   'new ExecutionContext(init).signal': REQUEST_PART,
   'InjectResponse.json': 'what inject() answers the user with: Trellis code the user calls',

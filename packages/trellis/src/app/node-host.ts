@@ -145,6 +145,20 @@ export class NodeBodySource implements BodySource {
     return counter;
   }
 
+  /**
+   * The body at once when it has all arrived: a small body often comes in the packets of the head, and is
+   * waiting in the request's buffer by the time a handler wants it.
+   */
+  readNow(limit: number): Buffer | undefined {
+    const req = this.req;
+    if (!req.complete || this.#consumed || req.readableFlowing === true) return undefined;
+    const announced = this.length;
+    if ((announced !== undefined && announced > limit) || req.readableLength > limit) throw new PayloadTooLargeError(limit);
+    this.#consumed = true;
+    this.#complete = true;
+    return (req.read() as Buffer | null) ?? Buffer.alloc(0);
+  }
+
   read(limit: number): Promise<Buffer> {
     this.#consumed = true;
     const announced = this.length;

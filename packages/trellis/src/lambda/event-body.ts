@@ -32,6 +32,10 @@ export class EventBodySource implements BodySource {
   }
 
   async read(limit: number): Promise<Buffer> {
+    return this.readNow(limit);
+  }
+
+  readNow(limit: number): Buffer {
     this.#consumed = true;
     if (this.length > limit) throw new PayloadTooLargeError(limit);
     return Buffer.from(this.text, this.base64 ? 'base64' : 'utf8');

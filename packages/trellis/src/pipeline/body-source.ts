@@ -30,6 +30,11 @@ export interface BodySource {
   /** Reads the whole body; rejects with PayloadTooLargeError past `limit` bytes (before reading them all). */
   read(limit: number): Promise<Buffer>;
   /**
+   * The whole body at once when it has all arrived (throws PayloadTooLargeError past `limit` bytes), so a
+   * request whose body is here costs no wait; undefined when it has not (then `read` it).
+   */
+  readNow?(limit: number): Buffer | undefined;
+  /**
    * The body as it arrives, for a handler that reads it itself; the stream errors with PayloadTooLargeError past
    * `limit` bytes. A source without it is read whole first (see {@link bodyStream}).
    */
@@ -76,6 +81,10 @@ export class BufferBodySource implements BodySource {
   }
 
   async read(limit: number): Promise<Buffer> {
+    return this.readNow(limit);
+  }
+
+  readNow(limit: number): Buffer {
     this.#consumed = true;
     const buffer = this.buffer ?? Buffer.alloc(0);
     if (buffer.length > limit) throw new PayloadTooLargeError(limit);

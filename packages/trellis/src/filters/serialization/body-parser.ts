@@ -1,8 +1,6 @@
 import { isUtf8 } from 'node:buffer';
-import type { Readable } from 'node:stream';
 import type { BodyFormat, BodySettings } from '../../annotations/index.js';
-import { bodyStream, failureError } from '../../pipeline/index.js';
-import type { BodySource } from '../../pipeline/index.js';
+import { failureError } from '../../pipeline/index.js';
 
 /** What a route takes without a `Body` annotation. */
 const DEFAULT_FORMATS: readonly BodyFormat[] = ['json', 'form', 'text'];
@@ -70,13 +68,8 @@ export function bodyFormat(contentType: string | undefined, settings: BodySettin
   );
 }
 
-/**
- * Reads a body as its format says: parsed JSON, form fields, text, the raw bytes, or a stream of them (a
- * multipart body is read by `readMultipart`).
- */
-export async function readBody(source: BodySource, format: Exclude<BodyFormat, 'multipart'>, limit: number): Promise<unknown> {
-  if (format === 'stream') return bodyStream(source, limit) satisfies Readable;
-  const raw = await source.read(limit);
+/** A whole body as its format says: parsed JSON, form fields, text, or the raw bytes. */
+export function parseBody(raw: Buffer, format: 'json' | 'form' | 'text' | 'bytes'): unknown {
   if (format === 'bytes') return raw;
   if (raw.length === 0) return undefined;
   if (format === 'json') {

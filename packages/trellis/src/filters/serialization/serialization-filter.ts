@@ -3,6 +3,7 @@ import type { ValidateSchemas } from '../../annotations/index.js';
 import type { ExecutionContext, Filter, OutgoingResponse, UserHook } from '../../pipeline/index.js';
 import { findErrorHandler, type ErrorHandler } from './error-handlers.js';
 import {
+  bodyStream,
   ClientAbortedError,
   FilterOrder,
   HttpError,
@@ -17,60 +18,135 @@ import {
   isReadable,
   problemResponse,
 } from '../../pipeline/index.js';
-import { bodyFormat, readBody } from './body-parser.js';
+import { bodyFormat, parseBody } from './body-parser.js';
 import { readMultipart, type MultipartForm } from './multipart.js';
 import { Reply } from './reply.js';
 import { SerializationSettings } from './settings.js';
 import { toByteStream } from './streams.js';
 import { validate } from './validation.js';
 
-async function runHandler(ctx: ExecutionContext, settings: SerializationSettings, schemas: ValidateSchemas | undefined): Promise<void> {
-  let form: MultipartForm | undefined;
-  try {
-    if (ctx.bodySource.present) {
-      const body = ctx.annotations(BodyKind)[0];
-      // The type is checked before a byte is read: a body the route does not take is refused at once.
-      const contentType = ctx.request.headers.get('content-type');
-      const format = bodyFormat(contentType, body);
-      const limit = body?.limit ?? settings.bodyLimit;
-      if (format === 'multipart') {
-        form = await readMultipart(ctx.bodySource, contentType!, limit, body);
-        ctx.body = form.fields;
-        ctx.files = form.files;
-      } else ctx.body = await readBody(ctx.bodySource, format, limit);
-    }
-    if (schemas !== undefined) {
-      // Path and headers first: they say which resource and how; then the query and the body. A validator that
-      // answers at once is not awaited: `validate` gives a promise only for one that answers with a promise.
-      const { fieldStatus } = schemas;
-      let checked: unknown;
-      if (schemas.params) {
-        checked = validate(schemas.params, { ...ctx.params }, 'params', fieldStatus);
-        ctx.validatedParams = checked instanceof Promise ? await checked : checked;
-      }
-      if (schemas.headers) {
-        checked = validate(schemas.headers, headerObject(ctx), 'headers', fieldStatus);
-        ctx.validatedHeaders = checked instanceof Promise ? await checked : checked;
-      }
-      if (schemas.cookies) {
-        checked = validate(schemas.cookies, { ...ctx.cookies.all() }, 'cookies', fieldStatus);
-        ctx.validatedCookies = checked instanceof Promise ? await checked : checked;
-      }
-      if (schemas.query) {
-        checked = validate(schemas.query, Object.fromEntries(ctx.request.query), 'query', fieldStatus);
-        ctx.validatedQuery = checked instanceof Promise ? await checked : checked;
-      }
-      if (schemas.body) {
-        checked = validate(schemas.body, ctx.body, 'body', fieldStatus);
-        ctx.body = checked instanceof Promise ? await checked : checked;
-      }
-    }
-    const result = ctx.route.invoke(ctx);
-    respondWith(ctx, isThenable(result) ? await result : result);
-  } finally {
-    // Uploads are kept while the handler runs; a stream of one it returns was opened already.
-    if (form !== undefined) void form.dispose((error) => settings.onError(error, ctx.route.id));
+/** A request's parts in the order they are validated: path and headers say which resource and how; then the query and the body. */
+const PARTS = ['params', 'headers', 'cookies', 'query', 'body'] as const;
+type Part = (typeof PARTS)[number];
+
+/** The value of a part as its schema checks it. */
+function partValue(ctx: ExecutionContext, part: Part): unknown {
+  switch (part) {
+    case 'params':
+      return { ...ctx.params };
+    case 'headers':
+      return headerObject(ctx);
+    case 'cookies':
+      return { ...ctx.cookies.all() };
+    case 'query':
+      return Object.fromEntries(ctx.request.query);
+    default:
+      return ctx.body;
   }
+}
+
+/** Keeps a part's validated value where the handler reads it. */
+function setValidated(ctx: ExecutionContext, part: Part, value: unknown): void {
+  if (part === 'params') ctx.validatedParams = value;
+  else if (part === 'headers') ctx.validatedHeaders = value;
+  else if (part === 'cookies') ctx.validatedCookies = value;
+  else if (part === 'query') ctx.validatedQuery = value;
+  else ctx.body = value;
+}
+
+/**
+ * Validates the parts the schemas name, from part `from` on. A validator that answers at once is answered at
+ * once: a promise only when one answers with a promise, and the rest follow it.
+ */
+function validateParts(ctx: ExecutionContext, schemas: ValidateSchemas, from = 0): void | Promise<void> {
+  for (let i = from; i < PARTS.length; i++) {
+    const part = PARTS[i]!;
+    const schema = schemas[part];
+    if (schema === undefined) continue;
+    const checked = validate(schema, partValue(ctx, part), part, schemas.fieldStatus);
+    if (checked instanceof Promise)
+      return checked.then((value) => {
+        setValidated(ctx, part, value);
+        return validateParts(ctx, schemas, i + 1);
+      });
+    setValidated(ctx, part, checked);
+  }
+}
+
+/**
+ * Reads the body and validates the request before the handler runs: at once when the body is already here (as
+ * it is on inject(), on Lambda, and on listen() once a small body has arrived) and the validators answer at
+ * once; else a promise. A multipart body's promise gives its form, whose files go when the handler is done.
+ */
+function prepare(
+  ctx: ExecutionContext,
+  settings: SerializationSettings,
+  schemas: ValidateSchemas | undefined,
+): void | Promise<void | MultipartForm> {
+  if (ctx.bodySource.present) {
+    const body = ctx.annotations(BodyKind)[0];
+    // The type is checked before a byte is read: a body the route does not take is refused at once.
+    const contentType = ctx.request.headers.get('content-type');
+    const format = bodyFormat(contentType, body);
+    const limit = body?.limit ?? settings.bodyLimit;
+    if (format === 'multipart')
+      return readMultipart(ctx.bodySource, contentType!, limit, body).then((form) => withForm(ctx, form, schemas));
+    if (format === 'stream') ctx.body = bodyStream(ctx.bodySource, limit);
+    else {
+      const raw = ctx.bodySource.readNow?.(limit);
+      if (raw === undefined)
+        return ctx.bodySource.read(limit).then((whole) => {
+          ctx.body = parseBody(whole, format);
+          return schemas && validateParts(ctx, schemas);
+        });
+      ctx.body = parseBody(raw, format);
+    }
+  }
+  return schemas && validateParts(ctx, schemas);
+}
+
+/** A multipart body's fields and files on the context, validated; the files go at once if the request is refused. */
+function withForm(
+  ctx: ExecutionContext,
+  form: MultipartForm,
+  schemas: ValidateSchemas | undefined,
+): MultipartForm | Promise<MultipartForm> {
+  ctx.body = form.fields;
+  ctx.files = form.files;
+  const refused = (error: unknown): never => {
+    void form.dispose(() => undefined);
+    throw error;
+  };
+  try {
+    const checked = schemas && validateParts(ctx, schemas);
+    return checked instanceof Promise ? checked.then(() => form, refused) : form;
+  } catch (error) {
+    return refused(error);
+  }
+}
+
+/** Runs the handler and writes what it answers; a handler that answers at once costs no extra ticks. */
+function invoke(ctx: ExecutionContext, fail: (error: unknown) => void | Promise<void>): void | Promise<void> {
+  try {
+    const result = ctx.route.invoke(ctx);
+    if (isThenable(result)) return Promise.resolve(result).then((value) => respondWith(ctx, value), fail);
+    respondWith(ctx, result);
+  } catch (error) {
+    return fail(error);
+  }
+}
+
+/** Runs the handler of a multipart request; its uploads are kept until it is done (a stream of one it returns was opened already). */
+function invokeWithForm(
+  ctx: ExecutionContext,
+  form: MultipartForm,
+  settings: SerializationSettings,
+  fail: (error: unknown) => void | Promise<void>,
+): void | Promise<void> {
+  const done = () => void form.dispose((error) => settings.onError(error, ctx.route.id));
+  const ran = invoke(ctx, fail);
+  if (ran instanceof Promise) return ran.finally(done);
+  done();
 }
 
 /** The request headers as an object for a headers schema: lower-case names, repeated values joined with `, `. */
@@ -184,15 +260,17 @@ export const serializationFilter: Filter = {
       ctx.respond(response);
     };
     const schemas = ctx.annotations(ValidateKind)[0];
-    if (ctx.bodySource.present || schemas !== undefined) return runHandler(ctx, settings, schemas).catch(fail);
-    // Hot path: no body, nothing to validate, and a handler that answers at once costs no extra ticks.
-    try {
-      const result = ctx.route.invoke(ctx);
-      if (isThenable(result)) return Promise.resolve(result).then((value) => respondWith(ctx, value), fail);
-      respondWith(ctx, result);
-    } catch (error) {
-      return fail(error);
+    if (ctx.bodySource.present || schemas !== undefined) {
+      let ready: void | Promise<void | MultipartForm>;
+      try {
+        ready = prepare(ctx, settings, schemas);
+      } catch (error) {
+        return fail(error);
+      }
+      if (ready instanceof Promise)
+        return ready.then((form) => (form === undefined ? invoke(ctx, fail) : invokeWithForm(ctx, form, settings, fail)), fail);
     }
+    return invoke(ctx, fail);
   },
 };
 
