@@ -76,6 +76,13 @@ function uploadApp(settings: Omit<BodySettings, 'formats'> = {}): App {
 
 const uploadFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith('trellis-upload-'));
 
+/** The upload folders made since `before` once they are removed (the removal runs after the answer), or after 5 s those left. */
+async function foldersLeft(before: readonly string[]): Promise<string[]> {
+  const made = () => uploadFolders().filter((name) => !before.includes(name));
+  for (const deadline = Date.now() + 5000; made().length > 0 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 25));
+  return made();
+}
+
 describe('reading a multipart body', () => {
   it('fields in ctx.body (a repeated one as an array), files in ctx.files in the order they came, with name, type and size', async () => {
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255]);
@@ -174,12 +181,7 @@ describe('reading a multipart body', () => {
     assert.equal(res.json().files[1].sha256, sha(big));
     assert.equal(during.length, 1, 'one folder for the request');
     assert.equal(mode, 0o700, 'only this user can read it');
-    await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual(
-      uploadFolders().filter((name) => !before.includes(name)),
-      [],
-      'removed after the handler',
-    );
+    assert.deepEqual(await foldersLeft(before), [], 'removed after the handler');
   });
 
   it('a stream of an upload on disk that the handler returns is sent whole, though its folder is removed', async () => {
@@ -269,11 +271,7 @@ describe('limits', () => {
       ['b', { name: 'b', data: Buffer.alloc(3 * MiB) }],
     ]);
     assert.equal(res.json().limit, 'fileSize');
-    await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual(
-      uploadFolders().filter((n) => !before.includes(n)),
-      [],
-    );
+    assert.deepEqual(await foldersLeft(before), []);
   });
 
   it('Body checks its settings', () => {
@@ -412,12 +410,7 @@ describe('every door alike', () => {
         // Past the request's share of memory, so the file is on disk when the client goes.
         req.write(Buffer.alloc(3 * MiB, 1), () => setTimeout(() => (req.destroy(), resolve()), 200));
       });
-      const deadline = Date.now() + 5000;
-      while (uploadFolders().some((n) => !before.includes(n)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-      assert.deepEqual(
-        uploadFolders().filter((n) => !before.includes(n)),
-        [],
-      );
+      assert.deepEqual(await foldersLeft(before), []);
       const { body, type } = await encode([['f', { name: 'after.txt', data: 'still here' }]]);
       const res = await fetch(`${url}/upload`, { method: 'POST', headers: { 'content-type': type }, body });
       assert.equal((await res.json()).files[0].sha256, sha('still here'));
