@@ -146,8 +146,9 @@ export class NodeBodySource implements BodySource {
   }
 
   /**
-   * The body at once when it has all arrived: a small body often comes in the packets of the head, and is
-   * waiting in the request's buffer by the time a handler wants it.
+   * The body at once when it has all arrived: when it came in the head's packets and the pipeline has waited
+   * once since the head (Node.js hands over the head before it parses the rest of the packet, so a route with
+   * no filter that waits finds the body not here yet, and reads it).
    */
   readNow(limit: number): Buffer | undefined {
     const req = this.req;

@@ -1,5 +1,5 @@
-import { PayloadTooLargeError, failureError, type BodySource } from '../index.js';
-import { nodeStream } from '../pipeline/index.js';
+import { failureError, type BodySource } from '../index.js';
+import { MemoryBodySource, nodeStream } from '../pipeline/index.js';
 
 /** Standard base64 as API Gateway, function URLs and load balancers write it: padded, no line breaks. */
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -11,39 +11,24 @@ const SLICE = 64 * 1024;
  * An event's body, kept as the event gives it (text, or base64) and decoded only when a route reads it: whole
  * for `read`, a slice at a time for `stream`, so a multipart or streamed body is never held twice.
  */
-export class EventBodySource implements BodySource {
+export class EventBodySource extends MemoryBodySource {
   readonly length: number;
-  #consumed = false;
 
   constructor(
     private readonly text: string,
     private readonly base64: boolean,
   ) {
+    super();
     const padding = base64 ? (text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0) : 0;
     this.length = base64 ? (text.length / 4) * 3 - padding : Buffer.byteLength(text, 'utf8');
   }
 
-  get present(): boolean {
-    return this.length > 0;
-  }
-
-  get consumed(): boolean {
-    return this.#consumed;
-  }
-
-  async read(limit: number): Promise<Buffer> {
-    return this.readNow(limit);
-  }
-
-  readNow(limit: number): Buffer {
-    this.#consumed = true;
-    if (this.length > limit) throw new PayloadTooLargeError(limit);
+  protected bytes(): Buffer {
     return Buffer.from(this.text, this.base64 ? 'base64' : 'utf8');
   }
 
   stream(limit: number): import('node:stream').Readable {
-    this.#consumed = true;
-    if (this.length > limit) throw new PayloadTooLargeError(limit);
+    this.claim(limit);
     const { text, base64 } = this;
     if (!base64) return nodeStream().Readable.from([Buffer.from(text, 'utf8')], { objectMode: false });
     let at = 0;

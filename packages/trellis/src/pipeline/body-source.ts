@@ -63,17 +63,19 @@ export function bodyStream(source: BodySource, limit: number): Readable {
   });
 }
 
-/** A body that is already in memory (inject()). */
-export class BufferBodySource implements BodySource {
+/**
+ * A body that is already in memory, whole (inject(), a Lambda event): read at once, never waited for. A subclass
+ * says how long it is and gives its bytes when they are read.
+ */
+export abstract class MemoryBodySource implements BodySource {
   #consumed = false;
-  constructor(readonly buffer: Buffer | null) {}
+  abstract readonly length: number;
+
+  /** The body's bytes, made when a route reads them. */
+  protected abstract bytes(): Buffer;
 
   get present(): boolean {
-    return this.buffer !== null && this.buffer.length > 0;
-  }
-
-  get length(): number | undefined {
-    return this.buffer?.length ?? 0;
+    return this.length > 0;
   }
 
   get consumed(): boolean {
@@ -85,9 +87,28 @@ export class BufferBodySource implements BodySource {
   }
 
   readNow(limit: number): Buffer {
+    this.claim(limit);
+    return this.bytes();
+  }
+
+  /** Marks the body read; throws PayloadTooLargeError past `limit` bytes. */
+  protected claim(limit: number): void {
     this.#consumed = true;
-    const buffer = this.buffer ?? Buffer.alloc(0);
-    if (buffer.length > limit) throw new PayloadTooLargeError(limit);
-    return buffer;
+    if (this.length > limit) throw new PayloadTooLargeError(limit);
+  }
+}
+
+/** A body given as bytes (inject(), a widget's parameters). */
+export class BufferBodySource extends MemoryBodySource {
+  constructor(private readonly buffer: Buffer | null) {
+    super();
+  }
+
+  get length(): number {
+    return this.buffer?.length ?? 0;
+  }
+
+  protected bytes(): Buffer {
+    return this.buffer ?? Buffer.alloc(0);
   }
 }

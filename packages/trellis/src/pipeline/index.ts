@@ -17,7 +17,7 @@ export { problemResponse } from './problem-response.js';
 export type { FailureCode } from './problem.js';
 export type { ProblemDetails } from './problem.js';
 export { HttpError, failureError } from './http-error.js';
-export { BufferBodySource, ClientAbortedError, PayloadTooLargeError, bodyStream } from './body-source.js';
+export { BufferBodySource, ClientAbortedError, MemoryBodySource, PayloadTooLargeError, bodyStream } from './body-source.js';
 export type { BodySource } from './body-source.js';
 export type { UploadedFile } from './uploaded-file.js';
 export { isReadable, nodeStream } from './node-stream.js';

@@ -8,7 +8,7 @@ import { bodyStream, failureError, nodeStream } from '../../pipeline/index.js';
 import type { BodySource, UploadedFile } from '../../pipeline/index.js';
 
 /** How many bytes of one request's files are kept in memory; the files past it are written to disk. */
-export const UPLOAD_MEMORY = 1024 * 1024;
+const UPLOAD_MEMORY = 1024 * 1024;
 
 /** A multipart body, read: its fields, its files, and how to remove what the files left on disk. */
 export interface MultipartForm {
