@@ -271,6 +271,28 @@ describe('every door alike', () => {
       assert.deepEqual(JSON.parse(me.body), { user: 'ana', cart: 'tea:2', theme: 'dark mode; ☕' });
     });
   }
+
+  it('a load balancer without multi-value headers that loses cookies is said once in the log; with them, nothing is said', async () => {
+    for (const kind of ['alb', 'alb-multi-value'] as const) {
+      const warned: { message: string; details?: Record<string, unknown> }[] = [];
+      const app = cookieApp();
+      app.services.addValue(
+        Logger,
+        { warn: (message, details) => warned.push({ message, details }), error: () => undefined },
+        { type: RegistrationType.Replace },
+      );
+      const handler = lambdaHandler(app);
+      for (let i = 0; i < 3; i++) await handler(httpEvent(kind, { method: 'POST', path: '/login' }), lambdaContext());
+      await handler(httpEvent(kind, { path: '/sent' }), lambdaContext());
+      if (kind === 'alb-multi-value') {
+        assert.deepEqual(warned, []);
+        continue;
+      }
+      assert.equal(warned.length, 1, JSON.stringify(warned));
+      assert.match(warned[0]!.message, /only the first was sent\. Turn on multi-value headers for the target group/);
+      assert.deepEqual(warned[0]!.details, { cookies: 3, path: '/login' });
+    }
+  });
 });
 
 describe('cookies in Chromium, from the page', { skip: chromiumSkipReason(), timeout: 120_000 }, () => {

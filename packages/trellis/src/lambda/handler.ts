@@ -1,5 +1,5 @@
 import { App, BufferBodySource, type IncomingRequest } from '../index.js';
-import { USER_CODE_FAILED, aBoolean, callUserCodeSync, failedMarker, type UserHook } from '../pipeline/index.js';
+import { Logger, USER_CODE_FAILED, aBoolean, callUserCodeSync, failedMarker, guardedLogger, type UserHook } from '../pipeline/index.js';
 import { isBinaryContentType } from './binary-body.js';
 import { httpEventKind, notAnHttpEvent } from './event-kind.js';
 import { checkEventFields } from './event-fields.js';
@@ -64,6 +64,10 @@ function guardedIsBinary(isBinary: (contentType: string) => boolean, app: App): 
     return binary === USER_CODE_FAILED ? isBinaryContentType(contentType) : binary;
   };
 }
+
+/** Whether a load balancer without multi-value headers (the result has `headers`) loses some of `cookies`. */
+const dropsCookies = (kind: LambdaEventKind, cookies: string | string[] | undefined): cookies is string[] =>
+  kind === 'alb' && Array.isArray(cookies) && cookies.length > 1;
 
 /** Lambda's limit on a (buffered) function response, in bytes. */
 export const MAX_BUFFERED_RESPONSE_BYTES = 6 * 1024 * 1024;
@@ -144,6 +148,7 @@ export function lambdaHandler(source: AppSource, options: LambdaHandlerOptions =
   const widget = options.widget ?? {};
   const routeParam = checkWidgetOptions(widget);
   const appFor = lazyApp(source);
+  let cookiesDropped = false;
   const handler = async (event: unknown, context: GivenLambdaContext = noContext): Promise<WidgetOutput> => {
     // An HTTP result (LambdaHttpResult) for HTTP events; what the widget answers (any JSON) for widget events.
     const kind = httpEventKind(event);
@@ -156,7 +161,15 @@ export function lambdaHandler(source: AppSource, options: LambdaHandlerOptions =
     // Lambda holds a buffered response to 6 MB: a streamed body past it is a clear 500, not a failed invocation.
     const app = await appFor();
     const recorded = await app.respond(request, { maxBodyBytes: MAX_BUFFERED_RESPONSE_BYTES });
-    return resultForEvent(kind, httpEvent, recorded, isBinary === undefined ? isBinaryContentType : guardedIsBinary(isBinary, app));
+    const result = resultForEvent(kind, httpEvent, recorded, isBinary === undefined ? isBinaryContentType : guardedIsBinary(isBinary, app));
+    if (!cookiesDropped && result.headers !== undefined && dropsCookies(kind, recorded.headers['set-cookie'])) {
+      cookiesDropped = true;
+      guardedLogger(app.provider.get(Logger)).warn(
+        "A response set several cookies, but the load balancer's target group does not use multi-value headers, so only the first was sent. Turn on multi-value headers for the target group to send them all (said once).",
+        { cookies: recorded.headers['set-cookie'].length, path: request.url },
+      );
+    }
+    return result;
   };
   return handler as LambdaHttpHandler;
 }
