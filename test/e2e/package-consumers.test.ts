@@ -110,7 +110,7 @@ lambdaHandler(app)(event).then((r) => console.log(r.statusCode, r.body), (e) => 
     assert.equal(await node('lambda.js', dir), '200 {"hi":true}');
   });
 
-  it('routes, route errors and trusted-proxy addresses work from the installed package, which carries the licences of the packages built into it', async () => {
+  it('routes, route errors (a malformed percent-encoding among them) and trusted-proxy addresses work from the installed package, which carries the licences of the packages built into it', async () => {
     writeFileSync(
       join(project.dir, 'proxy.js'),
       `const { createApp, route } = require('trellis');
@@ -119,7 +119,8 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
 (async () => {
   const found = await app.inject({ url: '/users/42', headers: { forwarded: 'for="[2001:db8::1]:4711"' } });
   const missing = await app.inject({ url: '/users' });
-  console.log(found.statusCode, found.body, missing.statusCode);
+  const malformed = await app.inject({ url: '/users/%E0%A4%A' });
+  console.log(found.statusCode, found.body, missing.statusCode, malformed.statusCode, malformed.json().code);
   const unsafe = createApp();
   unsafe.route(route('GET', '/a/:id((a+)+)', () => null));
   await unsafe.inject({ url: '/a/1' }).catch((e) => console.log(e.message, e.code));
@@ -127,7 +128,7 @@ app.route(route('GET', '/users/:id', (ctx) => ({ id: ctx.params.id, client: ctx.
 `,
     );
     assert.deepEqual((await node('proxy.js')).split('\n'), [
-      '200 {"id":"42","client":"2001:db8::1"} 404',
+      '200 {"id":"42","client":"2001:db8::1"} 404 400 TRELLIS_BAD_TARGET',
       'Cannot route GET /a/:id((a+)+): the pattern ((a+)+) is not safe: it repeats a repetition or repeats too often TRELLIS_INVALID_ROUTE',
     ]);
     const licences = readFileSync(join(project.dir, 'node_modules', 'trellis', 'dist', 'THIRD-PARTY-LICENSES.md'), 'utf8');

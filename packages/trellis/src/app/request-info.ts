@@ -42,13 +42,19 @@ export function splitTarget(url: string): { path: string; query: string } | null
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   const query = q === -1 ? '' : url.slice(q + 1);
-  if (path.includes('%')) {
-    try {
-      decodeURIComponent(path);
-    } catch {
-      return null;
-    }
-  }
-  if (!path.startsWith('/')) return null;
+  if (!path.startsWith('/') || (path.includes('%') && !decodes(path))) return null;
   return { path, query };
+}
+
+/**
+ * Whether a path's percent-encoding decodes (every `%` starts an escape, and the escapes spell UTF-8). The
+ * decoded text is used, not only the exception: a bundler that takes `decodeURIComponent` for a pure function
+ * drops a call whose result is unused, and with it the check.
+ */
+function decodes(path: string): boolean {
+  try {
+    return decodeURIComponent(path).length >= 0;
+  } catch {
+    return false;
+  }
 }
