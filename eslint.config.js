@@ -36,6 +36,23 @@ export default tseslint.config(
     },
   },
   {
+    // The bundler takes the global functions below for functions without effects and drops a call whose result
+    // is unused, so a call made only for what it throws (`try { decodeURIComponent(path) } catch …`) checks
+    // nothing in the published build: use the result.
+    files: ['packages/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'ExpressionStatement > CallExpression[callee.name=/^(decodeURIComponent|decodeURI|encodeURIComponent|encodeURI|escape|unescape|parseInt|parseFloat|isNaN|isFinite|Number|String|Boolean|Symbol|BigInt|Object|Array)$/]',
+          message: 'The bundler drops this call when its result is unused; use the result (see decodes() in app/request-info.ts).',
+        },
+      ],
+    },
+  },
+  {
     // The examples are projects of their own, type-checked by their own tsconfig.json as well as the
     // repository's stricter one: an assertion one of them needs may look needless to the other.
     files: ['examples/**/*.ts'],
