@@ -14,12 +14,13 @@ import {
   createApp,
   group,
   MemoryResponseCache,
+  RegistrationType,
   reply,
   ResponseCacheStore,
   route,
 } from '../../packages/trellis/src/index.js';
 import type { App } from '../../packages/trellis/src/index.js';
-import { RateLimit } from '../../packages/trellis/src/ratelimit/index.js';
+import { InProcessRateLimitStore, ManualClock, RateLimit, RateLimitStore } from '../../packages/trellis/src/ratelimit/index.js';
 import { lambdaHandler } from '../../packages/trellis/src/lambda/index.js';
 import { FIXTURE_KINDS, httpEvent, lambdaContext, readResult } from '../support/lambda-events.js';
 import { chromiumSkipReason, launchChromium, type ChromiumHandle } from '../support/chromium.js';
@@ -29,6 +30,9 @@ const PAGE = 'https://app.example.com';
 function api(origins: string[] = [PAGE]): { app: App; calls: string[] } {
   const calls: string[] = [];
   const app = createApp({ cors: { origins, credentials: true } });
+  // The limit's clock stands still, so a refusal's Retry-After is the whole window however slowly the page runs.
+  const clock = new ManualClock(1_700_000_000_000);
+  app.services.add(RateLimitStore, () => new InProcessRateLimitStore({ clock }), { type: RegistrationType.Replace });
   app.services.add(Authenticator, () => new ApiKeyAuthenticator({ keys: { k: { subject: 'ada', grants: ['orders'] } } }));
   app.route(
     route('GET', '/orders', [Authorize('orders'), RateLimit({ permitLimit: 2, windowSeconds: 60 })], (ctx) => {
