@@ -1,6 +1,6 @@
 // Cookies: read as the client sent them, set with every attribute, signed with rotating keys, refused where a
 // browser would drop them — alike on listen(), inject() and every Lambda door, and in Chromium from the page.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { Cache, HttpError, Logger, RegistrationType, Validate, createApp, reply, route } from '../../packages/trellis/src/index.js';
@@ -8,7 +8,7 @@ import type { App, AppOptions } from '../../packages/trellis/src/index.js';
 import { lambdaHandler } from '../../packages/trellis/src/lambda/index.js';
 import { createOpenApiDocument } from '../../packages/trellis/src/openapi/index.js';
 import { FIXTURE_KINDS, httpEvent, lambdaContext, readResult } from '../support/lambda-events.js';
-import { chromiumSkipReason, launchChromium, recordPageProblems, type ChromiumHandle } from '../support/chromium.js';
+import { chromiumSkipReason, servedInChromium } from '../support/chromium.js';
 
 const NEW_KEY = 'k'.repeat(32);
 const OLD_KEY = 'o'.repeat(32);
@@ -296,25 +296,11 @@ describe('every door alike', () => {
 });
 
 describe('cookies in Chromium, from the page', { skip: chromiumSkipReason(), timeout: 120_000 }, () => {
-  let browser: ChromiumHandle;
-  let app: App;
-  let origin: string;
-  before(async () => {
-    app = cookieApp();
-    origin = (await app.listen()).url;
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  const served = servedInChromium(cookieApp);
 
-  it('a cookie set by a response is sent back; an HttpOnly one is hidden from scripts; a tampered signed one is refused', async () => {
-    const tab = await browser.context.newPage();
-    const problems: string[] = [];
-    recordPageProblems(tab, problems);
-    try {
-      await tab.goto(`${origin}/`);
+  it('a cookie set by a response is sent back; an HttpOnly one is hidden from scripts; a tampered signed one is refused', () =>
+    served.withTab(async (tab, problems) => {
+      await tab.goto(`${served.origin}/`);
       const got = await tab.evaluate(async () => {
         const before = (await fetch('/me')).status;
         await fetch('/login', { method: 'POST' });
@@ -337,8 +323,5 @@ describe('cookies in Chromium, from the page', { skip: chromiumSkipReason(), tim
         problems.filter((p) => !p.includes('401')),
         [],
       );
-    } finally {
-      await tab.close();
-    }
-  });
+    }));
 });

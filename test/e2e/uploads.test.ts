@@ -1,7 +1,7 @@
 // File uploads: multipart/form-data bodies with fields and files, every limit answered 413 while the body
 // arrives, files past the request's share of memory kept on disk and removed after the handler — alike on
 // listen(), inject() and every Lambda door, from curl -F and from a form in Chromium.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -19,7 +19,7 @@ import { createOpenApiDocument } from '../../packages/trellis/src/openapi/index.
 import { FIXTURE_KINDS, httpEvent, lambdaContext, readResult } from '../support/lambda-events.js';
 import { linesOf } from '../support/child-lines.js';
 import { SOURCE_NODE_ARGS } from '../support/source-node.js';
-import { chromiumSkipReason, launchChromium, recordPageProblems, type ChromiumHandle } from '../support/chromium.js';
+import { chromiumSkipReason, servedInChromium } from '../support/chromium.js';
 
 const MiB = 1024 * 1024;
 const execFileAsync = promisify(execFile);
@@ -144,17 +144,27 @@ describe('reading a multipart body', () => {
     assert.deepEqual(res.json().supported, ['application/json', 'application/x-www-form-urlencoded', 'text/*']);
   });
 
-  it('a body that is not multipart as it says is 400: no boundary, a cut-off form, a malformed part header', async () => {
+  it('a body that is not multipart as it says is 400 saying why: no boundary, a cut-off form, a malformed part header, one past 16 KiB', async () => {
     const app = uploadApp();
-    const cases: [string, string][] = [
-      ['multipart/form-data', '--x\r\n\r\n'],
-      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nunfinished'],
-      ['multipart/form-data; boundary=x', `--x\r\n${'X'.repeat(20_000)}\r\n\r\nv\r\n--x--\r\n`],
+    const cases: [string, string, RegExp][] = [
+      ['multipart/form-data', '--x\r\n\r\n', /boundary/i],
+      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nunfinished', /unexpected end/i],
+      [
+        'multipart/form-data; boundary=x',
+        `--x\r\n${'X'.repeat(20_000)}\r\n\r\nv\r\n--x--\r\n`,
+        /header lines are malformed or longer than 16 KiB/,
+      ],
+      [
+        'multipart/form-data; boundary=x',
+        `--x\r\nContent-Disposition: form-data; name="a"\r\nX-Note: ${'n'.repeat(17 * 1024)}\r\n\r\nv\r\n--x--\r\n`,
+        /longer than 16 KiB/,
+      ],
     ];
-    for (const [type, text] of cases) {
+    for (const [type, text, detail] of cases) {
       const res = await app.inject({ method: 'POST', url: '/upload', headers: { 'content-type': type }, body: Buffer.from(text) });
       assert.equal(res.statusCode, 400, `${type}: ${res.body}`);
       assert.equal(res.json().code, 'TRELLIS_INVALID_MULTIPART');
+      assert.match(res.json().detail, detail);
     }
   });
 
@@ -578,34 +588,22 @@ describe('100 MB uploaded to a server in its own process', { timeout: 120_000 },
 });
 
 describe('uploads in Chromium, from a form', { skip: chromiumSkipReason(), timeout: 120_000 }, () => {
-  let browser: ChromiumHandle;
-  let app: App;
-  let origin: string;
   const PAGE = `<!doctype html><meta charset="utf-8"><title>upload</title><link rel="icon" href="data:,">
 <form method="post" action="/upload" enctype="multipart/form-data">
 <input name="title" value="From the page"><input name="tag" value="a"><textarea name="tag">b
 c</textarea>
 <input type="file" name="first"><input type="file" name="second"><button>Send</button></form>`;
-  before(async () => {
-    app = uploadApp();
-    app.route(
+  const served = servedInChromium(() =>
+    uploadApp().route(
       route('GET', '/', () => reply(PAGE, { headers: { 'content-type': 'text/html; charset=utf-8' } })),
       // The answer to the form is a JSON page, for which the browser asks for an icon.
       route('GET', '/favicon.ico', () => reply(null, { status: 204 })),
-    );
-    origin = (await app.listen()).url;
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+    ),
+  );
 
-  it('a form with two files and three fields reaches the handler as sent', async () => {
-    const tab = await browser.context.newPage();
-    const problems: string[] = [];
-    recordPageProblems(tab, problems);
-    try {
+  it('a form with two files and three fields reaches the handler as sent', () =>
+    served.withTab(async (tab, problems) => {
+      const origin = served.origin;
       await tab.goto(`${origin}/`);
       const photo = Buffer.alloc(300 * 1024, 5);
       await tab.setInputFiles('input[name=first]', { name: 'photo.jpg', mimeType: 'image/jpeg', buffer: photo });
@@ -624,8 +622,5 @@ c</textarea>
         ],
       });
       assert.deepEqual(problems, []);
-    } finally {
-      await tab.close();
-    }
-  });
+    }));
 });

@@ -9,6 +9,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -74,4 +75,52 @@ export function recordPageProblems(page: Page, problems: string[]): void {
     if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+}
+
+/** An app served on a loopback port with Chromium beside it, for the tests of one `describe`. */
+export interface ServedInChromium {
+  /** The app's origin (`http://127.0.0.1:<port>`), once the suite's `before` has run. */
+  readonly origin: string;
+  /** Runs `use` in a new tab that records the page's problems, and closes the tab. */
+  withTab<T>(use: (tab: Page, problems: string[]) => Promise<T>): Promise<T>;
+}
+
+/**
+ * Serves `makeApp()` with `listen()` and launches Chromium before the surrounding suite's tests, and closes
+ * both after them.
+ *
+ * @example
+ * describe('in Chromium', { skip: chromiumSkipReason() }, () => {
+ *   const served = servedInChromium(() => myApp());
+ *   it('…', () => served.withTab(async (tab, problems) => { await tab.goto(`${served.origin}/`); … }));
+ * });
+ */
+export function servedInChromium(makeApp: () => { listen(): Promise<{ url: string }>; close(): Promise<void> }): ServedInChromium {
+  let app: ReturnType<typeof makeApp> | undefined;
+  let browser: ChromiumHandle | undefined;
+  let origin = '';
+  before(async () => {
+    app = makeApp();
+    origin = (await app.listen()).url;
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+  return {
+    get origin() {
+      return origin;
+    },
+    async withTab(use) {
+      const tab = await browser!.context.newPage();
+      const problems: string[] = [];
+      recordPageProblems(tab, problems);
+      try {
+        return await use(tab, problems);
+      } finally {
+        await tab.close();
+      }
+    },
+  };
 }

@@ -102,6 +102,10 @@ const limitError = (name: keyof MultipartLimits, max: number, what: string) =>
 
 const invalid = (detail: string) => failureError('TRELLIS_INVALID_MULTIPART', detail);
 
+/** Why busboy could not read the body, in the client's terms: it says "Malformed part header" of a header past its size too. */
+const unreadable = (error: Error): string =>
+  error.message === 'Malformed part header' ? "a part's header lines are malformed or longer than 16 KiB in all" : error.message;
+
 type Busboy = typeof import('busboy');
 let busboyModule: Promise<Busboy> | undefined;
 
@@ -225,7 +229,7 @@ export async function readMultipart(
     parser.on('filesLimit', () => fail(limitError('files', limits.files, `The body has more than ${limits.files} files`)));
     parser.on('fieldsLimit', () => fail(limitError('fields', limits.fields, `The body has more than ${limits.fields} fields`)));
     parser.on('partsLimit', () => fail(limitError('parts', limits.parts!, `The body has more than ${limits.parts} parts`)));
-    parser.on('error', (error: Error) => fail(invalid(`The multipart body cannot be read: ${error.message}.`)));
+    parser.on('error', (error: Error) => fail(invalid(`The multipart body cannot be read: ${unreadable(error)}.`)));
     parser.on('close', () => {
       parsed = true;
       finish();
