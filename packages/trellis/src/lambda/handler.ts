@@ -65,10 +65,6 @@ function guardedIsBinary(isBinary: (contentType: string) => boolean, app: App): 
   };
 }
 
-/** Whether a load balancer without multi-value headers (the result has `headers`) loses some of `cookies`. */
-const dropsCookies = (kind: LambdaEventKind, cookies: string | string[] | undefined): cookies is string[] =>
-  kind === 'alb' && Array.isArray(cookies) && cookies.length > 1;
-
 /** Lambda's limit on a (buffered) function response, in bytes. */
 export const MAX_BUFFERED_RESPONSE_BYTES = 6 * 1024 * 1024;
 
@@ -161,15 +157,24 @@ export function lambdaHandler(source: AppSource, options: LambdaHandlerOptions =
     // Lambda holds a buffered response to 6 MB: a streamed body past it is a clear 500, not a failed invocation.
     const app = await appFor();
     const recorded = await app.respond(request, { maxBodyBytes: MAX_BUFFERED_RESPONSE_BYTES });
-    const result = resultForEvent(kind, httpEvent, recorded, isBinary === undefined ? isBinaryContentType : guardedIsBinary(isBinary, app));
-    if (!cookiesDropped && result.headers !== undefined && dropsCookies(kind, recorded.headers['set-cookie'])) {
-      cookiesDropped = true;
-      guardedLogger(app.provider.get(Logger)).warn(
-        "A response set several cookies, but the load balancer's target group does not use multi-value headers, so only the first was sent. Turn on multi-value headers for the target group to send them all (said once).",
-        { cookies: recorded.headers['set-cookie'].length, path: request.url },
-      );
-    }
-    return result;
+    // The first response that loses cookies behind a load balancer is said in the log, once per handler.
+    const lostCookies =
+      cookiesDropped || kind !== 'alb'
+        ? undefined
+        : (cookies: number) => {
+            cookiesDropped = true;
+            guardedLogger(app.provider.get(Logger)).warn(
+              "A response set several cookies, but the load balancer's target group does not use multi-value headers, so only the first was sent. Turn on multi-value headers for the target group to send them all (said once).",
+              { cookies, path: request.url },
+            );
+          };
+    return resultForEvent(
+      kind,
+      httpEvent,
+      recorded,
+      isBinary === undefined ? isBinaryContentType : guardedIsBinary(isBinary, app),
+      lostCookies,
+    );
   };
   return handler as LambdaHttpHandler;
 }

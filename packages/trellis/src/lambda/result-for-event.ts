@@ -11,14 +11,15 @@ const first = (value: string | string[] | undefined): string | undefined => (Arr
  *   `Set-Cookie` in `cookies`;
  * - payload 1.0: `headers` for single values, `multiValueHeaders` for `Set-Cookie` and every repeated header;
  * - load balancer: `multiValueHeaders` when the target group sends them (the event has them), else
- *   `headers` (where only the first `Set-Cookie` fits: turn multi-value headers on to send several), and
- *   `statusDescription`.
+ *   `headers` (where only the first `Set-Cookie` fits: turn multi-value headers on to send several; `lostCookies`
+ *   is told how many the response set when it loses some), and `statusDescription`.
  */
 export function resultForEvent(
   kind: LambdaEventKind,
   event: LambdaHttpEvent,
   recorded: RecordedResponse,
   isBinary: (contentType: string) => boolean,
+  lostCookies?: (cookies: number) => void,
 ): LambdaHttpResult {
   const { statusCode, headers, rawBody } = recorded;
   const binary = bodyIsBinary(rawBody, first(headers['content-type']), first(headers['content-encoding']), isBinary);
@@ -59,7 +60,12 @@ export function resultForEvent(
   const single: Record<string, string> = {};
   for (const name in headers) {
     const value = headers[name]!;
-    single[name] = !Array.isArray(value) ? value : name === 'set-cookie' ? value[0]! : value.join(', ');
+    if (!Array.isArray(value)) single[name] = value;
+    else if (name !== 'set-cookie') single[name] = value.join(', ');
+    else {
+      single[name] = value[0]!;
+      if (value.length > 1) lostCookies?.(value.length);
+    }
   }
   return { statusCode, statusDescription, headers: single, body, isBase64Encoded: binary };
 }
