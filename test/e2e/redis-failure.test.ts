@@ -1,5 +1,6 @@
 // What RedisRateLimitStore does when Redis goes away or stops answering, and that limiting resumes after.
-// These tests stop and freeze a real redis-server, so they wait on real time (bounded by deadlines).
+// These tests stop and freeze a real redis-server; they wait on Redis's answers and the clients' events, never on a
+// timer (deadlines only bound a wait that would otherwise hang).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -33,14 +34,54 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value?: T; error?: un
   }
 }
 
-/** Retries until `check` holds (Redis reconnects in the background); fails after the deadline. */
-async function eventually(check: () => Promise<boolean>, what: string, deadlineMs = 10_000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+/**
+ * The answer Redis gives once it answers again: each attempt waits on Redis (an answer, or the store's timeout
+ * on a silence), so attempts are paced by Redis rather than by a timer.
+ */
+async function answerAgain(store: RedisRateLimitStore, partition: string): Promise<RateLimitDecision | undefined> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const answer = await store.acquire(partition, policy).catch(() => undefined);
+    if (answer !== undefined && answer.failedOpen === undefined) return answer;
   }
-  assert.fail(`not within ${deadlineMs} ms: ${what}`);
+  return undefined;
+}
+
+/**
+ * Resolves once `count` ioredis clients have said 'ready' since the call: clients reconnect on their own
+ * schedule when Redis is back, and a store's own client (made from a URL) is out of the test's reach, so the
+ * event is heard on the class all clients share. Rejects after a deadline rather than hang.
+ */
+function clientsReady(count: number): Promise<void> {
+  type Emit = (this: Redis, event: string | symbol, ...args: unknown[]) => boolean;
+  const proto = Redis.prototype as unknown as { emit?: Emit };
+  const own = Object.hasOwn(proto, 'emit');
+  const emit = proto.emit!;
+  const ready = new Set<Redis>();
+  let deadline: ReturnType<typeof setTimeout> | undefined;
+  return new Promise<void>((resolve, reject) => {
+    deadline = setTimeout(() => reject(new Error(`${count} Redis client(s) did not reconnect within 10 s`)), 10_000);
+    proto.emit = function (event, ...args) {
+      if (event === 'ready' && ready.add(this).size === count) resolve();
+      return emit.call(this, event, ...args);
+    };
+  }).finally(() => {
+    clearTimeout(deadline);
+    if (own) proto.emit = emit;
+    else delete proto.emit;
+  });
+}
+
+/** Resolves when something starts listening for `signal`'s abort; rejects if nothing has within `deadlineMs`. */
+function abortListened(signal: AbortSignal, deadlineMs: number): Promise<void> {
+  let deadline: ReturnType<typeof setTimeout> | undefined;
+  return new Promise<void>((resolve, reject) => {
+    deadline = setTimeout(() => reject(new Error(`nothing listened for the abort within ${deadlineMs} ms`)), deadlineMs);
+    const listen = signal.addEventListener.bind(signal);
+    signal.addEventListener = ((...args: Parameters<AbortSignal['addEventListener']>) => {
+      listen(...args);
+      if (args[0] === 'abort') resolve();
+    }) as AbortSignal['addEventListener'];
+  }).finally(() => clearTimeout(deadline));
 }
 
 async function exhaust(store: RedisRateLimitStore, partition: string): Promise<void> {
@@ -88,15 +129,13 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
           assert.ok(c.ms < BOUND_MS, `failClosed answered in ${c.ms.toFixed(0)} ms`);
         }
 
+        // Both stores share the client passed in; from a URL, each has its own.
+        const reconnected = clientsReady(userClient ? 1 : 2);
         await server.start();
-        // Limiting resumes: failOpen never refuses, so a refusal shows the counter is back.
-        await eventually(async () => (await open.acquire('open', policy)).allowed === false, 'failOpen store refuses again');
-        await eventually(
-          async () => (await closed.acquire('closed', policy).catch(() => undefined))?.allowed === false,
-          'failClosed store refuses again',
-        );
-        assert.ok(!(await open.acquire('open', policy)).allowed);
-        assert.ok(!(await closed.acquire('closed', policy)).allowed);
+        await reconnected;
+        // Limiting resumes on the restarted (empty) Redis: each counter admits its two and refuses the third.
+        await exhaust(open, 'open');
+        await exhaust(closed, 'closed');
       } finally {
         await open.close();
         await closed.close();
@@ -125,10 +164,7 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
       } finally {
         process.kill(server.pid, 'SIGCONT');
       }
-      await eventually(
-        async () => (await store.acquire('p', policy).catch(() => undefined))?.allowed === false,
-        'the counter answers again',
-      );
+      assert.equal((await answerAgain(store, 'p'))?.allowed, false, 'the counter answers again, still full');
     } finally {
       await store.close();
     }
@@ -149,15 +185,18 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
       } finally {
         process.kill(server.pid, 'SIGCONT');
       }
-      await eventually(async () => (await store.acquire('p', policy)).allowed === false, 'the counter answers again');
+      assert.equal((await answerAgain(store, 'p'))?.allowed, false, 'the counter answers again, still full');
     } finally {
       await store.close();
     }
   });
 
   test("overflow 'reject': a call that finds every slot taken is refused at once with the typed error, even under failOpen", async () => {
+    // A client of the test's own: once its PING is answered, so are the store's commands sent before it.
+    const client = new Redis(server.url);
+    client.on('error', () => undefined);
     const store = new RedisRateLimitStore({
-      url: server.url,
+      client,
       keyPrefix: `r:${randomUUID()}:`,
       timeoutMs: TIMEOUT_MS,
       maxInFlight: 2,
@@ -178,12 +217,13 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
       } finally {
         process.kill(server.pid, 'SIGCONT');
       }
-      await eventually(
-        async () => (await store.acquire('p', policy).catch(() => undefined))?.allowed === false,
-        'slots free again once Redis answers',
-      );
+      // Slots free again once Redis answers: of the limit of 2, the two that were in flight were counted.
+      await client.ping();
+      const next = await timed(() => store.acquire('p', policy));
+      assert.equal(next.value?.allowed, false, `slots free again once Redis answers (got ${String(next.error)})`);
     } finally {
       await store.close();
+      client.disconnect();
     }
   });
 
@@ -203,6 +243,7 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
       const queuedCaller = new AbortController();
       let sent: Promise<{ value?: RateLimitDecision; error?: unknown; ms: number }>;
       let queued: Promise<{ value?: RateLimitDecision; error?: unknown; ms: number }>;
+      const watching = abortListened(sentCaller.signal, timeoutMs);
       try {
         sent = timed(() => store.acquire('p', policy, { signal: sentCaller.signal }));
         queued = timed(() => store.acquire('p', policy, { signal: queuedCaller.signal }));
@@ -211,8 +252,8 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
         assert.equal((q.error as Error | undefined)?.name, 'AbortError', `the queued call rejects (got ${String(q.error)})`);
         assert.match(String((q.error as Error).cause), /client went away/);
         assert.ok(q.ms < 100, `at once (${q.ms.toFixed(0)} ms)`);
-        // The sent call is watched once it has waited an eighth of the timeout.
-        await new Promise((resolve) => setTimeout(resolve, timeoutMs / 8 + 200));
+        // The sent call is watched once it has waited a while (an eighth of the timeout): then it listens to its signal.
+        await watching;
         sentCaller.abort(new Error('client went away too'));
         const s = await sent;
         assert.equal((s.error as Error | undefined)?.name, 'AbortError', `the sent call stops waiting (got ${String(s.error)})`);
