@@ -11,28 +11,33 @@
  * it is a cluster (a wrapper, a proxy in front of one) is found out by its first CROSSSLOT error, and that
  * batch is sent again split by counter.
  */
-import { isNoScript, type ScriptRunner } from './redis-client.js';
+import { FlightCall } from './flight-control.js';
+import { runScript, type ScriptRunner } from './redis-client.js';
 import { ScriptErrorReply, acquireToken, decodeAnswer, splitReply } from './script-codec.js';
-import type { RateLimitDecision } from '../index.js';
+import { SLIDING_WINDOW_SCRIPT } from './sliding-window-script.js';
+import type { AcquireOptions, RateLimitFailureMode, RateLimitPolicy } from '../index.js';
 
-/** One acquire as the script takes it. */
-export interface BatchedAcquire {
-  /** Its counter's key. */
-  readonly key: string;
-  /** Its policy's script arguments (one array per policy, so equal policies are told by identity). */
-  readonly plan: readonly string[];
-  /** Its policy's permit limit (the answer leaves it out). */
-  readonly limit: number;
-  /** Its cost and time as the script takes them (`acquireTail`). */
-  readonly tail: string;
-  /** The caller gave up (aborted, timed out) before the batch left: it is not sent. */
-  readonly settled: boolean;
-  /** Told when its batch leaves, so that Redis's silence is counted from then, not from a busy turn before. */
-  sending(): void;
-  /** Its own decision from the script's reply. */
-  reply(decision: RateLimitDecision): void;
-  /** Why it got no decision: its own error in the reply, the whole call's failure, or that it was never sent. */
-  error(error: unknown): void;
+/** One acquire on its way to Redis, as the script takes it (one object per call). */
+export class AcquireCall extends FlightCall {
+  constructor(
+    private readonly batches: AcquireBatches,
+    /** Its counter's key. */
+    readonly key: string,
+    /** Its policy's script arguments (one array per policy, so equal policies are told by identity). */
+    readonly plan: readonly string[],
+    /** Its cost and time as the script takes them (`acquireTail`). */
+    readonly tail: string,
+    policy: RateLimitPolicy,
+    cost: number,
+    failureMode: RateLimitFailureMode,
+    options: AcquireOptions | undefined,
+  ) {
+    super(policy, cost, failureMode, options);
+  }
+
+  send(): void {
+    this.batches.send(this);
+  }
 }
 
 /** Most acquires in one script call: a batch keeps Redis busy for it whole, so it stays short. */
@@ -47,7 +52,7 @@ class NotSent extends Error {
 }
 
 export class AcquireBatches {
-  readonly #open = new Map<string, BatchedAcquire[]>();
+  readonly #open = new Map<string, AcquireCall[]>();
   #flushing = false;
   #grouped: boolean;
 
@@ -63,7 +68,7 @@ export class AcquireBatches {
   }
 
   /** Queues an acquire for this turn's batch; it is answered through its own `reply` or `error`. */
-  send(acquire: BatchedAcquire): void {
+  send(acquire: AcquireCall): void {
     const group = this.#grouped ? hashTag(acquire.key) : '';
     let batch = this.#open.get(group);
     if (batch === undefined) {
@@ -86,11 +91,11 @@ export class AcquireBatches {
     this.#open.clear();
   };
 
-  #dispatch(batch: readonly BatchedAcquire[]): void {
+  #dispatch(batch: readonly AcquireCall[]): void {
     const plans: (readonly string[])[] = [];
     const keys: string[] = [];
     let acquires = '';
-    const sent: BatchedAcquire[] = [];
+    const sent: AcquireCall[] = [];
     for (const entry of batch) {
       if (entry.settled) {
         entry.error(new NotSent());
@@ -116,7 +121,7 @@ export class AcquireBatches {
       }
       for (let j = 0; j < sent.length; j++) {
         const entry = sent[j]!;
-        const decision = decodeAnswer(answers[j]!, entry.limit);
+        const decision = decodeAnswer(answers[j]!, entry.policy.permitLimit);
         if (decision instanceof ScriptErrorReply) entry.error(decision);
         else entry.reply(decision);
       }
@@ -125,23 +130,13 @@ export class AcquireBatches {
       if (isCrossSlot(error) && !sameTag(sent)) this.#split(sent);
       else for (const entry of sent) entry.error(error);
     };
-    let call: Promise<unknown>;
-    try {
-      call = this.runner.run(keys, args);
-    } catch (error) {
-      call = Promise.reject(error);
-    }
-    call.then(answer, (error: unknown) => {
-      // The server had not cached the script (first call, or after SCRIPT FLUSH): send it whole, once.
-      if (isNoScript(error)) this.runner.load(keys, args).then(answer, fail);
-      else fail(error);
-    });
+    runScript(this.runner, SLIDING_WINDOW_SCRIPT, keys, args, answer, fail);
   }
 
   /** Redis refused a batch whose keys span slots: from now on batches hold one counter each; resend these. */
-  #split(sent: readonly BatchedAcquire[]): void {
+  #split(sent: readonly AcquireCall[]): void {
     this.#grouped = true;
-    const groups = new Map<string, BatchedAcquire[]>();
+    const groups = new Map<string, AcquireCall[]>();
     for (const entry of sent) {
       const tag = hashTag(entry.key);
       const group = groups.get(tag);
@@ -153,7 +148,7 @@ export class AcquireBatches {
 }
 
 /** True when every acquire sent belongs to one hash tag (so splitting cannot help). */
-function sameTag(sent: readonly BatchedAcquire[]): boolean {
+function sameTag(sent: readonly AcquireCall[]): boolean {
   const first = hashTag(sent[0]!.key);
   return sent.every((entry) => hashTag(entry.key) === first);
 }

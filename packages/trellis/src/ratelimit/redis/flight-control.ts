@@ -15,15 +15,7 @@
  * the same silence rule) or are rejected at once (`'reject'`).
  */
 
-import { PendingAcquire, type RateLimitDecision } from '../index.js';
-
-/** A clock of milliseconds. */
-export interface FlightClock {
-  now(): number;
-}
-
-/** The flight control's clock unless it is given another: monotonic milliseconds. */
-const monotonic: FlightClock = { now: () => performance.now() };
+import { PendingAcquire, monotonicClock, type RateLimitClock, type RateLimitDecision } from '../index.js';
 
 /** What happens to a call that finds `maxInFlight` calls already waiting on Redis. */
 export type RedisOverflow = 'queue' | 'reject';
@@ -46,7 +38,7 @@ export abstract class FlightCall extends PendingAcquire {
   control: FlightControl | undefined = undefined;
   /** The command leaves now (it may have waited for company since it started): its silence counts from here. */
   sending(): void {
-    this.startedAt = (this.control?.clock ?? monotonic).now();
+    this.startedAt = this.control!.clock.now();
   }
   /** Redis's answer to the command arrived: tell the control, which frees the slot and settles the call. */
   reply(reply: unknown): void {
@@ -114,15 +106,10 @@ export class FlightControl {
     readonly overflow: RedisOverflow,
     private readonly onStuck?: (silentMs: number) => void,
     readonly stuckMs: number = Math.max(10_000, 20 * timeoutMs),
-    readonly clock: FlightClock = monotonic,
+    readonly clock: RateLimitClock = monotonicClock,
   ) {
     this.#sweepMs = Math.max(1, Math.floor(timeoutMs / 8));
     this.#answeredAt = clock.now();
-  }
-
-  /** Commands sent and not yet answered. */
-  get inFlight(): number {
-    return this.#inFlight;
   }
 
   /**

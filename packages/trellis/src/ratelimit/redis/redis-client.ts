@@ -66,7 +66,16 @@ interface NodeRedisClusterShape {
 /** A connected ioredis `Redis` or `Cluster`, or a connected node-redis v5 client or cluster. */
 export type RedisScriptClient = IoredisScriptClient | NodeRedisScriptClient;
 
-/** Runs the store's script on either kind of client, loading it with EVAL when the server has not cached it. */
+// Not an import, so a bundle that packs this module unused never loads crypto (CONTRIBUTING.md, "Cold starts").
+const { createHash } = process.getBuiltinModule('node:crypto');
+
+/** A Lua script and the SHA-1 that names it for EVALSHA. */
+export type LuaScript = ReturnType<typeof luaScript>;
+export function luaScript(source: string) {
+  return { source, sha: createHash('sha1').update(source).digest('hex') };
+}
+
+/** Sends scripts through either kind of client. */
 export interface ScriptRunner {
   /** Which client library the store talks through. */
   readonly kind: 'ioredis' | 'node-redis';
@@ -74,23 +83,40 @@ export interface ScriptRunner {
   readonly cluster: boolean;
   /** Why the client cannot send now (it knows it is disconnected), or undefined. */
   unavailable(): string | undefined;
-  /** EVALSHA of the script. */
-  run(keys: readonly string[], args: readonly string[]): Promise<unknown>;
-  /** EVAL of the script, after `run` failed with NOSCRIPT (the server had not cached it). */
-  load(keys: readonly string[], args: readonly string[]): Promise<unknown>;
+  evalsha(sha: string, keys: readonly string[], args: readonly string[]): Promise<unknown>;
+  eval(source: string, keys: readonly string[], args: readonly string[]): Promise<unknown>;
 }
 
-/** True for the error of an EVALSHA whose script the server has not cached. */
-export function isNoScript(error: unknown): boolean {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.startsWith('NOSCRIPT');
+/**
+ * Runs `script` by its SHA, sending it whole once when the server has not cached it (first call, or after
+ * SCRIPT FLUSH); the reply goes to `answer`, a failure to `fail`.
+ */
+export function runScript(
+  runner: ScriptRunner,
+  script: LuaScript,
+  keys: readonly string[],
+  args: readonly string[],
+  answer: (reply: unknown) => void,
+  fail: (error: unknown) => void,
+): void {
+  let call: Promise<unknown>;
+  try {
+    call = runner.evalsha(script.sha, keys, args);
+  } catch (error) {
+    call = Promise.reject(error);
+  }
+  call.then(answer, (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    if (message.startsWith('NOSCRIPT')) runner.eval(script.source, keys, args).then(answer, fail);
+    else fail(error);
+  });
 }
 
 /**
  * Tells the client kind from its methods: ioredis names commands in lower case (`evalsha`), node-redis in
  * camel case (`evalSha`). Anything else is a TypeError that says what is accepted.
  */
-export function scriptRunner(client: unknown, sha: string, script: string): ScriptRunner {
+export function scriptRunner(client: unknown): ScriptRunner {
   const c = client as Partial<IoredisScriptClient & NodeRedisScriptClient> | null;
   if (c !== null && typeof c === 'object' && typeof c.evalsha === 'function' && typeof c.eval === 'function') {
     const io = c as IoredisScriptClient;
@@ -101,8 +127,8 @@ export function scriptRunner(client: unknown, sha: string, script: string): Scri
         const status = io.status;
         return status === 'reconnecting' || status === 'close' || status === 'end' ? `the Redis connection is ${status}` : undefined;
       },
-      run: (keys, args) => io.evalsha(sha, keys.length, ...keys, ...args),
-      load: (keys, args) => io.eval(script, keys.length, ...keys, ...args),
+      evalsha: (sha, keys, args) => io.evalsha(sha, keys.length, ...keys, ...args),
+      eval: (source, keys, args) => io.eval(source, keys.length, ...keys, ...args),
     };
   }
   if (c !== null && typeof c === 'object' && typeof c.evalSha === 'function' && typeof c.eval === 'function') {
@@ -113,8 +139,8 @@ export function scriptRunner(client: unknown, sha: string, script: string): Scri
       unavailable() {
         return nr.isReady === false ? 'the Redis connection is not ready' : undefined;
       },
-      run: (keys, args) => nr.evalSha(sha, { keys: keys as string[], arguments: args as string[] }),
-      load: (keys, args) => nr.eval(script, { keys: keys as string[], arguments: args as string[] }),
+      evalsha: (sha, keys, args) => nr.evalSha(sha, { keys: keys as string[], arguments: args as string[] }),
+      eval: (source, keys, args) => nr.eval(source, { keys: keys as string[], arguments: args as string[] }),
     };
   }
   throw usageError(

@@ -6,24 +6,19 @@ import {
   checkCost,
   checkPartition,
   checkPolicy,
-  storeUnavailableError,
   whileUncounted,
 } from '../index.js';
 import { errorText } from '../../index.js';
 import type { AcquireOptions, RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../index.js';
 import { checkCounterLayout, checkLayoutOptions, clockMicros, counterLayout } from './counter-layout.js';
-import { AcquireBatches, type BatchedAcquire } from './acquire-batches.js';
+import { AcquireBatches, AcquireCall } from './acquire-batches.js';
 import { FlightCall, FlightControl, type RedisOverflow } from './flight-control.js';
-import { SLIDING_WINDOW_SCRIPT, SLIDING_WINDOW_SHA } from './sliding-window-script.js';
 import { acquireTail, checkRedisKeyPrefix, counterKeyParts, escapeName } from './script-codec.js';
-import { createRedisClient, isNoScript, scriptRunner } from './redis-client.js';
+import { createRedisClient, luaScript, runScript, scriptRunner } from './redis-client.js';
 import type { RedisScriptClient, ScriptRunner } from './redis-client.js';
 import { usageError } from '../../errors/index.js';
 
 const invalid = (message: string) => usageError('TRELLIS_INVALID_STORE_OPTIONS', message);
-
-// Not an import, so a bundle that packs this module unused never loads crypto (CONTRIBUTING.md, "Cold starts").
-const { createHash } = process.getBuiltinModule('node:crypto');
 
 /**
  * Settings of {@link RedisRateLimitStore}; only `client` or `url` is required.
@@ -101,8 +96,7 @@ interface ErrorEmitter {
 const CLIENT_ERROR_INTERVAL_MS = 60_000;
 
 /** Deletes one counter (a script, so both client kinds and clusters send it alike). */
-const RESET_SCRIPT = "return redis.call('DEL', KEYS[1])";
-const RESET_SHA = createHash('sha1').update(RESET_SCRIPT).digest('hex');
+const RESET_SCRIPT = luaScript("return redis.call('DEL', KEYS[1])");
 
 /**
  * Calls keep timing out and Redis has answered nothing for a while: said once per silence, with what to do.
@@ -168,8 +162,6 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #flights: FlightControl;
   readonly #batches: AcquireBatches;
   readonly #plans = new WeakMap<RateLimitPolicy, CounterPlan>();
-  readonly #timeoutMs: number;
-  #resetRunner: ScriptRunner | undefined;
 
   constructor(options: RedisRateLimitStoreOptions) {
     if (options === null || typeof options !== 'object') {
@@ -179,9 +171,8 @@ export class RedisRateLimitStore implements RateLimitStore {
     if ((client === undefined) === (url === undefined)) {
       throw invalid('RedisRateLimitStore needs exactly one of `client` (an ioredis or node-redis client) or `url` (redis://host:port)');
     }
-    const runner = client === undefined ? undefined : scriptRunner(client, SLIDING_WINDOW_SHA, SLIDING_WINDOW_SCRIPT);
+    const runner = client === undefined ? undefined : scriptRunner(client);
     const timeoutMs = positiveInteger('timeoutMs', options.timeoutMs, 200);
-    this.#timeoutMs = timeoutMs;
     this.#prefix = checkRedisKeyPrefix(options.keyPrefix ?? 'trellis:rl:');
     const mode = options.failureMode ?? RateLimitFailureMode.FailOpen;
     if (mode !== RateLimitFailureMode.FailOpen && mode !== RateLimitFailureMode.FailClosed) {
@@ -213,7 +204,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     if (client !== undefined) listenForErrors(client);
     // A client passed in is checked above; one for a URL is created only once every option is known good.
     this.#client = client ?? createRedisClient(url!, timeoutMs);
-    this.#runner = runner ?? scriptRunner(this.#client, SLIDING_WINDOW_SHA, SLIDING_WINDOW_SCRIPT);
+    this.#runner = runner ?? scriptRunner(this.#client);
     this.#batches = new AcquireBatches(this.#runner, this.#runner.cluster);
   }
 
@@ -229,28 +220,18 @@ export class RedisRateLimitStore implements RateLimitStore {
    * under `failClosed` (or every slot is taken under `overflow: 'reject'`).
    */
   acquire(partition: string, policy: RateLimitPolicy, options?: AcquireOptions): Promise<RateLimitDecision> {
-    let key: string;
-    let plan: CounterPlan;
-    let now: string;
-    let cost: number;
+    let call: AcquireCall;
     try {
       checkPartition(STORE, partition);
-      plan = this.#plan(policy);
-      cost = options?.cost === undefined ? 1 : checkCost(STORE, options.cost);
-      const name = escapeName(partition);
-      key = plan.keyHead + name + plan.keyTail;
-      now = this.#clock ? clockMicros(this.#clock) : '';
+      const plan = this.#plan(policy);
+      const cost = checkCost(STORE, options?.cost);
+      const tail = acquireTail(cost, this.#clock ? clockMicros(this.#clock) : '');
+      const key = plan.keyHead + escapeName(partition) + plan.keyTail;
+      call = new AcquireCall(this.#batches, key, plan.args, tail, policy, cost, this.#failureMode, options);
     } catch (error) {
       return Promise.reject(error);
     }
-    const call = new AcquireCall(this.#batches, key, plan.args, acquireTail(cost, now), policy, cost, this.#failureMode, options);
-    const answer = call.promise();
-    const down = this.#runner.unavailable();
-    if (down !== undefined) call.fail(new Error(down));
-    else if (!this.#flights.start(call)) {
-      call.refuse(new RateLimitStoreUnavailableError(`rate limit store busy: ${this.#flights.maxInFlight} calls already wait on Redis`));
-    }
-    return answer;
+    return this.#start(call);
   }
 
   /**
@@ -264,29 +245,18 @@ export class RedisRateLimitStore implements RateLimitStore {
   async reset(partition: string, policy: RateLimitPolicy): Promise<void> {
     checkPartition(STORE, partition);
     const plan = this.#plan(policy);
-    const name = escapeName(partition);
-    const key = plan.keyHead + name + plan.keyTail;
+    await this.#start(new ResetCall(this.#runner, plan.keyHead + escapeName(partition) + plan.keyTail, policy));
+  }
+
+  /** Sends a call under the timeout and the slots, or answers it at once while the client knows it cannot send. */
+  #start(call: FlightCall): Promise<RateLimitDecision> {
+    const answer = call.promise();
     const down = this.#runner.unavailable();
-    if (down !== undefined) throw new RateLimitStoreUnavailableError(`rate limit store unavailable: ${down}`);
-    const runner = (this.#resetRunner ??= scriptRunner(this.#client, RESET_SHA, RESET_SCRIPT));
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const silent = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new RateLimitStoreUnavailableError(`rate limit store unavailable: Redis did not answer within ${this.#timeoutMs} ms`)),
-        this.#timeoutMs,
-      );
-    });
-    try {
-      await Promise.race([
-        runner.run([key], []).catch((error: unknown) => (isNoScript(error) ? runner.load([key], []) : Promise.reject(error))),
-        silent,
-      ]);
-    } catch (error) {
-      if (error instanceof RateLimitStoreUnavailableError) throw error;
-      throw storeUnavailableError(error);
-    } finally {
-      clearTimeout(timer);
+    if (down !== undefined) call.fail(new Error(down));
+    else if (!this.#flights.start(call)) {
+      call.refuse(new RateLimitStoreUnavailableError(`rate limit store busy: ${this.#flights.maxInFlight} calls already wait on Redis`));
     }
+    return answer;
   }
 
   /** Closes the client if the store created it from a URL; a client passed in is left to its owner. */
@@ -327,27 +297,24 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 }
 
-/** One acquire on its way to Redis: what the script needs (one object per call). */
-class AcquireCall extends FlightCall implements BatchedAcquire {
+/** A reset on its way to Redis: it fails closed whatever the store's failure mode (its answer is DEL's count). */
+class ResetCall extends FlightCall {
   constructor(
-    private readonly batches: AcquireBatches,
-    readonly key: string,
-    readonly plan: readonly string[],
-    readonly tail: string,
+    private readonly runner: ScriptRunner,
+    private readonly key: string,
     policy: RateLimitPolicy,
-    cost: number,
-    failureMode: RateLimitFailureMode,
-    options: AcquireOptions | undefined,
   ) {
-    super(policy, cost, failureMode, options);
+    super(policy, 1, RateLimitFailureMode.FailClosed, undefined);
   }
 
   send(): void {
-    this.batches.send(this);
-  }
-
-  /** Its policy's permit limit, which the script's answer leaves out. */
-  get limit(): number {
-    return this.policy.permitLimit;
+    runScript(
+      this.runner,
+      RESET_SCRIPT,
+      [this.key],
+      [],
+      (reply) => this.reply(reply),
+      (error) => this.error(error),
+    );
   }
 }

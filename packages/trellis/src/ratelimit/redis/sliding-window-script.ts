@@ -41,10 +41,8 @@
  * Reply: one string, the answers of the acquires in order, separated by `;` (see script-codec.ts):
  * `remaining,reset` for an admission, `-reset,retryAfter,remaining` for a refusal (the permits left, fewer than its cost), or `!` and the error's message.
  */
+import { luaScript } from './redis-client.js';
 import { REBUILD_PATH } from './sliding-window-rebuild.js';
-
-// Not an import, so a bundle that packs this module unused never loads crypto (CONTRIBUTING.md, "Cold starts").
-const { createHash } = process.getBuiltinModule('node:crypto');
 
 /** Shorthands every path uses. */
 const PRELUDE = `
@@ -250,7 +248,4 @@ return table.concat(out, ';')
 `;
 
 /** The whole script, as Redis runs it. */
-export const SLIDING_WINDOW_SCRIPT = PRELUDE + FAST_PATHS + REBUILD_PATH + BATCH;
-
-/** SHA-1 of the script, as Redis names it for EVALSHA. */
-export const SLIDING_WINDOW_SHA = createHash('sha1').update(SLIDING_WINDOW_SCRIPT).digest('hex');
+export const SLIDING_WINDOW_SCRIPT = luaScript(PRELUDE + FAST_PATHS + REBUILD_PATH + BATCH);
