@@ -41,6 +41,7 @@ export { monotonicClock } from './clock.js';
 export { ManualClock } from './manual-clock.js';
 export { RateLimitFailureMode, acquireAbortedError, checkCost, checkPartition, checkPolicy, failOpenDecision } from './store-kit.js';
 export { PendingAcquire, whileUncounted } from './store-kit.js';
+export { PolicyPlans } from './store-kit.js';
 export { EXACT_PERMIT_LIMIT, SlidingWindowCounter, WINDOW_SEGMENTS } from './sliding-window.js';
 export { windowShape, type WindowShape } from './window-shape.js';
 export { RateLimitStoreUnavailableError, storeUnavailableError } from './store-unavailable-error.js';

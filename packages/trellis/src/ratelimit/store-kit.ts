@@ -208,3 +208,38 @@ export class PendingAcquire {
     this.#reject = settledAlready;
   }
 }
+
+/** The longest window a shared store keeps: its length in microseconds fits six bytes (about 8.9 years). */
+const MAX_SHARED_WINDOW_SECONDS = Math.floor((2 ** 48 - 3) / 1_000_000);
+
+/**
+ * What a shared store works out from each policy object: the policy is checked and its plan made on first
+ * use, and again when its numbers change (policies are long-lived objects; acquires are many).
+ */
+export class PolicyPlans<Plan> {
+  readonly #cache = new WeakMap<RateLimitPolicy, { key: string; permitLimit: number; windowSeconds: number; plan: Plan }>();
+
+  constructor(
+    private readonly store: string,
+    private readonly make: (policy: RateLimitPolicy) => Plan,
+  ) {}
+
+  /** The plan of `policy`; throws a TypeError for a bad policy. */
+  get(policy: RateLimitPolicy): Plan {
+    const cached = this.#cache.get(policy);
+    if (cached && cached.key === policy.key && cached.permitLimit === policy.permitLimit && cached.windowSeconds === policy.windowSeconds) {
+      return cached.plan;
+    }
+    checkPolicy(this.store, policy);
+    if (policy.windowSeconds > MAX_SHARED_WINDOW_SECONDS) {
+      throw usageError(
+        'TRELLIS_INVALID_RATE_LIMIT',
+        `Rate-limit policy "${policy.key}": windowSeconds must be at most ${MAX_SHARED_WINDOW_SECONDS} (about 8.9 years); got ${String(policy.windowSeconds)}`,
+      );
+    }
+    const { key, permitLimit, windowSeconds } = policy;
+    const plan = this.make(policy);
+    this.#cache.set(policy, { key, permitLimit, windowSeconds, plan });
+    return plan;
+  }
+}

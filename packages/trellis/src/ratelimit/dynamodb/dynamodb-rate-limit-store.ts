@@ -1,20 +1,12 @@
-import { acquireAbortedError, checkCost, checkPartition, checkPolicy, storeUnavailableError, whileUncounted } from '../index.js';
+import { PolicyPlans, acquireAbortedError, checkCost, checkPartition, storeUnavailableError, whileUncounted } from '../index.js';
 import { errorText } from '../../index.js';
 import type { AcquireOptions, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../index.js';
 import { counterKey, deleteInput } from './counter-item.js';
 import { Ask, Counter, CounterContentionError, Flight, FlightRunner } from './counter-flight.js';
 import { dynamoDBCommands } from './sdk-commands.js';
-import { MAX_WINDOW_SECONDS, STORE, storeSettings, type DynamoDBRateLimitStoreOptions, type StoreSettings } from './store-options.js';
+import { STORE, storeSettings, type DynamoDBRateLimitStoreOptions, type StoreSettings } from './store-options.js';
 import { storedShape, type StoredShape } from './window-state.js';
 import { usageError } from '../../errors/index.js';
-
-/** What every acquire of one policy object needs, validated once. */
-interface PolicyPlan {
-  readonly key: string;
-  readonly permitLimit: number;
-  readonly windowSeconds: number;
-  readonly shape: StoredShape;
-}
 
 /**
  * A `RateLimitStore` on Amazon DynamoDB: the in-process store's sliding window, shared by every process and
@@ -37,7 +29,7 @@ interface PolicyPlan {
 export class DynamoDBRateLimitStore implements RateLimitStore {
   readonly #settings: StoreSettings;
   readonly #runner: FlightRunner;
-  readonly #plans = new WeakMap<RateLimitPolicy, PolicyPlan>();
+  readonly #shapes: PolicyPlans<StoredShape>;
   readonly #counters = new Map<string, Counter>();
   /** Counters with a flight out: what the timeout sweep looks at. */
   readonly #flying = new Set<Counter>();
@@ -50,6 +42,8 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
   constructor(options: DynamoDBRateLimitStoreOptions) {
     const settings = storeSettings(options);
     this.#settings = settings;
+    const { exactLimit, segments } = settings;
+    this.#shapes = new PolicyPlans(STORE, (p) => storedShape(p.key, p.permitLimit, p.windowSeconds, exactLimit, segments));
     this.#sweepMs = Math.max(1, Math.floor(settings.timeoutMs / 8));
     this.#runner = new FlightRunner(settings.client, settings.tableName, settings.conflictRetries, () => this.#now());
   }
@@ -61,13 +55,13 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
    * `failClosed`.
    */
   acquire(partition: string, policy: RateLimitPolicy, options?: AcquireOptions): Promise<RateLimitDecision> {
-    let plan: PolicyPlan;
+    let shape: StoredShape;
     let cost: number;
     let key: string;
     try {
       checkPartition(STORE, partition);
-      plan = this.#plan(policy);
-      cost = options?.cost === undefined ? 1 : checkCost(STORE, options.cost);
+      shape = this.#shapes.get(policy);
+      cost = checkCost(STORE, options?.cost);
       key = counterKey(this.#settings.prefix, policy.key, partition);
       this.#now();
     } catch (error) {
@@ -76,7 +70,7 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
     const signal = options?.signal;
     if (signal?.aborted) return Promise.reject(acquireAbortedError(signal));
     const counter = this.#counter(key);
-    const ask = new Ask(policy, cost, this.#settings.failureMode, options, plan.shape, performance.now());
+    const ask = new Ask(policy, cost, this.#settings.failureMode, options, shape, performance.now());
     const answer = ask.promise();
     counter.waiting.push(ask);
     if (counter.flight === undefined && !counter.scheduled) {
@@ -97,7 +91,7 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
    */
   async reset(partition: string, policy: RateLimitPolicy): Promise<void> {
     checkPartition(STORE, partition);
-    this.#plan(policy);
+    this.#shapes.get(policy);
     const key = counterKey(this.#settings.prefix, policy.key, partition);
     try {
       const { DeleteItemCommand } = await dynamoDBCommands();
@@ -110,30 +104,6 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
     const counter = this.#counters.get(key);
     // A flight out now may have written before or after the deletion: its next write finds out either way.
     if (counter !== undefined) counter.stored = undefined;
-  }
-
-  /** Validates a policy once and keeps what every acquire of it needs (policies are long-lived objects). */
-  #plan(policy: RateLimitPolicy): PolicyPlan {
-    const cached = this.#plans.get(policy);
-    if (cached && cached.key === policy.key && cached.permitLimit === policy.permitLimit && cached.windowSeconds === policy.windowSeconds) {
-      return cached;
-    }
-    checkPolicy(STORE, policy);
-    if (policy.windowSeconds > MAX_WINDOW_SECONDS) {
-      throw usageError(
-        'TRELLIS_INVALID_RATE_LIMIT',
-        `Rate-limit policy "${policy.key}": windowSeconds must be at most ${MAX_WINDOW_SECONDS} (about 8.9 years); got ${String(policy.windowSeconds)}`,
-      );
-    }
-    const { key, permitLimit, windowSeconds } = policy;
-    const plan = {
-      key,
-      permitLimit,
-      windowSeconds,
-      shape: storedShape(key, permitLimit, windowSeconds, this.#settings.exactLimit, this.#settings.segments),
-    };
-    this.#plans.set(policy, plan);
-    return plan;
   }
 
   /** The store's time: epoch milliseconds from the clock, never earlier than the last reading. */

@@ -51,8 +51,6 @@ export interface DynamoDBRateLimitStoreOptions {
 }
 
 export const STORE = 'DynamoDBRateLimitStore';
-/** The longest window: its microseconds stay exact beside an epoch time (about 8.9 years, as on Redis). */
-export const MAX_WINDOW_SECONDS = Math.floor((2 ** 48 - 3) / 1_000_000);
 /** Most records the layout options may ask for: a window of ~4,096 records stays a few tens of KB. */
 const MAX_RECORDS_OPTION = 4_096;
 const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;

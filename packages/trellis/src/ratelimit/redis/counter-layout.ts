@@ -1,15 +1,12 @@
 /**
- * The bounds of the compact value layout (see sliding-window-script.ts). Ring indices take at most two
- * bytes, and a time's low bytes at most six, so the numbers that size them are checked here, once per store
- * or policy, with an error that says what would fit.
+ * The compact value layout of a policy's counters (see sliding-window-script.ts), and its bounds: ring
+ * indices take at most two bytes (a time's six bytes bound the window: see `PolicyPlans`).
  */
 import type { RateLimitClock, RateLimitPolicy } from '../index.js';
 import { usageError } from '../../errors/index.js';
 
 /** Most records a ring may hold: indices are at most two bytes. */
-export const MAX_RING_RECORDS = 65_535;
-/** Longest window: its length in microseconds must fit six bytes (about 8.9 years). */
-export const MAX_WINDOW_SECONDS = Math.floor((2 ** 48 - 3) / 1_000_000);
+const MAX_RING_RECORDS = 65_535;
 
 /** Checks the store's `exactLimit` and `segments` options against the ring's index width. */
 export function checkLayoutOptions(exactLimit: number, segments: number): void {
@@ -25,16 +22,6 @@ export function checkLayoutOptions(exactLimit: number, segments: number): void {
   }
 }
 
-/** Checks that a (valid) policy's window fits the layout. */
-export function checkCounterLayout(policy: RateLimitPolicy): void {
-  if (policy.windowSeconds > MAX_WINDOW_SECONDS) {
-    throw usageError(
-      'TRELLIS_INVALID_RATE_LIMIT',
-      `Rate-limit policy "${policy.key}": windowSeconds must be at most ${MAX_WINDOW_SECONDS} (about 8.9 years); got ${String(policy.windowSeconds)}`,
-    );
-  }
-}
-
 /** The test clock's reading as whole microseconds for the script; a time the layout cannot hold is refused. */
 export function clockMicros(clock: RateLimitClock): string {
   const ms = clock.now();
@@ -47,15 +34,6 @@ export function clockMicros(clock: RateLimitClock): string {
   return String(Math.floor(ms * 1000));
 }
 
-/** What the script needs to read and write a policy's counters in the fast path, worked out once per policy. */
-export interface CounterLayoutArgs {
-  /** The layout byte: time bytes + 8 × count bytes + 64 × (index bytes − 1) + 128 for millisecond times. */
-  readonly format: string;
-  /** struct formats of the header and of one record. */
-  readonly headerFormat: string;
-  readonly recordFormat: string;
-}
-
 function bytesAbove(value: number): number {
   let bytes = 1;
   while (256 ** bytes <= value) bytes++;
@@ -63,20 +41,28 @@ function bytesAbove(value: number): number {
 }
 
 /**
- * The layout of a counter of `permitLimit` over `windowMicros`, exact or in `segments` (0 = exact): times
- * in microseconds (milliseconds for segmented windows over 71 minutes) in the fewest bytes that tell apart
- * any two instants a window and two units apart; admission counts in the fewest bytes that hold the limit.
+ * What the script takes of a (checked) policy with `segments` per window above `exactLimit` permits:
+ * permitLimit, windowMicros, segments ('0' for an exact window), the layout byte (time bytes + 8 × count
+ * bytes + 64 × (index bytes − 1) + 128 for millisecond times) and the struct formats of the header and of a
+ * record. Times are microseconds (milliseconds for segmented windows over 71 minutes) in the fewest bytes
+ * that tell apart any two instants a window and two units apart; admission counts take the fewest bytes that
+ * hold the limit.
  */
-export function counterLayout(permitLimit: number, windowMicros: number, segments: number): CounterLayoutArgs {
-  const exact = segments === 0;
+export function counterArgs(policy: RateLimitPolicy, exactLimit: number, segments: number): readonly string[] {
+  const { permitLimit } = policy;
+  const windowMicros = Math.max(1, Math.round(policy.windowSeconds * 1_000_000));
+  const exact = permitLimit <= exactLimit;
   const unit = !exact && windowMicros > 4_294_967_000 ? 1000 : 1;
   const timeBytes = bytesAbove(Math.ceil(windowMicros / unit) + 2);
   const countBytes = exact ? 0 : bytesAbove(permitLimit);
   const indexBytes = (exact ? permitLimit : segments + 2) > 255 ? 2 : 1;
   const counts = countBytes > 0 ? `I${countBytes}I${countBytes}` : '';
-  return {
-    format: String(timeBytes + 8 * countBytes + 64 * (indexBytes - 1) + (unit > 1 ? 128 : 0)),
-    headerFormat: `>BBI7I${timeBytes}I${timeBytes}I${indexBytes}I${indexBytes}I${indexBytes}${counts}`,
-    recordFormat: `>I${timeBytes}${countBytes > 0 ? `I${countBytes}` : ''}`,
-  };
+  return [
+    String(permitLimit),
+    String(windowMicros),
+    exact ? '0' : String(segments),
+    String(timeBytes + 8 * countBytes + 64 * (indexBytes - 1) + (unit > 1 ? 128 : 0)),
+    `>BBI7I${timeBytes}I${timeBytes}I${indexBytes}I${indexBytes}I${indexBytes}${counts}`,
+    `>I${timeBytes}${countBytes > 0 ? `I${countBytes}` : ''}`,
+  ];
 }

@@ -3,17 +3,17 @@ import {
   RateLimitFailureMode,
   RateLimitStoreUnavailableError,
   WINDOW_SEGMENTS,
+  PolicyPlans,
   checkCost,
   checkPartition,
-  checkPolicy,
   whileUncounted,
 } from '../index.js';
 import { errorText } from '../../index.js';
 import type { AcquireOptions, RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from '../index.js';
-import { checkCounterLayout, checkLayoutOptions, clockMicros, counterLayout } from './counter-layout.js';
+import { checkLayoutOptions, clockMicros, counterArgs } from './counter-layout.js';
 import { AcquireBatches, AcquireCall } from './acquire-batches.js';
 import { FlightCall, FlightControl, type RedisOverflow } from './flight-control.js';
-import { acquireTail, checkRedisKeyPrefix, counterKeyParts, escapeName } from './script-codec.js';
+import { acquireTail, checkRedisKeyPrefix, counterKey, counterKeyHead } from './script-codec.js';
 import { createRedisClient, luaScript, runScript, scriptRunner } from './redis-client.js';
 import type { RedisScriptClient, ScriptRunner } from './redis-client.js';
 import { usageError } from '../../errors/index.js';
@@ -64,16 +64,10 @@ export interface RedisRateLimitStoreOptions {
   readonly clock?: RateLimitClock;
 }
 
-/** What every acquire of one policy sends, derived once per policy object. */
+/** What every acquire of one policy sends: its counters' key head and the script's arguments (`counterArgs`). */
 interface CounterPlan {
-  readonly key: string;
-  readonly permitLimit: number;
-  readonly windowSeconds: number;
   readonly keyHead: string;
-  readonly keyTail: string;
-  /** The same counter's key under the previous value layout, read once when the counter is created. */
-  /** permitLimit, windowMicros, segments ('0' for an exact window) and the layout's byte and struct formats. */
-  readonly args: readonly [string, string, string, string, string, string];
+  readonly args: readonly string[];
 }
 
 function positiveInteger(name: string, value: unknown, fallback: number): number {
@@ -154,14 +148,11 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #client: RedisScriptClient;
   readonly #runner: ScriptRunner;
   readonly #ownsClient: boolean;
-  readonly #prefix: string;
   readonly #failureMode: RateLimitFailureMode;
-  readonly #exactLimit: number;
-  readonly #segments: number;
   readonly #clock: RateLimitClock | undefined;
   readonly #flights: FlightControl;
   readonly #batches: AcquireBatches;
-  readonly #plans = new WeakMap<RateLimitPolicy, CounterPlan>();
+  readonly #plans: PolicyPlans<CounterPlan>;
 
   constructor(options: RedisRateLimitStoreOptions) {
     if (options === null || typeof options !== 'object') {
@@ -173,7 +164,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
     const runner = client === undefined ? undefined : scriptRunner(client);
     const timeoutMs = positiveInteger('timeoutMs', options.timeoutMs, 200);
-    this.#prefix = checkRedisKeyPrefix(options.keyPrefix ?? 'trellis:rl:');
+    const prefix = checkRedisKeyPrefix(options.keyPrefix ?? 'trellis:rl:');
     const mode = options.failureMode ?? RateLimitFailureMode.FailOpen;
     if (mode !== RateLimitFailureMode.FailOpen && mode !== RateLimitFailureMode.FailClosed) {
       throw usageError(
@@ -192,9 +183,13 @@ export class RedisRateLimitStore implements RateLimitStore {
       );
     }
     const maxInFlight = positiveInteger('maxInFlight', options.maxInFlight, 1_000);
-    this.#exactLimit = positiveInteger('exactLimit', options.exactLimit, EXACT_PERMIT_LIMIT);
-    this.#segments = positiveInteger('segments', options.segments, WINDOW_SEGMENTS);
-    checkLayoutOptions(this.#exactLimit, this.#segments);
+    const exactLimit = positiveInteger('exactLimit', options.exactLimit, EXACT_PERMIT_LIMIT);
+    const segments = positiveInteger('segments', options.segments, WINDOW_SEGMENTS);
+    checkLayoutOptions(exactLimit, segments);
+    this.#plans = new PolicyPlans(STORE, (policy) => ({
+      keyHead: counterKeyHead(prefix, policy.key),
+      args: counterArgs(policy, exactLimit, segments),
+    }));
     if (options.clock !== undefined && typeof options.clock?.now !== 'function') {
       throw invalid('RedisRateLimitStore: clock must have a now() method returning milliseconds');
     }
@@ -223,11 +218,10 @@ export class RedisRateLimitStore implements RateLimitStore {
     let call: AcquireCall;
     try {
       checkPartition(STORE, partition);
-      const plan = this.#plan(policy);
+      const plan = this.#plans.get(policy);
       const cost = checkCost(STORE, options?.cost);
       const tail = acquireTail(cost, this.#clock ? clockMicros(this.#clock) : '');
-      const key = plan.keyHead + escapeName(partition) + plan.keyTail;
-      call = new AcquireCall(this.#batches, key, plan.args, tail, policy, cost, this.#failureMode, options);
+      call = new AcquireCall(this.#batches, counterKey(plan.keyHead, partition), plan.args, tail, policy, cost, this.#failureMode, options);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -244,8 +238,8 @@ export class RedisRateLimitStore implements RateLimitStore {
    */
   async reset(partition: string, policy: RateLimitPolicy): Promise<void> {
     checkPartition(STORE, partition);
-    const plan = this.#plan(policy);
-    await this.#start(new ResetCall(this.#runner, plan.keyHead + escapeName(partition) + plan.keyTail, policy));
+    const key = counterKey(this.#plans.get(policy).keyHead, partition);
+    await this.#start(new ResetCall(this.#runner, key, policy));
   }
 
   /** Sends a call under the timeout and the slots, or answers it at once while the client knows it cannot send. */
@@ -262,38 +256,6 @@ export class RedisRateLimitStore implements RateLimitStore {
   /** Closes the client if the store created it from a URL; a client passed in is left to its owner. */
   async close(): Promise<void> {
     if (this.#ownsClient) await (this.#client as { quit?(): Promise<unknown> }).quit?.().catch(() => undefined);
-  }
-
-  /** Validates a policy once and keeps what every acquire of it needs (policies are long-lived objects). */
-  #plan(policy: RateLimitPolicy): CounterPlan {
-    const cached = this.#plans.get(policy);
-    if (cached && cached.key === policy.key && cached.permitLimit === policy.permitLimit && cached.windowSeconds === policy.windowSeconds) {
-      return cached;
-    }
-    checkPolicy(STORE, policy);
-    const windowMicros = Math.max(1, Math.round(policy.windowSeconds * 1_000_000));
-    const exact = policy.permitLimit <= this.#exactLimit;
-    checkCounterLayout(policy);
-    const layout = counterLayout(policy.permitLimit, windowMicros, exact ? 0 : this.#segments);
-    const { head, tail } = counterKeyParts(this.#prefix, policy.key);
-    const args = [
-      String(policy.permitLimit),
-      String(windowMicros),
-      exact ? '0' : String(this.#segments),
-      layout.format,
-      layout.headerFormat,
-      layout.recordFormat,
-    ] as const;
-    const plan: CounterPlan = {
-      key: policy.key,
-      permitLimit: policy.permitLimit,
-      windowSeconds: policy.windowSeconds,
-      keyHead: head,
-      keyTail: tail,
-      args,
-    };
-    this.#plans.set(policy, plan);
-    return plan;
   }
 }
 

@@ -87,11 +87,15 @@ export function checkRedisKeyPrefix(prefix: unknown): string {
   return prefix;
 }
 
+/** The part of a policy's counter keys before the partition. */
+export function counterKeyHead(prefix: string, policyKey: string): string {
+  return `${prefix}{${escapeName(policyKey)}|`;
+}
+
 /**
- * The parts of a counter's key around the partition: `head + escapeName(partition) + tail`. The suffix
- * names the value's layout (`:sw3`, the sliding window's compact layout), so a store that keeps another
- * layout one day never reads a value it would misunderstand.
+ * A counter's key. Its suffix names the value's layout (`:sw3`, the sliding window's compact layout), so a
+ * store that keeps another layout one day never reads a value it would misunderstand.
  */
-export function counterKeyParts(prefix: string, policyKey: string): { head: string; tail: string } {
-  return { head: `${prefix}{${escapeName(policyKey)}|`, tail: '}:sw3' };
+export function counterKey(head: string, partition: string): string {
+  return head + escapeName(partition) + '}:sw3';
 }
