@@ -154,7 +154,7 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
     this.#runner
       .fly(counter, flight)
       .then(
-        () => this.#answered(),
+        () => (this.#warned = false),
         (error: unknown) => {
           for (const ask of flight.asks) this.#failAsk(ask, error);
         },
@@ -164,11 +164,6 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
         this.#flying.delete(counter);
         if (counter.waiting.length > 0) this.#launch(counter);
       });
-  }
-
-  /** DynamoDB answered: the next failure is news again. */
-  #answered(): void {
-    this.#warned = false;
   }
 
   /** Answers an acquire by the failure mode; the first failure since DynamoDB last answered is written out once. */

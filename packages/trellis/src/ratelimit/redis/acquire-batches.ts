@@ -41,30 +41,19 @@ export class AcquireCall extends FlightCall {
 }
 
 /** Most acquires in one script call: a batch keeps Redis busy for it whole, so it stays short. */
-export const MAX_BATCH = 64;
+const MAX_BATCH = 64;
 
-/** The reason an acquire that was given up before its batch left never reached Redis. */
-class NotSent extends Error {
-  constructor() {
-    super('the acquire was given up before it was sent');
-    this.name = 'NotSent';
-  }
-}
+/** Frees the slot of an acquire given up before its batch left; nobody reads it (its caller has its answer). */
+const NOT_SENT = new Error('the acquire was given up before it was sent');
 
 export class AcquireBatches {
   readonly #open = new Map<string, AcquireCall[]>();
   #flushing = false;
+  /** Only acquires of one hash tag share a batch: on a Redis Cluster, or since one answered CROSSSLOT. */
   #grouped: boolean;
 
-  /**
-   * @param grouped true on a Redis Cluster: only acquires of one hash tag share a batch.
-   */
-  constructor(
-    private readonly runner: ScriptRunner,
-    grouped: boolean,
-    private readonly maxBatch = MAX_BATCH,
-  ) {
-    this.#grouped = grouped;
+  constructor(private readonly runner: ScriptRunner) {
+    this.#grouped = runner.cluster;
   }
 
   /** Queues an acquire for this turn's batch; it is answered through its own `reply` or `error`. */
@@ -76,7 +65,7 @@ export class AcquireBatches {
       this.#open.set(group, batch);
     }
     batch.push(acquire);
-    if (batch.length >= this.maxBatch) {
+    if (batch.length >= MAX_BATCH) {
       this.#open.delete(group);
       this.#dispatch(batch);
     } else if (!this.#flushing) {
@@ -98,7 +87,7 @@ export class AcquireBatches {
     const sent: AcquireCall[] = [];
     for (const entry of batch) {
       if (entry.settled) {
-        entry.error(new NotSent());
+        entry.error(NOT_SENT);
         continue;
       }
       entry.sending();

@@ -208,14 +208,8 @@ export class FlightControl {
       }
     }
     while (this.#queue.size > 0 && this.#queue.peek()!.settled) this.#queue.shift();
-    if (waiting || this.#hasUnsettled()) this.#sweep = setTimeout(this.#onSweep, this.#sweepMs);
-  }
-
-  #hasUnsettled(): boolean {
-    for (const list of [this.#wire, this.#queue]) {
-      for (let i = 0; i < list.size; i++) if (!list.at(i)!.settled) return true;
-    }
-    return false;
+    // Every call left unsettled was found waiting.
+    if (waiting) this.#sweep = setTimeout(this.#onSweep, this.#sweepMs);
   }
 }
 

@@ -200,7 +200,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     // A client passed in is checked above; one for a URL is created only once every option is known good.
     this.#client = client ?? createRedisClient(url!, timeoutMs);
     this.#runner = runner ?? scriptRunner(this.#client);
-    this.#batches = new AcquireBatches(this.#runner, this.#runner.cluster);
+    this.#batches = new AcquireBatches(this.#runner);
   }
 
   /** Which client library the store talks through (told from the client passed in). */
