@@ -1,15 +1,10 @@
 /**
- * Acquires on their way to Redis, gathered so that the ones started in one turn of the event loop travel in
- * one script call (see sliding-window-script.ts). Under load, many requests reach the limiter in one turn;
- * sending them together saves the client a command, a write and a reply parse per acquire, and saves Redis the
- * dispatch and script set-up of each. Nothing waits for company: a batch leaves when the turn's I/O is done
- * (`setImmediate`), or at once when it is full, so a lone acquire goes out in the turn it started, as before.
- *
- * Each acquire is still decided alone and in order inside the script, and is answered on its own: an error
- * reply for one acquire fails that one only. On a Redis Cluster every key of a script must hash to one
- * slot, so there a batch holds the acquires of one counter (its hash tag) only; a client that does not say
- * it is a cluster (a wrapper, a proxy in front of one) is found out by its first CROSSSLOT error, and that
- * batch is sent again split by counter.
+ * Acquires on their way to Redis: the ones started in one turn of the event loop travel in one script call,
+ * which saves the client a command and a reply parse per acquire, and Redis a dispatch and a script set-up. A
+ * batch leaves when the turn's I/O is done (`setImmediate`), or at once when full: nothing waits for company.
+ * On a Redis Cluster a script's keys must share a slot, so there a batch holds one counter's acquires (one
+ * hash tag); a client that hides being a cluster is found out by its first CROSSSLOT error, and that batch is
+ * sent again split by counter.
  */
 import { FlightCall } from './flight-control.js';
 import { runScript, type ScriptRunner } from './redis-client.js';

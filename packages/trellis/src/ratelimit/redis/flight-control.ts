@@ -1,31 +1,20 @@
 /**
- * How long a call to Redis may take, judged by Redis's answers rather than by this process's timers, and how
- * many calls may be on the wire at once.
- *
- * A timer on a busy event loop fires late, and when it fires the answer it waits for may already sit unread
- * in the socket: a plain per-call timeout then gives up on a Redis that answered in time. So a call here
- * fails only when Redis has been *silent* for `timeoutMs`: its timer, when it fires, first lets the event
- * loop read the socket (the check runs after the I/O phase, in `setImmediate`), and then counts the silence
- * from the later of the call's start and the last answer to the oldest command still waiting for one. While
- * Redis keeps answering — however far behind this process is — calls wait their turn; when Redis stops
- * answering (frozen, or the network is gone) every call waiting on it fails within `timeoutMs` of the last
- * answer, and a call that started after that within `timeoutMs` of its start.
- *
- * At most `maxInFlight` calls are on the wire (however many script calls carry them); more calls either wait in a local queue (`'queue'`, under
- * the same silence rule) or are rejected at once (`'reject'`).
+ * How long a call to Redis may take, and how many may be on the wire at once. A timer on a busy event loop
+ * fires late, when the answer may already sit unread in the socket, so a call fails only when Redis has been
+ * *silent* for `timeoutMs`: the check runs after the I/O phase (`setImmediate`) and counts from the later of
+ * the call's start and the last answer to the oldest command still waiting. At most `maxInFlight` calls are
+ * on the wire; more wait in a queue under the same rule (`'queue'`) or are refused at once (`'reject'`). See
+ * docs/rate-limiting.md, "When Redis is slow or down".
  */
-
 import { PendingAcquire, monotonicClock, type RateLimitClock, type RateLimitDecision } from '../index.js';
 
 /** What happens to a call that finds `maxInFlight` calls already waiting on Redis. */
 export type RedisOverflow = 'queue' | 'reject';
 
 /**
- * One acquire as the flight control sees it: what to send, and the control's own bookkeeping (one object per
- * call, so a call costs no closures of its own). The control answers the acquire itself: with Redis's reply
- * (the decision), by the failure mode when the client fails or Redis stays silent past the timeout, and it
- * watches for the caller giving up once the call has to wait — queued behind `maxInFlight`, or unanswered at
- * a sweep a sweep interval after it started (most calls are answered sooner and never watched).
+ * One call as the flight control sees it, with the control's bookkeeping (one object per call, no closures).
+ * It is answered with Redis's reply, by the failure mode on a failure or a silence past the timeout, or with
+ * an AbortError when its caller gives up once it has to wait (queued, or unanswered at a sweep).
  */
 export abstract class FlightCall extends PendingAcquire {
   /** The command has its answer (or the client gave up on it). */
@@ -40,13 +29,16 @@ export abstract class FlightCall extends PendingAcquire {
   sending(): void {
     this.startedAt = this.control!.clock.now();
   }
-  /** Redis's answer to the command arrived: tell the control, which frees the slot and settles the call. */
+  /** Redis's answer to the command arrived. */
   reply(reply: unknown): void {
-    this.control!.onReply(this, reply);
+    this.control!.answered(this, true);
+    if (!this.settled) this.answer(reply as RateLimitDecision);
   }
   /** The command failed (an error reply, or the client gave up on it). */
   error(error: unknown): void {
-    this.control!.onError(this, error);
+    // An error reply from Redis (a script error) is an answer too; a client-side failure is not.
+    this.control!.answered(this, isServerReply(error));
+    if (!this.settled) this.fail(error);
   }
   /** Sends the command; its outcome comes back through `reply` or `error`. */
   abstract send(): void;
@@ -136,25 +128,12 @@ export class FlightControl {
     try {
       call.send();
     } catch (error) {
-      this.onError(call, error);
+      call.error(error);
     }
   }
 
-  /** A sent call's answer (through `FlightCall.reply`). */
-  onReply(call: FlightCall, reply: unknown): void {
-    this.#replied(call, true);
-    if (!call.settled) call.answer(reply as RateLimitDecision);
-  }
-
-  /** A sent call's failure (through `FlightCall.error`). */
-  onError(call: FlightCall, error: unknown): void {
-    // An error reply from Redis (a script error) is an answer too; a client-side failure is not.
-    this.#replied(call, isServerReply(error));
-    if (!call.settled) call.fail(error);
-  }
-
-  /** A command has its answer: free its slot, note Redis's progress, and send the next queued call. */
-  #replied(tracked: FlightCall, fromRedis: boolean): void {
+  /** A sent call has its outcome: free its slot, note Redis's progress, and send the next queued call. */
+  answered(tracked: FlightCall, fromRedis: boolean): void {
     tracked.replied = true;
     this.#inFlight--;
     if (fromRedis) {

@@ -1,12 +1,8 @@
 /**
- * The rebuild path of the sliding-window script (see sliding-window-script.ts, which it ends): every live
- * record is read as (time, admissions) pairs in the policy's time unit, oldest first, equal times merged as
- * the in-process store keeps them, from a value of any compact layout; the script decides on them and, when it
- * admits, writes the value anew in the policy's layout with SET. It runs for a value of another layout (the
- * policy's limit or window changed) and a value this store did not write; the common paths never reach it.
- *
- * It uses the locals the fast paths set up: limit, windowUs, segments, W, K, unit, exact, wu, M, cap, segU,
- * RF, nowUs, nowHi, nowLo, MIN_TTL, hdr, key and the struct/math shorthands.
+ * The rebuild path that ends the sliding-window script's `acquire` (sliding-window-script.ts), for a value of
+ * another layout (the policy's limit or window changed) or one this store did not write. It uses the fast
+ * paths' locals: limit, windowUs, segments, W, K, unit, exact, wu, M, cap, segU, RF, nowUs, nowHi, nowLo,
+ * MIN_TTL, hdr, key and the struct/math shorthands.
  */
 export const REBUILD_PATH = `
 local function seconds(t)

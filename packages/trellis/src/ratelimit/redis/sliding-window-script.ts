@@ -1,45 +1,17 @@
 /**
- * The server-side half of the Redis store: one Lua script that trims, counts, admits and answers in a single
- * atomic step, so one acquire is one round trip and concurrent callers can never both take the last permit.
+ * The server-side half of the Redis store: one Lua script that trims, counts, admits and answers in one atomic
+ * step, so concurrent callers can never both take the last permit. It keeps the in-process store's window
+ * (../sliding-window.ts) in one compact string (docs/rate-limiting.md#key-layout): a header, then a ring of
+ * fixed-width records, written in place so Redis never doubles the string as it grows. The newest record lives
+ * in the header, so the common admission is a GETRANGE and at most two SETRANGEs, and a refusal writes
+ * nothing; anything else (a layout that changed, a value this script did not write) takes the rebuild path
+ * (sliding-window-rebuild.ts), which reads the whole value and writes it again.
  *
- * It keeps the in-process store's window (see ../sliding-window.ts) in one compact string (layout 3, see
- * ../../../../../docs/rate-limiting.md#key-layout): a header, then a ring of fixed-width records. An exact counter
- * keeps one record per admission, holding only its time; a segmented counter keeps one record per segment,
- * its latest admission time and its admissions. Times are whole microseconds (milliseconds for segmented
- * windows longer than 71 minutes, rounded up, so a permit is never freed early) and a record holds only the
- * low bytes of a time: as many as the window needs, because every record is younger than one window when it
- * is written, and the header keeps the newest time in full to restore the rest. The ring is sized to the
- * records it holds (grown in steps, up to the limit or the segments), and is written in place, so Redis
- * never doubles the string as it grows.
- *
- * The newest record lives in the header only (its ring slot is written when a newer record starts), so an
- * admission is GETRANGE of the header, at most one SETRANGE of a record, and one SETRANGE of the header; a
- * segmented admission that joins the newest segment writes the header alone. A refusal writes nothing.
- * Records are read from the front only when the oldest has left the window (8 at a time), and not at all
- * when even the newest has left. A new counter is one SET; a full ring grows by one GETRANGE and one SET that
- * lays it out oldest first. Everything else (a policy whose limit or window changed the layout, a value this
- * script did not write, a counter of the previous layout under KEYS[2]) falls through to the rebuild path
- * (sliding-window-rebuild.ts), which reads the whole value and writes it again with SET.
- *
- * The key's expiry lies between one window and one window and an eighth past the newest admission (and at
- * least a second ahead): it is set when the newest admission enters a new eighth of a window, so most
- * admissions leave it alone.
- *
- * The script answers a batch of acquires, one after another, in one call: the acquires the store started in
- * one turn of the event loop travel together, so Redis parses, dispatches and sets up the script once for
- * all of them (each is still decided alone, in order, exactly as if it had come by itself). An acquire that
- * fails (a key holding another type, say) answers its own error and leaves the others alone.
- *
- * KEYS: per acquire, its counter's key, then (when ARGV[1] is 2) its key under the previous layout (read once,
- * when the counter's key is missing, and deleted once carried over). ARGV[1]: keys per acquire (1 or 2).
- * ARGV[2]: how many policies follow; then per policy: permitLimit, windowMicros, segments per window
- * (0 = exact) and the layout (its byte, header and record struct formats: see counter-layout.ts, which works
- * them out once per policy). Then one argument for every acquire: `policy,cost,nowMicros;` each, the
- * policy's number counted from 1, nowMicros empty for the server's time (the script asks for TIME once per
- * batch, so application clocks never matter).
- *
- * Reply: one string, the answers of the acquires in order, separated by `;` (see script-codec.ts):
- * `remaining,reset` for an admission, `-reset,retryAfter,remaining` for a refusal (the permits left, fewer than its cost), or `!` and the error's message.
+ * One call answers a batch of acquires, each decided alone and in order; one that fails answers its own error.
+ * KEYS: each acquire's counter key. ARGV[1]: how many policies follow; per policy: permitLimit, windowMicros,
+ * segments (0 = exact) and the layout's byte, header and record formats (counter-layout.ts). Then one
+ * argument with every acquire as `policy,cost,nowMicros;` (policies counted from 1; nowMicros empty for the
+ * server's TIME, read once per batch). Reply: the answers in order, separated by `;` (script-codec.ts).
  */
 import { luaScript } from './redis-client.js';
 import { REBUILD_PATH } from './sliding-window-rebuild.js';
@@ -212,11 +184,7 @@ end
 
 `;
 
-/**
- * The batch: every acquire in order, each in its own protected call, so one failure is that acquire's alone.
- * The acquires arrive as one argument and the answers leave as one string (see script-codec.ts): a client
- * pays for every argument and every reply element it handles, and Redis for every one it parses or writes.
- */
+/** The batch: every acquire in order, each in its own protected call, so one failure is that acquire's alone. */
 const BATCH = `
 end
 
