@@ -1,21 +1,11 @@
 /**
- * How the DynamoDB store decides, counter by counter, without a race between processes.
- *
- * The process keeps, per counter, the bytes of the window it last saw in the item (what it last wrote, or
- * what DynamoDB last told it). Acquires of one counter that arrive together, or while a call for that counter
- * is on its way, form one *flight*: they are decided one after another on a copy of that window, and the
- * result is written with one conditional UpdateItem that lands only if the item still holds those exact bytes
- * (or no live counter when the process knew of none). So a write never rests on a stale read: if another
- * process wrote first, the condition fails, nothing is written, and DynamoDB returns the item as it now is
- * (ReturnValuesOnConditionCheckFailure ALL_OLD; a DynamoDB without it, such as a local emulator, is read once
- * more instead). The flight is then decided again on that window and written again, at most `conflictRetries`
- * times; each failed condition means another process's admission landed, so a counter that fills stops the
- * retries by itself (refusals write nothing).
- *
- * A flight whose acquires are all refused writes nothing. Its window may be stale, so the refusals are
- * checked with one strongly consistent GetItem first (a read unit, not a write unit), unless the window came
- * from DynamoDB during this very flight. Common cases: an admission on a counter this process wrote last is
- * one UpdateItem; a refusal is one GetItem.
+ * How the DynamoDB store decides a counter without a race between processes (docs/rate-limiting.md,
+ * "Decided in the application, written only if nothing changed"). The acquires of one counter that meet form
+ * a *flight*, decided one after another on the window bytes this process last saw in the item and written
+ * with one UpdateItem whose condition is that the item still holds those bytes. A failed condition returns
+ * the item as it is (or it is read again, where DynamoDB does not), and the flight is decided again, at most
+ * `conflictRetries` times. A flight refused whole writes nothing, and is confirmed by a strongly consistent
+ * GetItem unless its window came from DynamoDB during this flight.
  */
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PendingAcquire, type AcquireOptions, type RateLimitFailureMode, type RateLimitPolicy } from '../index.js';

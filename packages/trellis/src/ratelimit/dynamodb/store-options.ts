@@ -8,6 +8,7 @@ import { checkDynamoDBKeyPrefix } from './counter-item.js';
 import { usageError } from '../../errors/index.js';
 
 const invalid = (message: string) => usageError('TRELLIS_INVALID_STORE_OPTIONS', message);
+const outOfRange = (message: string) => usageError('TRELLIS_INVALID_STORE_OPTIONS', message, RangeError);
 
 /**
  * Settings of `DynamoDBRateLimitStore`; `client` and `tableName` are required.
@@ -59,11 +60,7 @@ const wallClock: RateLimitClock = { now: () => Date.now() };
 function positiveInteger(name: string, value: unknown, fallback: number, max = Number.MAX_SAFE_INTEGER, min = 1): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw usageError(
-      'TRELLIS_INVALID_STORE_OPTIONS',
-      `${STORE}: ${name} must be an integer from ${min} to ${max} (got ${String(value)})`,
-      RangeError,
-    );
+    throw outOfRange(`${STORE}: ${name} must be an integer from ${min} to ${max} (got ${String(value)})`);
   }
   return value;
 }
@@ -95,11 +92,7 @@ export function storeSettings(options: DynamoDBRateLimitStoreOptions): StoreSett
   }
   const failureMode = options.failureMode ?? RateLimitFailureMode.FailOpen;
   if (failureMode !== RateLimitFailureMode.FailOpen && failureMode !== RateLimitFailureMode.FailClosed) {
-    throw usageError(
-      'TRELLIS_INVALID_STORE_OPTIONS',
-      `${STORE}: failureMode must be "failOpen" or "failClosed" (got ${JSON.stringify(failureMode)})`,
-      RangeError,
-    );
+    throw outOfRange(`${STORE}: failureMode must be "failOpen" or "failClosed" (got ${JSON.stringify(failureMode)})`);
   }
   if (options.clock !== undefined && typeof options.clock?.now !== 'function') {
     throw invalid(`${STORE}: clock must have a now() method returning epoch milliseconds`);

@@ -19,6 +19,7 @@ import type { RedisScriptClient, ScriptRunner } from './redis-client.js';
 import { usageError } from '../../errors/index.js';
 
 const invalid = (message: string) => usageError('TRELLIS_INVALID_STORE_OPTIONS', message);
+const outOfRange = (message: string) => usageError('TRELLIS_INVALID_STORE_OPTIONS', message, RangeError);
 
 /**
  * Settings of {@link RedisRateLimitStore}; only `client` or `url` is required.
@@ -73,7 +74,7 @@ interface CounterPlan {
 function positiveInteger(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw usageError('TRELLIS_INVALID_STORE_OPTIONS', `${name} must be a positive integer (got ${String(value)})`, RangeError);
+    throw outOfRange(`${name} must be a positive integer (got ${String(value)})`);
   }
   return value;
 }
@@ -167,20 +168,12 @@ export class RedisRateLimitStore implements RateLimitStore {
     const prefix = checkRedisKeyPrefix(options.keyPrefix ?? 'trellis:rl:');
     const mode = options.failureMode ?? RateLimitFailureMode.FailOpen;
     if (mode !== RateLimitFailureMode.FailOpen && mode !== RateLimitFailureMode.FailClosed) {
-      throw usageError(
-        'TRELLIS_INVALID_STORE_OPTIONS',
-        `failureMode must be "failOpen" or "failClosed" (got ${JSON.stringify(mode)})`,
-        RangeError,
-      );
+      throw outOfRange(`failureMode must be "failOpen" or "failClosed" (got ${JSON.stringify(mode)})`);
     }
     this.#failureMode = mode;
     const overflow = options.overflow ?? 'queue';
     if (overflow !== 'queue' && overflow !== 'reject') {
-      throw usageError(
-        'TRELLIS_INVALID_STORE_OPTIONS',
-        `overflow must be "queue" or "reject" (got ${JSON.stringify(overflow)})`,
-        RangeError,
-      );
+      throw outOfRange(`overflow must be "queue" or "reject" (got ${JSON.stringify(overflow)})`);
     }
     const maxInFlight = positiveInteger('maxInFlight', options.maxInFlight, 1_000);
     const exactLimit = positiveInteger('exactLimit', options.exactLimit, EXACT_PERMIT_LIMIT);
