@@ -111,23 +111,13 @@ export class AcquireBatches {
       }
     };
     const fail = (error: unknown): void => {
-      if (isCrossSlot(error) && !sameTag(sent)) this.#split(sent);
-      else for (const entry of sent) entry.error(error);
+      if (isCrossSlot(error) && !sameTag(sent)) {
+        // Redis refused keys that span slots: from now on a batch holds one counter's acquires; these go again so.
+        this.#grouped = true;
+        for (const entry of sent) this.send(entry);
+      } else for (const entry of sent) entry.error(error);
     };
     runScript(this.runner, SLIDING_WINDOW_SCRIPT, keys, args, answer, fail);
-  }
-
-  /** Redis refused a batch whose keys span slots: from now on batches hold one counter each; resend these. */
-  #split(sent: readonly AcquireCall[]): void {
-    this.#grouped = true;
-    const groups = new Map<string, AcquireCall[]>();
-    for (const entry of sent) {
-      const tag = hashTag(entry.key);
-      const group = groups.get(tag);
-      if (group === undefined) groups.set(tag, [entry]);
-      else group.push(entry);
-    }
-    for (const group of groups.values()) this.#dispatch(group);
   }
 }
 

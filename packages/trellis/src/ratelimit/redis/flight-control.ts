@@ -54,9 +54,6 @@ class Fifo<T> {
   push(item: T): void {
     this.#items.push(item);
   }
-  peek(): T | undefined {
-    return this.#items[this.#head];
-  }
   at(index: number): T | undefined {
     return this.#items[this.#head + index];
   }
@@ -139,9 +136,9 @@ export class FlightControl {
     if (fromRedis) {
       this.#answeredAt = this.clock.now();
       this.#stuckTold = false;
-      if (this.#wire.peek() === tracked) this.#progressAt = this.#answeredAt;
+      if (this.#wire.at(0) === tracked) this.#progressAt = this.#answeredAt;
     }
-    while (this.#wire.size > 0 && this.#wire.peek()!.replied) this.#wire.shift();
+    while (this.#wire.size > 0 && this.#wire.at(0)!.replied) this.#wire.shift();
     while (this.#inFlight < this.maxInFlight && this.#queue.size > 0) {
       const next = this.#queue.shift()!;
       if (!next.settled) this.#send(next);
@@ -186,7 +183,7 @@ export class FlightControl {
         }
       }
     }
-    while (this.#queue.size > 0 && this.#queue.peek()!.settled) this.#queue.shift();
+    while (this.#queue.size > 0 && this.#queue.at(0)!.settled) this.#queue.shift();
     // Every call left unsettled was found waiting.
     if (waiting) this.#sweep = setTimeout(this.#onSweep, this.#sweepMs);
   }

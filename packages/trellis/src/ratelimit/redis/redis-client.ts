@@ -58,11 +58,6 @@ export interface NodeRedisScriptClient {
   readonly isReady?: boolean;
 }
 
-/** What tells a node-redis cluster from a single client. */
-interface NodeRedisClusterShape {
-  getSlotMaster?: unknown;
-}
-
 /** A connected ioredis `Redis` or `Cluster`, or a connected node-redis v5 client or cluster. */
 export type RedisScriptClient = IoredisScriptClient | NodeRedisScriptClient;
 
@@ -135,7 +130,7 @@ export function scriptRunner(client: unknown): ScriptRunner {
     const nr = c as NodeRedisScriptClient;
     return {
       kind: 'node-redis',
-      cluster: typeof (c as NodeRedisClusterShape).getSlotMaster === 'function',
+      cluster: typeof (c as { getSlotMaster?: unknown }).getSlotMaster === 'function',
       unavailable() {
         return nr.isReady === false ? 'the Redis connection is not ready' : undefined;
       },
