@@ -199,18 +199,16 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
     this.#sweep = undefined;
     const cutoff = performance.now() - this.#settings.timeoutMs;
     setImmediate(() => {
+      const silence = (since: number) => new Error(`DynamoDB answered nothing for ${Math.round(performance.now() - since)} ms`);
       for (const counter of this.#flying) {
         const flight = counter.flight!;
         const oldest = flight.oldestWaiting();
         if (oldest <= cutoff) {
-          const error = new Error(`DynamoDB answered nothing for ${Math.round(performance.now() - oldest)} ms`);
+          const error = silence(oldest);
           for (const ask of flight.asks) this.#failAsk(ask, error);
           flight.abort.abort(error);
         }
-        for (const ask of counter.waiting) {
-          if (ask.startedAt <= cutoff)
-            this.#failAsk(ask, new Error(`DynamoDB answered nothing for ${Math.round(performance.now() - ask.startedAt)} ms`));
-        }
+        for (const ask of counter.waiting) if (ask.startedAt <= cutoff) this.#failAsk(ask, silence(ask.startedAt));
       }
       this.#armSweep();
     });

@@ -1,9 +1,6 @@
 /**
- * The sliding window of one DynamoDB counter, decided in the application: the item holds the window's records
- * and each process decides on a copy, then writes the result back only if the item still holds what it
- * decided on (see counter-flight.ts). The decisions are the in-process store's engine's (../sliding-window.ts)
- * on the records as its segments: a record is (time, permits), a permit frees one window after its record's
- * time, a refusal changes nothing.
+ * The sliding window of one DynamoDB counter, decided in the application (counter-flight.ts) by the in-process
+ * store's engine (../sliding-window.ts) on the item's records as its segments: (time, permits) each.
  *
  * The item keeps times as whole microseconds on a grid of `unit` microseconds: 1 for an exact window (up to
  * `exactLimit` permits), where a record holds the admissions of one instant; a 256th of a segment for a

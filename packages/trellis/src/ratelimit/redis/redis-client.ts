@@ -1,4 +1,4 @@
-import type { Redis, RedisOptions } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { usageError } from '../../errors/index.js';
 
 /**
@@ -6,13 +6,9 @@ import { usageError } from '../../errors/index.js';
  * Node's module loader is not imported, so a bundle that packs this module unused never loads it
  * (CONTRIBUTING.md, "Cold starts").
  */
-function loadIoredis(): new (url: string, options: RedisOptions) => Redis {
+function loadIoredis(): typeof Redis {
   try {
-    return (
-      process.getBuiltinModule('node:module').createRequire(import.meta.url)('ioredis') as {
-        Redis: new (url: string, options: RedisOptions) => Redis;
-      }
-    ).Redis;
+    return (process.getBuiltinModule('node:module').createRequire(import.meta.url)('ioredis') as { Redis: typeof Redis }).Redis;
   } catch (error) {
     throw usageError(
       'TRELLIS_MISSING_DEPENDENCY',
