@@ -4,9 +4,8 @@ import type { AcquireOptions, RateLimitDecision, RateLimitPolicy, RateLimitStore
 import { counterKey, deleteInput } from './counter-item.js';
 import { Ask, Counter, CounterContentionError, Flight, FlightRunner } from './counter-flight.js';
 import { dynamoDBCommands } from './sdk-commands.js';
-import { STORE, storeSettings, type DynamoDBRateLimitStoreOptions, type StoreSettings } from './store-options.js';
+import { STORE, invalid, storeSettings, type DynamoDBRateLimitStoreOptions, type StoreSettings } from './store-options.js';
 import { storedShape, type StoredShape } from './window-state.js';
-import { usageError } from '../../errors/index.js';
 
 /**
  * A `RateLimitStore` on Amazon DynamoDB: the in-process store's sliding window, shared by every process and
@@ -110,10 +109,7 @@ export class DynamoDBRateLimitStore implements RateLimitStore {
   #now(): number {
     const ms = this.#settings.clock.now();
     if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || ms * 1000 >= Number.MAX_SAFE_INTEGER / 2) {
-      throw usageError(
-        'TRELLIS_INVALID_STORE_OPTIONS',
-        `${STORE}: clock.now() must return non-negative finite epoch milliseconds; got ${String(ms)}`,
-      );
+      throw invalid(`${STORE}: clock.now() must return non-negative finite epoch milliseconds; got ${String(ms)}`);
     }
     if (ms > this.#lastMs) this.#lastMs = ms;
     return this.#lastMs;

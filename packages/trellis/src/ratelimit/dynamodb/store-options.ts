@@ -7,7 +7,7 @@ import { EXACT_PERMIT_LIMIT, RateLimitFailureMode, WINDOW_SEGMENTS, type RateLim
 import { checkDynamoDBKeyPrefix } from './counter-item.js';
 import { usageError } from '../../errors/index.js';
 
-const invalid = (message: string) => usageError('TRELLIS_INVALID_STORE_OPTIONS', message);
+export const invalid = (message: string) => usageError('TRELLIS_INVALID_STORE_OPTIONS', message);
 const outOfRange = (message: string) => usageError('TRELLIS_INVALID_STORE_OPTIONS', message, RangeError);
 
 /**
