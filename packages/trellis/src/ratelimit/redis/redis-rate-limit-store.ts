@@ -65,12 +65,6 @@ export interface RedisRateLimitStoreOptions {
   readonly clock?: RateLimitClock;
 }
 
-/** What every acquire of one policy sends: its counters' key head and the script's arguments (`counterArgs`). */
-interface CounterPlan {
-  readonly keyHead: string;
-  readonly args: readonly string[];
-}
-
 function positiveInteger(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
@@ -153,7 +147,8 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #clock: RateLimitClock | undefined;
   readonly #flights: FlightControl;
   readonly #batches: AcquireBatches;
-  readonly #plans: PolicyPlans<CounterPlan>;
+  /** What every acquire of a policy sends: its counters' key head and the script's arguments. */
+  readonly #plans: PolicyPlans<{ readonly keyHead: string; readonly args: readonly string[] }>;
 
   constructor(options: RedisRateLimitStoreOptions) {
     if (options === null || typeof options !== 'object') {
