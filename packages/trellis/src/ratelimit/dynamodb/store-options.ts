@@ -66,21 +66,10 @@ function positiveInteger(name: string, value: unknown, fallback: number, max = N
 }
 
 /** The options, checked, with their defaults filled in. */
-export interface StoreSettings {
-  readonly client: DynamoDBClient;
-  readonly tableName: string;
-  readonly prefix: string;
-  readonly timeoutMs: number;
-  readonly failureMode: RateLimitFailureMode;
-  readonly conflictRetries: number;
-  readonly exactLimit: number;
-  readonly segments: number;
-  readonly maxCounters: number;
-  readonly clock: RateLimitClock;
-}
+export type StoreSettings = Readonly<ReturnType<typeof storeSettings>>;
 
 /** Checks the options; throws a TypeError or RangeError naming the first one that is wrong. */
-export function storeSettings(options: DynamoDBRateLimitStoreOptions): StoreSettings {
+export function storeSettings(options: DynamoDBRateLimitStoreOptions) {
   if (options === null || typeof options !== 'object') {
     throw invalid(`${STORE} needs options with a \`client\` (a DynamoDBClient) and a \`tableName\``);
   }

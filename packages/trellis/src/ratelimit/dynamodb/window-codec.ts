@@ -19,41 +19,25 @@ export class ForeignWindowError extends Error {
   override readonly name = 'ForeignWindowError';
 }
 
-function varintLength(value: number): number {
-  let bytes = 1;
-  while (value >= 128) {
-    value = Math.floor(value / 128);
-    bytes++;
-  }
-  return bytes;
-}
-
-function writeVarint(out: Uint8Array, at: number, value: number): number {
-  while (value >= 128) {
-    out[at++] = (value % 128) + 128;
-    value = Math.floor(value / 128);
-  }
-  out[at++] = value;
-  return at;
-}
-
 /** The window's bytes. It must hold at least one record, on its own grid. */
 export function encodeWindow(state: WindowState): Uint8Array {
   const { unit, times, counts } = state;
   const n = times.length;
   const newest = times[n - 1]! / unit;
-  const values: number[] = [unit, newest, newest - state.newestStart / unit, n];
+  const out = [FORMAT];
+  const write = (value: number): void => {
+    for (; value >= 128; value = Math.floor(value / 128)) out.push((value % 128) + 128);
+    out.push(value);
+  };
+  write(unit);
+  write(newest);
+  write(newest - state.newestStart / unit);
+  write(n);
   for (let i = n - 1; i >= 0; i--) {
-    values.push(counts[i]!);
-    if (i < n - 1) values.push((times[i + 1]! - times[i]!) / unit);
+    write(counts[i]!);
+    if (i < n - 1) write((times[i + 1]! - times[i]!) / unit);
   }
-  let size = 1;
-  for (const v of values) size += varintLength(v);
-  const out = new Uint8Array(size);
-  out[0] = FORMAT;
-  let at = 1;
-  for (const v of values) at = writeVarint(out, at, v);
-  return out;
+  return Uint8Array.from(out);
 }
 
 /** Reads a window written by {@link encodeWindow}; throws {@link ForeignWindowError} for anything else. */
