@@ -161,6 +161,11 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
           assert.ok(r.error instanceof RateLimitStoreUnavailableError);
           assert.ok(r.ms < BOUND_MS, `answered in ${r.ms.toFixed(0)} ms`);
         }
+        // A reset is given up on the same silence (on another counter: it still reaches Redis when it wakes).
+        const reset = await timed(() => store.reset('elsewhere', policy));
+        assert.ok(reset.error instanceof RateLimitStoreUnavailableError, `reset rejects with the typed error (got ${String(reset.error)})`);
+        assert.match(reset.error.message, /Redis answered nothing for \d+ ms/);
+        assert.ok(reset.ms < BOUND_MS, `reset answered in ${reset.ms.toFixed(0)} ms`);
       } finally {
         process.kill(server.pid, 'SIGCONT');
       }
