@@ -4,6 +4,7 @@ import { RateLimitScope } from './types.js';
 import type { RateLimitPolicy, RateLimitSettings } from './types.js';
 import { planFor } from './policies.js';
 import { rateLimitFeature } from './feature.js';
+import { isWholeCount, isWindowSeconds } from './store-kit.js';
 import { usageError } from '../errors/index.js';
 
 const invalid = (message: string) => usageError('TRELLIS_INVALID_RATE_LIMIT', message);
@@ -111,16 +112,16 @@ export function RateLimit(options: Partial<RateLimitSettings> = {}): AnnotationD
   if (countOnly !== undefined && countOnly !== 'failures' && countOnly !== 'successes') {
     throw invalid(`@RateLimit: countOnly must be "failures" or "successes", got ${JSON.stringify(countOnly)}.`);
   }
-  if (blockSeconds !== undefined && (typeof blockSeconds !== 'number' || !Number.isFinite(blockSeconds) || blockSeconds <= 0)) {
+  if (blockSeconds !== undefined && !isWindowSeconds(blockSeconds)) {
     throw invalid(`@RateLimit: blockSeconds must be a positive number of seconds, got ${String(blockSeconds)}.`);
   }
   if (budget !== undefined && (typeof budget !== 'string' || budget === '' || budget.length > 200)) {
     throw invalid(`@RateLimit: budget must be a non-empty string (at most 200 characters), got ${JSON.stringify(budget)}.`);
   }
-  if (!Number.isSafeInteger(permitLimit) || permitLimit < 1) {
+  if (!isWholeCount(permitLimit)) {
     throw invalid(`@RateLimit: permitLimit must be a positive whole number, got ${String(permitLimit)}.`);
   }
-  if (!Number.isFinite(windowSeconds) || windowSeconds <= 0) {
+  if (!isWindowSeconds(windowSeconds)) {
     throw invalid(`@RateLimit: windowSeconds must be a positive number of seconds, got ${String(windowSeconds)}.`);
   }
   if (typeof name !== 'string' || name === '' || name.length > 200) {
@@ -129,7 +130,7 @@ export function RateLimit(options: Partial<RateLimitSettings> = {}): AnnotationD
   if (scope !== RateLimitScope.Transport && scope !== RateLimitScope.Principal) {
     throw invalid(`@RateLimit: scope must be RateLimitScope.Transport or RateLimitScope.Principal, got ${JSON.stringify(scope)}.`);
   }
-  if (typeof cost !== 'function' && (typeof cost !== 'number' || !Number.isSafeInteger(cost) || cost < 1)) {
+  if (typeof cost !== 'function' && !isWholeCount(cost)) {
     throw invalid(
       `@RateLimit: cost must be a whole number of permits (at least 1) or a function (ctx, policy) => number, got ${String(cost)}.`,
     );

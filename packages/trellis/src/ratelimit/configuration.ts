@@ -2,6 +2,7 @@ import type { ExecutionContext, ProblemDetails } from '../index.js';
 import { monotonicClock } from './clock.js';
 import type { HeaderFormats, RateLimitHeaderFormat } from './headers.js';
 import type { RateLimitClock, RateLimitDecision, RateLimitPolicy } from './types.js';
+import { isWholeCount } from './store-kit.js';
 import { usageError } from '../errors/index.js';
 
 const invalid = (message: string) => usageError('TRELLIS_INVALID_RATE_LIMIT_CONFIGURATION', message);
@@ -144,7 +145,7 @@ export class RateLimitConfiguration {
     if (partitionHeader !== undefined && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(partitionHeader)) {
       throw invalid(`RateLimitConfiguration: partitionHeader must be a header name, got ${JSON.stringify(partitionHeader)}.`);
     }
-    if (!Number.isSafeInteger(maxTrackedPartitions) || maxTrackedPartitions < 1) {
+    if (!isWholeCount(maxTrackedPartitions)) {
       throw invalid(`RateLimitConfiguration: maxTrackedPartitions must be a positive integer, got ${String(maxTrackedPartitions)}.`);
     }
     this.partitionHeader = partitionHeader?.toLowerCase();

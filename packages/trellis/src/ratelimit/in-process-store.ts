@@ -2,7 +2,7 @@ import { monotonicClock } from './clock.js';
 import { ExpiryQueue } from './sliding-window-expiry-queue.js';
 import { SlidingWindowCounter } from './sliding-window.js';
 import { windowShape, type WindowShape } from './window-shape.js';
-import { checkCost, checkPartition, checkPolicy, failOpenDecision } from './store-kit.js';
+import { checkCost, checkPartition, checkPolicy, failOpenDecision, isWholeCount } from './store-kit.js';
 import type { AcquireOptions, RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from './types.js';
 import { usageError } from '../errors/index.js';
 
@@ -82,7 +82,7 @@ export class InProcessRateLimitStore implements RateLimitStore {
 
   constructor(options: InProcessRateLimitStoreOptions = {}) {
     const max = options.maxTrackedPartitions ?? DEFAULT_MAX_TRACKED_PARTITIONS;
-    if (typeof max !== 'number' || !Number.isSafeInteger(max) || max < 1) {
+    if (!isWholeCount(max)) {
       throw invalid(`InProcessRateLimitStore: maxTrackedPartitions must be a positive integer; got ${String(max)}`);
     }
     const clock = options.clock ?? monotonicClock;

@@ -1,6 +1,7 @@
 import type { ExecutionContext } from '../index.js';
 import { createToken } from '../index.js';
 import type { RateLimitPolicy } from './types.js';
+import { isWholeCount, isWindowSeconds } from './store-kit.js';
 
 /** A caller's own numbers for one counter: what a `RateLimitPolicyResolver` answers. */
 export interface RateLimitPolicyNumbers {
@@ -31,25 +32,20 @@ export interface RateLimitPolicyResolver {
 }
 export const RateLimitPolicyResolver = createToken<RateLimitPolicyResolver>('RateLimitPolicyResolver');
 
-/** Why a resolver's answer cannot be used, or undefined when it can. */
-function problemWith(answer: RateLimitPolicyNumbers): string | undefined {
-  if (answer === null || typeof answer !== 'object')
-    return `it returned ${typeof answer === 'object' ? 'null' : typeof answer}, not { permitLimit, windowSeconds } or undefined`;
-  const { permitLimit, windowSeconds } = answer;
-  if (typeof permitLimit !== 'number' || !Number.isSafeInteger(permitLimit) || permitLimit < 1) {
-    return `its permitLimit must be a whole number >= 1, got ${shortly(permitLimit)}`;
-  }
-  if (typeof windowSeconds !== 'number' || !(windowSeconds > 0) || !Number.isFinite(windowSeconds * 1000)) {
-    return `its windowSeconds must be a positive, finite number of seconds, got ${shortly(windowSeconds)}`;
-  }
-  return undefined;
-}
-
-/** `accept` of the resolver's hook: undefined, or numbers that can be used; a TypeError saying what is wrong otherwise. */
+/**
+ * `accept` of the resolver's hook: undefined, or numbers that can be used; a TypeError saying what is wrong
+ * otherwise.
+ */
 export function policyNumbers(answer: unknown): RateLimitPolicyNumbers | undefined {
   if (answer === undefined) return undefined;
-  const problem = problemWith(answer as RateLimitPolicyNumbers);
-  if (problem !== undefined) throw new TypeError(problem);
+  if (answer === null || typeof answer !== 'object') {
+    throw new TypeError(`it returned ${answer === null ? 'null' : typeof answer}, not { permitLimit, windowSeconds } or undefined`);
+  }
+  const { permitLimit, windowSeconds } = answer as Partial<RateLimitPolicyNumbers>;
+  if (!isWholeCount(permitLimit)) throw new TypeError(`its permitLimit must be a whole number >= 1, got ${shortly(permitLimit)}`);
+  if (!isWindowSeconds(windowSeconds)) {
+    throw new TypeError(`its windowSeconds must be a positive, finite number of seconds, got ${shortly(windowSeconds)}`);
+  }
   return answer as RateLimitPolicyNumbers;
 }
 
@@ -64,22 +60,11 @@ const resolved = new WeakMap<RateLimitPolicy, Map<string, RateLimitPolicy>>();
 const RESOLVED_PER_POLICY = 256;
 
 /**
- * The policy a request is counted under: the annotation's, or one with the resolver's numbers (same key,
- * handler, name and scope). Throws a TypeError naming the limit for an answer that makes no sense.
+ * The policy a request is counted under: the annotation's, or one with the resolver's (accepted) numbers, same
+ * key, handler, name and scope.
  */
-export function policyWith(policy: RateLimitPolicy, answer: RateLimitPolicyNumbers | undefined): RateLimitPolicy {
-  if (answer === undefined) return policy;
-  if (
-    answer !== null &&
-    typeof answer === 'object' &&
-    answer.permitLimit === policy.permitLimit &&
-    answer.windowSeconds === policy.windowSeconds
-  ) {
-    return policy;
-  }
-  const problem = problemWith(answer);
-  if (problem !== undefined)
-    throw new TypeError(`The RateLimitPolicyResolver's answer for the rate limit "${policy.name}" cannot be used: ${problem}.`);
+export function policyWith(policy: RateLimitPolicy, answer: RateLimitPolicyNumbers): RateLimitPolicy {
+  if (answer.permitLimit === policy.permitLimit && answer.windowSeconds === policy.windowSeconds) return policy;
   let known = resolved.get(policy);
   if (known === undefined) resolved.set(policy, (known = new Map<string, RateLimitPolicy>()));
   const id = `${answer.permitLimit}/${answer.windowSeconds}`;

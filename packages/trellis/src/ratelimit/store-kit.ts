@@ -10,6 +10,12 @@ import { usageError } from '../errors/index.js';
 
 const invalid = (message: string) => usageError('TRELLIS_INVALID_STORE_CALL', message);
 
+/** A whole number of permits (a limit or a cost), or of anything counted: a safe integer of at least 1. */
+export const isWholeCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 1;
+
+/** A window (or block) length: a positive number of seconds whose milliseconds are finite. */
+export const isWindowSeconds = (s: unknown): s is number => typeof s === 'number' && s > 0 && Number.isFinite(s * 1000);
+
 /**
  * Checks an acquire's partition as every store must. Throws a TypeError naming the store.
  *
@@ -37,12 +43,12 @@ export function checkPolicy(store: string, policy: RateLimitPolicy): void {
 
 /** Checks a policy's limit and window: a positive whole number of permits in a positive, finite window. */
 export function checkPolicyNumbers(policyKey: string, permitLimit: unknown, windowSeconds: unknown): void {
-  if (typeof permitLimit !== 'number' || !Number.isSafeInteger(permitLimit) || permitLimit < 1) {
+  if (!isWholeCount(permitLimit)) {
     throw invalid(
       `Rate-limit policy "${policyKey}": permitLimit must be a positive integer (requests per window); got ${String(permitLimit)}`,
     );
   }
-  if (typeof windowSeconds !== 'number' || !(windowSeconds > 0) || !Number.isFinite(windowSeconds * 1000)) {
+  if (!isWindowSeconds(windowSeconds)) {
     throw invalid(
       `Rate-limit policy "${policyKey}": windowSeconds must be a positive finite number of seconds; got ${String(windowSeconds)}`,
     );
@@ -55,7 +61,7 @@ export function checkPolicyNumbers(policyKey: string, permitLimit: unknown, wind
  */
 export function checkCost(store: string, cost: unknown): number {
   if (cost === undefined) return 1;
-  if (typeof cost !== 'number' || !Number.isSafeInteger(cost) || cost < 1) {
+  if (!isWholeCount(cost)) {
     throw invalid(`${store}.acquire: cost must be a whole number of permits, at least 1; got ${String(cost)}`);
   }
   return cost;

@@ -2,6 +2,7 @@
 import { USER_CODE_FAILED, aBoolean, failedMarker, type UserHook } from '../pipeline/index.js';
 import type { RateLimitObserver } from './observer.js';
 import { policyNumbers, type RateLimitPolicyNumbers } from './policy-resolver.js';
+import { isWholeCount } from './store-kit.js';
 
 /** A hook whose failure makes the limit inapplicable to the request: 500 naming the limit. */
 export const BROKEN = 'the request was answered 500 naming the limit (TRELLIS_RATE_LIMIT_BROKEN)';
@@ -10,8 +11,7 @@ export const COST: UserHook<number, typeof USER_CODE_FAILED> = {
   where: 'RateLimitSettings.cost',
   instead: BROKEN,
   accept: (answer) => {
-    if (typeof answer !== 'number' || !Number.isSafeInteger(answer) || answer < 1)
-      throw new TypeError('it must answer a whole number of permits >= 1');
+    if (!isWholeCount(answer)) throw new TypeError('it must answer a whole number of permits >= 1');
     return answer;
   },
   fallback: failedMarker,
