@@ -89,16 +89,14 @@ function record(
   outcomes: readonly Outcome[],
   custom: RateLimitRefusal | undefined,
 ): void {
-  if (custom === undefined) {
-    ctx.refuse(standard, { 'retry-after': String(retryAfter) });
-    writeHeaders(ctx.refusal!.headers, outcomes, configuration.headerFormats);
-    return;
+  let body = standard;
+  if (custom !== undefined) {
+    const status = custom.status ?? 429;
+    body = { ...standard, ...custom.problem, status };
+    if (custom.problem?.title === undefined && status !== 429) body.title = problem(status).title;
   }
-  const status = custom.status ?? 429;
-  const body: ProblemDetails = { ...standard, ...custom.problem, status };
-  if (custom.problem?.title === undefined && status !== 429) body.title = problem(status).title;
   ctx.refuse(body, { 'retry-after': String(retryAfter) });
   const headers = ctx.refusal!.headers;
   writeHeaders(headers, outcomes, configuration.headerFormats);
-  for (const [name, value] of Object.entries(custom.headers ?? {})) headers.set(name.toLowerCase(), value);
+  if (custom?.headers !== undefined) for (const [name, value] of Object.entries(custom.headers)) headers.set(name.toLowerCase(), value);
 }
