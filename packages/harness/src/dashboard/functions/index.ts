@@ -17,7 +17,7 @@ export type {
 } from './types.js';
 export { FunctionsConfigError, loadFunctionsFile, validateFunctionsConfig } from './config.js';
 export { FunctionRegistry } from './registry.js';
-export { parseEndpoint, type ParsedEndpoint } from './endpoint.js';
+export { FUNCTION_NAME, parseEndpoint, type ParsedEndpoint } from './endpoint.js';
 export { isErrorDocument } from './invoke-api-target.js';
 export { parseJsonText, type JsonSyntaxProblem, type JsonTextResult } from './json-text.js';
 export { schemaCheck, schemaProblemMessage, withoutUndefined, type JsonSchema, type SchemaProblem } from './schema-check.js';

@@ -28,3 +28,14 @@ export class InvocationStart {
       : { ok: false, error: settled.error, logs, durationMs, awsRequestId };
   }
 }
+
+/** `promise`, or a rejection with the signal's reason as soon as `signal` aborts. */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

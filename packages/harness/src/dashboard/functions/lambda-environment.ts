@@ -35,7 +35,7 @@ export interface EnvironmentSettings {
 }
 
 /** The shared config files the AWS SDKs read for a profile. */
-function sharedFiles(host: NodeJS.ProcessEnv): { config: string; credentials: string; home: string } {
+export function sharedFiles(host: NodeJS.ProcessEnv): { config: string; credentials: string; home: string } {
   const home = host.HOME || homedir();
   return {
     config: host.AWS_CONFIG_FILE || join(home, '.aws', 'config'),

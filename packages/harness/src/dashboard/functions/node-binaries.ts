@@ -8,18 +8,7 @@
  * is fetched again. When none can be had, the function runs on the harness's Node.js and the harness says so.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -210,7 +199,7 @@ export async function findNodeBinary(
   const cached = await checkedCopy(root, folder, major);
   if ('version' in cached) return { path: binaryIn(folder), version: cached.version, source: 'cache' };
   try {
-    if (existsSync(folder) || isLink(folder)) rmSync(folder, { recursive: true, force: true });
+    rmSync(folder, { recursive: true, force: true });
     await install(major, folder, options.fetchPackage ?? npmPack);
   } catch (error) {
     return { ...own, problem: `cannot fetch ${nodePackageName()}@${major} from the npm registry: ${message(error)}` };
@@ -218,14 +207,6 @@ export async function findNodeBinary(
   const fetched = await checkedCopy(root, folder, major);
   if ('version' in fetched) return { path: binaryIn(folder), version: fetched.version, source: 'registry' };
   return { ...own, problem: `${nodePackageName()}@${major} from the npm registry cannot be used: ${fetched.unusable}` };
-}
-
-function isLink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -6,10 +6,9 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join, posix, resolve } from 'node:path';
-import type { FunctionSpec } from '../functions/index.js';
+import { FUNCTION_NAME, isRecord, type FunctionSpec } from '../functions/index.js';
 import { TemplateError, type TemplatePath } from './errors.js';
 import { inlineCodeFolder } from './inline-code.js';
-import { isRecord } from '../functions/index.js';
 import { FUNCTION_TYPES, NO_VALUE, type Resolver, type TemplateResource } from './intrinsics.js';
 
 /** One function of a template: its configuration key (an ARN), its logical id, its settings and its code folder. */
@@ -21,17 +20,7 @@ export interface TemplateFunction {
   codeFolder: string;
 }
 
-/** Lambda's rule for a function name. */
-const FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const RUNNABLE_RUNTIME = /^(nodejs\d+\.x|python3\.\d+)$/;
-
-/**
- * The functions configuration's `runtime` for a template's Lambda runtime identifier: the identifier itself
- * (`nodejs24.x`, `python3.12`), which the functions configuration checks as it checks a functions file's.
- */
-export function configRuntime(runtime: string): FunctionSpec['runtime'] {
-  return runtime as FunctionSpec['runtime'];
-}
 
 /** A property of a function with where it was found: the resource, else SAM's `Globals.Function`. */
 interface Found {
@@ -179,7 +168,8 @@ function templateFunction(
 
   const spec: FunctionSpec = {
     handler: handlerPath(location.folder, handler, runtime, resource.metadata),
-    runtime: configRuntime(runtime),
+    // Checked by the functions configuration as a functions file's runtime is.
+    runtime: runtime as FunctionSpec['runtime'],
   };
   const timeout = numberOf(resolver, props.get('Timeout'));
   if (timeout !== undefined) spec.timeoutSeconds = timeout;

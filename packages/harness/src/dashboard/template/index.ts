@@ -4,11 +4,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { FunctionsConfigError, validateFunctionsConfig, type FunctionsConfig, type FunctionSpec } from '../functions/index.js';
+import { FunctionsConfigError, isRecord, validateFunctionsConfig, type FunctionsConfig, type FunctionSpec } from '../functions/index.js';
 import { TemplateError, type TemplatePath, type TemplatePosition } from './errors.js';
 import { dashboardsFromTemplate, type TemplateDashboard } from './dashboards-from-template.js';
 import { functionsFromTemplate } from './functions-from-template.js';
-import { isRecord } from '../functions/index.js';
 import { Resolver } from './intrinsics.js';
 import { resolveParameters } from './parameters.js';
 import { parseTemplateText } from './yaml-tags.js';
@@ -16,7 +15,6 @@ import { parseTemplateText } from './yaml-tags.js';
 export { TemplateError, pathText, type TemplatePath, type TemplatePosition } from './errors.js';
 export { parseTemplateText, type ParsedTemplateText } from './yaml-tags.js';
 export type { TemplateDashboard } from './dashboards-from-template.js';
-export { configRuntime } from './functions-from-template.js';
 
 /** How a template is resolved: the stack it stands for. */
 export interface TemplateOptions {

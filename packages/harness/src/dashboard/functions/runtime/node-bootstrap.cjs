@@ -106,18 +106,15 @@ for (const stream of [process.stdout, process.stderr]) {
 const writeSync = fs.writeSync;
 fs.writeSync = function (fd, data, ...rest) {
   if (fd !== 1 && fd !== 2) return writeSync.call(fs, fd, data, ...rest);
-  let text;
-  if (typeof data === 'string') text = data;
-  else {
-    const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    const offset = typeof rest[0] === 'number' ? rest[0] : 0;
-    const length = typeof rest[1] === 'number' ? rest[1] : bytes.length - offset;
-    text = bytes.subarray(offset, offset + length).toString('utf8');
-    emit(text);
-    return length;
+  if (typeof data === 'string') {
+    emit(data);
+    return Buffer.byteLength(data);
   }
-  emit(text);
-  return Buffer.byteLength(text);
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const offset = typeof rest[0] === 'number' ? rest[0] : 0;
+  const length = typeof rest[1] === 'number' ? rest[1] : bytes.length - offset;
+  emit(bytes.subarray(offset, offset + length).toString('utf8'));
+  return length;
 };
 
 globalThis.awslambda = {
