@@ -4,7 +4,8 @@ import { mergeForms } from './forms.js';
 import { widgetPixelSize, type PixelSize } from './geometry.js';
 import { summarizeWidget, type DashboardModel } from './model.js';
 import type { FunctionInvoker, HtmlAnalyzer, InvokeOutcome, WidgetAction } from './ports.js';
-import { contentOf, htmlOfValue, renderHtml, renderMarkdown, renderOutcome, renderText } from './render.js';
+import { renderMarkdown } from './markdown.js';
+import { contentOf, htmlOfValue, renderHtml, renderOutcome, renderText } from './render.js';
 import type {
   ActionEntry,
   CancelledAction,

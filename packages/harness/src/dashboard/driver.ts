@@ -90,15 +90,15 @@ export class DashboardDriver {
  * await w.action(/details/i).click();
  */
 export class WidgetView implements WidgetReading {
-  readonly widgetId: string;
-  readonly html: string;
-  readonly display: 'widget' | 'popup';
-  readonly event: WidgetReading['event'];
+  readonly widgetId!: string;
+  readonly html!: string;
+  readonly display!: 'widget' | 'popup';
+  readonly event!: WidgetReading['event'];
   readonly raw: unknown;
-  readonly findings: WidgetReading['findings'];
-  readonly error: WidgetReading['error'];
-  readonly invocations: number;
-  readonly invocation: WidgetReading['invocation'];
+  readonly findings!: WidgetReading['findings'];
+  readonly error!: WidgetReading['error'];
+  readonly invocations!: number;
+  readonly invocation!: WidgetReading['invocation'];
   /** The actions of the widget's current content (for a popup: of the widget behind it). */
   readonly actions: ActionEntry[];
   /** What the function printed while producing this content (`invocation.logs`; empty when no function ran). */
@@ -109,15 +109,7 @@ export class WidgetView implements WidgetReading {
     result: WidgetReading,
     actions: ActionEntry[],
   ) {
-    this.widgetId = result.widgetId;
-    this.html = result.html;
-    this.display = result.display;
-    this.event = result.event;
-    this.raw = result.raw;
-    this.findings = result.findings;
-    this.error = result.error;
-    this.invocations = result.invocations;
-    this.invocation = result.invocation;
+    Object.assign(this, result);
     this.actions = actions;
     this.logs = logsOf(result);
   }
@@ -154,12 +146,12 @@ export class WidgetView implements WidgetReading {
  * const cancelled = await w.action('Delete').cancel(); // { cancelled: true, confirmation: 'Sure?' }
  */
 export class ActionHandle implements ActionEntry {
-  readonly index: number;
-  readonly text: string;
-  readonly action: 'call' | 'html';
-  readonly display: 'popup' | 'widget';
-  readonly confirmation: string | null;
-  readonly event: ActionEntry['event'];
+  readonly index!: number;
+  readonly text!: string;
+  readonly action!: 'call' | 'html';
+  readonly display!: 'popup' | 'widget';
+  readonly confirmation!: string | null;
+  readonly event!: ActionEntry['event'];
   readonly endpoint?: string;
   readonly params?: unknown;
   readonly html?: string;
@@ -169,15 +161,7 @@ export class ActionHandle implements ActionEntry {
     readonly widgetId: string,
     entry: ActionEntry,
   ) {
-    this.index = entry.index;
-    this.text = entry.text;
-    this.action = entry.action;
-    this.display = entry.display;
-    this.confirmation = entry.confirmation;
-    this.event = entry.event;
-    if (entry.endpoint !== undefined) this.endpoint = entry.endpoint;
-    if ('params' in entry) this.params = entry.params;
-    if (entry.html !== undefined) this.html = entry.html;
+    Object.assign(this, entry);
   }
 
   /**

@@ -33,13 +33,11 @@ export class DashboardError extends Error {
  * catch (e) { if (e instanceof DashboardValidationError) e.validationMessages; // [{ dataPath: '/widgets/0/width', message: '…' }] }
  */
 export class DashboardValidationError extends DashboardError {
-  readonly validationMessages: ValidationMessage[];
-  constructor(validationMessages: ValidationMessage[]) {
+  constructor(readonly validationMessages: ValidationMessage[]) {
     const first = validationMessages[0];
     const more = validationMessages.length > 1 ? ` (and ${validationMessages.length - 1} more)` : '';
     super('validation', `The dashboard is invalid: ${first ? `${first.dataPath || '/'}: ${first.message}` : 'unknown problem'}${more}`);
     this.name = 'DashboardValidationError';
-    this.validationMessages = validationMessages;
   }
 }
 
@@ -53,11 +51,12 @@ export type NotFoundTarget = 'dashboard' | 'widget' | 'action';
  * catch (e) { if (e instanceof NotFoundError) e.target; // 'widget' }
  */
 export class NotFoundError extends DashboardError {
-  readonly target: NotFoundTarget;
-  constructor(target: NotFoundTarget, message: string) {
+  constructor(
+    readonly target: NotFoundTarget,
+    message: string,
+  ) {
     super('not-found', message);
     this.name = 'NotFoundError';
-    this.target = target;
   }
 }
 
@@ -69,11 +68,12 @@ export class NotFoundError extends DashboardError {
  * catch (e) { if (e instanceof UnprocessableError) e.field; // 'theme' }
  */
 export class UnprocessableError extends DashboardError {
-  readonly field: string;
-  constructor(field: string, message: string) {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
     super('unprocessable', message);
     this.name = 'UnprocessableError';
-    this.field = field;
   }
 }
 
@@ -88,14 +88,13 @@ export class UnprocessableError extends DashboardError {
  * catch (e) { if (e instanceof OverBudgetError) e.budget; // 'maxDashboardBytes' }
  */
 export class OverBudgetError extends DashboardError {
-  readonly budget: 'maxDashboardBytes' | 'maxDashboards';
-  readonly limit: number;
-  readonly retryAfterSeconds: number | null;
-  constructor(budget: 'maxDashboardBytes' | 'maxDashboards', limit: number, message: string, retryAfterSeconds: number | null = null) {
+  constructor(
+    readonly budget: 'maxDashboardBytes' | 'maxDashboards',
+    readonly limit: number,
+    message: string,
+    readonly retryAfterSeconds: number | null = null,
+  ) {
     super('over-budget', message);
     this.name = 'OverBudgetError';
-    this.budget = budget;
-    this.limit = limit;
-    this.retryAfterSeconds = retryAfterSeconds;
   }
 }

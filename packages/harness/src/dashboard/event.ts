@@ -1,13 +1,8 @@
 import type { WidgetModel } from './model.js';
 import { AUTO_PERIOD_SECONDS, resolveTimeRange, type DashboardState } from './state.js';
 import type { WidgetContext, WidgetEvent } from 'trellis/widgets';
-import { widgetTimezone, type WidgetTimezone } from './timezone.js';
+import { widgetTimezone } from './timezone.js';
 import { widgetPixelSize } from './geometry.js';
-
-export type { WidgetTimezone };
-
-/** `widgetContext` and the event a custom widget's function receives: the authoring toolkit's types, one meaning each. */
-export type { WidgetContext, WidgetEvent };
 
 /**
  * Builds `widgetContext` for a widget in a state at an instant.

@@ -3,18 +3,34 @@
  * dashboards for an HTTP layer, and an in-process driver for TypeScript tests. This is the room's surface for the
  * other rooms and the tests; `trellis-harness/dashboard` publishes what users call from it (src/public/dashboard.ts).
  */
-export { DashboardError, DashboardValidationError, NotFoundError, OverBudgetError, UnprocessableError } from './errors.js';
-export type { DashboardErrorKind, NotFoundTarget, ValidationMessage } from './errors.js';
+export {
+  DashboardError,
+  DashboardValidationError,
+  NotFoundError,
+  OverBudgetError,
+  UnprocessableError,
+  type ValidationMessage,
+} from './errors.js';
 export { parseDashboard } from './validate.js';
-export { WIDGET_TYPES, summarizeWidget } from './model.js';
-export type { DashboardModel, UpdateOn, WidgetModel, WidgetSummary, WidgetType } from './model.js';
-export { AUTO_PERIOD_SECONDS, STATE_FIELDS, defaultState, normalizeState, resolveTimeRange } from './state.js';
-export type { DashboardState, ResolvedTimeRange, StateInput, StateTimeRange, Zoom, ZoomInput } from './state.js';
+export type { UpdateOn, WidgetModel, WidgetSummary } from './model.js';
+export { STATE_FIELDS, type DashboardState, type StateInput, type Zoom } from './state.js';
 export { dashboardWidthSchema, stateInputSchema, timeRangeSchema, widgetSizesSchema, zoomSchema } from './state-schema.js';
-export { schemaCheck, schemaProblemMessage, type JsonSchema, type SchemaProblem } from './functions/index.js';
-export { parseIsoDateTime, parseRelative, resolveRelative } from './time-range.js';
-export type { DurationParts } from './time-range.js';
-export { buildEvent, buildWidgetContext } from './event.js';
+export {
+  schemaCheck,
+  schemaProblemMessage,
+  type JsonSchema,
+  type SchemaProblem,
+  FunctionRegistry,
+  FunctionsConfigError,
+  loadFunctionsFile,
+  validateFunctionsConfig,
+  type FunctionInfo,
+  type FunctionSpec,
+  type FunctionsConfig,
+  type InvokeOptions,
+  type InvokeOutcome,
+  type LambdaContext,
+} from './functions/index.js';
 export {
   DEFAULT_DASHBOARD_WIDTH,
   GRID_COLUMNS,
@@ -24,62 +40,25 @@ export {
   cellPixelSize,
   gridColumns,
   widgetPixelSize,
+  type PixelSize,
 } from './geometry.js';
-export type { PixelSize, WidgetSizeOverride } from './geometry.js';
-export type { WidgetContext, WidgetEvent, WidgetTimezone } from './event.js';
-export { htmlOfValue, renderMarkdown } from './render.js';
-export { MAX_MARKDOWN_LENGTH, MarkdownTooLargeError } from './markdown.js';
+// What a custom widget's function receives: the authoring toolkit's types, one meaning each.
+export type { WidgetContext, WidgetEvent, WidgetTimezone } from 'trellis/widgets';
+export { htmlOfValue, type WidgetError } from './render.js';
+export { MAX_MARKDOWN_LENGTH } from './markdown.js';
 export { MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
-export type { WidgetError } from './render.js';
-export type {
-  ActionEntry,
-  CancelledAction,
-  DashboardInfo,
-  DescribeResult,
-  RefreshResult,
-  StateUpdate,
-  WidgetEventKind,
-  WidgetCall,
-  WidgetReading,
-} from './results.js';
-export type { Finding, FormField, FunctionInvoker, HtmlAnalyzer, WidgetAction } from './ports.js';
-export { FunctionRegistry, FunctionsConfigError, loadFunctionsFile, validateFunctionsConfig } from './functions/index.js';
-export type {
-  AwsCredentialsSource,
-  AwsEndpoint,
-  FunctionInfo,
-  FunctionSpec,
-  FunctionsConfig,
-  InProcessHandler,
-  InvokeError,
-  InvokeOptions,
-  InvokeOutcome,
-  LambdaContext,
-} from './functions/index.js';
-export { Dashboard } from './dashboard.js';
+export type { ActionEntry, CancelledAction, DescribeResult, RefreshResult, StateUpdate, WidgetReading } from './results.js';
+export type { Finding, FormField, FunctionInvoker, WidgetAction } from './ports.js';
+export { Dashboard, type RefreshOptions, type RunActionOptions, type WidgetRef } from './dashboard.js';
 export { logsOf } from './widget-session.js';
-export type { DashboardContext, RefreshOptions, RunActionOptions, WidgetRef } from './dashboard.js';
 export { DashboardStore } from './store.js';
-export type { DashboardStoreOptions } from './store.js';
-export { lintAnalyzer } from './html-analyzer.js';
 export { ActionHandle, DashboardDriver, WidgetView } from './driver.js';
-export type { ActionQuery } from './find-action.js';
 export { Interpreter, createInterpreter } from './interpreter.js';
-export type { InterpreterOptions } from './interpreter.js';
 export {
-  DEFAULT_ACCOUNT_ID,
-  DEFAULT_REGION,
   TemplateError,
-  defaultStackName,
   loadTemplate,
   parseTemplateText,
   resolveTemplate,
-} from './template/index.js';
-export type {
-  LoadedTemplate,
-  ParsedTemplateText,
-  TemplateDashboard,
-  TemplateOptions,
-  TemplatePath,
-  TemplatePosition,
+  type LoadedTemplate,
+  type TemplateOptions,
 } from './template/index.js';

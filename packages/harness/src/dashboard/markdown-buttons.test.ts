@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { renderMarkdown } from './render.js';
+import { renderMarkdown } from './markdown.js';
 
 describe('Markdown button links', () => {
   it('renders [button:primary:…] as a primary button and [button:…] as a button', () => {

@@ -22,8 +22,6 @@ export interface Rendered {
   formValues(): Record<string, string | string[]>;
 }
 
-export { renderMarkdown };
-
 const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**

@@ -29,9 +29,6 @@ export function timezoneOffset(zone: string, at: number): number | null {
   }
 }
 
-/** The timezone as the console sends it. */
-export type { WidgetTimezone };
-
 /**
  * The console's timezone object for a state timezone at an instant. `UTC` is labelled `UTC`; any other zone
  * is what the console calls `Local`. `offsetInMinutes` has the sign of `Date.prototype.getTimezoneOffset()`

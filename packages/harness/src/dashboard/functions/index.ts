@@ -3,11 +3,8 @@
  * in-process JavaScript, Node.js and Python Lambda modules in warm child processes, or the Lambda Invoke API.
  */
 export type {
-  AwsCredentialsSource,
-  AwsEndpoint,
   FunctionInfo,
   FunctionSpec,
-  FunctionTarget,
   FunctionsConfig,
   InProcessHandler,
   InvokeError,
@@ -17,9 +14,8 @@ export type {
 } from './types.js';
 export { FunctionsConfigError, loadFunctionsFile, validateFunctionsConfig } from './config.js';
 export { FunctionRegistry } from './registry.js';
-export { FUNCTION_NAME, parseEndpoint, type ParsedEndpoint } from './endpoint.js';
-export { isErrorDocument } from './invoke-api-target.js';
-export { parseJsonText, type JsonSyntaxProblem, type JsonTextResult } from './json-text.js';
+export { FUNCTION_NAME, parseEndpoint } from './endpoint.js';
+export { parseJsonText } from './json-text.js';
 export { schemaCheck, schemaProblemMessage, withoutUndefined, type JsonSchema, type SchemaProblem } from './schema-check.js';
 export { showValue } from './show-value.js';
 export { isRecord } from './json-value.js';

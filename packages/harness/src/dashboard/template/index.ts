@@ -12,9 +12,8 @@ import { Resolver } from './intrinsics.js';
 import { resolveParameters } from './parameters.js';
 import { parseTemplateText } from './yaml-tags.js';
 
-export { TemplateError, pathText, type TemplatePath, type TemplatePosition } from './errors.js';
-export { parseTemplateText, type ParsedTemplateText } from './yaml-tags.js';
-export type { TemplateDashboard } from './dashboards-from-template.js';
+export { TemplateError } from './errors.js';
+export { parseTemplateText } from './yaml-tags.js';
 
 /** How a template is resolved: the stack it stands for. */
 export interface TemplateOptions {
