@@ -1,4 +1,5 @@
 import { NotFoundError, UnprocessableError } from './errors.js';
+import { isRecord } from './functions/index.js';
 import { buildEvent, buildWidgetContext } from './event.js';
 import { mergeForms } from './forms.js';
 import { widgetPixelSize, type PixelSize } from './geometry.js';
@@ -223,12 +224,7 @@ export class Dashboard {
         return { markdown: null, html: '', error: { type: outcome.error?.type ?? 'Error', message: outcome.error?.message ?? '' } };
       }
       const v = outcome.value;
-      const md =
-        typeof v === 'string'
-          ? v
-          : typeof v === 'object' && v !== null && typeof (v as { markdown?: unknown }).markdown === 'string'
-            ? (v as { markdown: string }).markdown
-            : null;
+      const md = typeof v === 'string' ? v : isRecord(v) && typeof v.markdown === 'string' ? v.markdown : null;
       return { markdown: md, ...contentOf(() => (md === null ? htmlOfValue(v) : renderMarkdown(md))) };
     });
   }

@@ -1,3 +1,4 @@
+import { isRecord } from './functions/index.js';
 import type { WidgetModel } from './model.js';
 import { AUTO_PERIOD_SECONDS, resolveTimeRange, type DashboardState } from './state.js';
 import type { WidgetContext, WidgetEvent } from 'trellis/widgets';
@@ -45,8 +46,7 @@ export function buildWidgetContext(
  * buildEvent({ name: 'x' }, ctx); // { name: 'x', widgetContext: ctx }
  */
 export function buildEvent(topLevel: unknown, widgetContext: WidgetContext): WidgetEvent {
-  const spread = typeof topLevel === 'object' && topLevel !== null && !Array.isArray(topLevel) ? cloneJson(topLevel) : {};
-  return { ...(spread as Record<string, unknown>), widgetContext };
+  return { ...(isRecord(topLevel) ? (cloneJson(topLevel) as Record<string, unknown>) : {}), widgetContext };
 }
 
 /** A deep copy so a function that mutates its event cannot change the dashboard. */

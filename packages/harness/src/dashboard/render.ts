@@ -1,3 +1,4 @@
+import { isRecord } from './functions/index.js';
 import { HtmlTooLargeError, MAX_HTML_LENGTH, isStringLengthError } from './html-limit.js';
 import { MarkdownTooLargeError, renderMarkdown } from './markdown.js';
 import type { Finding, FormField, HtmlAnalyzer, InvokeOutcome, WidgetAction } from './ports.js';
@@ -38,11 +39,7 @@ export function htmlOfValue(value: unknown): string {
     if (value.length > MAX_HTML_LENGTH) throw new HtmlTooLargeError('The returned HTML is');
     return value;
   }
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const md = (value as Record<string, unknown>).markdown;
-    if (typeof md === 'string') return renderMarkdown(md);
-  }
-  return jsonHtml(value);
+  return isRecord(value) && typeof value.markdown === 'string' ? renderMarkdown(value.markdown) : jsonHtml(value);
 }
 
 const jsonTooLarge = (): HtmlTooLargeError =>

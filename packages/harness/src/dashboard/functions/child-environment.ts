@@ -7,6 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import { timeoutError } from './lambda-context.js';
+import { LogBuffer } from './console-capture.js';
+import type { Settled } from './invocation-start.js';
 import { LineReader, type OversizeLine } from './line-reader.js';
 import { ENVIRONMENT_MARKER, killEnvironment, unreclaimableMiB } from './process-tree.js';
 import { MAX_RESPONSE_BYTES, responseTooLarge } from './payload-limit.js';
@@ -24,7 +26,7 @@ export interface SpawnSpec {
 }
 
 /** What the child reports for one invocation, before the parent adds request id and duration. */
-export type ChildResult = { ok: true; value: unknown; logs: string } | { ok: false; error: InvokeError; logs: string };
+export type ChildResult = Settled & { logs: string };
 
 interface ErrorDocument {
   errorType?: unknown;
@@ -43,10 +45,8 @@ export function fromErrorDocument(doc: ErrorDocument | null | undefined): Invoke
   return error;
 }
 
-const MAX_LOG_CHARS = 1024 * 1024;
 /** Longest line read from a child: a result at Lambda's limit with its envelope. */
 const MAX_LINE_BYTES = MAX_RESPONSE_BYTES + 1024;
-const TRUNCATED = '\n[log truncated: more than 1 MiB in one invocation]\n';
 
 // Children still running when the host exits without close() are killed with it, busy or not, together with
 // every process they started.
@@ -68,9 +68,8 @@ const MEMORY_CHECK_MS = 100;
 
 interface Running {
   id: number;
-  logs: string[];
-  logChars: number;
-  finish(result: ChildResult): void;
+  log: LogBuffer;
+  finish(result: Settled): void;
 }
 
 /**
@@ -86,7 +85,7 @@ export class ChildEnvironment {
   private child: ChildProcess | undefined;
   private channel: (Readable & Writable) | undefined;
   private running: Running | undefined;
-  private initSink = { logs: [] as string[], logChars: 0 };
+  private initLog = new LogBuffer();
   private startPromise: Promise<InvokeError | undefined> | undefined;
   private onReady: ((error: InvokeError | undefined) => void) | undefined;
   private exitWaiters: Array<() => void> = [];
@@ -179,7 +178,7 @@ export class ChildEnvironment {
   private oversize(line: OversizeLine): void {
     const result = /^\{\s*"t"\s*:\s*"result"\s*,\s*"id"\s*:\s*(\d+)/.exec(line.head);
     if (result) {
-      if (this.running && Number(result[1]) === this.running.id) this.running.finish({ ok: false, error: responseTooLarge(), logs: '' });
+      if (this.running && Number(result[1]) === this.running.id) this.running.finish({ ok: false, error: responseTooLarge() });
       return;
     }
     this.log(`[a write of ${line.bytes} bytes to the log was dropped: one write may be at most ${MAX_LINE_BYTES} bytes]\n`);
@@ -201,24 +200,14 @@ export class ChildEnvironment {
       if (msg.ok && line.length > MAX_RESPONSE_BYTES / 3) {
         // Lambda counts the bytes of the serialised response: the line less its envelope.
         const payload = Buffer.byteLength(line) - (line.indexOf('"value":') + '"value":'.length) - 1;
-        if (payload > MAX_RESPONSE_BYTES) return this.running.finish({ ok: false, error: responseTooLarge(payload), logs: '' });
+        if (payload > MAX_RESPONSE_BYTES) return this.running.finish({ ok: false, error: responseTooLarge(payload) });
       }
-      this.running.finish(msg.ok ? { ok: true, value: msg.value, logs: '' } : { ok: false, error: fromErrorDocument(msg.error), logs: '' });
+      this.running.finish(msg.ok ? { ok: true, value: msg.value } : { ok: false, error: fromErrorDocument(msg.error) });
     }
   }
 
   private log(text: string): void {
-    const target = this.running ?? this.initSink;
-    // Past the limit, logChars is set above it: the log is marked as truncated once, and nothing more is kept.
-    if (target.logChars > MAX_LOG_CHARS) return;
-    const room = MAX_LOG_CHARS - target.logChars;
-    if (text.length > room) {
-      target.logs.push(text.slice(0, room) + TRUNCATED);
-      target.logChars = MAX_LOG_CHARS + 1;
-    } else {
-      target.logs.push(text);
-      target.logChars += text.length;
-    }
+    (this.running?.log ?? this.initLog).add(text);
   }
 
   /** Kills the process once the memory it holds passes its limit, as Lambda ends a function over its memory. */
@@ -244,15 +233,14 @@ export class ChildEnvironment {
       ? { type: 'Runtime.OutOfMemory', message: `${reason} (the function used more than its memory size)` }
       : { type: 'Runtime.ExitError', message: reason };
     this.onReady?.(error);
-    this.running?.finish({ ok: false, error, logs: '' });
+    this.running?.finish({ ok: false, error });
     for (const waiter of this.exitWaiters.splice(0)) waiter();
     this.onDeath?.();
   }
 
   /** The output printed while starting, when no invocation will run (after an init error). */
   takeInitLogs(): string {
-    this.initSink.logChars = 0;
-    return this.initSink.logs.splice(0).join('');
+    return this.initLog.take();
   }
 
   /**
@@ -261,28 +249,28 @@ export class ChildEnvironment {
   invoke(payload: { requestId: string; deadline: number; arn: string; event: unknown }, timeoutSeconds: number): Promise<ChildResult> {
     return new Promise<ChildResult>((resolve) => {
       const id = this.nextId++;
-      const logs = this.initSink.logs.splice(0);
-      this.initSink.logChars = 0;
+      // What the process printed while starting opens the first invocation's log.
+      const log = this.initLog;
+      this.initLog = new LogBuffer();
       this.busy = true;
       // On timeout the outcome waits for the process to be gone, so a caller never sees a half-dead one.
       const timer = setTimeout(() => {
         running.finish = () => {};
-        void this.kill().then(() => finish({ ok: false, error: timeoutError(timeoutSeconds), logs: '' }));
+        void this.kill().then(() => finish({ ok: false, error: timeoutError(timeoutSeconds) }));
       }, timeoutSeconds * 1000);
-      const finish = (result: ChildResult): void => {
+      const finish = (result: Settled): void => {
         if (this.running !== running) return;
         clearTimeout(timer);
         this.running = undefined;
         this.busy = false;
-        resolve({ ...result, logs: running.logs.join('') });
+        resolve({ ...result, logs: running.log.take() });
       };
-      const running: Running = { id, logs, logChars: logs.reduce((n, text) => n + text.length, 0), finish };
+      const running: Running = { id, log, finish };
       this.running = running;
       if (this.dead || this.retiring || !this.channel)
         return finish({
           ok: false,
           error: { type: 'Runtime.ExitError', message: 'Runtime exited with error: the process is not running' },
-          logs: '',
         });
       let line: string;
       try {
@@ -291,7 +279,6 @@ export class ChildEnvironment {
         return finish({
           ok: false,
           error: { type: 'InvalidRequestContentException', message: `Could not serialize the event: ${(error as Error).message}` },
-          logs: '',
         });
       }
       this.channel.write(line + '\n');

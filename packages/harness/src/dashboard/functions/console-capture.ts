@@ -8,12 +8,12 @@ import { format } from 'node:util';
 
 interface Sink {
   requestId: string;
-  parts: string[];
-  chars: number;
+  log: LogBuffer;
   open: boolean;
 }
 
 const MAX_LOG_CHARS = 1024 * 1024;
+const TRUNCATED = '\n[log truncated: more than 1 MiB in one invocation]\n';
 const LEVELS = { log: 'INFO', info: 'INFO', warn: 'WARN', error: 'ERROR', debug: 'DEBUG', trace: 'TRACE' } as const;
 const storage = new AsyncLocalStorage<Sink>();
 let installed = false;
@@ -26,11 +26,7 @@ function install(): void {
     console[method] = (...args: unknown[]): void => {
       const sink = storage.getStore();
       if (!sink?.open) return original(...args);
-      if (sink.chars >= MAX_LOG_CHARS) return;
-      const line = `${new Date().toISOString()}\t${sink.requestId}\t${level}\t${format(...args)}\n`;
-      const room = MAX_LOG_CHARS - sink.chars;
-      sink.parts.push(line.length > room ? `${line.slice(0, room)}\n[log truncated: more than 1 MiB in one invocation]\n` : line);
-      sink.chars += Math.min(line.length, room);
+      if (!sink.log.full) sink.log.add(`${new Date().toISOString()}\t${sink.requestId}\t${level}\t${format(...args)}\n`);
     };
   }
 }
@@ -44,13 +40,38 @@ function install(): void {
  */
 export function captureConsole<T>(requestId: string, fn: () => T): { result: T; logs: () => string } {
   install();
-  const sink: Sink = { requestId, parts: [], chars: 0, open: true };
+  const sink: Sink = { requestId, log: new LogBuffer(), open: true };
   const result = storage.run(sink, fn);
   return {
     result,
     logs: () => {
       sink.open = false;
-      return sink.parts.join('');
+      return sink.log.take();
     },
   };
+}
+
+/** What one invocation (or an init phase) printed, up to 1 MiB: past it the log is marked truncated once and nothing more is kept. */
+export class LogBuffer {
+  #parts: string[] = [];
+  #chars = 0;
+
+  get full(): boolean {
+    return this.#chars > MAX_LOG_CHARS;
+  }
+
+  add(text: string): void {
+    if (this.full) return;
+    const room = MAX_LOG_CHARS - this.#chars;
+    this.#parts.push(text.length > room ? text.slice(0, room) + TRUNCATED : text);
+    this.#chars = text.length > room ? MAX_LOG_CHARS + 1 : this.#chars + text.length;
+  }
+
+  /** The log so far, which is then emptied. */
+  take(): string {
+    const text = this.#parts.join('');
+    this.#parts = [];
+    this.#chars = 0;
+    return text;
+  }
 }

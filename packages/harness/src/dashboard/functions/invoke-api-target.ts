@@ -5,7 +5,8 @@
  * With AWS credentials in the environment, requests are signed (SigV4), so a deployed function works too.
  */
 import { fromErrorDocument } from './child-environment.js';
-import { InvocationStart, type Settled } from './invocation-start.js';
+import { InvocationStart } from './invocation-start.js';
+import { isRecord } from './json-value.js';
 import { timeoutError, type FunctionIdentity } from './lambda-context.js';
 import { MAX_RESPONSE_BYTES, readCapped, responseTooLarge } from './payload-limit.js';
 import { credentialsFromEnvironment, signRequest, type AwsCredentials } from './sigv4.js';
@@ -14,14 +15,12 @@ import type { FunctionTarget, InvokeOptions, InvokeOutcome } from './types.js';
 const ERROR_DOCUMENT_KEYS = new Set(['errorType', 'errorMessage', 'trace', 'stackTrace', 'requestId', 'cause']);
 
 /** True for `{ errorMessage, errorType?, trace?|stackTrace?, requestId? }` and nothing else. */
-export function isErrorDocument(value: unknown): value is { errorMessage: string; errorType?: string } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const keys = Object.keys(value);
-  const doc = value as Record<string, unknown>;
+function isErrorDocument(value: unknown): value is { errorMessage: string; errorType?: string } {
   return (
-    typeof doc.errorMessage === 'string' &&
-    (doc.errorType === undefined || typeof doc.errorType === 'string') &&
-    keys.every((k) => ERROR_DOCUMENT_KEYS.has(k))
+    isRecord(value) &&
+    typeof value.errorMessage === 'string' &&
+    (value.errorType === undefined || typeof value.errorType === 'string') &&
+    Object.keys(value).every((k) => ERROR_DOCUMENT_KEYS.has(k))
   );
 }
 
@@ -66,8 +65,7 @@ export class InvokeApiTarget implements FunctionTarget {
 
   async invoke(event: unknown, options: InvokeOptions = {}): Promise<InvokeOutcome> {
     const start = new InvocationStart(options);
-    const fallbackId: string = start.awsRequestId;
-    const outcome = (settled: Settled, logs = '', requestId = fallbackId): InvokeOutcome => start.outcome(settled, logs, requestId);
+    const outcome = start.outcome.bind(start);
     let body: string;
     try {
       body = JSON.stringify(event ?? null);
@@ -99,7 +97,7 @@ export class InvokeApiTarget implements FunctionTarget {
       }
       // A redirect could carry the signed request to another host: never follow one.
       const response = await fetch(this.url, { method: 'POST', headers, body, signal, redirect: 'manual' });
-      const requestId = response.headers.get('x-amzn-requestid') ?? fallbackId;
+      const requestId = response.headers.get('x-amzn-requestid') ?? start.awsRequestId;
       if (response.status >= 300 && response.status <= 399) {
         await response.body?.cancel().catch(() => {});
         const where = response.headers.get('location');

@@ -6,9 +6,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join, posix, resolve } from 'node:path';
-import { FUNCTION_NAME, isRecord, type FunctionSpec } from '../functions/index.js';
+import { FUNCTION_NAME, isRecord, privateCodeFolder, type FunctionSpec } from '../functions/index.js';
 import { TemplateError, type TemplatePath } from './errors.js';
-import { inlineCodeFolder } from './inline-code.js';
 import { FUNCTION_TYPES, NO_VALUE, type Resolver, type TemplateResource } from './intrinsics.js';
 
 /** One function of a template: its configuration key (an ARN), its logical id, its settings and its code folder. */
@@ -55,6 +54,14 @@ class Properties {
     add(this.resource.properties.Environment, ['Resources', this.id, 'Properties', 'Environment']);
     return found;
   }
+}
+
+/**
+ * Code written into the template (`Code.ZipFile`, SAM's `InlineCode`) as Lambda writes it, `index.js` or
+ * `index.py`, in a folder of the harness's private folder; its packages resolve from the template's folder.
+ */
+function inlineCodeFolder(code: string, runtime: string, project: string): string {
+  return privateCodeFolder(code, runtime.startsWith('python') ? 'index.py' : 'index.js', project);
 }
 
 /** Where a function's code is: a folder, or why the harness cannot run it. */
