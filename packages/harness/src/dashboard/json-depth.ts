@@ -3,7 +3,7 @@
 /** Deepest nesting of objects and arrays accepted in a dashboard (the dashboard itself is level 1). */
 export const MAX_JSON_DEPTH = 64;
 
-const escapePointer = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
+export const escapePointer = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /**
  * The JSON pointer of the first object or array nested deeper than `limit` levels, or null when none is.

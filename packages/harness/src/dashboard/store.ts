@@ -39,6 +39,16 @@ export const DEFAULT_MAX_DASHBOARD_BYTES = 32 * 1024 * 1024;
  */
 export const DASHBOARD_IDLE_MS = 60_000;
 
+/** One stored dashboard, what it takes of the budget, and when it was last used (a count of uses, and epoch ms). */
+interface Entry {
+  dashboard: Dashboard;
+  sourceBytes: number;
+  /** Bytes of widget content the dashboard remembers. */
+  contentBytes: number;
+  lastUse: number;
+  usedAt: number;
+}
+
 const mib = (bytes: number): string => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${bytes} bytes`);
 
 /**
@@ -53,21 +63,13 @@ const mib = (bytes: number): string => (bytes >= 1024 * 1024 ? `${(bytes / 1024 
  * store.get(d.id).readWidget(0);
  */
 export class DashboardStore {
-  readonly #dashboards = new Map<string, Dashboard>();
+  readonly #entries = new Map<string, Entry>();
   readonly #ctx: DashboardContext;
   readonly #max: number;
   readonly #maxBytes: number;
-  /** Source bytes of each dashboard. */
-  readonly #sources = new Map<string, number>();
   #sourceBytes = 0;
-  /** Bytes of widget content each dashboard remembers. */
-  readonly #content = new Map<string, number>();
   #contentBytes = 0;
-  /** When each dashboard was last used (a count of uses): the order content is forgotten and dashboards dropped in. */
-  readonly #lastUse = new Map<string, number>();
   #uses = 0;
-  /** When each dashboard was last used, in epoch milliseconds. */
-  readonly #usedAt = new Map<string, number>();
   readonly #clock: () => number;
   /** Content being forgotten now (counted until its dashboard's operations in progress end). */
   readonly #forgetting = new Set<string>();
@@ -87,7 +89,8 @@ export class DashboardStore {
       clock: this.#clock,
       onResize: (dashboard, delta) => this.#resize(dashboard, delta),
       onUse: (dashboard) => {
-        if (this.#dashboards.get(dashboard.id) === dashboard) this.#touch(dashboard.id);
+        const entry = this.#entries.get(dashboard.id);
+        if (entry?.dashboard === dashboard) this.#touch(entry);
       },
     };
     this.#newId = options.newId ?? randomUUID;
@@ -116,29 +119,27 @@ export class DashboardStore {
     const room = this.#room(bytes);
     const model = parseDashboard(text);
     for (const old of room) {
-      this.#dashboards
-        .get(old)
-        ?.retire(
-          `Dashboard ${JSON.stringify(old)} was dropped to make room for a new one: it had not been used for ${DASHBOARD_IDLE_MS / 1000} s and was the least recently used of the harness's dashboards`,
-        );
+      old.dashboard.retire(
+        `Dashboard ${JSON.stringify(old.dashboard.id)} was dropped to make room for a new one: it had not been used for ${DASHBOARD_IDLE_MS / 1000} s and was the least recently used of the harness's dashboards`,
+      );
       this.#forget(old);
     }
     let id = this.#newId();
-    while (this.#dashboards.has(id)) id = this.#newId();
+    while (this.#entries.has(id)) id = this.#newId();
     const dashboard = new Dashboard(id, name, text, model, this.#ctx);
-    this.#dashboards.set(id, dashboard);
-    this.#sources.set(id, bytes);
+    const entry: Entry = { dashboard, sourceBytes: bytes, contentBytes: 0, lastUse: 0, usedAt: 0 };
+    this.#entries.set(id, entry);
     this.#sourceBytes += bytes;
-    this.#touch(id);
+    this.#touch(entry);
     return dashboard;
   }
 
   /**
-   * The ids of the dashboards to drop so that one of `bytes` more fits, least recently used first, all idle;
+   * The dashboards to drop so that one of `bytes` more fits, least recently used first, all idle;
    * or OverBudgetError, saying when room comes back, when the ones that would have to go are in use.
    */
-  #room(bytes: number): string[] {
-    let count = this.#dashboards.size;
+  #room(bytes: number): Entry[] {
+    let count = this.#entries.size;
     let sourceBytes = this.#sourceBytes;
     const fits = (): boolean => count < this.#max && sourceBytes + bytes <= this.#maxBytes;
     if (fits()) return [];
@@ -154,17 +155,15 @@ export class DashboardStore {
     }
     const now = this.#clock();
     // Least recently used first; those with an operation running or waiting stay.
-    const order = [...this.#dashboards.values()]
-      .filter((d) => !d.busy)
-      .sort((a, b) => (this.#lastUse.get(a.id) ?? 0) - (this.#lastUse.get(b.id) ?? 0));
-    const drop: string[] = [];
+    const order = [...this.#entries.values()].filter((e) => !e.dashboard.busy).sort((a, b) => a.lastUse - b.lastUse);
+    const drop: Entry[] = [];
     let idleAt = now;
-    for (const d of order) {
+    for (const e of order) {
       if (fits()) break;
-      idleAt = Math.max(idleAt, (this.#usedAt.get(d.id) ?? 0) + DASHBOARD_IDLE_MS);
-      drop.push(d.id);
+      idleAt = Math.max(idleAt, e.usedAt + DASHBOARD_IDLE_MS);
+      drop.push(e);
       count--;
-      sourceBytes -= this.#sources.get(d.id) ?? 0;
+      sourceBytes -= e.sourceBytes;
     }
     if (fits() && idleAt <= now) return drop;
     // Not now: say when the same dashboards will have been idle long enough, if nothing uses them before.
@@ -173,19 +172,19 @@ export class DashboardStore {
     const those = drop.length === 1 ? 'the least recently used is' : `the ${drop.length} least recently used are`;
     const when =
       seconds === null
-        ? `room comes back ${idle} after the operations in progress on ${this.#dashboards.size - order.length} of them end, if nothing uses them again, or when dashboards are deleted`
+        ? `room comes back ${idle} after the operations in progress on ${this.#entries.size - order.length} of them end, if nothing uses them again, or when dashboards are deleted`
         : `room comes back in ${seconds} s if ${those} not used before then, or when dashboards are deleted`;
     const rule = `a dashboard unused for ${idle} is dropped to make room, least recently used first`;
     const message =
       budget === 'maxDashboards'
-        ? `This harness keeps at most ${this.#max} dashboards, and each of the ${this.#dashboards.size} it holds is in use or was used in the last ${idle} (${rule}); ${when} (nothing stored was dropped)`
-        : `The dashboard is ${mib(bytes)}; with the ${this.#dashboards.size} stored (${mib(this.#sourceBytes)}) it passes this harness's dashboard budget of ${mib(this.#maxBytes)} (maxDashboardBytes), and the dashboards that would have to go are in use or were used in the last ${idle} (${rule}); ${when} (nothing stored was dropped)`;
+        ? `This harness keeps at most ${this.#max} dashboards, and each of the ${this.#entries.size} it holds is in use or was used in the last ${idle} (${rule}); ${when} (nothing stored was dropped)`
+        : `The dashboard is ${mib(bytes)}; with the ${this.#entries.size} stored (${mib(this.#sourceBytes)}) it passes this harness's dashboard budget of ${mib(this.#maxBytes)} (maxDashboardBytes), and the dashboards that would have to go are in use or were used in the last ${idle} (${rule}); ${when} (nothing stored was dropped)`;
     throw new OverBudgetError(budget, limit, message, seconds);
   }
 
-  #touch(id: string): void {
-    this.#lastUse.set(id, ++this.#uses);
-    this.#usedAt.set(id, this.#clock());
+  #touch(entry: Entry): void {
+    entry.lastUse = ++this.#uses;
+    entry.usedAt = this.#clock();
   }
 
   /** Bytes kept now: dashboard sources plus the widget content they remember. */
@@ -194,9 +193,9 @@ export class DashboardStore {
   }
 
   #resize(dashboard: Dashboard, delta: number): void {
-    const held = this.#content.get(dashboard.id) ?? 0;
-    if (this.#dashboards.get(dashboard.id) !== dashboard) return;
-    this.#content.set(dashboard.id, held + delta);
+    const entry = this.#entries.get(dashboard.id);
+    if (entry?.dashboard !== dashboard) return;
+    entry.contentBytes += delta;
     this.#contentBytes += delta;
     if (this.#contentBytes > this.#maxBytes) this.#forgetContent(dashboard.id);
   }
@@ -205,31 +204,22 @@ export class DashboardStore {
   // fits the budget. Each forgets after the operations in progress on it, so a read never loses its result.
   #forgetContent(current: string): void {
     let projected = this.#contentBytes;
-    for (const f of this.#forgetting) projected -= this.#content.get(f) ?? 0;
-    const use = (id: string): number => (id === current ? Infinity : (this.#lastUse.get(id) ?? 0));
-    const order = [...this.#dashboards.keys()].sort((a, b) => use(a) - use(b));
-    for (const id of order) {
+    for (const f of this.#forgetting) projected -= this.#entries.get(f)?.contentBytes ?? 0;
+    const use = (e: Entry): number => (e.dashboard.id === current ? Infinity : e.lastUse);
+    const order = [...this.#entries.values()].sort((a, b) => use(a) - use(b));
+    for (const { dashboard, contentBytes } of order) {
       if (projected <= this.#maxBytes) return;
-      const held = this.#content.get(id) ?? 0;
-      if (held <= 0 || this.#forgetting.has(id)) continue;
-      this.#forgetting.add(id);
-      projected -= held;
-      void this.#dashboards
-        .get(id)!
-        .forgetContent()
-        .finally(() => this.#forgetting.delete(id));
+      if (contentBytes <= 0 || this.#forgetting.has(dashboard.id)) continue;
+      this.#forgetting.add(dashboard.id);
+      projected -= contentBytes;
+      void dashboard.forgetContent().finally(() => this.#forgetting.delete(dashboard.id));
     }
   }
 
-  #forget(id: string): boolean {
-    if (!this.#dashboards.delete(id)) return false;
-    this.#sourceBytes -= this.#sources.get(id) ?? 0;
-    this.#sources.delete(id);
-    this.#contentBytes -= this.#content.get(id) ?? 0;
-    this.#content.delete(id);
-    this.#lastUse.delete(id);
-    this.#usedAt.delete(id);
-    return true;
+  #forget(entry: Entry): void {
+    this.#entries.delete(entry.dashboard.id);
+    this.#sourceBytes -= entry.sourceBytes;
+    this.#contentBytes -= entry.contentBytes;
   }
 
   /**
@@ -239,21 +229,20 @@ export class DashboardStore {
    * store.get(id).getState();
    */
   get(id: unknown): Dashboard {
-    const key = typeof id === 'string' ? id : '';
-    const dashboard = this.#dashboards.get(key);
-    if (!dashboard) {
+    const entry = this.#entries.get(typeof id === 'string' ? id : '');
+    if (!entry) {
       throw new NotFoundError(
         'dashboard',
         `No dashboard ${JSON.stringify(id)}; it may never have existed, been deleted, or been dropped to make room after ${DASHBOARD_IDLE_MS / 1000} s unused`,
       );
     }
-    this.#touch(key);
-    return dashboard;
+    this.#touch(entry);
+    return entry.dashboard;
   }
 
   /** Whether a dashboard with this id is stored (not counted as a use). */
   has(id: string): boolean {
-    return this.#dashboards.has(id);
+    return this.#entries.has(id);
   }
 
   /**
@@ -264,7 +253,7 @@ export class DashboardStore {
    * store.list(); // [{ id: '…', name: 'ops' }]
    */
   list(): { id: string; name: string }[] {
-    return [...this.#dashboards.values()].map((d) => ({ id: d.id, name: d.name }));
+    return this.dashboards().map((d) => ({ id: d.id, name: d.name }));
   }
 
   /**
@@ -275,10 +264,10 @@ export class DashboardStore {
    */
   delete(id: unknown): void {
     const key = typeof id === 'string' ? id : '';
-    const dashboard = this.#dashboards.get(key);
-    if (!dashboard) throw new NotFoundError('dashboard', `No dashboard ${JSON.stringify(id)}`);
-    dashboard.retire(`Dashboard ${JSON.stringify(key)} was deleted`);
-    this.#forget(key);
+    const entry = this.#entries.get(key);
+    if (!entry) throw new NotFoundError('dashboard', `No dashboard ${JSON.stringify(id)}`);
+    entry.dashboard.retire(`Dashboard ${JSON.stringify(key)} was deleted`);
+    this.#forget(entry);
   }
 
   /**
@@ -288,10 +277,10 @@ export class DashboardStore {
    * for (const d of store.dashboards()) await d.forget(() => true);
    */
   dashboards(): Dashboard[] {
-    return [...this.#dashboards.values()];
+    return [...this.#entries.values()].map((e) => e.dashboard);
   }
 
   get size(): number {
-    return this.#dashboards.size;
+    return this.#entries.size;
   }
 }

@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { DashboardValidationError, type ValidationMessage } from './errors.js';
-import { MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
+import { MAX_JSON_DEPTH, escapePointer, tooDeep } from './json-depth.js';
 import { isRecord, parseJsonText } from './functions/index.js';
 import { markdownLengthProblem } from './markdown.js';
 import { WIDGET_TYPES, type DashboardModel, type UpdateOn, type WidgetModel, type WidgetType } from './model.js';
@@ -72,7 +72,6 @@ const validate = (value: unknown): ValidateFunction => {
 
 const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 const article = (type: string): string => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
-const escapePointer = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** One of the validator's findings in CloudWatch's words (the `if` behind a widget type's rules says nothing itself). */
 function messageOf(e: ErrorObject): ValidationMessage | null {

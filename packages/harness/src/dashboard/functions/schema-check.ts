@@ -60,13 +60,10 @@ export function schemaCheck(schema: JsonSchema): (value: unknown) => SchemaProbl
 
 /** The steps of a JSON pointer. */
 function steps(pointer: string): string[] {
-  return pointer === ''
-    ? []
-    : pointer
-        .slice(1)
-        .split('/')
-        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer === '' ? [] : pointer.slice(1).split('/').map(unescapePointer);
 }
+
+const unescapePointer = (s: string): string => s.replace(/~1/g, '/').replace(/~0/g, '~');
 
 /** The schema that describes the value at `path`, looking into `oneOf`/`anyOf` branches for the fields. */
 function schemaAt(schema: JsonSchema, path: readonly string[]): JsonSchema | undefined {

@@ -114,14 +114,8 @@ function resolveParsed(
   const stack = checkOptions(options, file);
   const { values, problems } = resolveParameters(template.Parameters, options.parameters ?? {});
   if (problems.length > 0) {
-    const [first] = problems;
-    const more =
-      problems.length > 1
-        ? ` (and ${problems.length - 1} more: ${problems
-            .slice(1)
-            .map((p) => p.path.join('.'))
-            .join(', ')})`
-        : '';
+    const [first, ...others] = problems;
+    const more = others.length > 0 ? ` (and ${others.length} more: ${others.map((p) => p.path.join('.')).join(', ')})` : '';
     throw new TemplateError(`${first!.message}${more}`, 'invalid', file, first!.path, locate(first!.path));
   }
   const resolver = new Resolver({ file, template, locate, stack, parameters: values });
