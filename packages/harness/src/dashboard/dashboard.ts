@@ -1,7 +1,7 @@
 import { NotFoundError, UnprocessableError } from './errors.js';
 import { isRecord } from './functions/index.js';
 import { buildEvent, buildWidgetContext } from './event.js';
-import { mergeForms } from './forms.js';
+import { mergeForms, type FormValues } from './forms.js';
 import { widgetPixelSize, type PixelSize } from './geometry.js';
 import { summarizeWidget, type DashboardModel } from './model.js';
 import type { FunctionInvoker, HtmlAnalyzer, InvokeOutcome, WidgetAction } from './ports.js';
@@ -188,21 +188,12 @@ export class Dashboard {
       if (action.confirmation !== null && options.confirm === false) {
         return { cancelled: true, confirmation: action.confirmation };
       }
-      let next: View;
-      if (action.action === 'html') {
-        const html = action.html ?? '';
-        next = {
-          rendered: renderHtml(this.#ctx.analyzer, html, html, null),
-          display: action.display,
-          event: action.event,
-          invocation: null,
-        };
-      } else {
-        const context = buildWidgetContext(w.model, this.#state, this.#ctx.clock(), forms);
-        w.invocations++;
-        const { outcome, invocation } = await this.#call(action.endpoint ?? '', buildEvent(action.params ?? {}, context));
-        next = { rendered: renderOutcome(this.#ctx.analyzer, outcome), display: action.display, event: action.event, invocation };
-      }
+      const html = action.html ?? '';
+      const content =
+        action.action === 'html'
+          ? { rendered: renderHtml(this.#ctx.analyzer, html, html, null), invocation: null }
+          : await this.#run(w, action.endpoint ?? '', action.params ?? {}, forms);
+      const next: View = { ...content, display: action.display, event: action.event };
       if (action.display === 'widget') w.replace(next);
       return w.result(next);
     });
@@ -347,14 +338,16 @@ export class Dashboard {
     const endpoint = this.#customEndpoint(w);
     // Re-invocations send the form values of what the widget shows, as the console does.
     const forms = w.current ? w.current.rendered.formValues() : {};
-    const context = buildWidgetContext(w.model, this.#state, this.#ctx.clock(), forms);
-    w.invocations++;
-    const { outcome, invocation } = await this.#call(endpoint, buildEvent(w.model.params, context));
-    w.show({ rendered: renderOutcome(this.#ctx.analyzer, outcome), display: 'widget', event: kind, invocation });
+    w.show({ ...(await this.#run(w, endpoint, w.model.params, forms)), display: 'widget', event: kind });
   }
 
-  /** Invokes a function and keeps what the call was: the event as the function receives it, id, duration, logs. */
-  async #call(endpoint: string, event: unknown): Promise<{ outcome: InvokeOutcome; invocation: WidgetCall }> {
+  /**
+   * Runs a function for the widget (counted as one of its invocations) and renders what it returned, keeping what
+   * the call was: the event as the function receives it, id, duration, logs.
+   */
+  async #run(w: WidgetSession, endpoint: string, params: unknown, forms: FormValues): Promise<Omit<View, 'display' | 'event'>> {
+    const event = buildEvent(params, buildWidgetContext(w.model, this.#state, this.#ctx.clock(), forms));
+    w.invocations++;
     const outcome = await this.#invoke(endpoint, event);
     // Frozen once here rather than copied on every read: results share it and nobody can change it.
     const invocation: WidgetCall = deepFreeze({
@@ -363,7 +356,7 @@ export class Dashboard {
       durationMs: Math.max(0, outcome.durationMs),
       logs: outcome.logs,
     });
-    return { outcome, invocation };
+    return { rendered: renderOutcome(this.#ctx.analyzer, outcome), invocation };
   }
 
   async #invoke(endpoint: string, event: unknown): Promise<InvokeOutcome> {

@@ -2,7 +2,7 @@ import { UnprocessableError } from './errors.js';
 import { showValue } from './functions/index.js';
 import type { FormField } from './ports.js';
 
-type FormValues = Record<string, string | string[]>;
+export type FormValues = Record<string, string | string[]>;
 
 /**
  * The form values an action call sends: the HTML's own values, overridden by the posted ones. A posted name

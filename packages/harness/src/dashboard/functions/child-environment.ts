@@ -75,11 +75,6 @@ interface Running {
 /**
  * A single child process. `start()` resolves once the handler is loaded (or with the init error);
  * `invoke()` never rejects; after a timeout, a crash or an init error the environment is `dead`.
- *
- * @example
- * const env = new ChildEnvironment(spec, 10);
- * const init = await env.start();
- * if (!init) console.log(await env.invoke({ id: 1, requestId: 'r', deadline: Date.now() + 3000, arn, event: {} }, 3));
  */
 export class ChildEnvironment {
   private child: ChildProcess | undefined;

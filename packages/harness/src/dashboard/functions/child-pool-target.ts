@@ -10,13 +10,7 @@ import type { FunctionTarget, InvokeError, InvokeOptions, InvokeOutcome } from '
 /** How many processes one function may have at once. */
 export const MAX_ENVIRONMENTS = 4;
 
-/**
- * Runs a function in warm child processes made by `makeSpawnSpec` (called once per new process).
- *
- * @example
- * const target = new ChildPoolTarget(identityFor('greeter', 3), () => nodeSpawnSpec(...), 10);
- * const outcome = await target.invoke({ name: 'Ada' });
- */
+/** Runs a function in warm child processes made by `makeSpawnSpec` (called once per new process). */
 export class ChildPoolTarget implements FunctionTarget {
   private readonly environments = new Set<ChildEnvironment>();
   private readonly idle: ChildEnvironment[] = [];

@@ -31,13 +31,7 @@ function install(): void {
   }
 }
 
-/**
- * Runs `fn` with console output captured for `requestId`; `logs()` returns it and stops capturing.
- *
- * @example
- * const run = captureConsole('req-1', () => handler(event, context));
- * const text = run.logs();
- */
+/** Runs `fn` with console output captured for `requestId`; `logs()` returns it and stops capturing. */
 export function captureConsole<T>(requestId: string, fn: () => T): { result: T; logs: () => string } {
   install();
   const sink: Sink = { requestId, log: new LogBuffer(), open: true };

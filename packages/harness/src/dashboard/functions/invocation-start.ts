@@ -7,10 +7,6 @@ export type Settled = { ok: true; value: unknown } | { ok: false; error: InvokeE
 /**
  * The start every function target shares: refuse an already aborted call, give it a request id, and stamp
  * its outcome with the time it took.
- *
- * @example
- * const start = new InvocationStart(options);
- * return start.outcome({ ok: true, value }, logs);
  */
 export class InvocationStart {
   readonly awsRequestId: string = randomUUID();

@@ -38,13 +38,7 @@ function describeCause(error: unknown): string {
   return cause?.code ?? cause?.message ?? (error as Error).message;
 }
 
-/**
- * Invokes one function through an Invoke API base URL.
- *
- * @example
- * const target = new InvokeApiTarget(identityFor('report', 10), 'http://127.0.0.1:3001');
- * const outcome = await target.invoke({ describe: true });
- */
+/** Invokes one function through an Invoke API base URL. */
 export class InvokeApiTarget implements FunctionTarget {
   private readonly url: string;
 

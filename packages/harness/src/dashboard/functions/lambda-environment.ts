@@ -78,12 +78,7 @@ function credentialVariables(
   return none;
 }
 
-/**
- * The whole environment of one new execution environment (a fresh log stream name each time).
- *
- * @example
- * const env = lambdaEnvironment({ identity, handler: 'widgets/report.handler', taskRoot: '/srv', executionEnv: 'AWS_Lambda_nodejs20.x', programDir: '/usr/bin' });
- */
+/** The whole environment of one new execution environment (a fresh log stream name each time). */
 export function lambdaEnvironment(settings: EnvironmentSettings, host: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const { identity, awsEndpoint } = settings;
   const region = awsEndpoint?.region ?? identity.region;

@@ -13,10 +13,6 @@ const HEAD_BYTES = 128;
 /**
  * Feeds chunks in, calls `onLine` with each complete line (as UTF-8 text) and `onOversize` for each line
  * longer than `maxLine` bytes.
- *
- * @example
- * const reader = new LineReader(1024, (line) => handle(JSON.parse(line)), (o) => console.warn(o.bytes));
- * stream.on('data', (chunk) => reader.push(chunk));
  */
 export class LineReader {
   #pending: Buffer[] = [];

@@ -87,12 +87,7 @@ function targetSettings(key: string, spec: FunctionSpec): { identity: FunctionId
   };
 }
 
-/**
- * A Node.js Lambda module run in warm child processes.
- *
- * @example
- * const target = nodeModuleTarget('greeter', { handler: 'widgets/greeter.handler' }, '/srv');
- */
+/** A Node.js Lambda module run in warm child processes. */
 export function nodeModuleTarget(
   key: string,
   spec: FunctionSpec & { handler: string },
@@ -165,12 +160,7 @@ export function nodeModuleTarget(
 /** The Python interpreter used for Python handlers (`TRELLIS_PYTHON` overrides). */
 export const pythonCommand = (): string => process.env.TRELLIS_PYTHON ?? 'python3';
 
-/**
- * A Python Lambda handler run in warm child processes.
- *
- * @example
- * const target = pythonModuleTarget('inventory', { handler: 'py/inventory.lambda_handler', runtime: 'python' }, '/srv');
- */
+/** A Python Lambda handler run in warm child processes. */
 export function pythonModuleTarget(
   key: string,
   spec: FunctionSpec & { handler: string },

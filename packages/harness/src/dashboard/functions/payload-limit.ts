@@ -14,13 +14,7 @@ export function responseTooLarge(bytes?: number): InvokeError {
   };
 }
 
-/**
- * Reads a fetch response body as text, stopping (and cancelling the body) once it passes `limit` bytes.
- *
- * @example
- * const read = await readCapped(response, MAX_RESPONSE_BYTES);
- * if (read.tooLarge) return responseTooLarge(read.bytes);
- */
+/** Reads a fetch response body as text, stopping (and cancelling the body) once it passes `limit` bytes. */
 export async function readCapped(response: Response, limit: number): Promise<{ text: string; bytes: number; tooLarge: boolean }> {
   if (!response.body) return { text: '', bytes: 0, tooLarge: false };
   const reader = response.body.getReader();

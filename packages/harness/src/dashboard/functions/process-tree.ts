@@ -36,9 +36,6 @@ export function markedProcesses(marker: string): number[] {
 /**
  * Kills (SIGKILL) the process group led by `leader` and every process marked with `marker`. Synchronous, so
  * it also works in an exit hook.
- *
- * @example
- * killEnvironment(child.pid, marker);
  */
 export function killEnvironment(leader: number | undefined, marker: string): void {
   const attempt = (fn: () => void) => {

@@ -27,12 +27,7 @@ const hmac = (key: Buffer | string, data: string): Buffer => createHmac('sha256'
 /** RFC 3986 encoding as SigV4 wants it (everything but unreserved characters). */
 const encode = (s: string): string => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
-/**
- * The credentials in the standard environment variables, if any.
- *
- * @example
- * const credentials = credentialsFromEnvironment(process.env);
- */
+/** The credentials in the standard environment variables, if any. */
 export function credentialsFromEnvironment(env: NodeJS.ProcessEnv): AwsCredentials | undefined {
   const accessKeyId = env.AWS_ACCESS_KEY_ID;
   const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
@@ -43,9 +38,6 @@ export function credentialsFromEnvironment(env: NodeJS.ProcessEnv): AwsCredentia
 /**
  * Returns the request's headers plus `x-amz-date`, `x-amz-security-token` (with a session token) and
  * `authorization`.
- *
- * @example
- * const headers = signRequest({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body, region: 'eu-west-1', service: 'lambda', credentials });
  */
 export function signRequest(input: SignInput): Record<string, string> {
   const now = input.now ?? new Date();

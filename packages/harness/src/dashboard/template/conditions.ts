@@ -19,12 +19,7 @@ export interface ConditionContext {
 
 const show = (v: unknown): string => (typeof v === 'symbol' ? 'AWS::NoValue' : (JSON.stringify(v) ?? String(v)));
 
-/**
- * The truth of a condition expression.
- *
- * @example
- * conditionValue(ctx, { 'Fn::Equals': [{ Ref: 'Stage' }, 'prod'] }, ['Conditions', 'IsProd'], 0);
- */
+/** The truth of a condition expression. */
 export function conditionValue(ctx: ConditionContext, expr: unknown, path: TemplatePath, depth: number): boolean {
   if (depth > MAX_DEPTH) ctx.fail('invalid', path, `nested more than ${MAX_DEPTH} levels deep`);
   const key = isRecord(expr) && Object.keys(expr).length === 1 ? Object.keys(expr)[0]! : undefined;

@@ -23,12 +23,7 @@ export interface TemplateDashboard {
 /** Dashboard names the console accepts are at most 255 characters. */
 const MAX_NAME = 255;
 
-/**
- * Every dashboard the template creates, in template order.
- *
- * @example
- * const { dashboards, warnings } = dashboardsFromTemplate(resolver);
- */
+/** Every dashboard the template creates, in template order. */
 export function dashboardsFromTemplate(resolver: Resolver): { dashboards: TemplateDashboard[]; warnings: string[] } {
   const dashboards: TemplateDashboard[] = [];
   const warnings: string[] = [];

@@ -207,9 +207,6 @@ function templateFunction(
 /**
  * Every function of the template that runs here, in template order. Problems in what the harness needs
  * (a malformed intrinsic, a missing folder) throw a TemplateError; what exists only in AWS becomes a warning.
- *
- * @example
- * const { functions, warnings } = functionsFromTemplate(resolver, template, '/srv/stack');
  */
 export function functionsFromTemplate(
   resolver: Resolver,

@@ -69,10 +69,6 @@ const isIntrinsicKey = (key: string): boolean => key === 'Ref' || key.startsWith
 export class Resolver {
   readonly resources = new Map<string, TemplateResource>();
   readonly stack: StackSettings;
-  private readonly file: string;
-  private readonly template: Record<string, unknown>;
-  private readonly locate: ResolverInput['locate'];
-  private readonly parameters: Record<string, ParameterValue>;
   private readonly pseudo: Record<string, string | string[]>;
   private readonly conditions = new Map<string, boolean>();
   /** Names and conditions being resolved, to report a cycle instead of overflowing the stack. */
@@ -81,12 +77,8 @@ export class Resolver {
   private level = 0;
   private readonly budget = new ResolveBudget();
 
-  constructor(input: ResolverInput) {
-    this.file = input.file;
-    this.template = input.template;
-    this.locate = input.locate;
+  constructor(private readonly input: ResolverInput) {
     this.stack = input.stack;
-    this.parameters = input.parameters;
     this.pseudo = pseudoParameters(input.stack);
     const resources = input.template.Resources;
     if (!isRecord(resources) || Object.keys(resources).length === 0) {
@@ -115,13 +107,13 @@ export class Resolver {
 
   /** Throws a TemplateError for `path`, with its line and column. */
   fail(kind: TemplateError['kind'], path: TemplatePath, problem: string): never {
-    throw new TemplateError(problem, kind, this.file, path, this.locate(path));
+    throw new TemplateError(problem, kind, this.input.file, path, this.input.locate(path));
   }
 
   /** `file:line:column: path` for a warning about the value at `path`. */
   where(path: TemplatePath): string {
-    const position = this.locate(path);
-    return `${this.file}${position ? `:${position.line}:${position.column}` : ''}: ${pathText(path)}`;
+    const position = this.input.locate(path);
+    return `${this.input.file}${position ? `:${position.line}:${position.column}` : ''}: ${pathText(path)}`;
   }
 
   /**
@@ -177,7 +169,7 @@ export class Resolver {
   condition(name: string, path: TemplatePath): boolean {
     const known = this.conditions.get(name);
     if (known !== undefined) return known;
-    const declared = isRecord(this.template.Conditions) ? this.template.Conditions : {};
+    const declared = isRecord(this.input.template.Conditions) ? this.input.template.Conditions : {};
     if (!Object.hasOwn(declared, name)) this.fail('invalid', path, `no condition named ${JSON.stringify(name)} in Conditions`);
     const value = this.guarded(`condition ${name}`, path, () =>
       conditionValue(this.conditionContext, declared[name], ['Conditions', name], 0),
@@ -373,8 +365,8 @@ export class Resolver {
     if (Object.hasOwn(this.pseudo, name)) return this.pseudo[name];
     if (name.startsWith('AWS::'))
       this.fail('invalid', path, `Ref ${name}: no such pseudo parameter (known: AWS::NoValue, ${Object.keys(this.pseudo).join(', ')})`);
-    if (Object.hasOwn(this.parameters, name)) {
-      const parameter = this.parameters[name]!;
+    if (Object.hasOwn(this.input.parameters, name)) {
+      const parameter = this.input.parameters[name]!;
       return 'value' in parameter ? parameter.value : this.fail('unresolvable', path, parameter.unresolvable);
     }
     if (this.resources.has(name)) return this.physicalName(name, notes);
@@ -443,7 +435,7 @@ export class Resolver {
         this.fail('invalid', [...path, i], `Fn::FindInMap's keys are strings, got ${show(key)}`);
       return String(key);
     });
-    let node: unknown = this.template.Mappings;
+    let node: unknown = this.input.template.Mappings;
     for (const key of keys) {
       node = isRecord(node) && Object.hasOwn(node, key) ? node[key] : undefined;
       if (node === undefined) this.fail('invalid', path, `Fn::FindInMap: Mappings has no ${keys.join('.')}`);
