@@ -79,14 +79,7 @@ const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})
 export function parseIsoDateTime(text: string): number | null {
   const m = ISO_DATE_TIME.exec(text);
   if (!m) return null;
-  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((k) => Number(m[k] ?? 0)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = [1, 2, 3, 4, 5, 6].map((k) => Number(m[k] ?? 0));
   const fraction = m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000) : 0;
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
   const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();

@@ -39,6 +39,7 @@ export class WidgetSession {
   base: View | null = null;
   /** Content a `display: widget` action put in place of `base`; cleared when the widget runs again. */
   replaced: View | null = null;
+  /** Roughly what the remembered content holds (HTML, raw value, logs), in characters. */
   #bytes = 0;
 
   /** `onResize` hears how many bytes the remembered content grew (or shrank) by. */
@@ -46,11 +47,6 @@ export class WidgetSession {
     readonly model: WidgetModel,
     private readonly onResize: (delta: number) => void = () => {},
   ) {}
-
-  /** Roughly what the remembered content holds: its HTML, raw value and logs, counted in characters. */
-  get bytes(): number {
-    return this.#bytes;
-  }
 
   #measure(): void {
     const size = viewBytes(this.base) + viewBytes(this.replaced);
@@ -89,7 +85,7 @@ export class WidgetSession {
 
   result(view: View): WidgetReading {
     const r = view.rendered;
-    const result: WidgetReading = {
+    return {
       widgetId: this.model.widgetId,
       html: r.html,
       display: view.display,
@@ -100,6 +96,5 @@ export class WidgetSession {
       invocations: this.invocations,
       invocation: view.invocation,
     };
-    return result;
   }
 }

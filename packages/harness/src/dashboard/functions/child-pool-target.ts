@@ -37,7 +37,6 @@ export class ChildPoolTarget implements FunctionTarget {
 
   async invoke(event: unknown, options: InvokeOptions = {}): Promise<InvokeOutcome> {
     const start = new InvocationStart(options);
-    const awsRequestId = start.awsRequestId;
     const fail = (error: InvokeError, logs = ''): InvokeOutcome => start.outcome({ ok: false, error }, logs);
     if (this.prepare) await abortable((this.prepared ??= this.prepare()), options.signal);
     const acquiring = this.acquire();
@@ -49,13 +48,10 @@ export class ChildPoolTarget implements FunctionTarget {
       throw error;
     }
     if (!env) return fail({ type: 'Runtime.ExitError', message: `the function ${this.identity.name} has been closed` });
-    let released = false;
-    const acquired = env;
+    let held: ChildEnvironment | undefined = env;
     const release = (): void => {
-      if (!released) {
-        released = true;
-        this.release(acquired);
-      }
+      if (held) this.release(held);
+      held = undefined;
     };
     try {
       const initError = await abortable(env.start(), options.signal);
@@ -67,7 +63,7 @@ export class ChildPoolTarget implements FunctionTarget {
       const timeoutSeconds = this.identity.timeoutSeconds;
       const run = env.invoke(
         {
-          requestId: awsRequestId,
+          requestId: start.awsRequestId,
           deadline: Date.now() + timeoutSeconds * 1000,
           arn: options.invokedFunctionArn ?? this.identity.arn,
           event: event ?? null,

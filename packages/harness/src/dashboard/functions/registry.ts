@@ -134,15 +134,9 @@ export class FunctionRegistry {
    * await registry.restart(['greeter']); // after widgets/greeter.ts changed
    */
   async restart(keys?: readonly string[]): Promise<string[]> {
-    const chosen = keys ? new Set(keys) : null;
-    const stopping: FunctionTarget[] = [];
-    const restarted: string[] = [];
-    for (const [cacheKey, target] of this.targets) {
-      if (chosen && !chosen.has(cacheKey)) continue;
-      this.targets.delete(cacheKey);
-      stopping.push(target);
-      restarted.push(cacheKey);
-    }
+    const restarted = [...this.targets.keys()].filter((key) => !keys || keys.includes(key));
+    const stopping = restarted.map((key) => this.targets.get(key)!);
+    for (const key of restarted) this.targets.delete(key);
     await Promise.all(stopping.map((t) => t.close()));
     return restarted;
   }
@@ -220,8 +214,6 @@ export class FunctionRegistry {
   /** Stops every function: kills every child process. */
   async close(): Promise<void> {
     this.closed = true;
-    const targets = [...this.targets.values()];
-    this.targets.clear();
-    await Promise.all(targets.map((t) => t.close()));
+    await this.restart();
   }
 }
