@@ -43,3 +43,9 @@ export class TemplateError extends Error {
     super(path.length > 0 ? `${at}: ${pathText(path)}: ${problem}` : `${at}: ${problem}`);
   }
 }
+
+/** `error` when it is a TemplateError of a value that exists only in AWS (which a loader can leave out); else rethrown. */
+export function unresolvable(error: unknown): TemplateError {
+  if (error instanceof TemplateError && error.kind === 'unresolvable') return error;
+  throw error;
+}

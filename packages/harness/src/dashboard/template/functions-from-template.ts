@@ -7,7 +7,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, posix, resolve } from 'node:path';
 import { FUNCTION_NAME, isRecord, privateCodeFolder, type FunctionSpec } from '../functions/index.js';
-import { TemplateError, type TemplatePath } from './errors.js';
+import { unresolvable, type TemplatePath } from './errors.js';
 import { FUNCTION_TYPES, NO_VALUE, type Resolver, type TemplateResource } from './intrinsics.js';
 
 /** One function of a template: its configuration key (an ARN), its logical id, its settings and its code folder. */
@@ -139,8 +139,8 @@ function templateFunction(
   resource: TemplateResource,
   globals: Record<string, unknown>,
   baseDir: string,
-  warnings: string[],
 ): TemplateFunction | undefined {
+  const warnings = resolver.warnings;
   const props = new Properties(id, resource, resource.type === 'AWS::Serverless::Function' ? globals : {});
   const leftOut = (why: string): undefined => void warnings.push(`${resolver.where(['Resources', id])}: the function is left out: ${why}`);
   const packageType = resolver.string(resource.properties.PackageType, ['Resources', id, 'Properties', 'PackageType']);
@@ -158,14 +158,7 @@ function templateFunction(
   const location = codeLocation(resolver, id, resource, props, runtime, baseDir);
   if ('skip' in location) return leftOut(location.skip);
 
-  let name: string;
-  try {
-    name = resolver.physicalName(id);
-  } catch (error) {
-    if (!(error instanceof TemplateError) || error.kind !== 'unresolvable') throw error;
-    name = `${resolver.stack.stackName}-${id}`.slice(0, 64);
-    warnings.push(`${error.message}; the function is named ${name} instead`);
-  }
+  const name = resolver.nameOf(id, 'function');
   if (!FUNCTION_NAME.test(name))
     resolver.fail(
       'invalid',
@@ -189,8 +182,7 @@ function templateFunction(
     try {
       value = resolver.resolve(found.value, found.path, notes);
     } catch (error) {
-      if (!(error instanceof TemplateError) || error.kind !== 'unresolvable') throw error;
-      warnings.push(`${error.message}; ${variable} is left out of the function's environment`);
+      warnings.push(`${unresolvable(error).message}; ${variable} is left out of the function's environment`);
       continue;
     }
     for (const note of notes) warnings.push(`${resolver.where(found.path)}: ${note}`);
@@ -206,35 +198,19 @@ function templateFunction(
 
 /**
  * Every function of the template that runs here, in template order. Problems in what the harness needs
- * (a malformed intrinsic, a missing folder) throw a TemplateError; what exists only in AWS becomes a warning.
+ * (a malformed intrinsic, a missing folder) throw a TemplateError; what exists only in AWS is left out, said in
+ * `resolver.warnings`.
  */
-export function functionsFromTemplate(
-  resolver: Resolver,
-  template: Record<string, unknown>,
-  baseDir: string,
-): { functions: TemplateFunction[]; warnings: string[] } {
-  const warnings: string[] = [];
-  const functions: TemplateFunction[] = [];
+export function functionsFromTemplate(resolver: Resolver, template: Record<string, unknown>, baseDir: string): TemplateFunction[] {
   const globals = isRecord(template.Globals) && isRecord(template.Globals.Function) ? template.Globals.Function : {};
-  for (const [id, resource] of resolver.resources) {
-    if (!FUNCTION_TYPES.has(resource.type)) continue;
-    if (!resolver.included(id)) {
-      warnings.push(`${resolver.where(['Resources', id])}: not created here (its Condition ${resource.condition} is false)`);
-      continue;
-    }
-    try {
-      const fn = templateFunction(resolver, id, resource, globals, baseDir, warnings);
-      if (fn) functions.push(fn);
-    } catch (error) {
-      if (!(error instanceof TemplateError) || error.kind !== 'unresolvable') throw error;
-      warnings.push(`${error.message}; the function ${id} is left out`);
-    }
-  }
+  const functions = resolver.created(FUNCTION_TYPES, 'function', (id, resource) =>
+    templateFunction(resolver, id, resource, globals, baseDir),
+  );
   const byKey = new Map<string, string>();
   for (const fn of functions) {
     const other = byKey.get(fn.key);
     if (other) resolver.fail('invalid', ['Resources', fn.logicalId], `${other} and ${fn.logicalId} are both the function ${fn.key}`);
     byKey.set(fn.key, fn.logicalId);
   }
-  return { functions, warnings };
+  return functions;
 }

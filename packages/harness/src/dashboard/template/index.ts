@@ -119,25 +119,26 @@ function resolveParsed(
     throw new TemplateError(`${first!.message}${more}`, 'invalid', file, first!.path, locate(first!.path));
   }
   const resolver = new Resolver({ file, template, locate, stack, parameters: values });
-  const warnings: string[] = [];
   const transforms = Array.isArray(template.Transform) ? template.Transform : template.Transform === undefined ? [] : [template.Transform];
   for (const transform of transforms) {
     if (typeof transform !== 'string' || !KNOWN_TRANSFORMS.has(transform)) {
-      warnings.push(
+      resolver.warnings.push(
         `${resolver.where(['Transform'])}: the transform ${JSON.stringify(transform)} is not applied here; the template is read as it is`,
       );
     }
   }
   for (const [id, resource] of resolver.resources) {
     if (NESTED_STACKS.has(resource.type))
-      warnings.push(`${resolver.where(['Resources', id])}: the nested stack is not loaded; give its template as a template of its own`);
+      resolver.warnings.push(
+        `${resolver.where(['Resources', id])}: the nested stack is not loaded; give its template as a template of its own`,
+      );
   }
   const found = functionsFromTemplate(resolver, template, baseDir);
   const dashboards = dashboardsFromTemplate(resolver);
   const raw: Record<string, FunctionSpec> = {};
   const functionResources: Record<string, string> = {};
   const codeFolders: Record<string, string> = {};
-  for (const fn of found.functions) {
+  for (const fn of found) {
     raw[fn.key] = fn.spec;
     functionResources[fn.key] = fn.logicalId;
     codeFolders[fn.key] = fn.codeFolder;
@@ -157,8 +158,8 @@ function resolveParsed(
     functions,
     functionResources,
     codeFolders,
-    dashboards: dashboards.dashboards,
-    warnings: [...warnings, ...found.warnings, ...dashboards.warnings],
+    dashboards,
+    warnings: resolver.warnings,
     parameterNames: isRecord(template.Parameters) ? Object.keys(template.Parameters) : [],
   };
 }

@@ -7,7 +7,7 @@
  * (`resolve-budget.ts`), and anything else thrown while resolving a value becomes a TemplateError naming it.
  */
 import { isRecord } from '../functions/index.js';
-import { pathText, TemplateError, type TemplatePath, type TemplatePosition } from './errors.js';
+import { pathText, TemplateError, unresolvable, type TemplatePath, type TemplatePosition } from './errors.js';
 import { conditionValue, MAX_DEPTH, type ConditionContext } from './conditions.js';
 import { partitionOf, pseudoParameters, type ParameterValue, type StackSettings } from './parameters.js';
 import { jsonLengthAtLeast, MAX_STRING_LENGTH, ResolveBudget, show } from './resolve-budget.js';
@@ -68,6 +68,8 @@ const isIntrinsicKey = (key: string): boolean => key === 'Ref' || key.startsWith
  */
 export class Resolver {
   readonly resources = new Map<string, TemplateResource>();
+  /** What was left out or stands in for something that exists only in AWS, one line each. */
+  readonly warnings: string[] = [];
   readonly stack: StackSettings;
   private readonly pseudo: Record<string, string | string[]>;
   private readonly conditions = new Map<string, boolean>();
@@ -139,6 +141,45 @@ export class Resolver {
     return resource?.condition === undefined || this.condition(resource.condition, ['Resources', id, 'Condition']);
   }
 
+  /**
+   * Each created resource of `types` as `make` makes it (undefined: none), in template order. A resource whose
+   * Condition is false, or that needs what exists only in AWS, is left out with a warning naming it the `what`.
+   */
+  created<T>(types: ReadonlySet<string>, what: string, make: (id: string, resource: TemplateResource) => T | undefined): T[] {
+    const made: T[] = [];
+    for (const [id, resource] of this.resources) {
+      if (!types.has(resource.type)) continue;
+      if (!this.included(id)) {
+        this.warnings.push(`${this.where(['Resources', id])}: not created here (its Condition ${resource.condition} is false)`);
+        continue;
+      }
+      try {
+        const value = make(id, resource);
+        if (value !== undefined) made.push(value);
+      } catch (error) {
+        this.warnings.push(`${unresolvable(error).message}; the ${what} ${id} is left out`);
+      }
+    }
+    return made;
+  }
+
+  /** {@link physicalName}, or (with a warning) the generated name when the name property exists only in AWS. */
+  nameOf(id: string, what: string): string {
+    try {
+      return this.physicalName(id);
+    } catch (error) {
+      const name = this.generatedName(id);
+      this.warnings.push(`${unresolvable(error).message}; the ${what} is named ${name} instead`);
+      return name;
+    }
+  }
+
+  /** `<StackName>-<LogicalId>`, cut to a function name's 64 characters for a function. */
+  private generatedName(id: string): string {
+    const generated = `${this.stack.stackName}-${id}`;
+    return FUNCTION_TYPES.has(this.resources.get(id)!.type) ? generated.slice(0, 64) : generated;
+  }
+
   /** What `Ref` gives a resource: its name property when the template sets one, else `<StackName>-<LogicalId>`. */
   physicalName(id: string, notes?: string[]): string {
     const resource = this.resources.get(id)!;
@@ -149,8 +190,8 @@ export class Resolver {
       );
       if (name !== undefined) return name;
     }
-    const generated = `${this.stack.stackName}-${id}`;
-    if (FUNCTION_TYPES.has(resource.type)) return generated.slice(0, 64);
+    const generated = this.generatedName(id);
+    if (FUNCTION_TYPES.has(resource.type)) return generated;
     if (resource.type !== DASHBOARD_TYPE) {
       notes?.push(
         `Ref ${id} (${resource.type}) stands in as "${generated}": nothing by that name exists unless you create it (in an emulator, say)`,
