@@ -1,10 +1,10 @@
 import { NotFoundError, UnprocessableError } from './errors.js';
-import { isRecord } from './functions/index.js';
+import { isRecord, type InvokeOutcome } from './functions/index.js';
 import { buildEvent, buildWidgetContext } from './event.js';
 import { mergeForms, type FormValues } from './forms.js';
 import { widgetPixelSize, type PixelSize } from './geometry.js';
 import { summarizeWidget, type DashboardModel } from './model.js';
-import type { FunctionInvoker, HtmlAnalyzer, InvokeOutcome, WidgetAction } from './ports.js';
+import type { FunctionInvoker, HtmlAnalyzer, WidgetAction } from './ports.js';
 import { renderMarkdown } from './markdown.js';
 import { contentOf, htmlOfValue, renderHtml, renderOutcome, renderText } from './render.js';
 import type {

@@ -1,7 +1,5 @@
 import type { FunctionInfo, InvokeError, InvokeOutcome } from './functions/index.js';
 
-export type { InvokeOutcome };
-
 import type { Finding, FormField, WidgetAction } from '../lint/index.js';
 
 export type { Finding, FormField, WidgetAction };

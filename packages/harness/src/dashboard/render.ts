@@ -1,7 +1,7 @@
-import { isRecord } from './functions/index.js';
+import { isRecord, type InvokeOutcome } from './functions/index.js';
 import { HtmlTooLargeError, MAX_HTML_LENGTH, isStringLengthError } from './html-limit.js';
 import { MarkdownTooLargeError, renderMarkdown } from './markdown.js';
-import type { Finding, FormField, HtmlAnalyzer, InvokeOutcome, WidgetAction } from './ports.js';
+import type { Finding, FormField, HtmlAnalyzer, WidgetAction } from './ports.js';
 
 /** An error shown in place of a widget's content. */
 export interface WidgetError {

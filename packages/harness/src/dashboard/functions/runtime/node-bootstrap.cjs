@@ -155,16 +155,16 @@ function wrapLoadError(e) {
   if (e && e.name === 'SyntaxError') return runtimeError('Runtime.UserCodeSyntaxError', 'SyntaxError: ' + e.message, e);
   return e;
 }
+// Loads a module as Node.js would: .mjs and .mts, and .js and .ts under a package.json of type module, are ES modules.
+async function load(file) {
+  const esm = /\.m[jt]s$/.test(file) || (/\.[jt]s$/.test(file) && packageIsModule(file));
+  return esm ? await import(pathToFileURL(file).href) : createRequire(file)(file);
+}
 async function loadModule(basePath, moduleName) {
-  const req = createRequire(basePath);
   try {
-    if (isFile(basePath)) return req(basePath);
-    const esm = packageIsModule(basePath + '.js');
+    if (isFile(basePath)) return createRequire(basePath)(basePath);
     for (const ext of ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts']) {
-      const file = basePath + ext;
-      if (!isFile(file)) continue;
-      if (ext === '.cjs' || ext === '.cts' || ((ext === '.js' || ext === '.ts') && !esm)) return req(file);
-      return await import(pathToFileURL(file).href);
+      if (isFile(basePath + ext)) return await load(basePath + ext);
     }
   } catch (e) {
     throw wrapLoadError(e);
@@ -173,9 +173,7 @@ async function loadModule(basePath, moduleName) {
 }
 async function loadSetup(file) {
   try {
-    const esm = file.endsWith('.mjs') || file.endsWith('.mts') || ((file.endsWith('.js') || file.endsWith('.ts')) && packageIsModule(file));
-    if (esm) await import(pathToFileURL(file).href);
-    else createRequire(file)(file);
+    await load(file);
   } catch (e) {
     const wrapped = wrapLoadError(e);
     if (wrapped && typeof wrapped === 'object' && 'message' in wrapped) wrapped.message = 'in the setup module ' + file + ': ' + wrapped.message;
