@@ -77,11 +77,12 @@ const article = (type: string): string => (/^[aeiou]/.test(type) ? `an ${type}` 
 function messageOf(e: ErrorObject): ValidationMessage | null {
   const shown = e.data === undefined ? '' : JSON.stringify(e.data);
   const described = (e.parentSchema as { description?: string } | undefined)?.description;
+  const here = (message: string): ValidationMessage => ({ dataPath: e.instancePath, message });
   switch (e.keyword) {
     case 'if':
       return null;
     case 'required':
-      return { dataPath: e.instancePath, message: `Should have required property '${String(e.params.missingProperty)}'` };
+      return here(`Should have required property '${String(e.params.missingProperty)}'`);
     case 'additionalProperties': {
       const known = Object.keys((e.parentSchema as { properties: object }).properties);
       return {
@@ -91,23 +92,20 @@ function messageOf(e: ErrorObject): ValidationMessage | null {
     }
     case 'type': {
       const got = e.params.type === 'integer' && typeof e.data === 'number' ? String(e.data) : typeName(e.data);
-      return { dataPath: e.instancePath, message: `Should be ${described ?? article(String(e.params.type))}, not ${got}` };
+      return here(`Should be ${described ?? article(String(e.params.type))}, not ${got}`);
     }
     case 'enum': {
       const allowed = (e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ');
-      return { dataPath: e.instancePath, message: `Should be ${described ?? `one of ${allowed}`}; got ${shown}` };
+      return here(`Should be ${described ?? `one of ${allowed}`}; got ${shown}`);
     }
     case 'minimum':
-      return { dataPath: e.instancePath, message: `Should be greater than or equal to ${String(e.params.limit)}; got ${shown}` };
+      return here(`Should be greater than or equal to ${String(e.params.limit)}; got ${shown}`);
     case 'maximum':
-      return { dataPath: e.instancePath, message: `Should be less than or equal to ${String(e.params.limit)}; got ${shown}` };
+      return here(`Should be less than or equal to ${String(e.params.limit)}; got ${shown}`);
     case 'maxItems':
-      return {
-        dataPath: e.instancePath,
-        message: `Should not have more than ${String(e.params.limit)} items; has ${(e.data as unknown[]).length}`,
-      };
+      return here(`Should not have more than ${String(e.params.limit)} items; has ${(e.data as unknown[]).length}`);
     default:
-      return { dataPath: e.instancePath, message: `Should be ${described ?? 'valid'}` };
+      return here(`Should be ${described ?? 'valid'}`);
   }
 }
 

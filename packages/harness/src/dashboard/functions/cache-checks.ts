@@ -58,12 +58,7 @@ export function privateCacheProblem(root: string, path: string): string | undefi
   return undefined;
 }
 
-/**
- * The SHA-256 digest of a file, in hex.
- *
- * @example
- * await fileDigest('/home/me/.cache/trellis/node-linux-x64-22/bin/node'); // 'e3b0c442…'
- */
+/** The SHA-256 digest of a file, in hex. */
 export async function fileDigest(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);

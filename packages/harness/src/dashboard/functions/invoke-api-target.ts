@@ -107,9 +107,8 @@ export class InvokeApiTarget implements FunctionTarget {
           requestId,
         );
       }
-      const read = await readCapped(response, MAX_RESPONSE_BYTES);
-      if (read.tooLarge) return outcome({ ok: false, error: responseTooLarge() }, '', requestId);
-      const text = read.text;
+      const text = await readCapped(response, MAX_RESPONSE_BYTES);
+      if (text === undefined) return outcome({ ok: false, error: responseTooLarge() }, '', requestId);
       const logHeader = response.headers.get('x-amz-log-result');
       const logs = logHeader ? Buffer.from(logHeader, 'base64').toString('utf8') : '';
       const payload = parsePayload(text);

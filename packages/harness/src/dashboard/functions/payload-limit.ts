@@ -14,9 +14,9 @@ export function responseTooLarge(bytes?: number): InvokeError {
   };
 }
 
-/** Reads a fetch response body as text, stopping (and cancelling the body) once it passes `limit` bytes. */
-export async function readCapped(response: Response, limit: number): Promise<{ text: string; bytes: number; tooLarge: boolean }> {
-  if (!response.body) return { text: '', bytes: 0, tooLarge: false };
+/** A fetch response body as text; undefined (the body cancelled) once it passes `limit` bytes. */
+export async function readCapped(response: Response, limit: number): Promise<string | undefined> {
+  if (!response.body) return '';
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let bytes = 0;
@@ -26,9 +26,9 @@ export async function readCapped(response: Response, limit: number): Promise<{ t
     bytes += value.byteLength;
     if (bytes > limit) {
       await reader.cancel().catch(() => {});
-      return { text: '', bytes, tooLarge: true };
+      return undefined;
     }
     chunks.push(value);
   }
-  return { text: Buffer.concat(chunks, bytes).toString('utf8'), bytes, tooLarge: false };
+  return Buffer.concat(chunks, bytes).toString('utf8');
 }

@@ -90,9 +90,6 @@ export interface ParsedTemplateText {
 /**
  * Parses template text. `file` names it in errors. A `.json` file must be strict JSON; anything else is read
  * as YAML 1.2 (of which JSON is a part).
- *
- * @example
- * parseTemplateText('Resources:\n  Fn:\n    Type: AWS::Serverless::Function\n', 'template.yaml').value;
  */
 export function parseTemplateText(text: string, file: string): ParsedTemplateText {
   if (/\.json$/i.test(file)) {
