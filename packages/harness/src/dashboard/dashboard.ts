@@ -389,14 +389,8 @@ function asReceived(event: unknown): unknown {
 }
 
 function entryOf(a: WidgetAction): ActionEntry {
-  const entry: ActionEntry = {
-    index: a.index,
-    text: a.text,
-    action: a.action,
-    display: a.display,
-    confirmation: a.confirmation,
-    event: a.event,
-  };
+  const { index, text, action, display, confirmation, event } = a;
+  const entry: ActionEntry = { index, text, action, display, confirmation, event };
   if (a.action === 'call') {
     if (a.endpoint !== undefined) entry.endpoint = a.endpoint;
     entry.params = a.params ?? {};

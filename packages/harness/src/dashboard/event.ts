@@ -1,4 +1,5 @@
 import { isRecord } from './functions/index.js';
+import type { FormValues } from './forms.js';
 import type { WidgetModel } from './model.js';
 import { AUTO_PERIOD_SECONDS, resolveTimeRange, type DashboardState } from './state.js';
 import type { WidgetContext, WidgetEvent } from 'trellis/widgets';
@@ -11,12 +12,7 @@ import { widgetPixelSize } from './geometry.js';
  * @example
  * buildWidgetContext(widget, state, Date.now(), {}).width; // 588 for a 6-column widget on a 2392 px dashboard
  */
-export function buildWidgetContext(
-  widget: WidgetModel,
-  state: DashboardState,
-  now: number,
-  forms: Record<string, string | string[]>,
-): WidgetContext {
+export function buildWidgetContext(widget: WidgetModel, state: DashboardState, now: number, forms: FormValues): WidgetContext {
   const auto = state.period === 'auto';
   const size = widgetPixelSize(widget, state);
   return {

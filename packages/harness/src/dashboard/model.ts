@@ -58,12 +58,6 @@ export interface WidgetSummary {
  * summarizeWidget(model.widgets[0]); // { widgetId: 'widget-0', index: 0, type: 'custom', title: 'Hello', … }
  */
 export function summarizeWidget(w: WidgetModel): WidgetSummary {
-  return {
-    widgetId: w.widgetId,
-    index: w.index,
-    type: w.type,
-    title: w.title,
-    endpoint: w.endpoint,
-    updateOn: w.updateOn ? { ...w.updateOn } : null,
-  };
+  const { widgetId, index, type, title, endpoint } = w;
+  return { widgetId, index, type, title, endpoint, updateOn: w.updateOn ? { ...w.updateOn } : null };
 }
