@@ -105,14 +105,11 @@ export function nodeModuleTarget(
     `--max-semi-space-size=${Math.floor(newSpaceMiB / 2)}`,
     `--max-old-space-size=${identity.memoryMB - newSpaceMiB}`,
   ];
-  let loaderMiB = 0;
   const typeScript = [file ?? '', ...setup].find((f) => /\.[mc]?ts$/.test(f));
-  if (typeScript) {
-    const tsx = tsxImport(typeScript);
-    if (tsx) args.push('--import', tsx);
-    // The TypeScript loader is the harness's, not the function's: its memory is not counted against it.
-    if (tsx) loaderMiB = TSX_OVERHEAD_MIB;
-  }
+  const tsx = typeScript && tsxImport(typeScript);
+  if (tsx) args.push('--import', tsx);
+  // The TypeScript loader is the harness's, not the function's: its memory is not counted against it.
+  const loaderMiB = tsx ? TSX_OVERHEAD_MIB : 0;
   // A runtime named with its version (nodejs22.x, nodejs24.x) runs on that Node.js major, with its rules.
   const major = nodeMajorOf(spec.runtime);
   args.push(NODE_BOOTSTRAP, ...setup.flatMap((f) => ['--setup', f]), ...(major === undefined ? [] : ['--runtime', `nodejs${major}.x`]));
@@ -169,7 +166,6 @@ export function pythonModuleTarget(
 ): ChildPoolTarget {
   const { identity, initTimeout } = targetSettings(key, spec);
   const taskRoot = resolve(baseDir);
-  const handler = spec.handler;
   const setup = setupFiles(spec, baseDir);
   const aws = awsSettings(spec, defaults);
   // Found on the harness's PATH once: the function's own PATH is Lambda's, not the developer's.
@@ -180,7 +176,7 @@ export function pythonModuleTarget(
     cwd: taskRoot,
     env: lambdaEnvironment({
       identity,
-      handler,
+      handler: spec.handler,
       taskRoot,
       executionEnv: spec.runtime?.startsWith('python3.') ? `AWS_Lambda_${spec.runtime}` : 'AWS_Lambda_python3',
       programDir: dirname(python),
