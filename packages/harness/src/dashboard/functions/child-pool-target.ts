@@ -27,7 +27,6 @@ export class ChildPoolTarget implements FunctionTarget {
     private readonly identity: FunctionIdentity,
     private readonly makeSpawnSpec: () => SpawnSpec,
     private readonly initTimeoutSeconds: number,
-    private readonly maxEnvironments = MAX_ENVIRONMENTS,
     private readonly prepare?: () => Promise<void>,
   ) {}
 
@@ -97,7 +96,7 @@ export class ChildPoolTarget implements FunctionTarget {
     if (this.closed) return Promise.resolve(undefined);
     const warm = this.idle.pop();
     if (warm) return Promise.resolve(warm);
-    if (this.environments.size < this.maxEnvironments) return Promise.resolve(this.create());
+    if (this.environments.size < MAX_ENVIRONMENTS) return Promise.resolve(this.create());
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 

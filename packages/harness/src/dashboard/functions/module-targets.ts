@@ -149,7 +149,6 @@ export function nodeModuleTarget(
         : {}),
     }),
     initTimeout,
-    undefined,
     prepare,
   );
 }
