@@ -4,10 +4,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { FunctionsConfigError, isRecord, validateFunctionsConfig, type FunctionsConfig, type FunctionSpec } from '../functions/index.js';
+import { FunctionsConfigError, isRecord, validateFunctionsConfig, type FunctionsConfig } from '../functions/index.js';
 import { TemplateError, type TemplatePath, type TemplatePosition } from './errors.js';
 import { dashboardsFromTemplate, type TemplateDashboard } from './dashboards-from-template.js';
-import { functionsFromTemplate } from './functions-from-template.js';
+import { functionsFromTemplate, type TemplateFunction } from './functions-from-template.js';
 import { Resolver } from './intrinsics.js';
 import { resolveParameters } from './parameters.js';
 import { parseTemplateText } from './yaml-tags.js';
@@ -135,14 +135,10 @@ function resolveParsed(
   }
   const found = functionsFromTemplate(resolver, template, baseDir);
   const dashboards = dashboardsFromTemplate(resolver);
-  const raw: Record<string, FunctionSpec> = {};
-  const functionResources: Record<string, string> = {};
-  const codeFolders: Record<string, string> = {};
-  for (const fn of found) {
-    raw[fn.key] = fn.spec;
-    functionResources[fn.key] = fn.logicalId;
-    codeFolders[fn.key] = fn.codeFolder;
-  }
+  const byKey = <T>(pick: (fn: TemplateFunction) => T): Record<string, T> => Object.fromEntries(found.map((fn) => [fn.key, pick(fn)]));
+  const raw = byKey((fn) => fn.spec);
+  const functionResources = byKey((fn) => fn.logicalId);
+  const codeFolders = byKey((fn) => fn.codeFolder);
   let functions: FunctionsConfig;
   try {
     functions = validateFunctionsConfig({ functions: raw }, baseDir);
