@@ -21,16 +21,10 @@ const DURATION = /^-P(?!$)(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?!$)(
 export function parseRelative(text: string): DurationParts | null {
   const m = DURATION.exec(text);
   if (!m) return null;
-  const n = (k: number): number => (m[k] === undefined ? 0 : Number(m[k]));
-  const parts: DurationParts = {
-    years: n(1),
-    months: n(2),
-    weeks: n(3),
-    days: n(4),
-    hours: n(5),
-    minutes: n(6),
-    seconds: n(7),
-  };
+  const [years = 0, months = 0, weeks = 0, days = 0, hours = 0, minutes = 0, seconds = 0] = [1, 2, 3, 4, 5, 6, 7].map((k) =>
+    Number(m[k] ?? 0),
+  );
+  const parts: DurationParts = { years, months, weeks, days, hours, minutes, seconds };
   const values = Object.values(parts) as number[];
   if (values.every((v) => v === 0) || values.some((v) => !Number.isSafeInteger(Math.floor(v)))) return null;
   // Longer than about 10,000 years cannot be resolved to a date; refuse it here rather than later.

@@ -41,10 +41,7 @@ export function credentialsFromEnvironment(env: NodeJS.ProcessEnv): AwsCredentia
  */
 export function signRequest(input: SignInput): Record<string, string> {
   const now = input.now ?? new Date();
-  const amzDate = now
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d{3}/, '');
+  const amzDate = now.toISOString().replace(/[-:]|\.\d{3}/g, '');
   const day = amzDate.slice(0, 8);
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(input.headers)) headers[k.toLowerCase()] = v;
