@@ -113,10 +113,7 @@ export class InvokeApiTarget implements FunctionTarget {
       const logs = logHeader ? Buffer.from(logHeader, 'base64').toString('utf8') : '';
       const payload = parsePayload(text);
       if (response.status === 404) {
-        const message =
-          typeof payload === 'object' && payload !== null
-            ? String((payload as { message?: unknown; Message?: unknown }).message ?? (payload as { Message?: unknown }).Message ?? text)
-            : text;
+        const message = isRecord(payload) ? String(payload.message ?? payload.Message ?? text) : text;
         return outcome(
           { ok: false, error: { type: 'FunctionNotFound', message: `${this.url} answered 404: ${message}` } },
           logs,
