@@ -87,13 +87,13 @@ export class Dashboard {
   /** Id, name, effective state and the widget list. */
   info(): DashboardInfo {
     this.#use();
-    return { id: this.id, name: this.name, state: this.#copyState(), widgets: this.model.widgets.map(summarizeWidget) };
+    return { id: this.id, name: this.name, state: structuredClone(this.#state), widgets: this.model.widgets.map(summarizeWidget) };
   }
 
   /** The effective state (a copy). */
   getState(): DashboardState {
     this.#use();
-    return this.#copyState();
+    return structuredClone(this.#state);
   }
 
   /** Whether an operation on this dashboard is running or waiting for its turn. */
@@ -137,7 +137,7 @@ export class Dashboard {
         return kind ? [{ w, kind }] : [];
       });
       await Promise.all(due.map(({ w, kind }) => this.#runOwn(w, kind)));
-      return { state: this.#copyState(), updated: due.map(({ w }) => w.model.widgetId) };
+      return { state: structuredClone(this.#state), updated: due.map(({ w }) => w.model.widgetId) };
     });
   }
 
@@ -301,10 +301,6 @@ export class Dashboard {
   #use(): void {
     if (this.#gone !== null) throw new NotFoundError('dashboard', this.#gone);
     this.#ctx.onUse?.(this);
-  }
-
-  #copyState(): DashboardState {
-    return structuredClone(this.#state);
   }
 
   #session(wid: WidgetRef): WidgetSession {

@@ -49,11 +49,8 @@ function credentialVariables(
   endpoint: AwsEndpoint | undefined,
   host: NodeJS.ProcessEnv,
 ): Record<string, string> {
-  if (source === 'environment') {
-    const env: Record<string, string> = {};
-    for (const name of CREDENTIAL_VARIABLES) if (host[name]) env[name] = host[name];
-    return env;
-  }
+  if (source === 'environment')
+    return Object.fromEntries(CREDENTIAL_VARIABLES.filter((name) => host[name]).map((name) => [name, host[name]!]));
   if (source?.startsWith('profile:')) {
     const files = sharedFiles(host);
     return {
