@@ -1,8 +1,7 @@
 import type { ExecutionContext, ProblemDetails } from '../index.js';
-import { monotonicClock } from './clock.js';
 import type { HeaderFormats, RateLimitHeaderFormat } from './headers.js';
 import type { RateLimitClock, RateLimitDecision, RateLimitPolicy } from './types.js';
-import { isWholeCount } from './store-kit.js';
+import { isWholeCount, monotonicClock } from './store-kit.js';
 import { usageError } from '../errors/index.js';
 
 const invalid = (message: string) => usageError('TRELLIS_INVALID_RATE_LIMIT_CONFIGURATION', message);

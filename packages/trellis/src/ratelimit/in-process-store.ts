@@ -1,8 +1,7 @@
-import { monotonicClock } from './clock.js';
 import { ExpiryQueue } from './sliding-window-expiry-queue.js';
 import { SlidingWindowCounter } from './sliding-window.js';
 import { windowShape, type WindowShape } from './window-shape.js';
-import { checkCost, checkPartition, checkPolicy, failOpenDecision, isWholeCount } from './store-kit.js';
+import { checkCost, checkPartition, checkPolicy, failOpenDecision, isWholeCount, monotonicClock } from './store-kit.js';
 import type { AcquireOptions, RateLimitClock, RateLimitDecision, RateLimitPolicy, RateLimitStore } from './types.js';
 import { usageError } from '../errors/index.js';
 

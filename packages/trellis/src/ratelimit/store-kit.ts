@@ -4,11 +4,21 @@
  * checks and the fail-open decision from `trellis/ratelimit/store-kit`; the pending acquire is the shipped shared
  * stores' own.
  */
-import type { AcquireOptions, RateLimitDecision, RateLimitPolicy } from './types.js';
+import { performance } from 'node:perf_hooks';
+import type { AcquireOptions, RateLimitClock, RateLimitDecision, RateLimitPolicy } from './types.js';
 import { storeUnavailableError } from './store-unavailable-error.js';
 import { usageError } from '../errors/index.js';
 
 const invalid = (message: string) => usageError('TRELLIS_INVALID_STORE_CALL', message);
+
+/**
+ * The default store clock: `performance.now()`, which never jumps with wall-clock changes (NTP, DST), so a
+ * window can neither shrink nor stretch when the system time is adjusted.
+ */
+export const monotonicClock: RateLimitClock = {
+  // The module's own object: the global `performance` is a getter, read again on every call.
+  now: () => performance.now(),
+};
 
 /** A whole number of permits (a limit or a cost), or of anything counted: a safe integer of at least 1. */
 export const isWholeCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 1;
