@@ -1,13 +1,5 @@
 import type { BodySource, OutgoingResponse, RouteInfo } from '../pipeline/index.js';
-import {
-  ExecutionContext,
-  bodyEntityTag,
-  evaluatePreconditions,
-  failure,
-  hasPreconditions,
-  preconditionFailed,
-  problemResponse,
-} from '../pipeline/index.js';
+import { ExecutionContext, bodyEntityTag, evaluatePreconditions, failure, preconditionFailed, problemResponse } from '../pipeline/index.js';
 import { addCorsHeaders, isPreflight, preflightResponse } from '../filters/index.js';
 import type { CorsPolicy } from '../filters/index.js';
 import type { ServiceProvider } from '../services/index.js';
@@ -122,6 +114,16 @@ function finished(
 
 /** Headers a 304 leaves out: they describe a body, and a 304 has none. */
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-range'];
+
+/** Whether a request carries any precondition header, read from its raw headers (most carry none: one look each). */
+function hasPreconditions(headers: IncomingRequest['headers']): boolean {
+  return (
+    headers['if-none-match'] !== undefined ||
+    headers['if-modified-since'] !== undefined ||
+    headers['if-match'] !== undefined ||
+    headers['if-unmodified-since'] !== undefined
+  );
+}
 
 /**
  * A GET or HEAD answer of 200 weighed against the request's preconditions: with its entity tag (the handler's,

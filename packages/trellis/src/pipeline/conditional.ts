@@ -46,16 +46,6 @@ export function evaluatePreconditions(header: Lookup, method: string, state: Res
   return 'proceed';
 }
 
-/** Whether a request carries any precondition header (most do not: one look each). */
-export function hasPreconditions(headers: Record<string, string | string[] | undefined>): boolean {
-  return (
-    headers['if-none-match'] !== undefined ||
-    headers['if-modified-since'] !== undefined ||
-    headers['if-match'] !== undefined ||
-    headers['if-unmodified-since'] !== undefined
-  );
-}
-
 /**
  * Whether a list of entity tags (`*`, or `"a", W/"b"`) names `etag`: strongly (both strong and equal, for
  * `If-Match`) or weakly (equal once `W/` is set aside, for `If-None-Match`). `*` names any current representation.

@@ -7,7 +7,7 @@ export { featureOf } from './feature.js';
 export type { Feature, FeatureKind } from './feature.js';
 export { RequestHeaders, ResponseHeaders } from './headers.js';
 export { CookieKeys, Cookies, cookieKeys } from './cookies.js';
-export { bodyEntityTag, evaluatePreconditions, hasPreconditions, preconditionFailed } from './conditional.js';
+export { bodyEntityTag, evaluatePreconditions, preconditionFailed } from './conditional.js';
 export type { ResourceState } from './conditional.js';
 export type { CookieOptions } from './cookies.js';
 export type { HeaderValue } from './headers.js';
