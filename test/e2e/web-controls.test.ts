@@ -78,6 +78,8 @@ describe('harness page controls in chromium (browser in New York)', { skip, time
     // Midnight in New York in January is 05:00 UTC.
     assert.deepEqual((await state()).timeRange, { start: Date.UTC(2024, 0, 15, 5), end: Date.UTC(2024, 0, 16, 5) });
     assert.equal(last().timeRange.start, Date.UTC(2024, 0, 15, 5));
+    // As below: the label is drawn once the page has the new state, which may come after the widget's call.
+    await page.locator('#custom-range summary', { hasText: '2024-01-15 00:00' }).waitFor(STEP);
     assert.equal(await page.locator('#custom-range summary').innerText(), '2024-01-15 00:00 – 2024-01-16 00:00');
     await nextCall(() => page.locator('#timezone').selectOption('UTC'));
     // The label is drawn again once the page has the new state, which may be after the widget's call.
