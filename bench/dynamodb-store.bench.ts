@@ -26,7 +26,7 @@ import { median, roundsFromEnvironment } from './rounds.js';
 // The compiled package, as users run it (see package-module.ts).
 const { DynamoDBRateLimitStore, dynamoDBRateLimitTable } = (await import(
   from('ratelimit/dynamodb/index.js')
-)) as typeof import('../packages/trellis/src/ratelimit/dynamodb/index.js');
+)) as typeof import('../packages/trellis/src/public/ratelimit-dynamodb.js');
 
 const DYNALITE_VERSION = (createRequire(import.meta.url)('dynalite/package.json') as { version: string }).version;
 

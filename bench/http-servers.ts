@@ -8,10 +8,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { packageModule as from } from './package-module.js';
 
-type Core = typeof import('../packages/trellis/src/index.js');
+type Core = typeof import('../packages/trellis/src/public/index.js');
 const core = async (): Promise<Core> => (await import(from('index.js'))) as Core;
-const ratelimit = async (): Promise<typeof import('../packages/trellis/src/ratelimit/index.js')> =>
-  (await import(from('ratelimit/index.js'))) as typeof import('../packages/trellis/src/ratelimit/index.js');
+const ratelimit = async (): Promise<typeof import('../packages/trellis/src/public/ratelimit.js')> =>
+  (await import(from('ratelimit/index.js'))) as typeof import('../packages/trellis/src/public/ratelimit.js');
 
 const payload = { hello: 'world' };
 const NEVER_REACHED = { permitLimit: 1_000_000_000, windowSeconds: 60 };

@@ -23,9 +23,10 @@ import type { RateLimitDecision, RateLimitPolicy } from '../packages/trellis/src
 import { packageModule as from } from './package-module.js';
 import { roundsFromEnvironment } from './rounds.js';
 
-const { InProcessRateLimitStore, ManualClock, RateLimitScope } = (await import(
+const { InProcessRateLimitStore, RateLimitScope } = (await import(
   from('ratelimit/index.js')
-)) as typeof import('../packages/trellis/src/ratelimit/index.js');
+)) as typeof import('../packages/trellis/src/public/ratelimit.js');
+const { ManualClock } = (await import(from('testing/index.js'))) as typeof import('../packages/trellis/src/public/testing.js');
 
 /**
  * What the filters pass a store (their own class is not exported: a store sees only its shape): the cost, and

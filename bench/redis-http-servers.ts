@@ -15,13 +15,15 @@ const payload = { hello: 'world' };
 const NEVER_REACHED = { permitLimit: 1_000_000_000, windowSeconds: 60 };
 
 async function trellis(url: string): Promise<number> {
-  const { createApp, RegistrationType, route } = (await import(from('index.js'))) as typeof import('../packages/trellis/src/index.js');
+  const { createApp, RegistrationType, route } = (await import(
+    from('index.js')
+  )) as typeof import('../packages/trellis/src/public/index.js');
   const { RateLimit, RateLimitStore } = (await import(
     from('ratelimit/index.js')
-  )) as typeof import('../packages/trellis/src/ratelimit/index.js');
+  )) as typeof import('../packages/trellis/src/public/ratelimit.js');
   const { RedisRateLimitStore } = (await import(
     from('ratelimit/redis/index.js')
-  )) as typeof import('../packages/trellis/src/ratelimit/redis/index.js');
+  )) as typeof import('../packages/trellis/src/public/ratelimit-redis.js');
   const store = new RedisRateLimitStore({ url, keyPrefix: 'bench:trellis:' });
   const app = createApp();
   app.services.add(RateLimitStore, () => store, { type: RegistrationType.Replace });

@@ -27,7 +27,7 @@ import { packageModule as from } from './package-module.js';
 // The compiled package, as users run it (see package-module.ts).
 const { RedisRateLimitStore } = (await import(
   from('ratelimit/redis/index.js')
-)) as typeof import('../packages/trellis/src/ratelimit/redis/index.js');
+)) as typeof import('../packages/trellis/src/public/ratelimit-redis.js');
 
 export interface ScaleBenchOptions {
   readonly partitions?: number;

@@ -21,7 +21,7 @@ import { packageModule as from } from './package-module.js';
 // The compiled package, as users run it (see package-module.ts).
 const { RedisRateLimitStore } = (await import(
   from('ratelimit/redis/index.js')
-)) as typeof import('../packages/trellis/src/ratelimit/redis/index.js');
+)) as typeof import('../packages/trellis/src/public/ratelimit-redis.js');
 
 /** The shared loop, with the row named. */
 async function closedLoop(name: string, op: Operation, durationMs: number, concurrency: number): Promise<RedisBenchRow> {
