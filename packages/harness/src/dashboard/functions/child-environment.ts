@@ -69,7 +69,7 @@ const MEMORY_CHECK_MS = 100;
 interface Running {
   id: number;
   log: LogBuffer;
-  finish(result: Settled): void;
+  finish: (result: Settled) => void;
 }
 
 /**
@@ -192,6 +192,7 @@ export class ChildEnvironment {
     else if (msg.t === 'initError') this.onReady?.(fromErrorDocument(msg.error));
     else if (msg.t === 'exiting') this.retire();
     else if (msg.t === 'result' && this.running && msg.id === this.running.id) {
+      if (this.retiring) this.finishOnExit(this.running);
       if (msg.ok && line.length > MAX_RESPONSE_BYTES / 3) {
         // Lambda counts the bytes of the serialised response: the line less its envelope.
         const payload = Buffer.byteLength(line) - (line.indexOf('"value":') + '"value":'.length) - 1;
@@ -231,6 +232,19 @@ export class ChildEnvironment {
     this.running?.finish({ ok: false, error });
     for (const waiter of this.exitWaiters.splice(0)) waiter();
     this.onDeath?.();
+  }
+
+  /**
+   * A crash's outcome (the process said it is ending) waits for the process to be gone, as a timeout's does,
+   * so the next call never meets it still running; the exit's own error does not replace the crash's.
+   */
+  private finishOnExit(running: Running): void {
+    const finish = running.finish;
+    running.finish = (result) => {
+      running.finish = () => {};
+      const exited = this.dead ? Promise.resolve() : new Promise<void>((resolve) => this.exitWaiters.push(resolve));
+      void exited.then(() => finish(result));
+    };
   }
 
   /** The output printed while starting, when no invocation will run (after an init error). */
