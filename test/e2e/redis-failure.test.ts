@@ -84,6 +84,18 @@ function abortListened(signal: AbortSignal, deadlineMs: number): Promise<void> {
   }).finally(() => clearTimeout(deadline));
 }
 
+/** Three acquires on a limit of two, each counted by Redis, the last refused. */
+async function resumes(store: RedisRateLimitStore, partition: string): Promise<void> {
+  const decisions: RateLimitDecision[] = [];
+  for (let i = 0; i < 3; i++) decisions.push(await store.acquire(partition, policy));
+  assert.deepEqual(
+    decisions.map((d) => d.failedOpen),
+    [undefined, undefined, undefined],
+    'every answer is counted',
+  );
+  assert.equal(decisions[2]!.allowed, false, 'the counter refuses again');
+}
+
 async function exhaust(store: RedisRateLimitStore, partition: string): Promise<void> {
   const decisions: RateLimitDecision[] = [];
   for (let i = 0; i < 3; i++) decisions.push(await store.acquire(partition, policy));
@@ -133,9 +145,10 @@ describe('RedisRateLimitStore when Redis fails', { skip }, () => {
         const reconnected = clientsReady(userClient ? 1 : 2);
         await server.start();
         await reconnected;
-        // Limiting resumes on the restarted (empty) Redis: each counter admits its two and refuses the third.
-        await exhaust(open, 'open');
-        await exhaust(closed, 'closed');
+        // Limiting resumes on the restarted (empty) Redis: three counted answers on a limit of two end in a
+        // refusal (a command queued while the client was reconnecting may already have counted).
+        await resumes(open, 'open');
+        await resumes(closed, 'closed');
       } finally {
         await open.close();
         await closed.close();
